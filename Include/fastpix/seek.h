@@ -1,0 +1,767 @@
+/*
+ * fastpix/seek.h -- FastPixSeek, a precision seek core for media hosts.
+ *
+ * This header is the manual. Read the prose sections first; every function
+ * below refers back to them.
+ *
+ * =========================================================================
+ * 1. What it is
+ * =========================================================================
+ *
+ * FastPixSeek opens a media item (a file path or an http(s) URL) with
+ * FFmpeg's libavformat, seeks it with a requested precision, tells you
+ * exactly where each seek landed and why, and hands you the demuxed packets
+ * from the landing on, for your own decoder.
+ *
+ *   fpx_player_config cfg;
+ *   fpx_player *p;
+ *   fpx_player_config_init(&cfg);
+ *   fpx_player_create(&cfg, &p);
+ *   fpx_player_open(p, "movie.mp4");
+ *   fpx_player_wait_item(p, 5000, NULL);
+ *   fpx_player_setup_seek_manager(p);
+ *   fpx_player_seek(p, fpx_time_make(925, 10), fpx_precision_exact(),
+ *                   on_done, NULL, NULL);
+ *   ...
+ *   fpx_player_destroy(p);
+ *
+ * =========================================================================
+ * 2. Time model
+ * =========================================================================
+ *
+ * Media time is rational: fpx_time holds value/timescale seconds, exactly,
+ * like CMTime. Flags say whether the time is valid, +infinity or -infinity.
+ * A time with timescale <= 0, or without FPX_TIME_FLAG_VALID, is invalid.
+ *
+ * Every verdict the library gives (within tolerance, clamped, covers the
+ * target) is computed by exact, overflow-safe rational comparison
+ * (fpx_time_compare), never through doubles. 1001/30000 s is exact here;
+ * as a double it is not, and a seconds-based comparison flips at exactly the
+ * boundary that matters. The double members of the structs below
+ * (requested_time, landed_time, delta, latency, ...) are derived for display
+ * and logging only. Never feed them back as inputs or compare them.
+ *
+ * The item timeline. Times you pass in and get back are on the item's
+ * timeline: 0 is the start of the item, which is the container's start time
+ * (AVFormatContext.start_time, rounded to the nearest tick of the reference
+ * stream's time base; the reference stream's own start time is used when it
+ * is the same instant). An MPEG-TS file whose first packet is stamped 1.4667 s,
+ * or a fragmented MP4 starting at 2002/30000 s, still starts at 0 here.
+ * Each outcome also carries the landed presentation timestamp in the
+ * reference stream's own time base (landed_stream_pts with
+ * stream_time_base_num/den), for hosts that work in stream time.
+ *
+ * The reference stream is the stream seeks are resolved on: the best video
+ * stream (as av_find_best_stream chooses), or the best audio stream when the
+ * item has no video. fpx_player_item_info() names it.
+ *
+ * The frame grid. A seek lands on a frame: the presentation timestamp (pts)
+ * of a packet of the reference stream, in presentation order. Packets that
+ * the container marks as discard (edit-list pre-roll, audio priming) are
+ * delivered for decoding but are never a landing. The frame that "covers" a
+ * time t is the frame with the largest pts <= t; its presentation interval is
+ * [pts, next frame's pts).
+ *
+ * The seekable range of a file is [first frame, last frame] on the item
+ * timeline. Seeks outside it are clamped (see fpx_clamp_kind).
+ *
+ * =========================================================================
+ * 3. Threading
+ * =========================================================================
+ *
+ * All functions are thread-safe unless marked otherwise: any thread may call
+ * them on any player at any time. Each player owns one worker thread that
+ * performs the media I/O of opens and seeks, in order. No API call blocks on
+ * media I/O except those documented as blocking (fpx_player_wait_item,
+ * fpx_player_read_packet, fpx_player_seekable_range).
+ *
+ * Callback-safe functions are marked "Callback-safe: yes". Calling a function
+ * not so marked from inside a callback returns FPX_ERROR_IN_CALLBACK.
+ *
+ * =========================================================================
+ * 4. Event delivery
+ * =========================================================================
+ *
+ * Seek completions and listener events are queued per player and delivered
+ * in order, one at a time, never concurrently with each other, and never
+ * inside the API call that caused them. For one seek the order is:
+ *
+ *   1. on_seek_clamped   (only if the target was actually moved)
+ *   2. on_seek_accuracy  (only if the seek finished, i.e. really landed)
+ *   3. the seek's completion callback (always, exactly once)
+ *
+ * Item status changes reach on_item_status in the order they happen.
+ *
+ * Delivery modes (fpx_player_config.delivery):
+ *
+ *   FPX_DELIVERY_THREAD  One library thread per player runs the callbacks.
+ *   FPX_DELIVERY_HOST    Nothing runs until the host calls
+ *                        fpx_player_dispatch_events() on a thread of its
+ *                        choice (its "main queue"). To learn when to call it,
+ *                        use the config's wakeup callback (called from a
+ *                        library thread; it must only schedule a dispatch),
+ *                        or poll the file descriptor from
+ *                        fpx_player_event_fd(), which is readable while
+ *                        events are queued.
+ *
+ * Callbacks must return quickly. Inside a callback you may call the
+ * callback-safe functions, among them fpx_player_seek(), so a seek may be
+ * issued from a completion.
+ *
+ * =========================================================================
+ * 5. Ownership and lifetimes
+ * =========================================================================
+ *
+ * - Handles (fpx_player *) are opaque tokens, validated on every call. A
+ *   handle used after fpx_player_destroy(), or destroyed twice, gives
+ *   FPX_ERROR_INVALID_HANDLE and never crashes. Handle values are never
+ *   reused within a process.
+ * - Input pointers (paths, structs) are borrowed for the duration of the call.
+ * - Event payloads, and every pointer inside them, are valid only during the
+ *   callback. Copy what you keep. Explanation strings (const char *) are
+ *   static and stay valid for the life of the process.
+ * - userdata pointers are never owned, freed or dereferenced. A listener may
+ *   name a destroy_notify function: it is called exactly once, on the delivery
+ *   thread, after the library has dropped the pointer (listener removed, or
+ *   player destroyed).
+ * - Packet data returned by fpx_player_read_packet() stays valid until the
+ *   next fpx_player_read_packet() call on that player, fpx_player_close_item(),
+ *   fpx_player_open() or fpx_player_destroy(), whichever comes first.
+ * - Every seek gets exactly one completion, ever. When fpx_player_seek()
+ *   returns an error, its callback is never called.
+ * - fpx_player_destroy(): pending and in-flight seeks complete with reason
+ *   FPX_FINISH_CANCELLED, in-flight I/O is interrupted, and when destroy
+ *   returns no callback of that player is running or will ever run again.
+ *   In FPX_DELIVERY_THREAD mode the remaining events are delivered by the
+ *   event thread before destroy returns. In FPX_DELIVERY_HOST mode destroy
+ *   delivers them itself, on the calling thread: it is the one call that runs
+ *   callbacks, so that no seek loses its completion.
+ *   Destroy called from inside one of that player's own callbacks returns at
+ *   once (the handle is invalid from then on); the remaining events, cancelled
+ *   completions included, are delivered on the same thread right after the
+ *   current callback returns, and then the player is freed.
+ *
+ * =========================================================================
+ * 6. Errors
+ * =========================================================================
+ *
+ * Functions return 0 (FPX_OK) on success and a negative fpx_error on
+ * failure. Codes are never renumbered or reused. fpx_error_string() gives a
+ * static, never-NULL string for every code, known or not. Output parameters
+ * are left untouched on failure. FFmpeg errors are mapped to fpx codes; the
+ * original AVERROR is kept in fpx_item_status_info.av_error.
+ *
+ * Nothing reachable through this API aborts or traps the host process: bad
+ * input (NULL, destroyed handles, NaN, infinite or invalid times, timescale
+ * <= 0, unknown enum values, negative tolerances, corrupt media, missing
+ * files, unreachable or stalled servers) is reported as an error.
+ *
+ * =========================================================================
+ * 7. Compatibility
+ * =========================================================================
+ *
+ * The library's SONAME is libfastpixseek.so.1. Within major version 1:
+ * functions are only added, never removed or changed; enum values are only
+ * added; structs that the host passes in start with a size field (set it with
+ * sizeof, or use the *_init function) so fields can be appended; structs the
+ * library fills (outcomes, events) only grow at the end, and carry
+ * struct_size so you can tell which fields exist. Compare the header's
+ * FPX_VERSION with fpx_version() at run time: the library must be at least
+ * as new as the header you compiled against.
+ */
+#ifndef FASTPIX_SEEK_H
+#define FASTPIX_SEEK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define FPX_API __attribute__((visibility("default")))
+#else
+#define FPX_API
+#endif
+
+/* ======================================================================= */
+/* Versions                                                                */
+/* ======================================================================= */
+
+#define FPX_VERSION_MAJOR 0
+#define FPX_VERSION_MINOR 1
+#define FPX_VERSION_PATCH 0
+
+/** Packs a version as 0x00MMmmpp. */
+#define FPX_MAKE_VERSION(major, minor, patch) \
+    ((((unsigned)(major)) << 16) | (((unsigned)(minor)) << 8) | ((unsigned)(patch)))
+#define FPX_VERSION FPX_MAKE_VERSION(FPX_VERSION_MAJOR, FPX_VERSION_MINOR, FPX_VERSION_PATCH)
+/** True at compile time when this header is at least the given version. */
+#define FPX_VERSION_AT_LEAST(major, minor, patch) \
+    (FPX_VERSION >= FPX_MAKE_VERSION(major, minor, patch))
+
+/**
+ * The library's version, packed like FPX_VERSION.
+ * Thread-safe; callback-safe: yes.
+ */
+FPX_API unsigned fpx_version(void);
+
+/**
+ * The library's version as a static string, "MAJOR.MINOR.PATCH".
+ * Never NULL. Callback-safe: yes.
+ */
+FPX_API const char *fpx_version_string(void);
+
+/* ======================================================================= */
+/* Errors                                                                  */
+/* ======================================================================= */
+
+typedef enum fpx_error {
+    FPX_OK = 0,
+    FPX_ERROR_INVALID_HANDLE = -1,   /**< NULL, destroyed or foreign handle */
+    FPX_ERROR_INVALID_ARGUMENT = -2, /**< NULL pointer or out-of-range value */
+    FPX_ERROR_INVALID_TIME = -3,     /**< NaN, infinite, invalid, timescale <= 0 */
+    FPX_ERROR_UNKNOWN_ENUM = -4,     /**< an enum value this library does not know */
+    FPX_ERROR_NO_MEMORY = -5,
+    FPX_ERROR_NO_ITEM = -6,          /**< nothing is attached to the player */
+    FPX_ERROR_ITEM_NOT_READY = -7,   /**< the item is still loading */
+    FPX_ERROR_ITEM_FAILED = -8,      /**< the item failed to load; see its status */
+    FPX_ERROR_NOT_FOUND = -9,        /**< missing file, HTTP 404, unknown listener id */
+    FPX_ERROR_IO = -10,              /**< read error, connection reset */
+    FPX_ERROR_TIMEOUT = -11,         /**< the player's I/O timeout expired */
+    FPX_ERROR_INVALID_DATA = -12,    /**< corrupt, truncated or unrecognised media */
+    FPX_ERROR_UNSUPPORTED = -13,     /**< a protocol or feature this build cannot do */
+    FPX_ERROR_NO_STREAM = -14,       /**< no audio or video stream to seek on */
+    FPX_ERROR_EOF = -15,             /**< end of the item's packets */
+    FPX_ERROR_CANCELLED = -16,       /**< the operation was interrupted by close/destroy */
+    FPX_ERROR_IN_CALLBACK = -17,     /**< not callable from inside a callback */
+    FPX_ERROR_WRONG_MODE = -18,      /**< e.g. dispatch on a FPX_DELIVERY_THREAD player */
+    FPX_ERROR_NETWORK = -19,         /**< connection refused, unreachable host */
+    FPX_ERROR_NO_SEEK_MANAGER = -20, /**< the operation needs fpx_player_setup_seek_manager */
+    FPX_ERROR_INTERNAL = -21         /**< a bug: please report it */
+} fpx_error;
+
+/**
+ * A static English description of an error code. Never NULL: unknown codes
+ * give "unknown error". Callback-safe: yes.
+ */
+FPX_API const char *fpx_error_string(int code);
+
+/**
+ * The symbolic name of an error code ("FPX_ERROR_TIMEOUT"), or "FPX_UNKNOWN"
+ * for codes this library does not define. Never NULL. Callback-safe: yes.
+ */
+FPX_API const char *fpx_error_name(int code);
+
+/* ======================================================================= */
+/* Rational time                                                           */
+/* ======================================================================= */
+
+#define FPX_TIME_FLAG_VALID 1u
+#define FPX_TIME_FLAG_POSITIVE_INFINITY 2u
+#define FPX_TIME_FLAG_NEGATIVE_INFINITY 4u
+
+/** value/timescale seconds, exactly. See "Time model". */
+typedef struct fpx_time {
+    int64_t value;
+    int32_t timescale;
+    uint32_t flags;
+} fpx_time;
+
+/** Marks an unknown timestamp in fpx_packet and fpx_seek_outcome. */
+#define FPX_NOPTS ((int64_t)UINT64_C(0x8000000000000000))
+
+/**
+ * value/timescale. Returns an invalid time (flags 0) when timescale <= 0.
+ * Callback-safe: yes.
+ */
+FPX_API fpx_time fpx_time_make(int64_t value, int32_t timescale);
+
+/** The invalid time (flags 0). Callback-safe: yes. */
+FPX_API fpx_time fpx_time_invalid(void);
+
+/** +infinity (negative != 0 gives -infinity). Callback-safe: yes. */
+FPX_API fpx_time fpx_time_infinity(int negative);
+
+/**
+ * Seconds rounded to the nearest tick of timescale, for input from a UI.
+ * NaN or timescale <= 0 give an invalid time; +/-inf give the infinities;
+ * magnitudes that do not fit give an invalid time. Callback-safe: yes.
+ */
+FPX_API fpx_time fpx_time_from_seconds(double seconds, int32_t timescale);
+
+/**
+ * Seconds as a double, for display only. NaN for an invalid time, +/-inf
+ * for the infinities. Callback-safe: yes.
+ */
+FPX_API double fpx_time_to_seconds(fpx_time t);
+
+/** 1 when t is valid (numeric or infinite), else 0. Callback-safe: yes. */
+FPX_API int fpx_time_is_valid(fpx_time t);
+
+/** 1 when t is valid and finite, else 0. Callback-safe: yes. */
+FPX_API int fpx_time_is_numeric(fpx_time t);
+
+/**
+ * Exact, overflow-safe comparison: -1, 0 or 1 as a <, ==, > b.
+ * Follows CMTimeCompare: -inf < every numeric time < +inf; invalid times are
+ * equal to each other and greater than everything else. Times with different
+ * timescales compare by their exact rational value (1/2 == 15000/30000).
+ * Callback-safe: yes.
+ */
+FPX_API int fpx_time_compare(fpx_time a, fpx_time b);
+
+/**
+ * Exact a - b in the timescale lcm(a, b) when it fits in 32 bits and the
+ * value in 64, otherwise the nearest representable time in the larger of
+ * the two timescales. Invalid when either is invalid or both are the same
+ * infinity. Callback-safe: yes.
+ */
+FPX_API fpx_time fpx_time_subtract(fpx_time a, fpx_time b);
+
+/* ======================================================================= */
+/* Precision                                                               */
+/* ======================================================================= */
+
+typedef enum fpx_precision_kind {
+    /** Zero tolerance. Lands on the frame whose presentation interval holds
+     *  the target, and reports whether it does (frame_covers_target). */
+    FPX_PRECISION_EXACT = 0,
+    /** The keyframe nearest the target inside [target - tol, target + tol],
+     *  from the engine's own keyframe scan. When no keyframe is inside the
+     *  window, the seek falls back to the exact landing and says so
+     *  (FPX_LANDING_FALLBACK_COVERING_FRAME). */
+    FPX_PRECISION_NEAREST_KEYFRAME = 1,
+    /** Exactly FPX_PRECISION_NEAREST_KEYFRAME with tolerance 1/10 s. Outcomes
+     *  report it in that normalized form. */
+    FPX_PRECISION_DEFAULT = 2
+} fpx_precision_kind;
+
+typedef struct fpx_precision {
+    fpx_precision_kind kind;
+    fpx_time tolerance; /**< NEAREST_KEYFRAME only: >= 0, numeric */
+} fpx_precision;
+
+/** {FPX_PRECISION_EXACT, 0}. Callback-safe: yes. */
+FPX_API fpx_precision fpx_precision_exact(void);
+/** {FPX_PRECISION_NEAREST_KEYFRAME, tolerance}. Validated when used. Callback-safe: yes. */
+FPX_API fpx_precision fpx_precision_nearest_keyframe(fpx_time tolerance);
+/** {FPX_PRECISION_NEAREST_KEYFRAME, 1/10 s}, what FPX_PRECISION_DEFAULT means. Callback-safe: yes. */
+FPX_API fpx_precision fpx_precision_default(void);
+
+/* ======================================================================= */
+/* Seek outcome                                                            */
+/* ======================================================================= */
+
+typedef enum fpx_finish_reason {
+    FPX_FINISH_COMPLETED = 0,       /**< landed; finished = 1 */
+    FPX_FINISH_CANCELLED = 1,       /**< fpx_player_cancel_pending_seeks, close, replace or destroy */
+    FPX_FINISH_SUPERSEDED = 2,      /**< a newer seek on the same player overtook it */
+    FPX_FINISH_NO_SEEK_MANAGER = 3, /**< fpx_player_setup_seek_manager was not called */
+    FPX_FINISH_FAILED = 4           /**< I/O or media error: see fpx_seek_outcome.error */
+} fpx_finish_reason;
+
+typedef enum fpx_clamp_kind {
+    FPX_CLAMP_NONE = 0,                   /**< the target was inside the range */
+    FPX_CLAMP_TO_SEEKABLE_START = 1,      /**< before the start: moved to the first frame */
+    FPX_CLAMP_TO_SEEKABLE_END = 2,        /**< past the end: moved to the last frame */
+    FPX_CLAMP_SEEKABLE_RANGE_UNKNOWN = 3  /**< no range known; the target was not moved */
+} fpx_clamp_kind;
+
+typedef enum fpx_landing_resolution {
+    FPX_LANDING_NONE = 0,                   /**< the seek did not land */
+    FPX_LANDING_COVERING_FRAME = 1,         /**< exact: the frame covering the target */
+    FPX_LANDING_KEYFRAME = 2,               /**< keyframe inside the tolerance window */
+    FPX_LANDING_FALLBACK_COVERING_FRAME = 3 /**< no keyframe in the window: exact landing */
+} fpx_landing_resolution;
+
+typedef struct fpx_clamp {
+    fpx_clamp_kind kind;
+    int did_clamp;          /**< 1 for TO_SEEKABLE_START/END; 0 for NONE and RANGE_UNKNOWN */
+    fpx_time requested;     /**< what the host asked for */
+    fpx_time clamped_to;    /**< where it was moved; invalid unless did_clamp */
+    fpx_time clamped_target;/**< the target actually used: clamped_to, else requested */
+    const char *explanation;/**< static English sentence; never NULL */
+} fpx_clamp;
+
+typedef struct fpx_accuracy {
+    fpx_time requested_media_time; /**< what the host asked for, not the clamped target */
+    fpx_time landed_media_time;    /**< the landed frame's pts; invalid when not landed */
+    fpx_time tolerance_before;     /**< tolerances actually applied, in the stream's timescale */
+    fpx_time tolerance_after;
+    /** requested - tolerance_before <= landed <= requested + tolerance_after,
+     *  by exact rational comparison. 0 when not landed. */
+    int within_requested_tolerance;
+    fpx_time delta;                /**< landed - requested, exact; invalid when not landed */
+    double delta_seconds;          /**< display only; positive = landed after the request */
+    double absolute_delta_seconds; /**< display only */
+} fpx_accuracy;
+
+typedef struct fpx_seek_outcome {
+    size_t struct_size;            /**< sizeof the struct as the library filled it */
+    uint64_t seek_id;              /**< as returned by fpx_player_seek */
+    fpx_precision precision;       /**< normalized: DEFAULT reads NEAREST_KEYFRAME 1/10 */
+    int finished;                  /**< 1 only when reason == FPX_FINISH_COMPLETED */
+    fpx_finish_reason reason;
+    int error;                     /**< fpx_error when reason == FPX_FINISH_FAILED, else 0 */
+    double requested_time;         /**< seconds, display only */
+    double landed_time;            /**< seconds, display only; NaN when not landed */
+    double latency;                /**< seconds, monotonic, request to completion; display only */
+    uint64_t latency_ns;           /**< the same, in nanoseconds */
+    fpx_accuracy accuracy;
+    fpx_clamp clamp;
+    fpx_landing_resolution resolution;
+    /** 1 when the landed frame's presentation interval [pts, next pts) holds
+     *  the clamped target, by exact comparison. */
+    int frame_covers_target;
+    int landed_is_keyframe;        /**< 1 when the landed frame is a keyframe */
+    int stream_index;              /**< the reference stream; -1 when not landed */
+    int64_t landed_stream_pts;     /**< stream time base; FPX_NOPTS when not landed */
+    int32_t stream_time_base_num;
+    int32_t stream_time_base_den;
+    /** Packets demuxed to resolve this landing (0 when served from cache). */
+    uint64_t packets_read;
+} fpx_seek_outcome;
+
+/** Called once per seek. See "Event delivery". */
+typedef void (*fpx_seek_callback)(const fpx_seek_outcome *outcome, void *userdata);
+
+/* ======================================================================= */
+/* Scrub and frame-step event payloads                                     */
+/* ======================================================================= */
+
+typedef enum fpx_scrub_state {
+    FPX_SCRUB_IDLE = 0,      /**< no gesture in progress */
+    FPX_SCRUB_SCRUBBING = 1, /**< receiving samples; no seek issued */
+    FPX_SCRUB_SETTLING = 2   /**< the one coalesced seek is in flight */
+} fpx_scrub_state;
+
+typedef struct fpx_scrub_position {
+    fpx_time time;
+    uint64_t sample_count;
+} fpx_scrub_position;
+
+typedef enum fpx_frame_step_direction {
+    FPX_STEP_FORWARD = 0,
+    FPX_STEP_BACKWARD = 1
+} fpx_frame_step_direction;
+
+typedef enum fpx_frame_step_unavailable_reason {
+    FPX_STEP_OK = 0,                       /**< the step happened */
+    FPX_STEP_NO_CURRENT_ITEM = 1,
+    FPX_STEP_ITEM_NOT_READY = 2,
+    FPX_STEP_NO_VIDEO_TRACK = 3,           /**< permanent for this item */
+    FPX_STEP_AT_LIVE_EDGE = 4,
+    FPX_STEP_CANNOT_STEP_IN_DIRECTION = 5
+} fpx_frame_step_unavailable_reason;
+
+typedef struct fpx_frame_step_result {
+    size_t struct_size;
+    int did_step;
+    fpx_frame_step_direction direction;
+    fpx_time landed_media_time;               /**< valid when did_step */
+    fpx_frame_step_unavailable_reason reason; /**< FPX_STEP_OK when did_step */
+    const char *explanation;                  /**< static; never NULL */
+} fpx_frame_step_result;
+
+/* ======================================================================= */
+/* Items                                                                   */
+/* ======================================================================= */
+
+typedef enum fpx_item_status {
+    FPX_ITEM_NONE = 0,    /**< nothing attached */
+    FPX_ITEM_LOADING = 1,
+    FPX_ITEM_READY = 2,
+    FPX_ITEM_FAILED = 3
+} fpx_item_status;
+
+typedef struct fpx_item_status_info {
+    size_t struct_size;
+    uint64_t item_id;        /**< increments with every fpx_player_open */
+    fpx_item_status status;
+    int error;               /**< fpx_error when FAILED, else 0 */
+    int av_error;            /**< the original AVERROR when FAILED, else 0 */
+} fpx_item_status_info;
+
+typedef struct fpx_item_info {
+    size_t struct_size;
+    int stream_count;
+    int reference_stream;    /**< index of the stream seeks resolve on */
+    int has_video;
+    fpx_time duration;       /**< invalid when unknown */
+    /** The container's start on the stream timeline of the reference stream,
+     *  in its time base: item time 0 == stream pts start_pts. */
+    int64_t start_pts;
+    int32_t time_base_num;   /**< reference stream's time base */
+    int32_t time_base_den;
+    int seekable;            /**< the container can seek */
+    const char *format_name; /**< valid until the item is closed or replaced */
+} fpx_item_info;
+
+typedef enum fpx_media_type {
+    FPX_MEDIA_UNKNOWN = 0,
+    FPX_MEDIA_VIDEO = 1,
+    FPX_MEDIA_AUDIO = 2,
+    FPX_MEDIA_SUBTITLE = 3,
+    FPX_MEDIA_DATA = 4
+} fpx_media_type;
+
+typedef struct fpx_stream_info {
+    size_t struct_size;
+    int index;
+    fpx_media_type type;
+    int codec_id;              /**< FFmpeg's AVCodecID */
+    const char *codec_name;    /**< static, e.g. "h264" */
+    int32_t time_base_num;
+    int32_t time_base_den;
+    int width, height;         /**< video */
+    int sample_rate, channels; /**< audio */
+    int video_delay;           /**< reorder depth in frames (B-frames) */
+    const uint8_t *extradata;  /**< valid until the item is closed or replaced */
+    size_t extradata_size;
+    /** const AVCodecParameters *, for FFmpeg-based hosts; same lifetime. */
+    const void *codecpar;
+} fpx_stream_info;
+
+/* ======================================================================= */
+/* Packets                                                                 */
+/* ======================================================================= */
+
+#define FPX_PACKET_FLAG_KEY 0x1u         /**< FFmpeg's AV_PKT_FLAG_KEY */
+#define FPX_PACKET_FLAG_CORRUPT 0x2u     /**< FFmpeg's AV_PKT_FLAG_CORRUPT */
+#define FPX_PACKET_FLAG_DISCARD 0x4u     /**< FFmpeg's AV_PKT_FLAG_DISCARD */
+/** Decode it, but do not present it: its pts is before the landed frame. */
+#define FPX_PACKET_FLAG_DECODE_ONLY 0x100u
+/** The first packet after a seek: flush your decoder. */
+#define FPX_PACKET_FLAG_DISCONTINUITY 0x200u
+
+typedef struct fpx_packet {
+    size_t struct_size;
+    const uint8_t *data;    /**< see "Ownership" for how long it lives */
+    size_t size;
+    int stream_index;
+    int64_t pts;            /**< stream time base; FPX_NOPTS if unknown */
+    int64_t dts;            /**< stream time base; FPX_NOPTS if unknown */
+    int64_t duration;       /**< stream time base; 0 if unknown */
+    int64_t pos;            /**< byte position, -1 if unknown */
+    uint32_t flags;         /**< FPX_PACKET_FLAG_* */
+    uint64_t seek_id;       /**< the latest seek this packet follows, 0 if none */
+    const void *av_packet;  /**< the const AVPacket *; same lifetime as data */
+} fpx_packet;
+
+/* ======================================================================= */
+/* Listeners                                                               */
+/* ======================================================================= */
+
+/**
+ * A set of optional event functions. Start with size = sizeof(fpx_listener)
+ * (or fpx_listener_init); a NULL member is a no-op. The struct is copied at
+ * fpx_player_add_listener; userdata is never owned.
+ */
+typedef struct fpx_listener {
+    size_t size;
+    void *userdata;
+    void (*on_seek_accuracy)(const fpx_accuracy *accuracy, const fpx_seek_outcome *outcome,
+                             void *userdata);
+    /** Fired only when a target was actually moved (did_clamp). */
+    void (*on_seek_clamped)(const fpx_clamp *clamp, uint64_t seek_id, void *userdata);
+    void (*on_scrub_state_changed)(fpx_scrub_state state, void *userdata);
+    /** Throttled positions during a drag. No seek is associated with it. */
+    void (*on_scrub_position_changed)(const fpx_scrub_position *position, void *userdata);
+    void (*on_frame_step)(const fpx_frame_step_result *result, void *userdata);
+    void (*on_item_status)(const fpx_item_status_info *status, void *userdata);
+    /** Called once when the library drops userdata. */
+    void (*destroy_notify)(void *userdata);
+} fpx_listener;
+
+/** Zeroes *listener and sets its size. Callback-safe: yes. */
+FPX_API void fpx_listener_init(fpx_listener *listener);
+
+/* ======================================================================= */
+/* Players                                                                 */
+/* ======================================================================= */
+
+typedef struct fpx_player fpx_player;
+
+typedef enum fpx_delivery_mode {
+    FPX_DELIVERY_THREAD = 0, /**< a library thread per player runs callbacks */
+    FPX_DELIVERY_HOST = 1    /**< the host runs them with fpx_player_dispatch_events */
+} fpx_delivery_mode;
+
+typedef struct fpx_player_config {
+    size_t size;                  /**< sizeof(fpx_player_config) */
+    fpx_delivery_mode delivery;   /**< default FPX_DELIVERY_THREAD */
+    /** Bound on any one blocking I/O operation (open, read, network
+     *  connect), in milliseconds. Default 10000. 0 means no bound. */
+    int64_t io_timeout_ms;
+    /** FPX_DELIVERY_HOST: called from a library thread when events become
+     *  pending. It must not call into the library; schedule a dispatch. */
+    void (*wakeup)(void *userdata);
+    void *wakeup_userdata;
+} fpx_player_config;
+
+/** Fills *config with the defaults and sets its size. Callback-safe: yes. */
+FPX_API void fpx_player_config_init(fpx_player_config *config);
+
+/**
+ * Creates a player. config may be NULL for the defaults.
+ * Returns FPX_OK and sets *out, or FPX_ERROR_INVALID_ARGUMENT (out NULL,
+ * config->size too small, negative io_timeout_ms), FPX_ERROR_UNKNOWN_ENUM
+ * (delivery), FPX_ERROR_NO_MEMORY.
+ */
+FPX_API int fpx_player_create(const fpx_player_config *config, fpx_player **out);
+
+/**
+ * Destroys a player. See "Ownership and lifetimes" for what happens to
+ * pending seeks and events. NULL is a no-op returning FPX_OK; a destroyed
+ * handle gives FPX_ERROR_INVALID_HANDLE. Callback-safe: yes (see above).
+ */
+FPX_API int fpx_player_destroy(fpx_player *player);
+
+/**
+ * Attaches a new item from a path or URL (file, http, https), replacing any
+ * current one (whose pending seeks complete as cancelled). Returns at once;
+ * the open runs on the player's worker. Status events (LOADING, then READY or
+ * FAILED) reach on_item_status. The url is copied.
+ * Returns FPX_ERROR_INVALID_ARGUMENT for NULL or empty url.
+ * Callback-safe: yes.
+ */
+FPX_API int fpx_player_open(fpx_player *player, const char *url);
+
+/**
+ * Detaches the current item. Pending seeks complete as cancelled; in-flight
+ * I/O is interrupted. FPX_OK even when nothing was attached.
+ * Callback-safe: yes.
+ */
+FPX_API int fpx_player_close_item(fpx_player *player);
+
+/**
+ * The current item's status. info->struct_size is set by the library.
+ * Callback-safe: yes.
+ */
+FPX_API int fpx_player_item_status(fpx_player *player, fpx_item_status_info *info);
+
+/**
+ * Blocks until the current item is READY or FAILED, or timeout_ms passes
+ * (negative: no limit). Returns FPX_OK when READY, the item's error when
+ * FAILED, FPX_ERROR_TIMEOUT, or FPX_ERROR_NO_ITEM. info may be NULL.
+ * Callback-safe: no.
+ */
+FPX_API int fpx_player_wait_item(fpx_player *player, int64_t timeout_ms,
+                                 fpx_item_status_info *info);
+
+/** Facts of the READY item. FPX_ERROR_ITEM_NOT_READY before. Callback-safe: yes. */
+FPX_API int fpx_player_item_info(fpx_player *player, fpx_item_info *info);
+
+/** Facts of one stream of the READY item. Callback-safe: yes. */
+FPX_API int fpx_player_stream_info(fpx_player *player, int stream_index,
+                                   fpx_stream_info *info);
+
+/**
+ * The seekable range on the item timeline: [first frame, last frame].
+ * Blocking: the first call may demux the item's last GOP to find the last
+ * frame. Callback-safe: no.
+ */
+FPX_API int fpx_player_seekable_range(fpx_player *player, fpx_time *start, fpx_time *end);
+
+/**
+ * Sets up the seek manager. Without it, every seek still completes, with
+ * finished 0, reason FPX_FINISH_NO_SEEK_MANAGER and clamp
+ * FPX_CLAMP_SEEKABLE_RANGE_UNKNOWN, rather than silently doing nothing.
+ * Idempotent. Callback-safe: yes.
+ */
+FPX_API int fpx_player_setup_seek_manager(fpx_player *player);
+
+/**
+ * Requests a seek of the current item to target (item timeline) with a
+ * precision. Returns at once and never blocks on I/O. The seek supersedes
+ * every seek of this player still queued or in flight. callback may be NULL
+ * (listeners still hear of it). On success *seek_id (optional) receives the
+ * id echoed in the outcome; on error nothing is queued and the callback is
+ * never called.
+ * Errors: FPX_ERROR_INVALID_HANDLE; FPX_ERROR_INVALID_TIME (NaN, infinite,
+ * invalid, timescale <= 0); FPX_ERROR_UNKNOWN_ENUM (precision kind);
+ * FPX_ERROR_INVALID_ARGUMENT (negative or non-numeric tolerance);
+ * FPX_ERROR_NO_ITEM. A seek issued while the item is still loading is queued
+ * behind the open.
+ * Callback-safe: yes.
+ */
+FPX_API int fpx_player_seek(fpx_player *player, fpx_time target, fpx_precision precision,
+                            fpx_seek_callback callback, void *userdata, uint64_t *seek_id);
+
+/**
+ * Cancels every queued or in-flight seek: each completes with reason
+ * FPX_FINISH_CANCELLED. *count (optional) receives how many. Callback-safe: yes.
+ */
+FPX_API int fpx_player_cancel_pending_seeks(fpx_player *player, uint64_t *count);
+
+/** Registers a listener (copied); *listener_id (optional) identifies it. Callback-safe: yes. */
+FPX_API int fpx_player_add_listener(fpx_player *player, const fpx_listener *listener,
+                                    uint64_t *listener_id);
+
+/**
+ * Unregisters a listener. No event reaches it after the next event boundary;
+ * its destroy_notify is then called on the delivery thread.
+ * FPX_ERROR_NOT_FOUND for unknown ids. Callback-safe: yes.
+ */
+FPX_API int fpx_player_remove_listener(fpx_player *player, uint64_t listener_id);
+
+/**
+ * FPX_DELIVERY_HOST only: runs every queued callback on the calling thread,
+ * in order, and returns. *dispatched (optional) receives the count.
+ * FPX_ERROR_WRONG_MODE on a FPX_DELIVERY_THREAD player; FPX_ERROR_IN_CALLBACK
+ * from inside a callback. Not reentrant: another thread dispatching at the
+ * same time waits for the first to finish.
+ */
+FPX_API int fpx_player_dispatch_events(fpx_player *player, int *dispatched);
+
+/**
+ * FPX_DELIVERY_HOST only: a file descriptor that polls readable while events
+ * are queued. Owned by the player; do not read or close it. Callback-safe: yes.
+ */
+FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
+
+/**
+ * Reads the next packet of the current item, of any stream, in demux order.
+ * After a seek, the packets start at the keyframe the landed frame needs;
+ * packets whose pts is before the landed frame carry
+ * FPX_PACKET_FLAG_DECODE_ONLY, and the first carries
+ * FPX_PACKET_FLAG_DISCONTINUITY. A read issued while seeks are pending waits
+ * for them to settle first. Blocking (bounded by the I/O timeout).
+ * Returns FPX_OK, FPX_ERROR_EOF at the end, or an I/O error.
+ * Callback-safe: no.
+ */
+FPX_API int fpx_player_read_packet(fpx_player *player, fpx_packet *packet);
+
+/** Per-player counters, for observability. */
+typedef struct fpx_player_stats {
+    size_t struct_size;
+    uint64_t seeks_issued;
+    uint64_t seeks_completed;  /**< finished == 1 */
+    uint64_t seeks_superseded;
+    uint64_t seeks_cancelled;
+    uint64_t seeks_failed;     /**< FAILED and NO_SEEK_MANAGER */
+    uint64_t packets_demuxed;  /**< av_read_frame successes, all purposes */
+    uint64_t bytes_read;       /**< payload bytes of those packets */
+    uint64_t events_delivered;
+} fpx_player_stats;
+
+/** Copies the counters. Callback-safe: yes. */
+FPX_API int fpx_player_stats_get(fpx_player *player, fpx_player_stats *stats);
+
+/* ======================================================================= */
+/* Enum strings                                                            */
+/* ======================================================================= */
+
+/** Static names for enum values ("FPX_FINISH_SUPERSEDED"); "FPX_UNKNOWN" for others. */
+FPX_API const char *fpx_finish_reason_name(int reason);
+FPX_API const char *fpx_clamp_kind_name(int kind);
+FPX_API const char *fpx_landing_resolution_name(int resolution);
+FPX_API const char *fpx_item_status_name(int status);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FASTPIX_SEEK_H */

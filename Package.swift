@@ -1,0 +1,39 @@
+// swift-tools-version:5.9
+//
+// FastPixSeek: a precision seek core for Linux media hosts.
+//
+// The shipped artefact is libfastpixseek.so.1, built by the top-level Makefile,
+// which adds the link flags that must not live here (static stdlib, version
+// script, SONAME, -z nodelete; see docs/ARCHITECTURE.md).
+import PackageDescription
+
+let package = Package(
+    name: "FastPixSeek",
+    products: [
+        .library(name: "fastpixseek", type: .dynamic, targets: ["FastPixSeek"]),
+        .executable(name: "fpx-seek", targets: ["fpx-seek"]),
+    ],
+    targets: [
+        // libavformat / libavutil, found through pkg-config, plus a shim for macros.
+        .systemLibrary(
+            name: "CFFmpeg",
+            path: "Sources/CFFmpeg",
+            pkgConfig: "libavformat libavutil",
+            providers: [.apt(["libavformat-dev", "libavutil-dev"])]
+        ),
+        // The public C header, imported so the @_cdecl exports use its exact types.
+        .systemLibrary(name: "CFastPixSeekABI", path: "Sources/CFastPixSeekABI"),
+        // Pure Swift: rational time, precisions, outcomes, the seek manager. No C.
+        .target(name: "FastPixSeekCore"),
+        // The libavformat engine behind the core's MediaEngine protocol.
+        .target(name: "FastPixSeekEngine", dependencies: ["FastPixSeekCore", "CFFmpeg"]),
+        // The C ABI alone.
+        .target(name: "FastPixSeek",
+                dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI"],
+                exclude: ["fastpixseek.map"]),
+        .executableTarget(name: "fpx-seek",
+                          dependencies: ["FastPixSeekCore", "FastPixSeekEngine"]),
+        .testTarget(name: "FastPixSeekCoreTests", dependencies: ["FastPixSeekCore"]),
+    ],
+    swiftLanguageVersions: [.v5]
+)

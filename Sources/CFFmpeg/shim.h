@@ -1,0 +1,31 @@
+/* Macros and inline helpers Swift cannot import from FFmpeg 5.1, as prefixed functions. */
+#ifndef FPX_CFFMPEG_SHIM_H
+#define FPX_CFFMPEG_SHIM_H
+#include <libavformat/avformat.h>
+#include <libavutil/avutil.h>
+#include <libavutil/error.h>
+#include <libavutil/mathematics.h>
+#include <errno.h>
+
+static inline int64_t fpx_av_nopts_value(void) { return AV_NOPTS_VALUE; }
+static inline int fpx_averror_eof(void) { return AVERROR_EOF; }
+static inline int fpx_averror_exit(void) { return AVERROR_EXIT; }
+static inline int fpx_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int fpx_averror_enoent(void) { return AVERROR(ENOENT); }
+static inline int fpx_averror_etimedout(void) { return AVERROR(ETIMEDOUT); }
+static inline int fpx_averror_enomem(void) { return AVERROR(ENOMEM); }
+static inline int fpx_averror_eio(void) { return AVERROR(EIO); }
+static inline int fpx_averror_econnrefused(void) { return AVERROR(ECONNREFUSED); }
+static inline int fpx_averror_econnreset(void) { return AVERROR(ECONNRESET); }
+static inline int fpx_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
+static inline int fpx_averror_http_not_found(void) { return AVERROR_HTTP_NOT_FOUND; }
+static inline int fpx_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
+static inline int fpx_averror_protocol_not_found(void) { return AVERROR_PROTOCOL_NOT_FOUND; }
+static inline int fpx_averror_demuxer_not_found(void) { return AVERROR_DEMUXER_NOT_FOUND; }
+static inline int fpx_av_time_base(void) { return AV_TIME_BASE; }
+static inline int fpx_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
+static inline int fpx_pkt_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
+static inline int fpx_pkt_flag_discard(void) { return AV_PKT_FLAG_DISCARD; }
+static inline int fpx_avseek_flag_backward(void) { return AVSEEK_FLAG_BACKWARD; }
+static inline int fpx_avfmtctx_unseekable(void) { return AVFMTCTX_UNSEEKABLE; }
+#endif
