@@ -1,0 +1,360 @@
+import CFastPixSeekABI
+import FastPixSeekCore
+import FastPixSeekEngine
+
+// MARK: Conversions to C
+
+func cClamp(_ clamp: SeekClamp, requested: MediaTime) -> fpx_clamp {
+    fpx_clamp(kind: fpx_clamp_kind(rawValue: UInt32(clamp.kind)), did_clamp: clamp.didClamp ? 1 : 0,
+              requested: requested.c, clamped_to: clamp.clampedTo.c,
+              clamped_target: clamp.clampedTarget(requested: requested).c,
+              explanation: cString(clamp.explanation))
+}
+
+func cAccuracy(_ a: SeekAccuracy) -> fpx_accuracy {
+    fpx_accuracy(requested_media_time: a.requestedMediaTime.c, landed_media_time: a.landedMediaTime.c,
+                 tolerance_before: a.toleranceBefore.c, tolerance_after: a.toleranceAfter.c,
+                 within_requested_tolerance: a.withinRequestedTolerance ? 1 : 0, delta: a.delta.c,
+                 delta_seconds: a.deltaSeconds, absolute_delta_seconds: a.absoluteDeltaSeconds)
+}
+
+func cOutcome(_ o: SeekOutcome) -> fpx_seek_outcome {
+    var c = fpx_seek_outcome()
+    c.struct_size = MemoryLayout<fpx_seek_outcome>.size
+    c.seek_id = o.seekID
+    c.precision = cPrecision(o.precision)
+    c.finished = o.finished ? 1 : 0
+    c.reason = fpx_finish_reason(rawValue: UInt32(o.reason.rawValue))
+    c.error = o.error?.rawValue ?? 0
+    c.requested_time = o.requestedTime
+    c.landed_time = o.landedTime
+    c.latency = o.latency
+    c.latency_ns = o.latencyNanoseconds
+    c.accuracy = cAccuracy(o.accuracy)
+    c.clamp = cClamp(o.clamp, requested: o.accuracy.requestedMediaTime)
+    c.resolution = fpx_landing_resolution(rawValue: UInt32(o.resolution.rawValue))
+    c.frame_covers_target = o.frameCoversTarget ? 1 : 0
+    c.landed_is_keyframe = o.landedIsKeyframe ? 1 : 0
+    c.stream_index = o.streamIndex
+    c.landed_stream_pts = o.landedStreamPTS ?? FPX_NOPTS
+    c.stream_time_base_num = o.timeline?.timeBaseNum ?? 0
+    c.stream_time_base_den = o.timeline?.timeBaseDen ?? 0
+    c.packets_read = o.packetsRead
+    return c
+}
+
+func cStatus(_ s: ItemStatusInfo) -> fpx_item_status_info {
+    fpx_item_status_info(struct_size: MemoryLayout<fpx_item_status_info>.size, item_id: s.itemID,
+                         status: fpx_item_status(rawValue: UInt32(s.status.rawValue)),
+                         error: s.error?.rawValue ?? 0, av_error: s.avError)
+}
+
+let FPX_NOPTS: Int64 = Int64.min
+
+// MARK: Listeners
+
+/// A host's fpx_listener, copied. Members past the host's `size` are treated as NULL.
+final class CListener: PlayerListener {
+    let l: fpx_listener
+
+    init(_ src: UnsafePointer<fpx_listener>) {
+        var copy = fpx_listener()
+        let n = min(Int(src.pointee.size), MemoryLayout<fpx_listener>.size)
+        withUnsafeMutableBytes(of: &copy) { dst in
+            dst.copyMemory(from: UnsafeRawBufferPointer(start: UnsafeRawPointer(src), count: n))
+        }
+        copy.size = MemoryLayout<fpx_listener>.size
+        l = copy
+    }
+
+    func onSeekAccuracy(_ outcome: SeekOutcome) {
+        guard let f = l.on_seek_accuracy else { return }
+        var o = cOutcome(outcome)
+        var a = o.accuracy
+        f(&a, &o, l.userdata)
+    }
+
+    func onSeekClamped(_ clamp: SeekClamp, seekID: UInt64) {
+        guard let f = l.on_seek_clamped else { return }
+        var c = cClamp(clamp, requested: clamp.requestedTime)
+        f(&c, seekID, l.userdata)
+    }
+
+    func onItemStatus(_ status: ItemStatusInfo) {
+        guard let f = l.on_item_status else { return }
+        var s = cStatus(status)
+        f(&s, l.userdata)
+    }
+
+    func onRemoved() { l.destroy_notify?(l.userdata) }
+}
+
+extension SeekClamp {
+    var requestedTime: MediaTime {
+        switch self {
+        case .toSeekableStart(let r, _), .toSeekableEnd(let r, _): return r
+        default: return .invalid
+        }
+    }
+}
+
+// MARK: Players
+
+@_cdecl("fpx_listener_init")
+public func fpxListenerInit(_ l: UnsafeMutablePointer<fpx_listener>?) {
+    guard let l = l else { return }
+    l.pointee = fpx_listener()
+    l.pointee.size = MemoryLayout<fpx_listener>.size
+}
+
+@_cdecl("fpx_player_config_init")
+public func fpxPlayerConfigInit(_ c: UnsafeMutablePointer<fpx_player_config>?) {
+    guard let c = c else { return }
+    c.pointee = fpx_player_config()
+    c.pointee.size = MemoryLayout<fpx_player_config>.size
+    c.pointee.delivery = FPX_DELIVERY_THREAD
+    c.pointee.io_timeout_ms = 10_000
+}
+
+@_cdecl("fpx_player_create")
+public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
+                            _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let out = out else { return ErrorCode.invalidArgument.rawValue }
+    var cfg = fpx_player_config()
+    fpxPlayerConfigInit(&cfg)
+    if let config = config {
+        // Everything up to and including io_timeout_ms is required.
+        guard config.pointee.size >= MemoryLayout<fpx_player_config>.offset(of: \.wakeup)! else {
+            return ErrorCode.invalidArgument.rawValue
+        }
+        let n = min(Int(config.pointee.size), MemoryLayout<fpx_player_config>.size)
+        withUnsafeMutableBytes(of: &cfg) { dst in
+            dst.copyMemory(from: UnsafeRawBufferPointer(start: UnsafeRawPointer(config), count: n))
+        }
+    }
+    let mode: EventQueue.Mode
+    switch cfg.delivery.rawValue {
+    case FPX_DELIVERY_THREAD.rawValue: mode = .thread
+    case FPX_DELIVERY_HOST.rawValue: mode = .host
+    default: return ErrorCode.unknownEnum.rawValue
+    }
+    guard cfg.io_timeout_ms >= 0, cfg.io_timeout_ms <= Int64.max / 1_000_000 else {
+        return ErrorCode.invalidArgument.rawValue
+    }
+    var wakeup: (() -> Void)?
+    if let w = cfg.wakeup {
+        let ud = cfg.wakeup_userdata
+        wakeup = { w(ud) }
+    }
+    let config = Player.Config(delivery: mode, ioTimeoutNanoseconds: UInt64(cfg.io_timeout_ms) * 1_000_000,
+                               wakeup: wakeup)
+    guard let p = Player(config: config, factory: makeFFmpegEngine) else { return ErrorCode.noMemory.rawValue }
+    out.pointee = Handles.register(p)
+    return 0
+}
+
+@_cdecl("fpx_player_destroy")
+public func fpxPlayerDestroy(_ h: OpaquePointer?) -> Int32 {
+    guard h != nil else { return 0 }
+    guard let p = Handles.unregister(h) else { return ErrorCode.invalidHandle.rawValue }
+    p.destroy()
+    return 0
+}
+
+@_cdecl("fpx_player_open")
+public func fpxPlayerOpen(_ h: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
+    withPlayer(h) { p in
+        guard let url = url, url.pointee != 0 else { throw ErrorCode.invalidArgument }
+        try p.open(String(cString: url))
+    }
+}
+
+@_cdecl("fpx_player_close_item")
+public func fpxPlayerCloseItem(_ h: OpaquePointer?) -> Int32 {
+    withPlayer(h) { p in try p.closeItem() }
+}
+
+@_cdecl("fpx_player_item_status")
+public func fpxPlayerItemStatus(_ h: OpaquePointer?, _ info: UnsafeMutablePointer<fpx_item_status_info>?) -> Int32 {
+    withPlayer(h) { p in
+        guard let info = info else { throw ErrorCode.invalidArgument }
+        info.pointee = cStatus(p.itemStatus)
+    }
+}
+
+@_cdecl("fpx_player_wait_item")
+public func fpxPlayerWaitItem(_ h: OpaquePointer?, _ timeoutMS: Int64,
+                              _ info: UnsafeMutablePointer<fpx_item_status_info>?) -> Int32 {
+    var result: Int32 = 0
+    let rc = withPlayer(h, callbackSafe: false) { p in
+        let ns: UInt64? = timeoutMS < 0 ? nil : UInt64(min(timeoutMS, Int64.max / 1_000_000)) * 1_000_000
+        let s = p.waitItem(timeoutNanoseconds: ns)
+        switch s.status {
+        case .none: throw ErrorCode.noItem
+        case .loading: throw ErrorCode.timeout
+        case .failed: result = s.error?.rawValue ?? ErrorCode.itemFailed.rawValue
+        case .ready: result = 0
+        }
+        info?.pointee = cStatus(s)
+    }
+    return rc != 0 ? rc : result
+}
+
+@_cdecl("fpx_player_item_info")
+public func fpxPlayerItemInfo(_ h: OpaquePointer?, _ info: UnsafeMutablePointer<fpx_item_info>?) -> Int32 {
+    withPlayer(h) { p in
+        guard let info = info else { throw ErrorCode.invalidArgument }
+        let i = try p.readyEngine().itemInfo
+        var c = fpx_item_info()
+        c.struct_size = MemoryLayout<fpx_item_info>.size
+        c.stream_count = i.streamCount
+        c.reference_stream = i.referenceStream
+        c.has_video = i.hasVideo ? 1 : 0
+        c.duration = i.duration.c
+        c.start_pts = i.timeline.originTicks
+        c.time_base_num = i.timeline.timeBaseNum
+        c.time_base_den = i.timeline.timeBaseDen
+        c.seekable = i.seekable ? 1 : 0
+        c.format_name = i.formatName
+        info.pointee = c
+    }
+}
+
+@_cdecl("fpx_player_stream_info")
+public func fpxPlayerStreamInfo(_ h: OpaquePointer?, _ index: Int32,
+                                _ info: UnsafeMutablePointer<fpx_stream_info>?) -> Int32 {
+    withPlayer(h) { p in
+        guard let info = info else { throw ErrorCode.invalidArgument }
+        guard let s = try p.readyEngine().streamInfo(index) else { throw ErrorCode.invalidArgument }
+        var c = fpx_stream_info()
+        c.struct_size = MemoryLayout<fpx_stream_info>.size
+        c.index = s.index
+        c.type = fpx_media_type(rawValue: UInt32(s.type.rawValue))
+        c.codec_id = s.codecID
+        c.codec_name = s.codecName
+        c.time_base_num = s.timeBaseNum
+        c.time_base_den = s.timeBaseDen
+        c.width = s.width
+        c.height = s.height
+        c.sample_rate = s.sampleRate
+        c.channels = s.channels
+        c.video_delay = s.videoDelay
+        c.extradata = s.extradata?.assumingMemoryBound(to: UInt8.self)
+        c.extradata_size = s.extradataSize
+        c.codecpar = s.codecParameters
+        info.pointee = c
+    }
+}
+
+@_cdecl("fpx_player_seekable_range")
+public func fpxPlayerSeekableRange(_ h: OpaquePointer?, _ start: UnsafeMutablePointer<fpx_time>?,
+                                   _ end: UnsafeMutablePointer<fpx_time>?) -> Int32 {
+    withPlayer(h, callbackSafe: false) { p in
+        guard let start = start, let end = end else { throw ErrorCode.invalidArgument }
+        guard let r = try p.seekableRange() else { throw ErrorCode.unsupported }
+        start.pointee = r.start.c
+        end.pointee = r.end.c
+    }
+}
+
+@_cdecl("fpx_player_setup_seek_manager")
+public func fpxPlayerSetupSeekManager(_ h: OpaquePointer?) -> Int32 {
+    withPlayer(h) { p in try p.setupSeekManager() }
+}
+
+@_cdecl("fpx_player_seek")
+public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: fpx_precision,
+                          _ callback: fpx_seek_callback?, _ userdata: UnsafeMutableRawPointer?,
+                          _ seekID: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    withPlayer(h) { p in
+        let t = MediaTime(target)
+        guard t.isNumeric else { throw ErrorCode.invalidTime }
+        let prec = try seekPrecision(from: precision)
+        var completion: ((SeekOutcome) -> Void)?
+        if let cb = callback {
+            completion = { outcome in
+                var c = cOutcome(outcome)
+                cb(&c, userdata)
+            }
+        }
+        let id = try p.seek(to: t, precision: prec, completion: completion)
+        seekID?.pointee = id
+    }
+}
+
+@_cdecl("fpx_player_cancel_pending_seeks")
+public func fpxPlayerCancelPendingSeeks(_ h: OpaquePointer?, _ count: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    withPlayer(h) { p in
+        let n = try p.cancelPendingSeeks()
+        count?.pointee = UInt64(n)
+    }
+}
+
+@_cdecl("fpx_player_add_listener")
+public func fpxPlayerAddListener(_ h: OpaquePointer?, _ l: UnsafePointer<fpx_listener>?,
+                                 _ id: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    withPlayer(h) { p in
+        guard let l = l, l.pointee.size >= MemoryLayout<fpx_listener>.offset(of: \.on_seek_accuracy)! else {
+            throw ErrorCode.invalidArgument
+        }
+        let lid = try p.addListener(CListener(l))
+        id?.pointee = lid
+    }
+}
+
+@_cdecl("fpx_player_remove_listener")
+public func fpxPlayerRemoveListener(_ h: OpaquePointer?, _ id: UInt64) -> Int32 {
+    withPlayer(h) { p in try p.removeListener(id) }
+}
+
+@_cdecl("fpx_player_dispatch_events")
+public func fpxPlayerDispatchEvents(_ h: OpaquePointer?, _ dispatched: UnsafeMutablePointer<Int32>?) -> Int32 {
+    withPlayer(h, callbackSafe: false) { p in
+        guard p.events.mode == .host else { throw ErrorCode.wrongMode }
+        let n = p.events.dispatch()
+        dispatched?.pointee = Int32(clamping: n)
+    }
+}
+
+@_cdecl("fpx_player_event_fd")
+public func fpxPlayerEventFD(_ h: OpaquePointer?, _ fd: UnsafeMutablePointer<Int32>?) -> Int32 {
+    withPlayer(h) { p in
+        guard let fd = fd else { throw ErrorCode.invalidArgument }
+        guard p.events.mode == .host else { throw ErrorCode.wrongMode }
+        fd.pointee = p.events.eventFD
+    }
+}
+
+@_cdecl("fpx_player_read_packet")
+public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<fpx_packet>?) -> Int32 {
+    withPlayer(h, callbackSafe: false) { p in
+        guard let out = out else { throw ErrorCode.invalidArgument }
+        let v = try p.readPacket()
+        var c = fpx_packet()
+        c.struct_size = MemoryLayout<fpx_packet>.size
+        c.data = v.data?.assumingMemoryBound(to: UInt8.self)
+        c.size = v.size
+        c.stream_index = v.streamIndex
+        c.pts = v.pts ?? FPX_NOPTS
+        c.dts = v.dts ?? FPX_NOPTS
+        c.duration = v.duration
+        c.pos = v.position
+        c.flags = v.flags
+        c.seek_id = v.seekID
+        c.av_packet = v.avPacket
+        out.pointee = c
+    }
+}
+
+@_cdecl("fpx_player_stats_get")
+public func fpxPlayerStatsGet(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<fpx_player_stats>?) -> Int32 {
+    withPlayer(h) { p in
+        guard let out = out else { throw ErrorCode.invalidArgument }
+        let s = p.statistics
+        out.pointee = fpx_player_stats(struct_size: MemoryLayout<fpx_player_stats>.size,
+                                       seeks_issued: s.seeksIssued, seeks_completed: s.seeksCompleted,
+                                       seeks_superseded: s.seeksSuperseded, seeks_cancelled: s.seeksCancelled,
+                                       seeks_failed: s.seeksFailed, packets_demuxed: s.packetsDemuxed,
+                                       bytes_read: s.bytesRead, events_delivered: s.eventsDelivered)
+    }
+}

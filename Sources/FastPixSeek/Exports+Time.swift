@@ -1,0 +1,140 @@
+import CFastPixSeekABI
+import FastPixSeekCore
+
+extension MediaTime {
+    init(_ t: fpx_time) { self.init(value: t.value, timescale: t.timescale, flags: Flags(rawValue: t.flags)) }
+    var c: fpx_time { fpx_time(value: value, timescale: timescale, flags: flags.rawValue) }
+}
+
+@_cdecl("fpx_version")
+public func fpxVersion() -> UInt32 {
+    (UInt32(FPX_VERSION_MAJOR) << 16) | (UInt32(FPX_VERSION_MINOR) << 8) | UInt32(FPX_VERSION_PATCH)
+}
+
+@_cdecl("fpx_version_string")
+public func fpxVersionString() -> UnsafePointer<CChar> { cString("0.1.0") }
+
+@_cdecl("fpx_error_string")
+public func fpxErrorString(_ code: Int32) -> UnsafePointer<CChar> {
+    if code == 0 { return cString("success") }
+    guard let e = ErrorCode(rawValue: code) else { return cString("unknown error") }
+    return cString(e.message)
+}
+
+@_cdecl("fpx_error_name")
+public func fpxErrorName(_ code: Int32) -> UnsafePointer<CChar> {
+    if code == 0 { return cString("FPX_OK") }
+    guard let e = ErrorCode(rawValue: code) else { return cString("FPX_UNKNOWN") }
+    return cString(e.name)
+}
+
+@_cdecl("fpx_time_make")
+public func fpxTimeMake(_ value: Int64, _ timescale: Int32) -> fpx_time { MediaTime(value: value, timescale: timescale).c }
+
+@_cdecl("fpx_time_invalid")
+public func fpxTimeInvalid() -> fpx_time { MediaTime.invalid.c }
+
+@_cdecl("fpx_time_infinity")
+public func fpxTimeInfinity(_ negative: Int32) -> fpx_time {
+    (negative != 0 ? MediaTime.negativeInfinity : MediaTime.positiveInfinity).c
+}
+
+@_cdecl("fpx_time_from_seconds")
+public func fpxTimeFromSeconds(_ seconds: Double, _ timescale: Int32) -> fpx_time {
+    MediaTime(seconds: seconds, timescale: timescale).c
+}
+
+@_cdecl("fpx_time_to_seconds")
+public func fpxTimeToSeconds(_ t: fpx_time) -> Double { MediaTime(t).seconds }
+
+@_cdecl("fpx_time_is_valid")
+public func fpxTimeIsValid(_ t: fpx_time) -> Int32 { MediaTime(t).isValid ? 1 : 0 }
+
+@_cdecl("fpx_time_is_numeric")
+public func fpxTimeIsNumeric(_ t: fpx_time) -> Int32 { MediaTime(t).isNumeric ? 1 : 0 }
+
+@_cdecl("fpx_time_compare")
+public func fpxTimeCompare(_ a: fpx_time, _ b: fpx_time) -> Int32 { Int32(MediaTime.compare(MediaTime(a), MediaTime(b))) }
+
+@_cdecl("fpx_time_subtract")
+public func fpxTimeSubtract(_ a: fpx_time, _ b: fpx_time) -> fpx_time { MediaTime.subtract(MediaTime(a), MediaTime(b)).c }
+
+@_cdecl("fpx_precision_exact")
+public func fpxPrecisionExact() -> fpx_precision {
+    fpx_precision(kind: FPX_PRECISION_EXACT, tolerance: MediaTime(value: 0, timescale: 1).c)
+}
+
+@_cdecl("fpx_precision_nearest_keyframe")
+public func fpxPrecisionNearestKeyframe(_ tolerance: fpx_time) -> fpx_precision {
+    fpx_precision(kind: FPX_PRECISION_NEAREST_KEYFRAME, tolerance: tolerance)
+}
+
+@_cdecl("fpx_precision_default")
+public func fpxPrecisionDefault() -> fpx_precision {
+    fpx_precision(kind: FPX_PRECISION_NEAREST_KEYFRAME, tolerance: MediaTime(value: 1, timescale: 10).c)
+}
+
+/// C precision to Swift, validating the kind and the tolerance.
+func seekPrecision(from p: fpx_precision) throws -> SeekPrecision {
+    switch p.kind.rawValue {
+    case FPX_PRECISION_EXACT.rawValue: return .exact
+    case FPX_PRECISION_DEFAULT.rawValue: return .default
+    case FPX_PRECISION_NEAREST_KEYFRAME.rawValue:
+        let t = MediaTime(p.tolerance)
+        guard SeekPrecision.validate(tolerance: t) else { throw ErrorCode.invalidArgument }
+        return .nearestKeyframe(tolerance: t)
+    default: throw ErrorCode.unknownEnum
+    }
+}
+
+func cPrecision(_ p: SeekPrecision) -> fpx_precision {
+    switch p {
+    case .exact: return fpxPrecisionExact()
+    case .nearestKeyframe(let t): return fpx_precision(kind: FPX_PRECISION_NEAREST_KEYFRAME, tolerance: t.c)
+    }
+}
+
+@_cdecl("fpx_finish_reason_name")
+public func fpxFinishReasonName(_ r: Int32) -> UnsafePointer<CChar> {
+    switch r {
+    case 0: return cString("FPX_FINISH_COMPLETED")
+    case 1: return cString("FPX_FINISH_CANCELLED")
+    case 2: return cString("FPX_FINISH_SUPERSEDED")
+    case 3: return cString("FPX_FINISH_NO_SEEK_MANAGER")
+    case 4: return cString("FPX_FINISH_FAILED")
+    default: return cString("FPX_UNKNOWN")
+    }
+}
+
+@_cdecl("fpx_clamp_kind_name")
+public func fpxClampKindName(_ k: Int32) -> UnsafePointer<CChar> {
+    switch k {
+    case 0: return cString("FPX_CLAMP_NONE")
+    case 1: return cString("FPX_CLAMP_TO_SEEKABLE_START")
+    case 2: return cString("FPX_CLAMP_TO_SEEKABLE_END")
+    case 3: return cString("FPX_CLAMP_SEEKABLE_RANGE_UNKNOWN")
+    default: return cString("FPX_UNKNOWN")
+    }
+}
+
+@_cdecl("fpx_landing_resolution_name")
+public func fpxLandingResolutionName(_ r: Int32) -> UnsafePointer<CChar> {
+    switch r {
+    case 0: return cString("FPX_LANDING_NONE")
+    case 1: return cString("FPX_LANDING_COVERING_FRAME")
+    case 2: return cString("FPX_LANDING_KEYFRAME")
+    case 3: return cString("FPX_LANDING_FALLBACK_COVERING_FRAME")
+    default: return cString("FPX_UNKNOWN")
+    }
+}
+
+@_cdecl("fpx_item_status_name")
+public func fpxItemStatusName(_ s: Int32) -> UnsafePointer<CChar> {
+    switch s {
+    case 0: return cString("FPX_ITEM_NONE")
+    case 1: return cString("FPX_ITEM_LOADING")
+    case 2: return cString("FPX_ITEM_READY")
+    case 3: return cString("FPX_ITEM_FAILED")
+    default: return cString("FPX_UNKNOWN")
+    }
+}

@@ -1,0 +1,53 @@
+import CFastPixSeekABI
+import FastPixSeekCore
+
+/// Live players by handle token. A handle is an opaque, never-reused token,
+/// not a pointer: a destroyed or forged handle is looked up, never dereferenced.
+enum Handles {
+    private static let m = Monitor()
+    private static var players: [UInt: Player] = [:]
+    private static var next: UInt = 1
+
+    static func register(_ p: Player) -> OpaquePointer? {
+        m.locked {
+            let token = (next << 4) | 0x5
+            next += 1
+            players[token] = p
+            return OpaquePointer(bitPattern: token)
+        }
+    }
+
+    static func player(_ h: OpaquePointer?) -> Player? {
+        guard let h = h else { return nil }
+        let token = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(h)))
+        return m.locked { players[token] }
+    }
+
+    /// Removes and returns the player: the handle is invalid from here on.
+    static func unregister(_ h: OpaquePointer?) -> Player? {
+        guard let h = h else { return nil }
+        let token = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(h)))
+        return m.locked { players.removeValue(forKey: token) }
+    }
+}
+
+/// Runs `body` with the player for `handle`, mapping thrown codes.
+@inline(__always)
+func withPlayer(_ handle: OpaquePointer?, callbackSafe: Bool = true, _ body: (Player) throws -> Void) -> Int32 {
+    guard let p = Handles.player(handle) else { return ErrorCode.invalidHandle.rawValue }
+    if !callbackSafe && p.isInCallback { return ErrorCode.inCallback.rawValue }
+    do {
+        try body(p)
+        return 0
+    } catch let e as ErrorCode {
+        return e.rawValue
+    } catch let e as EngineError {
+        return e.code.rawValue
+    } catch {
+        return ErrorCode.internal.rawValue
+    }
+}
+
+func cString(_ s: StaticString) -> UnsafePointer<CChar> {
+    UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
+}

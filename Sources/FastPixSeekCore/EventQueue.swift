@@ -1,0 +1,156 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A player's ordered event queue and its delivery.
+///
+/// Events are closures posted from any thread and run one at a time, in order,
+/// either on a library thread (`.thread`) or by the host (`.host`, through
+/// `dispatch()`), never inside the call that posted them.
+public final class EventQueue {
+    public enum Mode { case thread, host }
+
+    public let mode: Mode
+    private let m = Monitor()
+    private var queue: [() -> Void] = []
+    private var head = 0
+    private var stopping = false
+    private var thread: OSThread?
+    /// Serialises host dispatchers.
+    private let dispatchMonitor = Monitor()
+    private var dispatching = false
+    private var deliveringThread: pthread_t?
+    private let wakeup: (() -> Void)?
+    /// FPX_DELIVERY_HOST: readable while events are queued.
+    public private(set) var eventFD: Int32 = -1
+    /// The pipe's write end: one byte is in the pipe while events are queued.
+    private var signalFD: Int32 = -1
+    private var delivered: UInt64 = 0
+
+    public init?(mode: Mode, wakeup: (() -> Void)?) {
+        self.mode = mode
+        self.wakeup = wakeup
+        switch mode {
+        case .host:
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else { return nil }
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+            eventFD = fds[0]
+            signalFD = fds[1]
+        case .thread:
+            guard let t = OSThread(name: "fpx-events", { [self] in self.threadLoop() }) else { return nil }
+            thread = t
+        }
+    }
+
+    deinit {
+        if eventFD >= 0 { close(eventFD) }
+        if signalFD >= 0 { close(signalFD) }
+    }
+
+    public var deliveredCount: UInt64 { m.locked { delivered } }
+
+    /// True when the calling thread is running one of this queue's events.
+    public var isDeliveringOnCurrentThread: Bool {
+        m.locked {
+            guard let t = deliveringThread else { return false }
+            return pthread_equal(t, pthread_self()) != 0
+        }
+    }
+
+    /// Queues an event. Never runs it inside this call.
+    public func post(_ event: @escaping () -> Void) {
+        var wake = false
+        m.locked {
+            let wasEmpty = head == queue.count
+            queue.append(event)
+            if mode == .host && wasEmpty {
+                var one: UInt8 = 1
+                _ = write(signalFD, &one, 1)
+                wake = true
+            }
+            m.broadcast()
+        }
+        if wake, let w = wakeup { w() }
+    }
+
+    private func pop() -> (() -> Void)? {
+        guard head < queue.count else { return nil }
+        let e = queue[head]
+        head += 1
+        if head == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            head = 0
+            if mode == .host {
+                var v: UInt8 = 0
+                while read(eventFD, &v, 1) > 0 {}
+            }
+        } else if head > 1024 && head * 2 > queue.count {
+            queue.removeFirst(head)
+            head = 0
+        }
+        return e
+    }
+
+    private func threadLoop() {
+        m.lock()
+        while true {
+            if let e = pop() {
+                deliveringThread = pthread_self()
+                m.unlock()
+                e()
+                m.lock()
+                deliveringThread = nil
+                delivered &+= 1
+                continue
+            }
+            if stopping { break }
+            m.wait()
+        }
+        m.unlock()
+    }
+
+    /// `.host`: runs every queued event on the calling thread. Returns how many ran.
+    public func dispatch() -> Int {
+        dispatchMonitor.lock()
+        dispatching = true
+        var n = 0
+        m.lock()
+        while let e = pop() {
+            deliveringThread = pthread_self()
+            m.unlock()
+            e()
+            n += 1
+            m.lock()
+            deliveringThread = nil
+            delivered &+= 1
+        }
+        m.unlock()
+        dispatching = false
+        dispatchMonitor.unlock()
+        return n
+    }
+
+    /// Delivers what is queued, then stops. From outside a callback this waits
+    /// until every event has run. From inside one of this queue's callbacks it
+    /// returns at once; the delivering thread drains the rest after the current
+    /// callback returns.
+    public func shutdown() {
+        let inCallback = isDeliveringOnCurrentThread
+        m.locked { stopping = true; m.broadcast() }
+        switch mode {
+        case .thread:
+            if inCallback {
+                thread?.detach()
+            } else {
+                thread?.join()
+            }
+            thread = nil
+        case .host:
+            if !inCallback { _ = dispatch() }
+        }
+    }
+}

@@ -1,0 +1,159 @@
+/// What the seek manager needs from media, and nothing more. The FFmpeg engines
+/// implement it; core tests use a fake.
+///
+/// Threading: the player calls `resolve`, `readPacket` and `seekableRange` with
+/// its engine lock held, so an engine never sees two of them at once. `interrupt`
+/// may be called from any thread at any time.
+public protocol MediaEngine: AnyObject {
+    /// The reference stream's timeline.
+    var timeline: Timeline { get }
+    var referenceStream: Int32 { get }
+    /// Whether the reference stream is video (frame stepping needs it).
+    var hasVideo: Bool { get }
+
+    /// [first frame, last frame] as absolute stream ticks, or nil when unknown.
+    func seekableRange() throws -> ClosedRange<Int64>?
+
+    /// Positions the engine for `request` and returns where it landed. Must
+    /// check `shouldStop` between packets and return or throw `.cancelled`
+    /// promptly when it says so.
+    func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing
+
+    /// Interrupts any blocking I/O now in progress (close, destroy, supersede).
+    func interrupt()
+}
+
+/// A landing to resolve, in absolute stream ticks.
+public struct LandingRequest: Hashable {
+    /// The target as an exact rational number of ticks.
+    public var target: Rational
+    /// For `.nearestKeyframe`: the window [lo, hi] in whole ticks.
+    public var keyframeWindow: ClosedRange<Int64>?
+    public var seekID: UInt64
+
+    public init(target: Rational, keyframeWindow: ClosedRange<Int64>?, seekID: UInt64) {
+        self.target = target
+        self.keyframeWindow = keyframeWindow
+        self.seekID = seekID
+    }
+
+    /// floor(target): the largest tick at or before the target.
+    public var targetFloor: Int64 { Int64(clamping: target.floor) }
+}
+
+/// Where a seek landed, as the engine found it.
+public struct Landing: Hashable {
+    public var pts: Int64
+    public var isKeyframe: Bool
+    public var resolution: LandingResolution
+    public var coversTarget: Bool
+    public var packetsRead: UInt64
+
+    public init(pts: Int64, isKeyframe: Bool, resolution: LandingResolution, coversTarget: Bool, packetsRead: UInt64) {
+        self.pts = pts
+        self.isKeyframe = isKeyframe
+        self.resolution = resolution
+        self.coversTarget = coversTarget
+        self.packetsRead = packetsRead
+    }
+}
+
+/// Read access to packets and stream facts, for engines that demux.
+public protocol PacketSource: AnyObject {
+    /// The next packet, valid until the next call or until the engine closes.
+    func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView
+    var itemInfo: ItemInfo { get }
+    func streamInfo(_ index: Int32) -> StreamInfo?
+    /// Releases every media resource. Idempotent; later calls fail with `.cancelled`.
+    func close()
+    /// Demux counters: packets and payload bytes read.
+    var demuxCounters: (packets: UInt64, bytes: UInt64) { get }
+}
+
+/// A borrowed view of one demuxed packet. The C type is `fpx_packet`.
+public struct PacketView {
+    public var data: UnsafeRawPointer?
+    public var size: Int
+    public var streamIndex: Int32
+    public var pts: Int64?
+    public var dts: Int64?
+    public var duration: Int64
+    public var position: Int64
+    public var flags: UInt32
+    public var seekID: UInt64
+    public var avPacket: UnsafeRawPointer?
+
+    public init(data: UnsafeRawPointer?, size: Int, streamIndex: Int32, pts: Int64?, dts: Int64?, duration: Int64,
+                position: Int64, flags: UInt32, seekID: UInt64, avPacket: UnsafeRawPointer?) {
+        self.data = data; self.size = size; self.streamIndex = streamIndex; self.pts = pts; self.dts = dts
+        self.duration = duration; self.position = position; self.flags = flags; self.seekID = seekID
+        self.avPacket = avPacket
+    }
+
+    public static let flagKey: UInt32 = 0x1
+    public static let flagCorrupt: UInt32 = 0x2
+    public static let flagDiscard: UInt32 = 0x4
+    public static let flagDecodeOnly: UInt32 = 0x100
+    public static let flagDiscontinuity: UInt32 = 0x200
+}
+
+/// Facts of a ready item. The C type is `fpx_item_info`.
+public struct ItemInfo {
+    public var streamCount: Int32
+    public var referenceStream: Int32
+    public var hasVideo: Bool
+    public var duration: MediaTime
+    public var timeline: Timeline
+    public var seekable: Bool
+    /// Static C string owned by FFmpeg (the demuxer's name).
+    public var formatName: UnsafePointer<CChar>?
+
+    public init(streamCount: Int32, referenceStream: Int32, hasVideo: Bool, duration: MediaTime, timeline: Timeline,
+                seekable: Bool, formatName: UnsafePointer<CChar>?) {
+        self.streamCount = streamCount; self.referenceStream = referenceStream; self.hasVideo = hasVideo
+        self.duration = duration; self.timeline = timeline; self.seekable = seekable; self.formatName = formatName
+    }
+}
+
+public enum MediaType: Int32 { case unknown = 0, video, audio, subtitle, data }
+
+/// Facts of one stream. Pointers live as long as the item. The C type is `fpx_stream_info`.
+public struct StreamInfo {
+    public var index: Int32
+    public var type: MediaType
+    public var codecID: Int32
+    public var codecName: UnsafePointer<CChar>?
+    public var timeBaseNum: Int32
+    public var timeBaseDen: Int32
+    public var width: Int32, height: Int32
+    public var sampleRate: Int32, channels: Int32
+    public var videoDelay: Int32
+    public var extradata: UnsafeRawPointer?
+    public var extradataSize: Int
+    public var codecParameters: UnsafeRawPointer?
+
+    public init(index: Int32, type: MediaType, codecID: Int32, codecName: UnsafePointer<CChar>?, timeBaseNum: Int32,
+                timeBaseDen: Int32, width: Int32, height: Int32, sampleRate: Int32, channels: Int32, videoDelay: Int32,
+                extradata: UnsafeRawPointer?, extradataSize: Int, codecParameters: UnsafeRawPointer?) {
+        self.index = index; self.type = type; self.codecID = codecID; self.codecName = codecName
+        self.timeBaseNum = timeBaseNum; self.timeBaseDen = timeBaseDen; self.width = width; self.height = height
+        self.sampleRate = sampleRate; self.channels = channels; self.videoDelay = videoDelay
+        self.extradata = extradata; self.extradataSize = extradataSize; self.codecParameters = codecParameters
+    }
+}
+
+/// How an engine's blocking I/O is bounded and aborted.
+public struct IOPolicy {
+    /// Bound on one blocking operation, nanoseconds; 0 = none.
+    public var timeoutNanoseconds: UInt64
+    /// True when the owner wants every operation aborted (close, destroy).
+    public var aborted: () -> Bool
+
+    public init(timeoutNanoseconds: UInt64, aborted: @escaping () -> Bool) {
+        self.timeoutNanoseconds = timeoutNanoseconds
+        self.aborted = aborted
+    }
+}
+
+/// Opens an engine for a URL. Blocking; runs on the player's worker.
+public typealias EngineFactory = (_ url: String, _ policy: IOPolicy) throws -> MediaEngine & PacketSource

@@ -1,0 +1,547 @@
+/// Listener of a player's events. Every method has a no-op default.
+/// The C type is `fpx_listener`.
+public protocol PlayerListener: AnyObject {
+    func onSeekAccuracy(_ outcome: SeekOutcome)
+    func onSeekClamped(_ clamp: SeekClamp, seekID: UInt64)
+    func onItemStatus(_ status: ItemStatusInfo)
+    /// The player has dropped this listener (removed, or the player destroyed).
+    func onRemoved()
+}
+
+public extension PlayerListener {
+    func onSeekAccuracy(_ outcome: SeekOutcome) {}
+    func onSeekClamped(_ clamp: SeekClamp, seekID: UInt64) {}
+    func onItemStatus(_ status: ItemStatusInfo) {}
+    func onRemoved() {}
+}
+
+public enum ItemStatus: Int32 { case none = 0, loading, ready, failed }
+
+/// The C type is `fpx_item_status_info`.
+public struct ItemStatusInfo: Hashable {
+    public var itemID: UInt64
+    public var status: ItemStatus
+    public var error: ErrorCode?
+    public var avError: Int32
+}
+
+/// Per-player counters. The C type is `fpx_player_stats`.
+public struct PlayerStats: Hashable {
+    public var seeksIssued: UInt64 = 0
+    public var seeksCompleted: UInt64 = 0
+    public var seeksSuperseded: UInt64 = 0
+    public var seeksCancelled: UInt64 = 0
+    public var seeksFailed: UInt64 = 0
+    public var packetsDemuxed: UInt64 = 0
+    public var bytesRead: UInt64 = 0
+    public var eventsDelivered: UInt64 = 0
+}
+
+/// An engine that can be used for seeking and reading.
+public typealias PlayerEngine = MediaEngine & PacketSource
+
+/// A player: one item at a time, a serial worker for its media I/O, the seek
+/// manager's state machine (issue, supersede, cancel, complete) and the event
+/// queue. Thread-safe.
+public final class Player {
+    public struct Config {
+        public var delivery: EventQueue.Mode
+        public var ioTimeoutNanoseconds: UInt64
+        public var wakeup: (() -> Void)?
+        public init(delivery: EventQueue.Mode = .thread, ioTimeoutNanoseconds: UInt64 = 10_000_000_000,
+                    wakeup: (() -> Void)? = nil) {
+            self.delivery = delivery
+            self.ioTimeoutNanoseconds = ioTimeoutNanoseconds
+            self.wakeup = wakeup
+        }
+    }
+
+    final class Item {
+        let id: UInt64
+        let url: String
+        var status: ItemStatus = .loading
+        var error: ErrorCode?
+        var avError: Int32 = 0
+        var engine: PlayerEngine?
+        var cancelled = false
+        init(id: UInt64, url: String) { self.id = id; self.url = url }
+        var statusInfo: ItemStatusInfo { ItemStatusInfo(itemID: id, status: status, error: error, avError: avError) }
+    }
+
+    final class SeekRequest {
+        enum State { case queued, inFlight, done }
+        let id: UInt64
+        let item: Item
+        let target: MediaTime
+        let precision: SeekPrecision
+        let callback: ((SeekOutcome) -> Void)?
+        let issuedAt: UInt64
+        var state = State.queued
+        var stopReason: FinishReason?
+        init(id: UInt64, item: Item, target: MediaTime, precision: SeekPrecision,
+             callback: ((SeekOutcome) -> Void)?, issuedAt: UInt64) {
+            self.id = id; self.item = item; self.target = target; self.precision = precision
+            self.callback = callback; self.issuedAt = issuedAt
+        }
+    }
+
+    enum Job {
+        case open(Item)
+        case seek(SeekRequest)
+        case close(Item)
+    }
+
+    public let config: Config
+    public let events: EventQueue
+    private let factory: EngineFactory
+    /// Guards everything below.
+    private let m = Monitor()
+    private var item: Item?
+    private var nextItemID: UInt64 = 1
+    private var nextSeekID: UInt64 = 1
+    private var nextListenerID: UInt64 = 1
+    private var seekManagerEnabled = false
+    private var pending: [SeekRequest] = []
+    private var jobs: [Job] = []
+    private var listeners: [(id: UInt64, listener: PlayerListener)] = []
+    private var stats = PlayerStats()
+    private var destroyed = false
+    private var worker: OSThread?
+    /// Held while an engine resolves a seek or reads a packet.
+    private let engineLock = Monitor()
+    /// Demux counters of engines already closed.
+    private var retiredDemux: (packets: UInt64, bytes: UInt64) = (0, 0)
+
+    public init?(config: Config, factory: @escaping EngineFactory) {
+        self.config = config
+        self.factory = factory
+        guard let q = EventQueue(mode: config.delivery, wakeup: config.wakeup) else { return nil }
+        self.events = q
+        guard let w = OSThread(name: "fpx-worker", { [self] in self.workerLoop() }) else {
+            q.shutdown()
+            return nil
+        }
+        worker = w
+    }
+
+    // MARK: Items
+
+    /// Attaches a new item, replacing the current one. The C function is `fpx_player_open`.
+    public func open(_ url: String) throws {
+        try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            retireCurrentItemLocked()
+            let it = Item(id: nextItemID, url: url)
+            nextItemID += 1
+            item = it
+            jobs.append(.open(it))
+            postItemStatusLocked(it)
+            m.broadcast()
+        }
+    }
+
+    /// Detaches the current item. The C function is `fpx_player_close_item`.
+    public func closeItem() throws {
+        try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            retireCurrentItemLocked()
+            m.broadcast()
+        }
+    }
+
+    private func retireCurrentItemLocked() {
+        guard let old = item else { return }
+        old.cancelled = true
+        cancelPendingLocked(reason: .cancelled)
+        old.engine?.interrupt()
+        jobs.append(.close(old))
+        item = nil
+    }
+
+    public var itemStatus: ItemStatusInfo {
+        m.locked { item?.statusInfo ?? ItemStatusInfo(itemID: 0, status: .none, error: nil, avError: 0) }
+    }
+
+    /// Waits for the current item to be ready or failed. The C function is `fpx_player_wait_item`.
+    public func waitItem(timeoutNanoseconds: UInt64?) -> ItemStatusInfo {
+        let deadline = timeoutNanoseconds.map { monotonicNanoseconds() &+ $0 }
+        return m.locked {
+            while let it = item, it.status == .loading, !destroyed {
+                if let d = deadline, monotonicNanoseconds() >= d { break }
+                m.wait(until: deadline)
+            }
+            return item?.statusInfo ?? ItemStatusInfo(itemID: 0, status: .none, error: nil, avError: 0)
+        }
+    }
+
+    /// The ready item's engine.
+    public func readyEngine() throws -> PlayerEngine {
+        try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            guard let it = item else { throw ErrorCode.noItem }
+            switch it.status {
+            case .ready: if let e = it.engine { return e }; throw ErrorCode.itemNotReady
+            case .failed: throw ErrorCode.itemFailed
+            default: throw ErrorCode.itemNotReady
+            }
+        }
+    }
+
+    /// The seekable range on the item timeline. Blocking.
+    public func seekableRange() throws -> (start: MediaTime, end: MediaTime)? {
+        let engine = try readyEngine()
+        return try engineLock.locked {
+            guard let r = try engine.seekableRange() else { return nil }
+            return (engine.timeline.itemTime(ofTicks: r.lowerBound), engine.timeline.itemTime(ofTicks: r.upperBound))
+        }
+    }
+
+    // MARK: Seeks
+
+    /// Sets up the seek manager. The C function is `fpx_player_setup_seek_manager`.
+    public func setupSeekManager() throws {
+        try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            seekManagerEnabled = true
+        }
+    }
+
+    /// Issues a seek. Returns its id; the callback runs exactly once.
+    /// The C function is `fpx_player_seek`.
+    public func seek(to target: MediaTime, precision: SeekPrecision,
+                     completion: ((SeekOutcome) -> Void)?) throws -> UInt64 {
+        guard target.isNumeric else { throw ErrorCode.invalidTime }
+        if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
+            throw ErrorCode.invalidArgument
+        }
+        return try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            guard let it = item else { throw ErrorCode.noItem }
+            if it.status == .failed { throw ErrorCode.itemFailed }
+            let id = nextSeekID
+            nextSeekID += 1
+            stats.seeksIssued += 1
+            let req = SeekRequest(id: id, item: it, target: target, precision: precision,
+                                  callback: completion, issuedAt: monotonicNanoseconds())
+            guard seekManagerEnabled else {
+                completeLocked(req, reason: .noSeekManager, clamp: .seekableRangeUnknown)
+                return id
+            }
+            for old in pending {
+                if old.state == .queued {
+                    completeLocked(old, reason: .superseded, clamp: nil)
+                } else if old.stopReason == nil {
+                    old.stopReason = .superseded
+                }
+            }
+            pending.removeAll { $0.state == .done }
+            pending.append(req)
+            jobs.append(.seek(req))
+            m.broadcast()
+            return id
+        }
+    }
+
+    /// Cancels every queued or in-flight seek. The C function is `fpx_player_cancel_pending_seeks`.
+    @discardableResult
+    public func cancelPendingSeeks() throws -> Int {
+        try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            return cancelPendingLocked(reason: .cancelled)
+        }
+    }
+
+    @discardableResult
+    private func cancelPendingLocked(reason: FinishReason) -> Int {
+        var n = 0
+        for r in pending where r.state != .done {
+            n += 1
+            if r.state == .queued {
+                completeLocked(r, reason: reason, clamp: nil)
+            } else if r.stopReason == nil {
+                r.stopReason = reason
+            }
+        }
+        pending.removeAll { $0.state == .done }
+        return n
+    }
+
+    /// Builds the outcome and posts clamp, accuracy and completion, in that
+    /// order, as one event. Exactly once per request.
+    private func completeLocked(_ req: SeekRequest, reason: FinishReason, clamp: SeekClamp?,
+                                landing: Landing? = nil, timeline: Timeline? = nil,
+                                tolerance: MediaTime? = nil, error: ErrorCode? = nil, streamIndex: Int32 = -1) {
+        guard req.state != .done else { return }
+        req.state = .done
+        if let i = pending.firstIndex(where: { $0 === req }) { pending.remove(at: i) }
+        m.broadcast()
+        switch reason {
+        case .completed: stats.seeksCompleted += 1
+        case .superseded: stats.seeksSuperseded += 1
+        case .cancelled: stats.seeksCancelled += 1
+        case .failed, .noSeekManager: stats.seeksFailed += 1
+        }
+        let landed: MediaTime
+        if reason == .completed, let l = landing, let tl = timeline {
+            landed = tl.itemTime(ofTicks: l.pts)
+        } else {
+            landed = .invalid
+        }
+        let zero = timeline.map { MediaTime(value: 0, timescale: $0.timeBaseDen) } ?? .zero
+        let tol = tolerance ?? (req.precision == .exact ? zero : req.precision.tolerance)
+        let accuracy = SeekAccuracy(requested: req.target, landed: landed, toleranceBefore: tol, toleranceAfter: tol)
+        let done = reason == .completed && landing != nil
+        let outcome = SeekOutcome(
+            seekID: req.id, precision: req.precision, reason: reason, error: error,
+            latencyNanoseconds: monotonicNanoseconds() &- req.issuedAt,
+            accuracy: accuracy, clamp: clamp ?? .none,
+            resolution: done ? (landing?.resolution ?? .none) : .none,
+            frameCoversTarget: done && (landing?.coversTarget ?? false),
+            landedIsKeyframe: done && (landing?.isKeyframe ?? false),
+            streamIndex: done ? streamIndex : -1,
+            landedStreamPTS: done ? landing?.pts : nil,
+            timeline: timeline, packetsRead: landing?.packetsRead ?? 0)
+        let callback = req.callback
+        events.post { [self] in
+            let ls = self.m.locked { self.listeners.map { $0.listener } }
+            if outcome.clamp.didClamp { for l in ls { l.onSeekClamped(outcome.clamp, seekID: outcome.seekID) } }
+            if outcome.finished { for l in ls { l.onSeekAccuracy(outcome) } }
+            callback?(outcome)
+        }
+    }
+
+    private func postItemStatusLocked(_ it: Item) {
+        let info = it.statusInfo
+        events.post { [self] in
+            let ls = self.m.locked { self.listeners.map { $0.listener } }
+            for l in ls { l.onItemStatus(info) }
+        }
+    }
+
+    // MARK: Worker
+
+    private func workerLoop() {
+        while true {
+            m.lock()
+            while jobs.isEmpty && !destroyed { m.wait() }
+            if jobs.isEmpty { m.unlock(); return }
+            let job = jobs.removeFirst()
+            m.unlock()
+            switch job {
+            case .open(let it): runOpen(it)
+            case .seek(let req): runSeek(req)
+            case .close(let it): runClose(it)
+            }
+        }
+    }
+
+    private func runOpen(_ it: Item) {
+        let skip = m.locked { it.cancelled || destroyed }
+        if skip { return }
+        let policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds,
+                              aborted: { [self] in self.m.locked { it.cancelled || self.destroyed } })
+        var engine: PlayerEngine?
+        var failure: ErrorCode?
+        var avError: Int32 = 0
+        do {
+            engine = try factory(it.url, policy)
+        } catch let e as EngineError {
+            failure = e.code
+            avError = e.avError
+        } catch let e as ErrorCode {
+            failure = e
+        } catch {
+            failure = .internal
+        }
+        var discard: PlayerEngine?
+        m.locked {
+            if it.cancelled || destroyed {
+                discard = engine
+                return
+            }
+            if let e = engine {
+                it.engine = e
+                it.status = .ready
+            } else {
+                it.status = .failed
+                it.error = failure ?? .internal
+                it.avError = avError
+                // Seeks queued behind a failed open complete as failed.
+                for r in pending where r.item === it { completeLocked(r, reason: .failed, clamp: nil, error: .itemFailed) }
+            }
+            postItemStatusLocked(it)
+            m.broadcast()
+        }
+        if let d = discard { retire(d) }
+    }
+
+    private func runClose(_ it: Item) {
+        let e: PlayerEngine? = m.locked { let e = it.engine; it.engine = nil; return e }
+        if let e = e { retire(e) }
+    }
+
+    private func retire(_ e: PlayerEngine) {
+        engineLock.locked {
+            e.close()
+            let c = e.demuxCounters
+            m.locked { retiredDemux.packets &+= c.packets; retiredDemux.bytes &+= c.bytes }
+        }
+    }
+
+    private func runSeek(_ req: SeekRequest) {
+        var engine: PlayerEngine?
+        let proceed: Bool = m.locked {
+            guard req.state == .queued else { return false }
+            if let stop = req.stopReason { completeLocked(req, reason: stop, clamp: nil); return false }
+            guard req.item === item, !req.item.cancelled, req.item.status == .ready, let e = req.item.engine else {
+                let err: ErrorCode = req.item.status == .failed ? .itemFailed : .noItem
+                completeLocked(req, reason: req.item.cancelled ? .cancelled : .failed, clamp: nil, error: err)
+                return false
+            }
+            engine = e
+            req.state = .inFlight
+            return true
+        }
+        guard proceed, let engine = engine else { return }
+        let timeline = engine.timeline
+        var clamp: SeekClamp = .seekableRangeUnknown
+        var landing: Landing?
+        var failure: ErrorCode?
+        var tolerance: MediaTime = MediaTime(value: 0, timescale: timeline.timeBaseDen)
+        let shouldStop: () -> Bool = { [self] in self.m.locked { req.stopReason != nil || self.destroyed } }
+        engineLock.locked {
+            do {
+                let range = try engine.seekableRange()
+                clamp = SeekClamp.clamp(req.target, into: range.map {
+                    (timeline.itemTime(ofTicks: $0.lowerBound), timeline.itemTime(ofTicks: $0.upperBound))
+                })
+                let target = clamp.clampedTarget(requested: req.target)
+                guard let ticks = timeline.ticks(of: target) else { throw ErrorCode.invalidTime }
+                var window: ClosedRange<Int64>?
+                if case .nearestKeyframe(let tol) = req.precision {
+                    guard let tolTicks = timeline.wholeTicks(ofDuration: tol) else { throw ErrorCode.invalidArgument }
+                    tolerance = timeline.duration(ofTicks: tolTicks)
+                    let lo = Int64(clamping: ticks.ceil) &- tolTicks
+                    let hi = Int64(clamping: ticks.floor) &+ tolTicks
+                    window = lo...max(lo, hi)
+                }
+                landing = try engine.resolve(LandingRequest(target: ticks, keyframeWindow: window, seekID: req.id),
+                                             shouldStop: shouldStop)
+            } catch let e as ErrorCode {
+                failure = e
+            } catch let e as EngineError {
+                failure = e.code
+            } catch {
+                failure = .internal
+            }
+        }
+        m.locked {
+            if let stop = req.stopReason ?? (destroyed ? .cancelled : nil) {
+                completeLocked(req, reason: stop, clamp: clamp, timeline: timeline, tolerance: tolerance)
+            } else if let l = landing {
+                completeLocked(req, reason: .completed, clamp: clamp, landing: l, timeline: timeline,
+                               tolerance: tolerance, streamIndex: engine.referenceStream)
+            } else {
+                completeLocked(req, reason: .failed, clamp: clamp, timeline: timeline, tolerance: tolerance,
+                               error: failure ?? .internal)
+            }
+        }
+    }
+
+    // MARK: Packets
+
+    /// Reads the next packet, after pending seeks settle. The C function is `fpx_player_read_packet`.
+    public func readPacket() throws -> PacketView {
+        let deadline = config.ioTimeoutNanoseconds > 0 ? monotonicNanoseconds() &+ config.ioTimeoutNanoseconds : nil
+        let engine: PlayerEngine = try m.locked {
+            while true {
+                guard !destroyed else { throw ErrorCode.invalidHandle }
+                guard let it = item else { throw ErrorCode.noItem }
+                if it.status == .failed { throw ErrorCode.itemFailed }
+                if it.status == .ready && pending.isEmpty, let e = it.engine { return e }
+                if let d = deadline, monotonicNanoseconds() >= d { throw ErrorCode.timeout }
+                m.wait(until: deadline)
+            }
+        }
+        let stop: () -> Bool = { [self] in self.m.locked { self.destroyed || self.item?.engine !== engine } }
+        return try engineLock.locked { try engine.readPacket(shouldStop: stop) }
+    }
+
+    // MARK: Listeners
+
+    public func addListener(_ l: PlayerListener) throws -> UInt64 {
+        try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            let id = nextListenerID
+            nextListenerID += 1
+            listeners.append((id, l))
+            return id
+        }
+    }
+
+    public func removeListener(_ id: UInt64) throws {
+        try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            guard let i = listeners.firstIndex(where: { $0.id == id }) else { throw ErrorCode.notFound }
+            let l = listeners.remove(at: i).listener
+            events.post { l.onRemoved() }
+        }
+    }
+
+    // MARK: Stats
+
+    public var statistics: PlayerStats {
+        var s = m.locked { stats }
+        let engine = m.locked { item?.engine }
+        var c = m.locked { retiredDemux }
+        if let e = engine {
+            let live = engineLock.locked { e.demuxCounters }
+            c.packets &+= live.packets
+            c.bytes &+= live.bytes
+        }
+        s.packetsDemuxed = c.packets
+        s.bytesRead = c.bytes
+        s.eventsDelivered = events.deliveredCount
+        return s
+    }
+
+    // MARK: Destroy
+
+    /// Cancels everything, stops the worker and delivers the remaining events.
+    /// The C function is `fpx_player_destroy`.
+    public func destroy() {
+        let already: Bool = m.locked {
+            if destroyed { return true }
+            cancelPendingLocked(reason: .cancelled)
+            if let it = item {
+                it.cancelled = true
+                it.engine?.interrupt()
+            }
+            destroyed = true
+            for (_, l) in listeners { events.post { l.onRemoved() } }
+            listeners.removeAll()
+            m.broadcast()
+            return false
+        }
+        if already { return }
+        worker?.join()
+        worker = nil
+        // Pending seeks that raced with the flag.
+        m.locked { cancelPendingLocked(reason: .cancelled) }
+        let e: PlayerEngine? = m.locked { let e = item?.engine; item?.engine = nil; item = nil; return e }
+        if let e = e { retire(e) }
+        for case .close(let it) in m.locked({ jobs }) { runClose(it) }
+        m.locked { jobs.removeAll() }
+        events.shutdown()
+    }
+
+    /// True when the calling thread is running one of this player's callbacks.
+    public var isInCallback: Bool { events.isDeliveringOnCurrentThread }
+}
+
+/// An engine failure with FFmpeg's original code.
+public struct EngineError: Error {
+    public var code: ErrorCode
+    public var avError: Int32
+    public init(_ code: ErrorCode, avError: Int32 = 0) { self.code = code; self.avError = avError }
+}

@@ -1,0 +1,124 @@
+/// Why a seek's completion was delivered. The C type is `fpx_finish_reason`.
+public enum FinishReason: Int32 {
+    case completed = 0
+    case cancelled = 1
+    case superseded = 2
+    case noSeekManager = 3
+    case failed = 4
+}
+
+/// How the landing was chosen. The C type is `fpx_landing_resolution`.
+public enum LandingResolution: Int32 {
+    case none = 0
+    case coveringFrame = 1
+    case keyframe = 2
+    case fallbackCoveringFrame = 3
+}
+
+/// Whether the target was moved into the seekable range first. The C type is `fpx_clamp`.
+public enum SeekClamp: Hashable {
+    case none
+    case toSeekableStart(requested: MediaTime, clampedTo: MediaTime)
+    case toSeekableEnd(requested: MediaTime, clampedTo: MediaTime)
+    case seekableRangeUnknown
+
+    public var kind: Int32 {
+        switch self {
+        case .none: return 0
+        case .toSeekableStart: return 1
+        case .toSeekableEnd: return 2
+        case .seekableRangeUnknown: return 3
+        }
+    }
+
+    /// False for `.none` and `.seekableRangeUnknown`: an unknown range is an
+    /// absence of information, not a move.
+    public var didClamp: Bool {
+        switch self {
+        case .toSeekableStart, .toSeekableEnd: return true
+        case .none, .seekableRangeUnknown: return false
+        }
+    }
+
+    public var clampedTo: MediaTime {
+        switch self {
+        case .toSeekableStart(_, let c), .toSeekableEnd(_, let c): return c
+        case .none, .seekableRangeUnknown: return .invalid
+        }
+    }
+
+    /// The target actually used.
+    public func clampedTarget(requested: MediaTime) -> MediaTime {
+        didClamp ? clampedTo : requested
+    }
+
+    public var explanation: StaticString {
+        switch self {
+        case .none: return "The target was inside the seekable range; nothing was moved."
+        case .toSeekableStart: return "The target was before the start of the seekable range and was moved to its first frame."
+        case .toSeekableEnd: return "The target was past the end of the seekable range and was moved to its last frame."
+        case .seekableRangeUnknown: return "No seekable range was known, so the target was not range-checked; the seek proceeded unmodified."
+        }
+    }
+
+    /// Clamps `target` into [start, end]; `nil` range gives `.seekableRangeUnknown`.
+    public static func clamp(_ target: MediaTime, into range: (start: MediaTime, end: MediaTime)?) -> SeekClamp {
+        guard let range = range else { return .seekableRangeUnknown }
+        if MediaTime.compare(target, range.start) < 0 { return .toSeekableStart(requested: target, clampedTo: range.start) }
+        if MediaTime.compare(target, range.end) > 0 { return .toSeekableEnd(requested: target, clampedTo: range.end) }
+        return .none
+    }
+}
+
+/// The media-time verdict. The C type is `fpx_accuracy`.
+public struct SeekAccuracy: Hashable {
+    public var requestedMediaTime: MediaTime
+    public var landedMediaTime: MediaTime
+    public var toleranceBefore: MediaTime
+    public var toleranceAfter: MediaTime
+    public var withinRequestedTolerance: Bool
+    /// landed - requested, exact; invalid when not landed.
+    public var delta: MediaTime
+
+    public var deltaSeconds: Double { delta.seconds }
+    public var absoluteDeltaSeconds: Double { abs(delta.seconds) }
+
+    /// The verdict, computed in exact rational time.
+    public init(requested: MediaTime, landed: MediaTime, toleranceBefore: MediaTime, toleranceAfter: MediaTime) {
+        self.requestedMediaTime = requested
+        self.landedMediaTime = landed
+        self.toleranceBefore = toleranceBefore
+        self.toleranceAfter = toleranceAfter
+        if let r = requested.rational, let l = landed.rational,
+           let b = toleranceBefore.rational, let a = toleranceAfter.rational {
+            self.withinRequestedTolerance = !(l < r - b) && !(r + a < l)
+            self.delta = MediaTime(rational: l - r, preferredTimescales: [requested.timescale, landed.timescale])
+        } else {
+            self.withinRequestedTolerance = false
+            self.delta = landed.isNumeric && requested.isNumeric ? MediaTime.subtract(landed, requested) : .invalid
+        }
+    }
+}
+
+/// Everything known about one finished seek. The C type is `fpx_seek_outcome`.
+public struct SeekOutcome {
+    public var seekID: UInt64
+    public var precision: SeekPrecision
+    public var reason: FinishReason
+    public var error: ErrorCode?
+    public var latencyNanoseconds: UInt64
+    public var accuracy: SeekAccuracy
+    public var clamp: SeekClamp
+    public var resolution: LandingResolution
+    public var frameCoversTarget: Bool
+    public var landedIsKeyframe: Bool
+    public var streamIndex: Int32
+    public var landedStreamPTS: Int64?
+    public var timeline: Timeline?
+    public var packetsRead: UInt64
+
+    public var finished: Bool { reason == .completed }
+    public var requestedTime: Double { accuracy.requestedMediaTime.seconds }
+    public var landedTime: Double { accuracy.landedMediaTime.seconds }
+    public var latency: Double { Double(latencyNanoseconds) / 1e9 }
+}

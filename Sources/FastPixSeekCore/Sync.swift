@@ -1,0 +1,91 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A non-recursive mutex with a condition variable, on pthreads. Foundation and
+/// Dispatch stay out of the library (see docs/ARCHITECTURE.md, "Size").
+public final class Monitor {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+
+    public init() {
+        pthread_mutex_init(mutex, nil)
+        var attr = pthread_condattr_t()
+        pthread_condattr_init(&attr)
+        pthread_condattr_setclock(&attr, CLOCK_MONOTONIC)
+        pthread_cond_init(cond, &attr)
+        pthread_condattr_destroy(&attr)
+    }
+
+    deinit {
+        pthread_cond_destroy(cond)
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+        cond.deallocate()
+    }
+
+    public func lock() { pthread_mutex_lock(mutex) }
+    public func unlock() { pthread_mutex_unlock(mutex) }
+
+    @inline(__always)
+    public func locked<T>(_ body: () throws -> T) rethrows -> T {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+
+    /// Waits with the lock held. `deadline` is monotonic nanoseconds; nil waits forever.
+    /// Returns false on timeout.
+    @discardableResult
+    public func wait(until deadline: UInt64? = nil) -> Bool {
+        guard let deadline = deadline else { pthread_cond_wait(cond, mutex); return true }
+        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        return pthread_cond_timedwait(cond, mutex, &ts) == 0
+    }
+
+    public func broadcast() { pthread_cond_broadcast(cond) }
+}
+
+/// Monotonic nanoseconds.
+public func monotonicNanoseconds() -> UInt64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+}
+
+/// A joinable OS thread running a closure.
+public final class OSThread {
+    private var handle = pthread_t()
+    private var started = false
+
+    private final class Box { let body: () -> Void; init(_ b: @escaping () -> Void) { body = b } }
+
+    /// Starts `body` on a new thread. Returns nil if the OS refuses.
+    public init?(name: String, _ body: @escaping () -> Void) {
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        let rc = pthread_create(&handle, nil, { raw in
+            guard let raw = raw else { return nil }
+            let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+            box.body()
+            return nil
+        }, box)
+        guard rc == 0 else { Unmanaged<Box>.fromOpaque(box).release(); return nil }
+        started = true
+    }
+
+    public var isCurrent: Bool { started && pthread_equal(handle, pthread_self()) != 0 }
+
+    public func join() {
+        guard started else { return }
+        started = false
+        pthread_join(handle, nil)
+    }
+
+    public func detach() {
+        guard started else { return }
+        started = false
+        pthread_detach(handle)
+    }
+}

@@ -1,0 +1,483 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CFFmpeg
+import FastPixSeekCore
+
+/// The libavformat engine for files and http(s) URLs.
+///
+/// It resolves landings on the reference stream's presentation-order frame
+/// grid with the algorithm in docs/ARCHITECTURE.md ("Resolving a landing"),
+/// and keeps the packets it read while resolving in a replay buffer, so the
+/// host's reads start at the keyframe the landing needs without a second seek.
+public final class FFmpegEngine: MediaEngine, PacketSource {
+    private var ctx: UnsafeMutablePointer<AVFormatContext>?
+    private let ioGuard: IOGuard
+    public let referenceStream: Int32
+    public let timeline: Timeline
+    public let hasVideo: Bool
+    private let videoDelay: Int
+    private let ticksPerSecond: Int64
+    private var range: ClosedRange<Int64>?
+    private var rangeKnown = false
+    private let durationTime: MediaTime
+
+    // Position state: packets read but not yet handed to the host.
+    private var replay: [UnsafeMutablePointer<AVPacket>] = []
+    private var replayHead = 0
+    /// The packet last handed to the host (owned until the next read).
+    private var current: UnsafeMutablePointer<AVPacket>?
+    private var landedPTS: Int64?
+    private var discontinuity = false
+    private var lastSeekID: UInt64 = 0
+    private var counters: (packets: UInt64, bytes: UInt64) = (0, 0)
+    private var closed = false
+
+    /// Opens `url`. Blocking, bounded by the policy's timeout.
+    public init(url: String, policy: IOPolicy) throws {
+        let g = IOGuard(policy: policy)
+        ioGuard = g
+        guard var c = avformat_alloc_context() else { throw EngineError(.noMemory) }
+        c.pointee.interrupt_callback = AVIOInterruptCB(callback: ioInterruptCallback,
+                                                       opaque: Unmanaged.passUnretained(g).toOpaque())
+        var opts: OpaquePointer?
+        if policy.timeoutNanoseconds > 0 {
+            av_dict_set(&opts, "rw_timeout", String(policy.timeoutNanoseconds / 1000), 0)
+        }
+        g.begin()
+        var cOpt: UnsafeMutablePointer<AVFormatContext>? = c
+        var ret = avformat_open_input(&cOpt, url, nil, &opts)
+        av_dict_free(&opts)
+        guard ret >= 0, let opened = cOpt else {
+            g.end()
+            // avformat_open_input frees the context on failure.
+            throw g.error(for: ret)
+        }
+        c = opened
+        ret = avformat_find_stream_info(c, nil)
+        g.end()
+        if ret < 0 {
+            var cc: UnsafeMutablePointer<AVFormatContext>? = c
+            avformat_close_input(&cc)
+            throw g.error(for: ret)
+        }
+        var ref = av_find_best_stream(c, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        var video = true
+        if ref < 0 {
+            ref = av_find_best_stream(c, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+            video = false
+        }
+        guard ref >= 0, ref < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(ref)] else {
+            var cc: UnsafeMutablePointer<AVFormatContext>? = c
+            avformat_close_input(&cc)
+            throw EngineError(.noStream, avError: ref)
+        }
+        ctx = c
+        referenceStream = ref
+        hasVideo = video
+        let tb = st.pointee.time_base
+        let num = tb.num > 0 ? tb.num : 1, den = tb.den > 0 ? tb.den : 1
+        ticksPerSecond = max(1, Int64((Int128(den) + Int128(num) - 1) / Int128(num)))
+        videoDelay = Int(max(0, st.pointee.codecpar.pointee.video_delay))
+        // Item time 0 is the container's start, in this stream's ticks.
+        let nopts = fpx_av_nopts_value()
+        var origin: Int64 = 0
+        let fmtStart = c.pointee.start_time
+        let stStart = st.pointee.start_time
+        if fmtStart != nopts {
+            let q = AVRational(num: 1, den: fpx_av_time_base())
+            origin = av_rescale_q_rnd(fmtStart, q, AVRational(num: num, den: den), AV_ROUND_NEAR_INF)
+            if stStart != nopts,
+               av_rescale_q_rnd(stStart, AVRational(num: num, den: den), q, AV_ROUND_NEAR_INF) == fmtStart {
+                origin = stStart
+            }
+        } else if stStart != nopts {
+            origin = stStart
+        }
+        timeline = Timeline(timeBaseNum: num, timeBaseDen: den, originTicks: origin)
+        if c.pointee.duration != nopts && c.pointee.duration > 0 {
+            durationTime = MediaTime(value: c.pointee.duration, timescale: fpx_av_time_base())
+        } else {
+            durationTime = .invalid
+        }
+        discontinuity = false
+    }
+
+    deinit { close() }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        clearReplay()
+        if current != nil { av_packet_free(&current) }
+        if ctx != nil { avformat_close_input(&ctx) }
+    }
+
+    public func interrupt() { ioGuard.interrupt() }
+
+    public var demuxCounters: (packets: UInt64, bytes: UInt64) { counters }
+
+    private var seekable: Bool {
+        guard let c = ctx else { return false }
+        if (c.pointee.ctx_flags & fpx_avfmtctx_unseekable()) != 0 { return false }
+        if let pb = c.pointee.pb, pb.pointee.seekable == 0 { return false }
+        return true
+    }
+
+    // MARK: Packets, low level
+
+    private func liveContext() throws -> UnsafeMutablePointer<AVFormatContext> {
+        guard !closed, let c = ctx else { throw EngineError(.cancelled) }
+        if ioGuard.isInterrupted { throw EngineError(.cancelled) }
+        return c
+    }
+
+    /// One av_read_frame into a new packet; nil at EOF.
+    private func readRaw() throws -> UnsafeMutablePointer<AVPacket>? {
+        let c = try liveContext()
+        guard let p = av_packet_alloc() else { throw EngineError(.noMemory) }
+        ioGuard.extend()
+        let ret = av_read_frame(c, p)
+        if ret < 0 {
+            var pp: UnsafeMutablePointer<AVPacket>? = p
+            av_packet_free(&pp)
+            if ret == fpx_averror_eof() { return nil }
+            throw ioGuard.error(for: ret)
+        }
+        counters.packets &+= 1
+        counters.bytes &+= UInt64(max(0, p.pointee.size))
+        return p
+    }
+
+    private func clearReplay() {
+        for i in replayHead..<replay.count {
+            var p: UnsafeMutablePointer<AVPacket>? = replay[i]
+            av_packet_free(&p)
+        }
+        replay.removeAll(keepingCapacity: true)
+        replayHead = 0
+    }
+
+    private func free(_ p: UnsafeMutablePointer<AVPacket>) {
+        var pp: UnsafeMutablePointer<AVPacket>? = p
+        av_packet_free(&pp)
+    }
+
+    private static func pts(_ p: UnsafeMutablePointer<AVPacket>) -> Int64? {
+        let v = p.pointee.pts
+        return v == fpx_av_nopts_value() ? nil : v
+    }
+
+    private static func dts(_ p: UnsafeMutablePointer<AVPacket>) -> Int64? {
+        let v = p.pointee.dts
+        return v == fpx_av_nopts_value() ? nil : v
+    }
+
+    private static func isKey(_ p: UnsafeMutablePointer<AVPacket>) -> Bool {
+        (p.pointee.flags & fpx_pkt_flag_key()) != 0
+    }
+
+    private static func isDiscard(_ p: UnsafeMutablePointer<AVPacket>) -> Bool {
+        (p.pointee.flags & fpx_pkt_flag_discard()) != 0
+    }
+
+    private func seek(to ticks: Int64) -> Int32 {
+        guard let c = ctx else { return fpx_averror_exit() }
+        ioGuard.extend()
+        return av_seek_frame(c, referenceStream, ticks, fpx_avseek_flag_backward())
+    }
+
+    private func rewind() throws {
+        let c = try liveContext()
+        ioGuard.extend()
+        var ret = avformat_seek_file(c, -1, Int64.min, c.pointee.start_time == fpx_av_nopts_value() ? 0 : c.pointee.start_time,
+                                     Int64.max, 0)
+        if ret < 0 { ret = av_seek_frame(c, referenceStream, Int64.min, fpx_avseek_flag_backward()) }
+        if ret < 0 { ret = av_seek_frame(c, -1, 0, AVSEEK_FLAG_BYTE) }
+        if ret < 0 { throw ioGuard.error(for: ret) }
+    }
+
+    // MARK: Seekable range
+
+    public func seekableRange() throws -> ClosedRange<Int64>? {
+        if rangeKnown { return range }
+        guard seekable else { rangeKnown = true; range = nil; return nil }
+        ioGuard.begin()
+        defer { ioGuard.end() }
+        let first = try scanFirstFrame()
+        let last = try scanLastFrame()
+        rangeKnown = true
+        if let f = first, let l = last, f <= l { range = f...l } else { range = nil }
+        // The scans moved the demuxer: start again from the beginning.
+        try rewind()
+        clearReplay()
+        landedPTS = nil
+        return range
+    }
+
+    private var settleCount: Int { videoDelay + 1 }
+
+    private func scanFirstFrame() throws -> Int64? {
+        try rewind()
+        var minPTS: Int64?
+        var refPackets = 0
+        var sawKey = false
+        var after = 0
+        while let p = try readRaw() {
+            defer { free(p) }
+            guard p.pointee.stream_index == referenceStream else { continue }
+            refPackets += 1
+            if Self.isKey(p) { sawKey = true }
+            if !Self.isDiscard(p), let t = Self.pts(p) ?? Self.dts(p) {
+                if minPTS == nil || t < minPTS! { minPTS = t; after = 0 } else { after += 1 }
+            }
+            // Enough packets past the smallest pts that nothing earlier can follow.
+            if sawKey && minPTS != nil && after > max(4, 2 * settleCount) { break }
+            if refPackets > 512 { break }
+        }
+        return minPTS
+    }
+
+    private func scanLastFrame() throws -> Int64? {
+        guard let c = ctx else { return nil }
+        let nopts = fpx_av_nopts_value()
+        var endTicks: Int64 = Int64.max / 4
+        if c.pointee.duration != nopts && c.pointee.duration > 0 {
+            let tb = AVRational(num: timeline.timeBaseNum, den: timeline.timeBaseDen)
+            endTicks = timeline.originTicks &+ av_rescale_q_rnd(c.pointee.duration, AVRational(num: 1, den: fpx_av_time_base()),
+                                                               tb, AV_ROUND_UP)
+        }
+        var backoff = ticksPerSecond
+        for _ in 0..<24 {
+            let target = endTicks &- backoff
+            let atStart = target <= timeline.originTicks
+            if atStart { try rewind() } else if seek(to: target) < 0 { try rewind() }
+            var maxPTS: Int64?
+            var refPackets = 0
+            while let p = try readRaw() {
+                defer { free(p) }
+                guard p.pointee.stream_index == referenceStream else { continue }
+                refPackets += 1
+                if !Self.isDiscard(p), let t = Self.pts(p) ?? Self.dts(p) {
+                    if maxPTS == nil || t > maxPTS! { maxPTS = t }
+                }
+            }
+            if let m = maxPTS, refPackets > 2 * settleCount + 2 || atStart { return m }
+            if atStart { return maxPTS }
+            backoff = backoff > Int64.max / 4 ? backoff : backoff * 2
+        }
+        return nil
+    }
+
+    // MARK: Resolving a landing
+
+    private struct Mark { var pts: Int64; var index: Int; var key: Bool }
+
+    public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
+        _ = try liveContext()
+        guard seekable else { throw EngineError(.unsupported) }
+        ioGuard.begin(stop: shouldStop)
+        defer { ioGuard.end() }
+        let startPackets = counters.packets
+        let T = request.targetFloor
+        let window = request.keyframeWindow
+        let firstFrame = range?.lowerBound ?? timeline.originTicks
+        var backoff: Int64 = 0
+        for attempt in 0..<40 {
+            let seekTS = T &- backoff
+            let atStart = seekTS <= firstFrame || attempt >= 30
+            clearReplay()
+            if atStart {
+                try rewind()
+            } else if seek(to: seekTS) < 0 {
+                backoff = max(ticksPerSecond, backoff &* 2)
+                continue
+            }
+            var keyFound = false
+            var needBackoff = false
+            var eof = false
+            var best: Mark?
+            var lastKeyLE: Mark?
+            var firstKeyAfter: Mark?
+            var firstKey: Mark?
+            var afterCount = 0
+            var limit: Int64 = window.map { max(T, $0.upperBound) } ?? T
+            scan: while true {
+                if shouldStop() { throw EngineError(.cancelled) }
+                guard let p = try readRaw() else { eof = true; break }
+                let isRef = p.pointee.stream_index == referenceStream
+                if !isRef {
+                    if keyFound { replay.append(p) } else { free(p) }
+                    continue
+                }
+                let pts = Self.pts(p) ?? Self.dts(p)
+                let key = Self.isKey(p)
+                if !keyFound {
+                    guard key, let kp = pts else { free(p); continue }
+                    if kp > T && !atStart { free(p); needBackoff = true; break scan }
+                    keyFound = true
+                    firstKey = Mark(pts: kp, index: replay.count, key: true)
+                }
+                let index = replay.count
+                replay.append(p)
+                if !Self.isDiscard(p), let t = pts {
+                    if t <= T {
+                        if best == nil || t > best!.pts { best = Mark(pts: t, index: index, key: key) }
+                        if key && (lastKeyLE == nil || t > lastKeyLE!.pts) { lastKeyLE = Mark(pts: t, index: index, key: true) }
+                    } else if key, let w = window, t <= w.upperBound {
+                        if firstKeyAfter == nil || t < firstKeyAfter!.pts {
+                            firstKeyAfter = Mark(pts: t, index: index, key: true)
+                        }
+                    }
+                }
+                if let w = window {
+                    // Keyframe pts only grow in decode order: the first one after
+                    // the target is the nearest after it.
+                    if firstKeyAfter != nil, let d = Self.dts(p), d > T { break scan }
+                    if firstKeyAfter != nil && Self.dts(p) == nil { break scan }
+                    if let k = lastKeyLE, k.pts >= w.lowerBound {
+                        // A later keyframe only wins if strictly nearer.
+                        limit = max(T, min(limit, T &+ (T &- k.pts) &- 1))
+                    }
+                }
+                if let d = Self.dts(p) {
+                    if d > limit { break scan }
+                } else if let t = pts, t > limit {
+                    afterCount += 1
+                    if afterCount >= settleCount { break scan }
+                }
+            }
+            if needBackoff || (!keyFound && eof && !atStart) {
+                backoff = max(ticksPerSecond, backoff &* 2)
+                continue
+            }
+            guard keyFound, let k0 = firstKey else { throw EngineError(.invalidData) }
+            // Choose the landing.
+            var landing: Mark
+            var resolution: LandingResolution
+            var covers: Bool
+            let exact = best ?? k0
+            if let w = window {
+                let before = lastKeyLE.flatMap { $0.pts >= w.lowerBound ? $0 : nil }
+                let after = firstKeyAfter
+                switch (before, after) {
+                case let (b?, a?):
+                    let dB = request.target - Rational(b.pts)
+                    let dA = Rational(a.pts) - request.target
+                    landing = dB <= dA ? b : a
+                    resolution = .keyframe
+                case let (b?, nil): landing = b; resolution = .keyframe
+                case let (nil, a?): landing = a; resolution = .keyframe
+                case (nil, nil): landing = exact; resolution = .fallbackCoveringFrame
+                }
+                covers = landing.pts == exact.pts && best != nil
+            } else {
+                landing = exact
+                resolution = .coveringFrame
+                covers = best != nil
+            }
+            // Decoding starts at the keyframe the landed frame needs.
+            let decodeStart: Int
+            if landing.key && landing.index >= 0 {
+                decodeStart = landing.index
+            } else if let k = lastKeyLE, k.pts <= landing.pts, k.index <= landing.index {
+                decodeStart = k.index
+            } else {
+                decodeStart = k0.index
+            }
+            if decodeStart > 0 {
+                for i in 0..<decodeStart { free(replay[i]) }
+                replay.removeFirst(decodeStart)
+            }
+            replayHead = 0
+            landedPTS = landing.pts
+            discontinuity = true
+            lastSeekID = request.seekID
+            return Landing(pts: landing.pts, isKeyframe: landing.key, resolution: resolution, coversTarget: covers,
+                           packetsRead: counters.packets &- startPackets)
+        }
+        throw EngineError(.invalidData)
+    }
+
+    // MARK: PacketSource
+
+    public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
+        _ = try liveContext()
+        if current != nil { av_packet_free(&current) }
+        let p: UnsafeMutablePointer<AVPacket>
+        if replayHead < replay.count {
+            p = replay[replayHead]
+            replayHead += 1
+            if replayHead == replay.count { replay.removeAll(keepingCapacity: true); replayHead = 0 }
+        } else {
+            ioGuard.begin(stop: shouldStop)
+            defer { ioGuard.end() }
+            guard let r = try readRaw() else { throw EngineError(.eof) }
+            p = r
+        }
+        current = p
+        var flags: UInt32 = 0
+        let f = p.pointee.flags
+        if (f & fpx_pkt_flag_key()) != 0 { flags |= PacketView.flagKey }
+        if (f & fpx_pkt_flag_corrupt()) != 0 { flags |= PacketView.flagCorrupt }
+        if (f & fpx_pkt_flag_discard()) != 0 { flags |= PacketView.flagDiscard }
+        if discontinuity { flags |= PacketView.flagDiscontinuity; discontinuity = false }
+        let pts = Self.pts(p)
+        if let landed = landedPTS, let t = pts ?? Self.dts(p), isBefore(t, stream: p.pointee.stream_index, landed: landed) {
+            flags |= PacketView.flagDecodeOnly
+        }
+        return PacketView(data: UnsafeRawPointer(p.pointee.data), size: Int(max(0, p.pointee.size)),
+                          streamIndex: p.pointee.stream_index, pts: pts, dts: Self.dts(p),
+                          duration: p.pointee.duration, position: p.pointee.pos, flags: flags,
+                          seekID: lastSeekID, avPacket: UnsafeRawPointer(p))
+    }
+
+    /// Whether a timestamp of `stream` presents before the landed frame.
+    private func isBefore(_ t: Int64, stream: Int32, landed: Int64) -> Bool {
+        if stream == referenceStream { return t < landed }
+        guard let c = ctx, stream >= 0, stream < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(stream)] else {
+            return false
+        }
+        let tb = st.pointee.time_base
+        guard tb.num > 0, tb.den > 0 else { return false }
+        // t * tb < landed * refTB, exactly.
+        let l = Int128(t) * Int128(tb.num) * Int128(timeline.timeBaseDen)
+        let r = Int128(landed) * Int128(timeline.timeBaseNum) * Int128(tb.den)
+        return l < r
+    }
+
+    public var itemInfo: ItemInfo {
+        let c = ctx
+        let name: UnsafePointer<CChar>? = c?.pointee.iformat?.pointee.name
+        return ItemInfo(streamCount: Int32(c?.pointee.nb_streams ?? 0), referenceStream: referenceStream,
+                        hasVideo: hasVideo, duration: durationTime, timeline: timeline, seekable: seekable,
+                        formatName: name)
+    }
+
+    public func streamInfo(_ index: Int32) -> StreamInfo? {
+        guard let c = ctx, index >= 0, index < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(index)],
+              let par = st.pointee.codecpar else { return nil }
+        let type: MediaType
+        switch par.pointee.codec_type {
+        case AVMEDIA_TYPE_VIDEO: type = .video
+        case AVMEDIA_TYPE_AUDIO: type = .audio
+        case AVMEDIA_TYPE_SUBTITLE: type = .subtitle
+        case AVMEDIA_TYPE_DATA: type = .data
+        default: type = .unknown
+        }
+        return StreamInfo(index: index, type: type, codecID: Int32(bitPattern: par.pointee.codec_id.rawValue),
+                          codecName: avcodec_get_name(par.pointee.codec_id),
+                          timeBaseNum: st.pointee.time_base.num, timeBaseDen: st.pointee.time_base.den,
+                          width: par.pointee.width, height: par.pointee.height,
+                          sampleRate: par.pointee.sample_rate, channels: par.pointee.ch_layout.nb_channels,
+                          videoDelay: par.pointee.video_delay,
+                          extradata: UnsafeRawPointer(par.pointee.extradata),
+                          extradataSize: Int(max(0, par.pointee.extradata_size)),
+                          codecParameters: UnsafeRawPointer(par))
+    }
+}
+
+/// The engine factory for the player: files and http(s) URLs.
+public func makeFFmpegEngine(url: String, policy: IOPolicy) throws -> MediaEngine & PacketSource {
+    try FFmpegEngine(url: url, policy: policy)
+}

@@ -1,0 +1,93 @@
+import CFFmpeg
+import FastPixSeekCore
+
+/// The state behind one format context's `AVIOInterruptCB`: a per-operation
+/// deadline, a per-operation stop check (supersede), and a permanent abort
+/// (close, destroy, the owner's policy).
+final class IOGuard {
+    private let m = Monitor()
+    private let policy: IOPolicy
+    private var deadline: UInt64 = 0
+    private var stop: (() -> Bool)?
+    private var interrupted = false
+    private(set) var lastCause: Cause = .none
+
+    enum Cause { case none, aborted, stopped, timedOut }
+
+    init(policy: IOPolicy) { self.policy = policy }
+
+    /// Starts a bounded operation.
+    func begin(stop: (() -> Bool)? = nil) {
+        m.locked {
+            deadline = policy.timeoutNanoseconds > 0 ? monotonicNanoseconds() &+ policy.timeoutNanoseconds : 0
+            self.stop = stop
+            lastCause = .none
+        }
+    }
+
+    /// Ends it: the deadline and stop check no longer apply.
+    func end() { m.locked { deadline = 0; stop = nil } }
+
+    /// Re-arms the deadline between reads of one long operation.
+    func extend() {
+        m.locked { if deadline != 0 { deadline = monotonicNanoseconds() &+ policy.timeoutNanoseconds } }
+    }
+
+    func interrupt() { m.locked { interrupted = true } }
+
+    var isInterrupted: Bool { m.locked { interrupted } }
+
+    /// Called by FFmpeg, from inside blocking I/O: nonzero aborts it.
+    func shouldInterrupt() -> Bool {
+        let (gone, d, s) = m.locked { (interrupted, deadline, stop) }
+        var cause = Cause.none
+        if gone || policy.aborted() {
+            cause = .aborted
+        } else if let s = s, s() {
+            cause = .stopped
+        } else if d != 0 && monotonicNanoseconds() > d {
+            cause = .timedOut
+        }
+        if cause != .none { m.locked { lastCause = cause } }
+        return cause != .none
+    }
+
+    /// Maps an FFmpeg error to the library's, using why I/O was interrupted.
+    func error(for ret: Int32) -> EngineError {
+        if ret == fpx_averror_exit() {
+            switch m.locked({ lastCause }) {
+            case .timedOut: return EngineError(.timeout, avError: ret)
+            case .aborted, .stopped: return EngineError(.cancelled, avError: ret)
+            case .none: return EngineError(.cancelled, avError: ret)
+            }
+        }
+        return EngineError(mapAVError(ret), avError: ret)
+    }
+}
+
+/// FFmpeg's AVERROR codes as the library's codes.
+func mapAVError(_ ret: Int32) -> ErrorCode {
+    switch ret {
+    case fpx_averror_eof(): return .eof
+    case fpx_averror_enoent(), fpx_averror_http_not_found(): return .notFound
+    case fpx_averror_etimedout(): return .timeout
+    case fpx_averror_exit(): return .cancelled
+    case fpx_averror_invaliddata(), fpx_averror_demuxer_not_found(): return .invalidData
+    case fpx_averror_enomem(): return .noMemory
+    case fpx_averror_econnrefused(): return .network
+    case fpx_averror_protocol_not_found(): return .unsupported
+    case fpx_averror_stream_not_found(): return .noStream
+    case fpx_averror_econnreset(), fpx_averror_eio(): return .io
+    default:
+        // Other HTTP 4xx/5xx and network errnos.
+        if ret == -Int32(ENETUNREACH) || ret == -Int32(EHOSTUNREACH) || ret == -Int32(EADDRNOTAVAIL) { return .network }
+        if ret == -Int32(EACCES) || ret == -Int32(EISDIR) { return .notFound }
+        return .io
+    }
+}
+
+/// The C trampoline FFmpeg calls; `opaque` is an unretained IOGuard.
+let ioInterruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { opaque in
+    guard let opaque = opaque else { return 0 }
+    return Unmanaged<IOGuard>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt() ? 1 : 0
+}

@@ -1,0 +1,1 @@
+print("fpx-seek placeholder")
