@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Runs every test of FastPixSeek. This is the command README.md names and .ci/run calls.
+# It installs what it needs (Debian packages, Python test dependencies), builds the
+# library and tool, generates the media fixtures with the ffmpeg CLI, and runs:
+#   Swift core tests, C API tests and meta-tests, the install + pkg-config test,
+#   and the pytest suites (ffprobe ground truth, Python bindings).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+bash tools/deps.sh
+
+failed=()
+step() { echo; echo "=== $1"; }
+
+step "build (make)"
+make -s
+
+step "Swift core tests (swift test)"
+swift test 2>&1 | tail -n 25 || failed+=("swift test")
+
+step "media fixtures (ffmpeg CLI)"
+fixtures=${FPX_FIXTURES:-$root/Tests/fixtures/out}
+bash Tests/fixtures/make-fixtures.sh "$fixtures"
+export FPX_FIXTURES=$fixtures
+
+step "C API tests and meta-tests"
+bash Tests/c/run.sh "$fixtures" || failed+=("C tests")
+
+step "install + pkg-config host"
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+make -s install PREFIX=/usr/local DESTDIR="$stage"
+if (
+  export PKG_CONFIG_SYSROOT_DIR="$stage" PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig"
+  cc -std=c99 -Wall -Wextra -Werror -pedantic Tests/c/install_host.c $(pkg-config --cflags --libs fastpixseek) -lpthread -o "$stage/host"
+  env -i LD_LIBRARY_PATH="$stage/usr/local/lib" "$stage/host" samples/sample.mp4
+); then echo "install host: ok"; else failed+=("install host"); fi
+
+step "pytest"
+py_dirs=(Tests/python)
+[ -d Bindings/python/tests ] && py_dirs+=(Bindings/python/tests)
+python3 -m pytest -q "${py_dirs[@]}" || failed+=("pytest")
+
+echo
+if [ ${#failed[@]} -gt 0 ]; then
+  echo "FAILED: ${failed[*]}"
+  exit 1
+fi
+echo "all test suites passed"
