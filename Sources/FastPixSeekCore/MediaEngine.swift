@@ -27,13 +27,17 @@ public protocol MediaEngine: AnyObject {
 public struct LandingRequest: Hashable {
     /// The target as an exact rational number of ticks.
     public var target: Rational
-    /// For `.nearestKeyframe`: the window [lo, hi] in whole ticks.
+    /// True for `.nearestKeyframe`.
+    public var wantsKeyframe: Bool
+    /// For `.nearestKeyframe`: the window [lo, hi] in whole ticks; nil when no
+    /// whole tick lies inside it (tolerance 0 and a target between ticks).
     public var keyframeWindow: ClosedRange<Int64>?
     public var seekID: UInt64
 
-    public init(target: Rational, keyframeWindow: ClosedRange<Int64>?, seekID: UInt64) {
+    public init(target: Rational, wantsKeyframe: Bool, keyframeWindow: ClosedRange<Int64>?, seekID: UInt64) {
         self.target = target
-        self.keyframeWindow = keyframeWindow
+        self.wantsKeyframe = wantsKeyframe
+        self.keyframeWindow = wantsKeyframe ? keyframeWindow : nil
         self.seekID = seekID
     }
 

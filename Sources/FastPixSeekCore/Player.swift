@@ -418,14 +418,17 @@ public final class Player {
                 let target = clamp.clampedTarget(requested: req.target)
                 guard let ticks = timeline.ticks(of: target) else { throw ErrorCode.invalidTime }
                 var window: ClosedRange<Int64>?
+                var wantsKeyframe = false
                 if case .nearestKeyframe(let tol) = req.precision {
+                    wantsKeyframe = true
                     guard let tolTicks = timeline.wholeTicks(ofDuration: tol) else { throw ErrorCode.invalidArgument }
                     tolerance = timeline.duration(ofTicks: tolTicks)
                     let lo = Int64(clamping: ticks.ceil) &- tolTicks
                     let hi = Int64(clamping: ticks.floor) &+ tolTicks
-                    window = lo...max(lo, hi)
+                    window = lo <= hi ? lo...hi : nil
                 }
-                landing = try engine.resolve(LandingRequest(target: ticks, keyframeWindow: window, seekID: req.id),
+                landing = try engine.resolve(LandingRequest(target: ticks, wantsKeyframe: wantsKeyframe,
+                                                            keyframeWindow: window, seekID: req.id),
                                              shouldStop: shouldStop)
             } catch let e as ErrorCode {
                 failure = e

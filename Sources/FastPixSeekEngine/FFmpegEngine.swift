@@ -187,13 +187,22 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         return av_seek_frame(c, referenceStream, ticks, fpx_avseek_flag_backward())
     }
 
+    /// Back to the first packet. Timestamp seeks to the start are unreliable for
+    /// MPEG-TS/PS (they resync past the first keyframe), and byte seeks are wrong
+    /// for MP4/Matroska, so the method depends on the demuxer.
     private func rewind() throws {
         let c = try liveContext()
         ioGuard.extend()
-        var ret = avformat_seek_file(c, -1, Int64.min, c.pointee.start_time == fpx_av_nopts_value() ? 0 : c.pointee.start_time,
-                                     Int64.max, 0)
-        if ret < 0 { ret = av_seek_frame(c, referenceStream, Int64.min, fpx_avseek_flag_backward()) }
-        if ret < 0 { ret = av_seek_frame(c, -1, 0, AVSEEK_FLAG_BYTE) }
+        let flags = c.pointee.iformat?.pointee.flags ?? 0
+        var ret: Int32 = -1
+        if (flags & AVFMT_TS_DISCONT) != 0 && (flags & AVFMT_NO_BYTE_SEEK) == 0 {
+            ret = av_seek_frame(c, -1, 0, AVSEEK_FLAG_BYTE)
+        }
+        if ret < 0 {
+            let start = c.pointee.start_time == fpx_av_nopts_value() ? 0 : c.pointee.start_time
+            ret = avformat_seek_file(c, -1, Int64.min, start, Int64.max, 0)
+        }
+        if ret < 0 && (flags & AVFMT_NO_BYTE_SEEK) == 0 { ret = av_seek_frame(c, -1, 0, AVSEEK_FLAG_BYTE) }
         if ret < 0 { throw ioGuard.error(for: ret) }
     }
 
@@ -357,8 +366,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
             var resolution: LandingResolution
             var covers: Bool
             let exact = best ?? k0
-            if let w = window {
-                let before = lastKeyLE.flatMap { $0.pts >= w.lowerBound ? $0 : nil }
+            if request.wantsKeyframe {
+                // An empty window (nil) admits no keyframe at all.
+                let before = lastKeyLE.flatMap { k in window.map { k.pts >= $0.lowerBound } == true ? k : nil }
                 let after = firstKeyAfter
                 switch (before, after) {
                 case let (b?, a?):
