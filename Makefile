@@ -16,7 +16,9 @@ MAP        := $(CURDIR)/Sources/FastPixSeek/fastpixseek.map
 
 # These flags must stay on the command line: in Package.swift's unsafeFlags
 # they break `swift test`. See docs/ARCHITECTURE.md ("Shipping the .so").
-SWIFT_RELEASE_FLAGS := -c release -Xswiftc -static-stdlib \
+# lld, unlike gold, keeps the Swift symbols made local by the version script out
+# of .dynsym entirely.
+SWIFT_RELEASE_FLAGS := -c release -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
 	-Xlinker --version-script=$(MAP) \
 	-Xlinker -soname=libfastpixseek.so.$(SOVERSION) \
 	-Xlinker -z -Xlinker nodelete
