@@ -1,0 +1,164 @@
+"""HTTP items over a real local server on 127.0.0.1: landings equal ffprobe's over
+http, and faults (404, refused connection, a stalled server) give typed errors
+within the I/O timeout, never a hang. Every server started here is stopped here."""
+from __future__ import annotations
+
+import os
+import random
+import socket
+import subprocess
+import threading
+import time
+from fractions import Fraction
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+import groundtruth as gtm
+
+REPO = Path(__file__).resolve().parents[2]
+CLI = REPO / "build" / "bin" / "fpx-seek"
+
+
+class RangeHandler(SimpleHTTPRequestHandler):
+    """http.server with single-range support, which FFmpeg needs to seek."""
+
+    def log_message(self, *args):  # keep test output clean
+        pass
+
+    def send_head(self):
+        path = self.translate_path(self.path)
+        rng = self.headers.get("Range")
+        if not rng or not os.path.isfile(path):
+            return super().send_head()
+        size = os.path.getsize(path)
+        start_s, _, end_s = rng.replace("bytes=", "").partition("-")
+        start = int(start_s or 0)
+        end = min(int(end_s) if end_s else size - 1, size - 1)
+        if start >= size:
+            self.send_error(416)
+            return None
+        f = open(path, "rb")
+        f.seek(start)
+        self.send_response(206)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Accept-Ranges", "bytes")
+        self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+        self.send_header("Content-Length", str(end - start + 1))
+        self.end_headers()
+        self._remaining = end - start + 1
+        return f
+
+    def copyfile(self, source, outputfile):
+        remaining = getattr(self, "_remaining", None)
+        if remaining is None:
+            return super().copyfile(source, outputfile)
+        while remaining > 0:
+            chunk = source.read(min(65536, remaining))
+            if not chunk:
+                break
+            outputfile.write(chunk)
+            remaining -= len(chunk)
+
+
+@pytest.fixture(scope="module")
+def http_base(fixtures_dir: Path):
+    handler = lambda *a, **kw: RangeHandler(*a, directory=str(fixtures_dir), **kw)  # noqa: E731
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    t = threading.Thread(target=server.serve_forever, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        t.join(5)
+
+
+@pytest.fixture
+def stalled_url():
+    """A server that accepts connections and never answers."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(8)
+    accepted = []
+    stop = threading.Event()
+
+    def run():
+        sock.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                conn, _ = sock.accept()
+                accepted.append(conn)
+            except OSError:
+                pass
+
+    t = threading.Thread(target=run, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}/stall.mp4"
+    finally:
+        stop.set()
+        t.join(5)
+        for c in accepted:
+            c.close()
+        sock.close()
+
+
+def cli(*args, timeout=30):
+    env = dict(os.environ)
+    return subprocess.run([str(CLI), *args], capture_output=True, text=True, timeout=timeout, env=env)
+
+
+@pytest.mark.parametrize("name", ["mp4_bframes.mp4", "ts.ts", "mkv.mkv"])
+def test_exact_landings_over_http(fixtures_dir: Path, http_base: str, run_landings, name: str):
+    gt = gtm.load(str(fixtures_dir / name))
+    rng = random.Random(f"http-{name}")
+    dur = gt.to_item(gt.frames[-1].pts)
+    targets = [Fraction(rng.randrange(0, int(dur * 10**6)), 10**6) for _ in range(60)]
+    res = run_landings(f"{http_base}/{name}", "exact", [f"{t.numerator}/{t.denominator}" for t in targets])
+    assert res.returncode == 0, res.describe()
+    assert len(res.seeks) == len(targets)
+    wrong = []
+    for t, o in zip(targets, res.seeks):
+        _, ct = gt.clamp(t)
+        want = gt.covering(ct).pts
+        if not o["finished"] or o["landed_stream_pts"] != want:
+            wrong.append((str(t), want, o["landed_stream_pts"], o["reason"]))
+    assert not wrong, f"{len(wrong)} of {len(targets)} wrong over http: {wrong[:10]}"
+
+
+def test_http_404_is_not_found(http_base: str):
+    p = cli("seek", f"{http_base}/missing.mp4", "1")
+    assert p.returncode == 1
+    assert "FPX_ERROR_NOT_FOUND" in p.stderr, p.stderr
+
+
+def test_refused_connection_is_network_error():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()  # nothing listens there now
+    p = cli("seek", f"http://127.0.0.1:{port}/x.mp4", "1", "--timeout", "2000")
+    assert p.returncode == 1
+    assert "FPX_ERROR_NETWORK" in p.stderr, p.stderr
+
+
+def test_stalled_server_times_out(stalled_url: str):
+    t0 = time.monotonic()
+    p = cli("seek", stalled_url, "1", "--timeout", "500")
+    elapsed = time.monotonic() - t0
+    assert p.returncode == 1
+    assert "FPX_ERROR_TIMEOUT" in p.stderr, p.stderr
+    assert elapsed < 10, f"a 0.5 s timeout took {elapsed:.1f} s"
+
+
+def test_destroy_returns_within_a_second_while_io_is_blocked(stalled_url: str, library: Path, tmp_path: Path):
+    exe = tmp_path / "stall_destroy"
+    subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{REPO / 'Include'}",
+                    str(REPO / "Tests" / "c" / "stall_destroy.c"), f"-L{library.parent}", "-lfastpixseek",
+                    "-o", str(exe)], check=True)
+    p = subprocess.run([str(exe), stalled_url], capture_output=True, text=True, timeout=30,
+                       env={"LD_LIBRARY_PATH": str(library.parent)})
+    assert p.returncode == 0, p.stdout + p.stderr
