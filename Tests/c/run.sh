@@ -1,0 +1,253 @@
+#!/usr/bin/env bash
+# Tests/c/run.sh -- builds and runs the C ABI tests of libfastpixseek.so.1.
+#
+#   Tests/c/run.sh [FIXTURE_DIR]
+#
+# Expects the library at build/lib (`make lib`) and the header at Include.
+# FIXTURE_DIR holds the media from Tests/fixtures/make-fixtures.sh; without
+# it, Tests/fixtures/out is used (and generated when the script exists).
+#
+# 1. compiles the header alone as C99 and as C++11;
+# 2. builds every Tests/c/test_*.c with
+#      cc -std=c99 -Wall -Wextra -Werror -pedantic -IInclude ... -lfastpixseek -lpthread
+#    and runs it in a clean environment (env -i LD_LIBRARY_PATH=build/lib),
+#    120 s timeout each;
+# 3. meta-tests on the shared object: exports == header (both ways), no
+#    Swift-mangled exports, no libswift dependency, SONAME and NODELETE,
+#    a distinct string for every error code of the header's enum.
+#
+# Prints every failure and, last, one line "N passed, N failed" (the checks
+# of all programs plus the meta-tests). Exit status 0 only when nothing failed.
+# VERBOSE=1 also prints the section headers of each program.
+set -u
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT" || exit 2
+LIBDIR=$ROOT/build/lib
+LIB=$LIBDIR/libfastpixseek.so.1
+HDR=$ROOT/Include/fastpix/seek.h
+CC=${CC:-cc}
+CXX=${CXX:-g++}
+CFLAGS=(-std=c99 -Wall -Wextra -Werror -pedantic -I"$ROOT/Include" -I"$ROOT/Tests/c")
+LDFLAGS=(-L"$LIBDIR" -lfastpixseek -lpthread -lm)
+TIMEOUT=${FPX_TEST_TIMEOUT:-120}
+VERBOSE=${VERBOSE:-0}
+
+PASS=0
+FAIL=0
+pass() { PASS=$((PASS + 1)); echo "ok   - $*"; }
+fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
+finish() {
+    echo "$PASS passed, $FAIL failed"
+    [ "$FAIL" -eq 0 ]
+    exit $?
+}
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fpx-ctest.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+# ---- fixtures -----------------------------------------------------------------
+FIX=${1:-}
+if [ -z "$FIX" ]; then
+    FIX=$ROOT/Tests/fixtures/out
+    if [ ! -f "$FIX/mp4_bframes.mp4" ] && [ -f "$ROOT/Tests/fixtures/make-fixtures.sh" ]; then
+        echo "# generating fixtures into $FIX"
+        bash "$ROOT/Tests/fixtures/make-fixtures.sh" "$FIX" >"$TMP/fixtures.log" 2>&1 ||
+            { cat "$TMP/fixtures.log"; fail "make-fixtures.sh failed"; }
+    fi
+fi
+if [ ! -d "$FIX" ]; then
+    fail "fixture dir $FIX does not exist"
+    finish
+fi
+FIX=$(cd "$FIX" && pwd)
+for f in mp4_bframes.mp4 mkv.mkv ts.ts audio.m4a corrupt.mp4 garbage.bin; do
+    [ -f "$FIX/$f" ] || fail "fixture $FIX/$f is missing"
+done
+
+# ---- header alone ---------------------------------------------------------------
+echo "# header"
+if gcc -std=c99 -Wall -Wextra -Werror -pedantic -I"$ROOT/Include" -fsyntax-only Tests/c/header_c99.c \
+    >"$TMP/h.log" 2>&1; then
+    pass "header compiles as C99 (-Wall -Wextra -Werror -pedantic)"
+else
+    cat "$TMP/h.log"
+    fail "header does not compile as C99"
+fi
+if gcc -std=c99 -Wall -Wextra -Werror -pedantic -Wstrict-prototypes -Wmissing-prototypes -Wshadow \
+    -I"$ROOT/Include" -fsyntax-only Tests/c/header_c99.c >"$TMP/h.log" 2>&1; then
+    pass "header compiles as C99 with -Wstrict-prototypes -Wmissing-prototypes -Wshadow"
+else
+    cat "$TMP/h.log"
+    fail "header warns with -Wstrict-prototypes -Wmissing-prototypes -Wshadow"
+fi
+if $CXX -std=c++11 -Wall -Wextra -Werror -pedantic -I"$ROOT/Include" -fsyntax-only Tests/c/header_cxx.cpp \
+    >"$TMP/h.log" 2>&1; then
+    pass "header compiles as C++11 (-Wall -Wextra -Werror -pedantic)"
+else
+    cat "$TMP/h.log"
+    fail "header does not compile as C++11"
+fi
+
+if [ ! -f "$LIB" ]; then
+    fail "$LIB does not exist (run make lib)"
+    finish
+fi
+
+# ---- test programs ----------------------------------------------------------------
+# run_prog NAME BINARY [ARGS...]: runs in a clean environment, adds its counts.
+run_prog() {
+    local name=$1 bin=$2
+    shift 2
+    local out=$TMP/$name.out rc summary p f
+    timeout -k 5 "$TIMEOUT" env -i LD_LIBRARY_PATH="$LIBDIR" "$bin" "$@" >"$out" 2>&1
+    rc=$?
+    if [ "$VERBOSE" = 1 ]; then
+        sed 's/^/    /' "$out"
+    else
+        grep -v '^== ' "$out" | grep -v '^[[:digit:]]* passed, [[:digit:]]* failed$' | sed 's/^/    /'
+    fi
+    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
+    if [ -n "$summary" ]; then
+        p=${summary%% passed*}
+        f=${summary#*, }
+        f=${f%% failed*}
+        PASS=$((PASS + p))
+        FAIL=$((FAIL + f))
+    fi
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+        fail "$name: killed after ${TIMEOUT}s (last section: $(grep '^== ' "$out" | tail -n 1))"
+    elif [ -z "$summary" ]; then
+        fail "$name: exited with status $rc and no summary (crash? last section: $(grep '^== ' "$out" | tail -n 1))"
+    elif [ "$rc" -ne 0 ] && [ "${f:-0}" -eq 0 ]; then
+        fail "$name: exit status $rc despite 0 failed checks"
+    fi
+    echo "# $name: ${summary:-no summary} (exit $rc)"
+}
+
+TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse)
+for t in "${TESTS[@]}"; do
+    echo "# $t"
+    if ! $CC "${CFLAGS[@]}" "Tests/c/$t.c" -o "$TMP/$t" "${LDFLAGS[@]}" >"$TMP/$t.build" 2>&1; then
+        cat "$TMP/$t.build"
+        fail "$t: does not build"
+        continue
+    fi
+    run_prog "$t" "$TMP/$t" "$FIX"
+done
+
+# ---- meta-tests ------------------------------------------------------------------------
+echo "# meta: the shared object"
+gcc -E -P -I"$ROOT/Include" -x c "$HDR" | grep -oE '\bfpx_[a-z0-9_]+[[:space:]]*\(' | tr -d '( \t' |
+    sort -u >"$TMP/header.syms"
+grep -E '^FPX_API' "$HDR" | grep -oE '\bfpx_[a-z0-9_]+\(' | tr -d '(' | sort -u >"$TMP/header_api.syms"
+nm -D --defined-only "$LIB" | awk 'NF >= 3 { print $3 }' | sed 's/@.*//' | sort -u >"$TMP/all.syms"
+grep '^fpx_' "$TMP/all.syms" >"$TMP/lib.syms"
+
+if cmp -s "$TMP/header.syms" "$TMP/header_api.syms"; then
+    pass "header: every declared fpx_ function is FPX_API ($(wc -l <"$TMP/header.syms") functions)"
+else
+    fail "header: FPX_API declarations differ from the preprocessed declarations:"
+    diff "$TMP/header.syms" "$TMP/header_api.syms" | sed 's/^/    /'
+fi
+missing=$(comm -23 "$TMP/header.syms" "$TMP/lib.syms")
+extra=$(comm -13 "$TMP/header.syms" "$TMP/lib.syms")
+if [ -z "$missing" ]; then
+    pass "(a) every function declared in the header is exported"
+else
+    fail "(a) declared in the header but not exported: $(echo $missing)"
+fi
+if [ -z "$extra" ]; then
+    pass "(a) every exported fpx_ symbol is declared in the header"
+else
+    fail "(a) exported but not declared in the header: $(echo $extra)"
+fi
+swift_exports=$(grep -E '^(\$s|\$S|_T0)' "$TMP/all.syms")
+if [ -z "$swift_exports" ]; then
+    pass "(b) no Swift-mangled symbols exported"
+else
+    fail "(b) Swift-mangled exports: $(echo "$swift_exports" | head -n 5 | tr '\n' ' ') ($(echo "$swift_exports" | wc -l) in all)"
+fi
+others=$(grep -v '^fpx_' "$TMP/all.syms")
+if [ -n "$others" ]; then
+    echo "    note: exported symbols other than fpx_*: $(echo "$others" | head -n 10 | tr '\n' ' ')"
+fi
+swift_imports=$(nm -D --undefined-only "$LIB" | awk '{ print $NF }' | grep -E '^(\$s|\$S|_T0|swift_)')
+if [ -z "$swift_imports" ]; then
+    pass "(b) no undefined Swift runtime symbols (the runtime is linked in)"
+else
+    fail "(b) undefined Swift symbols: $(echo "$swift_imports" | head -n 5 | tr '\n' ' ')"
+fi
+ldd "$LIB" >"$TMP/ldd.out" 2>&1
+if grep -qi 'libswift\|libFoundation\|libdispatch\|libBlocksRuntime' "$TMP/ldd.out"; then
+    fail "(c) ldd shows Swift runtime libraries: $(grep -i 'swift\|Foundation\|dispatch\|Blocks' "$TMP/ldd.out" | awk '{print $1}' | tr '\n' ' ')"
+else
+    pass "(c) ldd shows no libswift"
+fi
+if grep -q 'not found' "$TMP/ldd.out"; then
+    fail "(c) ldd: unresolved dependencies: $(grep 'not found' "$TMP/ldd.out" | tr '\n' ' ')"
+else
+    pass "(c) ldd: every dependency resolves"
+fi
+readelf -d "$LIB" >"$TMP/dyn.out" 2>&1
+soname=$(sed -n 's/.*(SONAME).*\[\(.*\)\].*/\1/p' "$TMP/dyn.out")
+if [ "$soname" = "libfastpixseek.so.1" ]; then
+    pass "(d) SONAME is libfastpixseek.so.1"
+else
+    fail "(d) SONAME is '$soname', expected libfastpixseek.so.1"
+fi
+if grep -E '\(FLAGS_1\)' "$TMP/dyn.out" | grep -qw 'NODELETE'; then
+    pass "(d) FLAGS_1 include NODELETE"
+else
+    fail "(d) FLAGS_1 lack NODELETE: '$(grep -E '\(FLAGS_1\)' "$TMP/dyn.out" | sed 's/^ *//')'"
+fi
+
+# (e) every error code of the header's enum: a distinct, known string.
+echo "# meta: error strings"
+sed -n '/^typedef enum fpx_error {/,/^} fpx_error;/p' "$HDR" |
+    grep -oE '^[[:space:]]*FPX_[A-Z_]+[[:space:]]*=[[:space:]]*-?[0-9]+' |
+    sed -E 's/^[[:space:]]*(FPX_[A-Z_]+)[[:space:]]*=[[:space:]]*(-?[0-9]+)/\1 \2/' >"$TMP/codes.txt"
+ncodes=$(wc -l <"$TMP/codes.txt")
+if [ "$ncodes" -lt 2 ]; then
+    fail "(e) could not read the fpx_error enum from the header"
+else
+    {
+        echo '#include "check.h"'
+        echo 'struct code { const char *name; int code; int literal; };'
+        echo 'static const struct code codes[] = {'
+        while read -r name value; do
+            echo "    {\"$name\", $name, $value},"
+        done <"$TMP/codes.txt"
+        echo '};'
+        cat <<'EOF'
+int main(int argc, char **argv)
+{
+    size_t i, j, n = sizeof codes / sizeof codes[0];
+    check_init(argc, argv, 30);
+    for (i = 0; i < n; i++) {
+        const char *s = fpx_error_string(codes[i].code);
+        CHECK_EQ(codes[i].code, codes[i].literal);
+        if (!CHECK(s != NULL))
+            continue;
+        if (!CHECK(strcmp(s, "unknown error") != 0))
+            NOTE("%s has the string \"unknown error\"", codes[i].name);
+        CHECK_STR(fpx_error_name(codes[i].code), codes[i].name);
+        for (j = 0; j < i; j++) {
+            const char *t = fpx_error_string(codes[j].code);
+            if (!CHECK(t == NULL || strcmp(s, t) != 0))
+                NOTE("%s and %s share the string \"%s\"", codes[i].name, codes[j].name, s);
+        }
+    }
+    return check_summary();
+}
+EOF
+    } >"$TMP/error_strings.c"
+    if $CC "${CFLAGS[@]}" "$TMP/error_strings.c" -o "$TMP/error_strings" "${LDFLAGS[@]}" >"$TMP/es.build" 2>&1; then
+        run_prog "error_strings" "$TMP/error_strings"
+    else
+        cat "$TMP/es.build"
+        fail "(e) the generated error-string program does not build"
+    fi
+fi
+
+finish
