@@ -30,7 +30,8 @@ all: lib cli
 lib:
 	$(SWIFT) build $(SWIFT_RELEASE_FLAGS) --product fastpixseek
 	@mkdir -p $(OUT)/lib
-	cp -f .build/release/libfastpixseek.so $(OUT)/lib/libfastpixseek.so.$(SOVERSION)
+	cp -f .build/release/libfastpixseek.so $(OUT)/lib/.libfastpixseek.so.tmp
+	mv -f $(OUT)/lib/.libfastpixseek.so.tmp $(OUT)/lib/libfastpixseek.so.$(SOVERSION)
 	ln -sf libfastpixseek.so.$(SOVERSION) $(OUT)/lib/libfastpixseek.so
 	@sed -e 's|@PREFIX@|$(CURDIR)/$(OUT)|' -e 's|@LIBDIR@|$(CURDIR)/$(OUT)/lib|' \
 	     -e 's|@INCLUDEDIR@|$(CURDIR)/Include|' -e 's|@VERSION@|$(VERSION)|' \
@@ -39,7 +40,8 @@ lib:
 cli:
 	$(SWIFT) build -c release -Xswiftc -static-stdlib --product fpx-seek
 	@mkdir -p $(OUT)/bin
-	cp -f .build/release/fpx-seek $(OUT)/bin/fpx-seek
+	cp -f .build/release/fpx-seek $(OUT)/bin/.fpx-seek.tmp
+	mv -f $(OUT)/bin/.fpx-seek.tmp $(OUT)/bin/fpx-seek
 
 install: lib
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/fastpix $(DESTDIR)$(PKGCONFIGDIR)

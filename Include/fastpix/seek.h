@@ -90,7 +90,9 @@
  *   2. on_seek_accuracy  (only if the seek finished, i.e. really landed)
  *   3. the seek's completion callback (always, exactly once)
  *
- * Item status changes reach on_item_status in the order they happen.
+ * Item status changes reach on_item_status in the order they happen: LOADING
+ * at fpx_player_open, then READY or FAILED; NONE (with the old item's id) when
+ * an item is closed, or replaced by another open.
  *
  * Delivery modes (fpx_player_config.delivery):
  *
@@ -239,7 +241,8 @@ typedef enum fpx_error {
     FPX_ERROR_WRONG_MODE = -18,      /**< e.g. dispatch on a FPX_DELIVERY_THREAD player */
     FPX_ERROR_NETWORK = -19,         /**< connection refused, unreachable host */
     FPX_ERROR_NO_SEEK_MANAGER = -20, /**< the operation needs fpx_player_setup_seek_manager */
-    FPX_ERROR_INTERNAL = -21         /**< a bug: please report it */
+    FPX_ERROR_INTERNAL = -21,        /**< a bug: please report it */
+    FPX_ERROR_INVALID_STATE = -22    /**< e.g. fpx_scrub_update without fpx_scrub_begin */
 } fpx_error;
 
 /**
@@ -463,6 +466,8 @@ typedef struct fpx_frame_step_result {
     fpx_time landed_media_time;               /**< valid when did_step */
     fpx_frame_step_unavailable_reason reason; /**< FPX_STEP_OK when did_step */
     const char *explanation;                  /**< static; never NULL */
+    int64_t landed_stream_pts;                /**< FPX_NOPTS unless did_step */
+    uint64_t packets_read;                    /**< demuxed by this step */
 } fpx_frame_step_result;
 
 /* ======================================================================= */
@@ -749,6 +754,138 @@ typedef struct fpx_player_stats {
 
 /** Copies the counters. Callback-safe: yes. */
 FPX_API int fpx_player_stats_get(fpx_player *player, fpx_player_stats *stats);
+
+/* ======================================================================= */
+/* Scrub sessions                                                          */
+/* ======================================================================= */
+
+/*
+ * A scrub session coalesces a drag gesture into one seek:
+ *
+ *   fpx_scrub_begin(s, now);          gesture began
+ *   fpx_scrub_update(s, t);           at touch rate: issues NO seek
+ *   fpx_scrub_end(s, t, prec, cb, ud, &id);   exactly one seek
+ *   fpx_scrub_cancel(s);              gesture cancelled: nothing to undo
+ *
+ * States: IDLE -> SCRUBBING (begin) -> SETTLING (end; the one seek is in
+ * flight) -> IDLE (that seek completed). Each change reaches
+ * on_scrub_state_changed. The change to IDLE is delivered just before the
+ * end callback, in the same event.
+ *
+ * Positions: on_scrub_position_changed gets {time, sample_count} at most once
+ * per position throttle (default FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS). The
+ * trailing edge is kept: the last position of a burst is delivered one
+ * throttle interval after the previous delivery, or at end/cancel, whichever
+ * comes first, so the final position is never lost. No seek is associated
+ * with a position event.
+ *
+ * fpx_scrub_update allocates nothing, takes no lock other threads hold for
+ * long, and touches no I/O: it is safe at any rate.
+ *
+ * Edge cases:
+ * - begin while SCRUBBING restarts the gesture: sample count back to 0, no
+ *   state event.
+ * - begin while SETTLING moves to SCRUBBING; the settling seek keeps going and
+ *   is superseded by the next end, like any newer seek. Its end callback still
+ *   runs exactly once.
+ * - update or end while not SCRUBBING: FPX_ERROR_INVALID_STATE; no seek, and
+ *   the end callback is never called.
+ * - NaN, infinite or invalid times: FPX_ERROR_INVALID_TIME.
+ * - cancel while SCRUBBING: back to IDLE, no seek. While SETTLING: cancels
+ *   the pending seeks; the end callback reports was_cancelled. While IDLE: no-op.
+ * - destroying the player cancels a settling seek the same way.
+ * sample_count counts accepted updates only (begin and end do not count).
+ */
+
+#define FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS 100
+
+typedef struct fpx_scrub_session fpx_scrub_session;
+
+typedef struct fpx_scrub_result {
+    size_t struct_size;
+    const fpx_seek_outcome *outcome; /**< NULL when the settling seek was cancelled */
+    uint64_t sample_count;           /**< updates in the gesture */
+    int was_cancelled;               /**< outcome == NULL */
+} fpx_scrub_result;
+
+typedef void (*fpx_scrub_callback)(const fpx_scrub_result *result, void *userdata);
+
+/**
+ * The player's scrub session, a handle valid as long as the player (it is
+ * never freed separately). FPX_ERROR_NO_SEEK_MANAGER before
+ * fpx_player_setup_seek_manager; *out is then untouched. Callback-safe: yes.
+ */
+FPX_API int fpx_player_scrub_session(fpx_player *player, fpx_scrub_session **out);
+
+/** Begins (or restarts) a gesture at `at`. Callback-safe: yes. */
+FPX_API int fpx_scrub_begin(fpx_scrub_session *session, fpx_time at);
+
+/** Records a sample. Issues no seek. Callback-safe: yes. */
+FPX_API int fpx_scrub_update(fpx_scrub_session *session, fpx_time to);
+
+/**
+ * Ends the gesture with exactly one seek to `at`. On success *seek_id
+ * (optional) is that seek's id and callback (optional) runs once when it
+ * completes. On error no seek is issued and callback is never called.
+ * Callback-safe: yes.
+ */
+FPX_API int fpx_scrub_end(fpx_scrub_session *session, fpx_time at, fpx_precision precision,
+                          fpx_scrub_callback callback, void *userdata, uint64_t *seek_id);
+
+/** Abandons the gesture (see the rules above). Callback-safe: yes. */
+FPX_API int fpx_scrub_cancel(fpx_scrub_session *session);
+
+/** The state, and is_active (state != IDLE); either pointer may be NULL. Callback-safe: yes. */
+FPX_API int fpx_scrub_get_state(fpx_scrub_session *session, fpx_scrub_state *state, int *is_active);
+
+/** Sets the position throttle (numeric, >= 0; 0 delivers every update). Callback-safe: yes. */
+FPX_API int fpx_scrub_set_position_throttle(fpx_scrub_session *session, fpx_time throttle);
+
+/** Reads the position throttle, in nanoseconds (timescale 1e9). Callback-safe: yes. */
+FPX_API int fpx_scrub_get_position_throttle(fpx_scrub_session *session, fpx_time *throttle);
+
+/* ======================================================================= */
+/* Frame stepping                                                          */
+/* ======================================================================= */
+
+/**
+ * Steps `count` (>= 1) frames forward or backward from the playhead along the
+ * reference stream's presentation-order frame grid (the frames ffprobe
+ * -show_frames lists). The playhead is the frame of the last landed seek or
+ * step, or the first frame before any.
+ *
+ * Fills *result: did_step with the landed media time, or a typed reason:
+ * NO_CURRENT_ITEM, ITEM_NOT_READY, NO_VIDEO_TRACK (permanent for that item:
+ * audio-only content is never steppable), AT_LIVE_EDGE, or
+ * CANNOT_STEP_IN_DIRECTION when there are fewer than `count` frames that way
+ * (the playhead does not move). Every call that returns FPX_OK, refusals
+ * included, also reaches on_frame_step.
+ *
+ * Afterwards, fpx_player_read_packet starts at the keyframe the new frame
+ * needs, with DECODE_ONLY flags up to it. Pending seeks settle first.
+ *
+ * Cost: the engine caches the frame grid (8 bytes per frame, 16 per
+ * keyframe, at most 4,194,304 frames) and a window of up to 4096 packets
+ * from the current keyframe. Stepping forward demuxes about one packet per
+ * step; stepping backward into a GOP demuxes that GOP once, after which
+ * steps inside it demux nothing.
+ *
+ * Returns FPX_OK (see *result), FPX_ERROR_INVALID_ARGUMENT (count < 1 or
+ * result NULL), FPX_ERROR_UNKNOWN_ENUM (direction), or an I/O error.
+ * Blocking. Callback-safe: no.
+ */
+FPX_API int fpx_player_step_frame(fpx_player *player, fpx_frame_step_direction direction, int count,
+                                  fpx_frame_step_result *result);
+
+/** A static explanation of a frame-step reason code; never NULL. Callback-safe: yes. */
+FPX_API const char *fpx_frame_step_reason_explanation(int reason);
+
+/**
+ * The playhead on the item timeline: the frame of the last landed seek or
+ * step, or the first frame. Blocking the first time (it may need the
+ * seekable range). Callback-safe: no.
+ */
+FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
 
 /* ======================================================================= */
 /* Enum strings                                                            */

@@ -86,6 +86,22 @@ final class CListener: PlayerListener {
         f(&s, l.userdata)
     }
 
+    func onScrubStateChanged(_ state: ScrubState) {
+        l.on_scrub_state_changed?(fpx_scrub_state(rawValue: UInt32(state.rawValue)), l.userdata)
+    }
+
+    func onScrubPositionChanged(_ position: ScrubPosition) {
+        guard let f = l.on_scrub_position_changed else { return }
+        var p = fpx_scrub_position(time: position.time.c, sample_count: position.sampleCount)
+        f(&p, l.userdata)
+    }
+
+    func onFrameStep(_ result: FrameStepResult) {
+        guard let f = l.on_frame_step else { return }
+        var r = cStepResult(result)
+        f(&r, l.userdata)
+    }
+
     func onRemoved() { l.destroy_notify?(l.userdata) }
 }
 

@@ -23,6 +23,20 @@ enum Handles {
         return m.locked { players[token] }
     }
 
+    /// The scrub session handle of a player handle: the same token, tagged.
+    static func scrubHandle(of player: OpaquePointer?) -> OpaquePointer? {
+        guard let h = player else { return nil }
+        return OpaquePointer(bitPattern: UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(h))) | 0x8)
+    }
+
+    /// The player behind a scrub session handle.
+    static func playerOfScrub(_ h: OpaquePointer?) -> Player? {
+        guard let h = h else { return nil }
+        let token = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(h)))
+        guard token & 0xF == 0xD else { return nil }
+        return m.locked { players[token & ~UInt(0x8)] }
+    }
+
     /// Removes and returns the player: the handle is invalid from here on.
     static func unregister(_ h: OpaquePointer?) -> Player? {
         guard let h = h else { return nil }

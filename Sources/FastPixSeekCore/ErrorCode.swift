@@ -22,6 +22,7 @@ public enum ErrorCode: Int32, Error, CaseIterable {
     case network = -19
     case noSeekManager = -20
     case `internal` = -21
+    case invalidState = -22
 
     public var name: StaticString {
         switch self {
@@ -46,6 +47,7 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .network: return "FPX_ERROR_NETWORK"
         case .noSeekManager: return "FPX_ERROR_NO_SEEK_MANAGER"
         case .internal: return "FPX_ERROR_INTERNAL"
+        case .invalidState: return "FPX_ERROR_INVALID_STATE"
         }
     }
 
@@ -72,6 +74,7 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .network: return "network error: connection refused or host unreachable"
         case .noSeekManager: return "the seek manager is not set up"
         case .internal: return "internal error"
+        case .invalidState: return "invalid state: e.g. a scrub update or end without begin"
         }
     }
 }

@@ -26,12 +26,19 @@ public final class EventQueue {
     /// The pipe's write end: one byte is in the pipe while events are queued.
     private var signalFD: Int32 = -1
     private var delivered: UInt64 = 0
+    private var waker: OSThread?
+    private var wakePending = false
 
     public init?(mode: Mode, wakeup: (() -> Void)?) {
         self.mode = mode
         self.wakeup = wakeup
         switch mode {
         case .host:
+            if wakeup != nil {
+                // The wakeup runs on a library thread, never inside the call that posted.
+                guard let t = OSThread(name: "fpx-wakeup", { [self] in self.wakeLoop() }) else { return nil }
+                waker = t
+            }
             var fds: [Int32] = [-1, -1]
             guard pipe(&fds) == 0 else { return nil }
             for fd in fds {
@@ -63,18 +70,32 @@ public final class EventQueue {
 
     /// Queues an event. Never runs it inside this call.
     public func post(_ event: @escaping () -> Void) {
-        var wake = false
         m.locked {
             let wasEmpty = head == queue.count
             queue.append(event)
             if mode == .host && wasEmpty {
                 var one: UInt8 = 1
                 _ = write(signalFD, &one, 1)
-                wake = true
+                wakePending = true
             }
             m.broadcast()
         }
-        if wake, let w = wakeup { w() }
+    }
+
+    private func wakeLoop() {
+        m.lock()
+        while true {
+            if wakePending {
+                wakePending = false
+                m.unlock()
+                wakeup?()
+                m.lock()
+                continue
+            }
+            if stopping { break }
+            m.wait()
+        }
+        m.unlock()
     }
 
     private func pop() -> (() -> Void)? {
@@ -151,6 +172,10 @@ public final class EventQueue {
             thread = nil
         case .host:
             if !inCallback { _ = dispatch() }
+            if let w = waker {
+                if inCallback { w.detach() } else { w.join() }
+                waker = nil
+            }
         }
     }
 }

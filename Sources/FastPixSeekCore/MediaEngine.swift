@@ -19,8 +19,22 @@ public protocol MediaEngine: AnyObject {
     /// promptly when it says so.
     func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing
 
+    /// Moves `count` frames forward or backward from the frame at `from` (nil:
+    /// the first frame) along the presentation-order grid, and positions the
+    /// packets at the keyframe the new frame needs. nil when there are not
+    /// that many frames in that direction.
+    func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
+              shouldStop: @escaping () -> Bool) throws -> StepLanding?
+
     /// Interrupts any blocking I/O now in progress (close, destroy, supersede).
     func interrupt()
+}
+
+/// Where a frame step landed.
+public struct StepLanding: Hashable {
+    public var pts: Int64
+    public var packetsRead: UInt64
+    public init(pts: Int64, packetsRead: UInt64) { self.pts = pts; self.packetsRead = packetsRead }
 }
 
 /// A landing to resolve, in absolute stream ticks.

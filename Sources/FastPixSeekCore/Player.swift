@@ -4,6 +4,9 @@ public protocol PlayerListener: AnyObject {
     func onSeekAccuracy(_ outcome: SeekOutcome)
     func onSeekClamped(_ clamp: SeekClamp, seekID: UInt64)
     func onItemStatus(_ status: ItemStatusInfo)
+    func onScrubStateChanged(_ state: ScrubState)
+    func onScrubPositionChanged(_ position: ScrubPosition)
+    func onFrameStep(_ result: FrameStepResult)
     /// The player has dropped this listener (removed, or the player destroyed).
     func onRemoved()
 }
@@ -12,6 +15,9 @@ public extension PlayerListener {
     func onSeekAccuracy(_ outcome: SeekOutcome) {}
     func onSeekClamped(_ clamp: SeekClamp, seekID: UInt64) {}
     func onItemStatus(_ status: ItemStatusInfo) {}
+    func onScrubStateChanged(_ state: ScrubState) {}
+    func onScrubPositionChanged(_ position: ScrubPosition) {}
+    func onFrameStep(_ result: FrameStepResult) {}
     func onRemoved() {}
 }
 
@@ -95,20 +101,24 @@ public final class Player {
     public let events: EventQueue
     private let factory: EngineFactory
     /// Guards everything below.
-    private let m = Monitor()
-    private var item: Item?
+    let m = Monitor()
+    var item: Item?
     private var nextItemID: UInt64 = 1
     private var nextSeekID: UInt64 = 1
     private var nextListenerID: UInt64 = 1
     private var seekManagerEnabled = false
-    private var pending: [SeekRequest] = []
+    var pending: [SeekRequest] = []
     private var jobs: [Job] = []
-    private var listeners: [(id: UInt64, listener: PlayerListener)] = []
-    private var stats = PlayerStats()
-    private var destroyed = false
+    var listeners: [(id: UInt64, listener: PlayerListener)] = []
+    var stats = PlayerStats()
+    var destroyed = false
     private var worker: OSThread?
     /// Held while an engine resolves a seek or reads a packet.
-    private let engineLock = Monitor()
+    let engineLock = Monitor()
+    /// The frame the player stands on (stream pts), from the last landing or step.
+    var playheadTicks: Int64?
+    /// The scrub session, created with the seek manager.
+    public private(set) var scrubSession: ScrubSession?
     /// Demux counters of engines already closed.
     private var retiredDemux: (packets: UInt64, bytes: UInt64) = (0, 0)
 
@@ -131,6 +141,7 @@ public final class Player {
         try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
             retireCurrentItemLocked()
+            playheadTicks = nil
             let it = Item(id: nextItemID, url: url)
             nextItemID += 1
             item = it
@@ -156,6 +167,9 @@ public final class Player {
         old.engine?.interrupt()
         jobs.append(.close(old))
         item = nil
+        playheadTicks = nil
+        let none = ItemStatusInfo(itemID: old.id, status: .none, error: nil, avError: 0)
+        postToListeners { $0.onItemStatus(none) }
     }
 
     public var itemStatus: ItemStatusInfo {
@@ -203,6 +217,7 @@ public final class Player {
         try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
             seekManagerEnabled = true
+            if scrubSession == nil { scrubSession = ScrubSession(player: self) }
         }
     }
 
@@ -284,6 +299,7 @@ public final class Player {
         let landed: MediaTime
         if reason == .completed, let l = landing, let tl = timeline {
             landed = tl.itemTime(ofTicks: l.pts)
+            if req.item === item { playheadTicks = l.pts }
         } else {
             landed = .invalid
         }
@@ -453,19 +469,36 @@ public final class Player {
 
     // MARK: Packets
 
+    /// Waits (lock held) until the current item is ready and no seek is pending.
+    func settledEngineLocked(deadline: UInt64?) throws -> PlayerEngine {
+        while true {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            guard let it = item else { throw ErrorCode.noItem }
+            if it.status == .failed { throw ErrorCode.itemFailed }
+            if it.status == .ready && pending.isEmpty, let e = it.engine { return e }
+            if let d = deadline, monotonicNanoseconds() >= d { throw ErrorCode.timeout }
+            m.wait(until: deadline)
+        }
+    }
+
+    /// Posts an event that runs `body` for every listener at delivery time.
+    func postToListeners(_ body: @escaping (PlayerListener) -> Void) {
+        events.post { [self] in
+            let ls = self.m.locked { self.listeners.map { $0.listener } }
+            for l in ls { body(l) }
+        }
+    }
+
+    /// Runs `body` for every listener now; only on the delivery thread.
+    func notifyListenersNow(_ body: (PlayerListener) -> Void) {
+        let ls = m.locked { listeners.map { $0.listener } }
+        for l in ls { body(l) }
+    }
+
     /// Reads the next packet, after pending seeks settle. The C function is `fpx_player_read_packet`.
     public func readPacket() throws -> PacketView {
         let deadline = config.ioTimeoutNanoseconds > 0 ? monotonicNanoseconds() &+ config.ioTimeoutNanoseconds : nil
-        let engine: PlayerEngine = try m.locked {
-            while true {
-                guard !destroyed else { throw ErrorCode.invalidHandle }
-                guard let it = item else { throw ErrorCode.noItem }
-                if it.status == .failed { throw ErrorCode.itemFailed }
-                if it.status == .ready && pending.isEmpty, let e = it.engine { return e }
-                if let d = deadline, monotonicNanoseconds() >= d { throw ErrorCode.timeout }
-                m.wait(until: deadline)
-            }
-        }
+        let engine: PlayerEngine = try m.locked { try settledEngineLocked(deadline: deadline) }
         let stop: () -> Bool = { [self] in self.m.locked { self.destroyed || self.item?.engine !== engine } }
         return try engineLock.locked { try engine.readPacket(shouldStop: stop) }
     }
@@ -535,6 +568,7 @@ public final class Player {
         if let e = e { retire(e) }
         for case .close(let it) in m.locked({ jobs }) { runClose(it) }
         m.locked { jobs.removeAll() }
+        scrubSession?.shutdown()
         events.shutdown()
     }
 

@@ -12,24 +12,34 @@ import FastPixSeekCore
 /// host's reads start at the keyframe the landing needs without a second seek.
 public final class FFmpegEngine: MediaEngine, PacketSource {
     private var ctx: UnsafeMutablePointer<AVFormatContext>?
-    private let ioGuard: IOGuard
+    let ioGuard: IOGuard
     public let referenceStream: Int32
     public let timeline: Timeline
     public let hasVideo: Bool
     private let videoDelay: Int
-    private let ticksPerSecond: Int64
-    private var range: ClosedRange<Int64>?
+    let ticksPerSecond: Int64
+    var range: ClosedRange<Int64>?
     private var rangeKnown = false
     private let durationTime: MediaTime
 
-    // Position state: packets read but not yet handed to the host.
-    private var replay: [UnsafeMutablePointer<AVPacket>] = []
-    private var replayHead = 0
-    /// The packet last handed to the host (owned until the next read).
+    // The packet window: packets in decode order from a reference keyframe
+    // (window[0]), all streams. When `contiguous`, the demuxer is positioned
+    // right after the last one, so host reads append to it and stepping can
+    // extend it. The host reads from `cursor`.
+    var window: [UnsafeMutablePointer<AVPacket>] = []
+    var cursor = 0
+    var contiguous = false
+    var windowMaxDTS: Int64?
+    var atEOF = false
+    /// At most this many packets are kept; see `trimWindow`.
+    static let maxWindowPackets = 4096
+    /// What is known of the frame grid.
+    var grid = FrameGrid()
+    /// The packet last handed to the host (a reference, owned until the next read).
     private var current: UnsafeMutablePointer<AVPacket>?
-    private var landedPTS: Int64?
-    private var discontinuity = false
-    private var lastSeekID: UInt64 = 0
+    var landedPTS: Int64?
+    var discontinuity = false
+    var lastSeekID: UInt64 = 0
     private var counters: (packets: UInt64, bytes: UInt64) = (0, 0)
     private var closed = false
 
@@ -108,7 +118,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     public func close() {
         guard !closed else { return }
         closed = true
-        clearReplay()
+        clearWindow()
         if current != nil { av_packet_free(&current) }
         if ctx != nil { avformat_close_input(&ctx) }
     }
@@ -117,7 +127,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
 
     public var demuxCounters: (packets: UInt64, bytes: UInt64) { counters }
 
-    private var seekable: Bool {
+    var seekable: Bool {
         guard let c = ctx else { return false }
         if (c.pointee.ctx_flags & fpx_avfmtctx_unseekable()) != 0 { return false }
         if let pb = c.pointee.pb, pb.pointee.seekable == 0 { return false }
@@ -126,14 +136,14 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
 
     // MARK: Packets, low level
 
-    private func liveContext() throws -> UnsafeMutablePointer<AVFormatContext> {
+    func liveContext() throws -> UnsafeMutablePointer<AVFormatContext> {
         guard !closed, let c = ctx else { throw EngineError(.cancelled) }
         if ioGuard.isInterrupted { throw EngineError(.cancelled) }
         return c
     }
 
     /// One av_read_frame into a new packet; nil at EOF.
-    private func readRaw() throws -> UnsafeMutablePointer<AVPacket>? {
+    func readRaw() throws -> UnsafeMutablePointer<AVPacket>? {
         let c = try liveContext()
         guard let p = av_packet_alloc() else { throw EngineError(.noMemory) }
         ioGuard.extend()
@@ -149,39 +159,39 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         return p
     }
 
-    private func clearReplay() {
-        for i in replayHead..<replay.count {
-            var p: UnsafeMutablePointer<AVPacket>? = replay[i]
-            av_packet_free(&p)
-        }
-        replay.removeAll(keepingCapacity: true)
-        replayHead = 0
+    func clearWindow() {
+        for p in window { free(p) }
+        window.removeAll(keepingCapacity: true)
+        cursor = 0
+        contiguous = false
+        windowMaxDTS = nil
+        atEOF = false
     }
 
-    private func free(_ p: UnsafeMutablePointer<AVPacket>) {
+    func free(_ p: UnsafeMutablePointer<AVPacket>) {
         var pp: UnsafeMutablePointer<AVPacket>? = p
         av_packet_free(&pp)
     }
 
-    private static func pts(_ p: UnsafeMutablePointer<AVPacket>) -> Int64? {
+    static func pts(_ p: UnsafeMutablePointer<AVPacket>) -> Int64? {
         let v = p.pointee.pts
         return v == fpx_av_nopts_value() ? nil : v
     }
 
-    private static func dts(_ p: UnsafeMutablePointer<AVPacket>) -> Int64? {
+    static func dts(_ p: UnsafeMutablePointer<AVPacket>) -> Int64? {
         let v = p.pointee.dts
         return v == fpx_av_nopts_value() ? nil : v
     }
 
-    private static func isKey(_ p: UnsafeMutablePointer<AVPacket>) -> Bool {
+    static func isKey(_ p: UnsafeMutablePointer<AVPacket>) -> Bool {
         (p.pointee.flags & fpx_pkt_flag_key()) != 0
     }
 
-    private static func isDiscard(_ p: UnsafeMutablePointer<AVPacket>) -> Bool {
+    static func isDiscard(_ p: UnsafeMutablePointer<AVPacket>) -> Bool {
         (p.pointee.flags & fpx_pkt_flag_discard()) != 0
     }
 
-    private func seek(to ticks: Int64) -> Int32 {
+    func seek(to ticks: Int64) -> Int32 {
         guard let c = ctx else { return fpx_averror_exit() }
         ioGuard.extend()
         return av_seek_frame(c, referenceStream, ticks, fpx_avseek_flag_backward())
@@ -190,7 +200,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     /// Back to the first packet. Timestamp seeks to the start are unreliable for
     /// MPEG-TS/PS (they resync past the first keyframe), and byte seeks are wrong
     /// for MP4/Matroska, so the method depends on the demuxer.
-    private func rewind() throws {
+    func rewind() throws {
         let c = try liveContext()
         ioGuard.extend()
         let flags = c.pointee.iformat?.pointee.flags ?? 0
@@ -219,12 +229,12 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         if let f = first, let l = last, f <= l { range = f...l } else { range = nil }
         // The scans moved the demuxer: start again from the beginning.
         try rewind()
-        clearReplay()
+        clearWindow()
         landedPTS = nil
         return range
     }
 
-    private var settleCount: Int { videoDelay + 1 }
+    var settleCount: Int { videoDelay + 1 }
 
     private func scanFirstFrame() throws -> Int64? {
         try rewind()
@@ -278,168 +288,51 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         return nil
     }
 
-    // MARK: Resolving a landing
-
-    private struct Mark { var pts: Int64; var index: Int; var key: Bool }
-
-    public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
-        _ = try liveContext()
-        guard seekable else { throw EngineError(.unsupported) }
-        ioGuard.begin(stop: shouldStop)
-        defer { ioGuard.end() }
-        let startPackets = counters.packets
-        let T = request.targetFloor
-        let window = request.keyframeWindow
-        let firstFrame = range?.lowerBound ?? timeline.originTicks
-        var backoff: Int64 = 0
-        for attempt in 0..<40 {
-            let seekTS = T &- backoff
-            let atStart = seekTS <= firstFrame || attempt >= 30
-            clearReplay()
-            if atStart {
-                try rewind()
-            } else if seek(to: seekTS) < 0 {
-                backoff = max(ticksPerSecond, backoff &* 2)
-                continue
-            }
-            var keyFound = false
-            var needBackoff = false
-            var eof = false
-            var best: Mark?
-            var lastKeyLE: Mark?
-            var firstKeyAfter: Mark?
-            var firstKey: Mark?
-            var afterCount = 0
-            var limit: Int64 = window.map { max(T, $0.upperBound) } ?? T
-            scan: while true {
-                if shouldStop() { throw EngineError(.cancelled) }
-                guard let p = try readRaw() else { eof = true; break }
-                let isRef = p.pointee.stream_index == referenceStream
-                if !isRef {
-                    if keyFound { replay.append(p) } else { free(p) }
-                    continue
-                }
-                let pts = Self.pts(p) ?? Self.dts(p)
-                let key = Self.isKey(p)
-                if !keyFound {
-                    guard key, let kp = pts else { free(p); continue }
-                    if kp > T && !atStart { free(p); needBackoff = true; break scan }
-                    keyFound = true
-                    firstKey = Mark(pts: kp, index: replay.count, key: true)
-                }
-                let index = replay.count
-                replay.append(p)
-                if !Self.isDiscard(p), let t = pts {
-                    if t <= T {
-                        if best == nil || t > best!.pts { best = Mark(pts: t, index: index, key: key) }
-                        if key && (lastKeyLE == nil || t > lastKeyLE!.pts) { lastKeyLE = Mark(pts: t, index: index, key: true) }
-                    } else if key, let w = window, t <= w.upperBound {
-                        if firstKeyAfter == nil || t < firstKeyAfter!.pts {
-                            firstKeyAfter = Mark(pts: t, index: index, key: true)
-                        }
-                    }
-                }
-                if let w = window {
-                    // Keyframe pts only grow in decode order: the first one after
-                    // the target is the nearest after it.
-                    if firstKeyAfter != nil, let d = Self.dts(p), d > T { break scan }
-                    if firstKeyAfter != nil && Self.dts(p) == nil { break scan }
-                    if let k = lastKeyLE, k.pts >= w.lowerBound {
-                        // A later keyframe only wins if strictly nearer.
-                        limit = max(T, min(limit, T &+ (T &- k.pts) &- 1))
-                    }
-                }
-                if let d = Self.dts(p) {
-                    if d > limit { break scan }
-                } else if let t = pts, t > limit {
-                    afterCount += 1
-                    if afterCount >= settleCount { break scan }
-                }
-            }
-            if needBackoff || (!keyFound && eof && !atStart) {
-                backoff = max(ticksPerSecond, backoff &* 2)
-                continue
-            }
-            guard keyFound, let k0 = firstKey else { throw EngineError(.invalidData) }
-            // Choose the landing.
-            var landing: Mark
-            var resolution: LandingResolution
-            var covers: Bool
-            let exact = best ?? k0
-            if request.wantsKeyframe {
-                // An empty window (nil) admits no keyframe at all.
-                let before = lastKeyLE.flatMap { k in window.map { k.pts >= $0.lowerBound } == true ? k : nil }
-                let after = firstKeyAfter
-                switch (before, after) {
-                case let (b?, a?):
-                    let dB = request.target - Rational(b.pts)
-                    let dA = Rational(a.pts) - request.target
-                    landing = dB <= dA ? b : a
-                    resolution = .keyframe
-                case let (b?, nil): landing = b; resolution = .keyframe
-                case let (nil, a?): landing = a; resolution = .keyframe
-                case (nil, nil): landing = exact; resolution = .fallbackCoveringFrame
-                }
-                covers = landing.pts == exact.pts && best != nil
-            } else {
-                landing = exact
-                resolution = .coveringFrame
-                covers = best != nil
-            }
-            // Decoding starts at the keyframe the landed frame needs.
-            let decodeStart: Int
-            if landing.key && landing.index >= 0 {
-                decodeStart = landing.index
-            } else if let k = lastKeyLE, k.pts <= landing.pts, k.index <= landing.index {
-                decodeStart = k.index
-            } else {
-                decodeStart = k0.index
-            }
-            if decodeStart > 0 {
-                for i in 0..<decodeStart { free(replay[i]) }
-                replay.removeFirst(decodeStart)
-            }
-            replayHead = 0
-            landedPTS = landing.pts
-            discontinuity = true
-            lastSeekID = request.seekID
-            return Landing(pts: landing.pts, isKeyframe: landing.key, resolution: resolution, coversTarget: covers,
-                           packetsRead: counters.packets &- startPackets)
-        }
-        throw EngineError(.invalidData)
-    }
-
     // MARK: PacketSource
 
     public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
         _ = try liveContext()
         if current != nil { av_packet_free(&current) }
         let p: UnsafeMutablePointer<AVPacket>
-        if replayHead < replay.count {
-            p = replay[replayHead]
-            replayHead += 1
-            if replayHead == replay.count { replay.removeAll(keepingCapacity: true); replayHead = 0 }
+        var owned = false
+        if cursor < window.count {
+            p = window[cursor]
+            cursor += 1
         } else {
             ioGuard.begin(stop: shouldStop)
             defer { ioGuard.end() }
-            guard let r = try readRaw() else { throw EngineError(.eof) }
+            guard let r = try readRaw() else {
+                if contiguous { atEOF = true }
+                throw EngineError(.eof)
+            }
+            if contiguous {
+                appendToWindow(r)
+                cursor = window.count
+                trimWindow()
+            } else {
+                owned = true
+            }
             p = r
         }
-        current = p
+        // The host gets its own reference: a later seek may free the window.
+        let clone = av_packet_clone(p)
+        if owned { free(p) }
+        guard let ref = clone else { throw EngineError(.noMemory) }
+        current = ref
         var flags: UInt32 = 0
-        let f = p.pointee.flags
+        let f = ref.pointee.flags
         if (f & fpx_pkt_flag_key()) != 0 { flags |= PacketView.flagKey }
         if (f & fpx_pkt_flag_corrupt()) != 0 { flags |= PacketView.flagCorrupt }
         if (f & fpx_pkt_flag_discard()) != 0 { flags |= PacketView.flagDiscard }
         if discontinuity { flags |= PacketView.flagDiscontinuity; discontinuity = false }
-        let pts = Self.pts(p)
-        if let landed = landedPTS, let t = pts ?? Self.dts(p), isBefore(t, stream: p.pointee.stream_index, landed: landed) {
+        let pts = Self.pts(ref)
+        if let landed = landedPTS, let t = pts ?? Self.dts(ref), isBefore(t, stream: ref.pointee.stream_index, landed: landed) {
             flags |= PacketView.flagDecodeOnly
         }
-        return PacketView(data: UnsafeRawPointer(p.pointee.data), size: Int(max(0, p.pointee.size)),
-                          streamIndex: p.pointee.stream_index, pts: pts, dts: Self.dts(p),
-                          duration: p.pointee.duration, position: p.pointee.pos, flags: flags,
-                          seekID: lastSeekID, avPacket: UnsafeRawPointer(p))
+        return PacketView(data: UnsafeRawPointer(ref.pointee.data), size: Int(max(0, ref.pointee.size)),
+                          streamIndex: ref.pointee.stream_index, pts: pts, dts: Self.dts(ref),
+                          duration: ref.pointee.duration, position: ref.pointee.pos, flags: flags,
+                          seekID: lastSeekID, avPacket: UnsafeRawPointer(ref))
     }
 
     /// Whether a timestamp of `stream` presents before the landed frame.

@@ -225,3 +225,14 @@ final class SeekManagerTests: XCTestCase {
                                         completion: nil)) { XCTAssertEqual($0 as? ErrorCode, .invalidArgument) }
     }
 }
+
+extension FakeEngine {
+    func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
+              shouldStop: @escaping () -> Bool) throws -> StepLanding? {
+        let f = from ?? frames[0]
+        guard let i = frames.firstIndex(of: f) else { return nil }
+        let j = forward ? i + count : i - count
+        guard j >= 0, j < frames.count else { return nil }
+        return StepLanding(pts: frames[j], packetsRead: 0)
+    }
+}

@@ -1,0 +1,120 @@
+/// The C type is `fpx_frame_step_direction`.
+public enum FrameStepDirection: Int32 {
+    case forward = 0
+    case backward = 1
+}
+
+/// Why a step could not happen. The C type is `fpx_frame_step_unavailable_reason`.
+public enum FrameStepUnavailableReason: Hashable {
+    case noCurrentItem
+    case itemNotReady
+    /// Permanent for this item: an audio-only item never becomes steppable.
+    case noVideoTrack
+    case atLiveEdge
+    case cannotStepInDirection(FrameStepDirection)
+
+    public var code: Int32 {
+        switch self {
+        case .noCurrentItem: return 1
+        case .itemNotReady: return 2
+        case .noVideoTrack: return 3
+        case .atLiveEdge: return 4
+        case .cannotStepInDirection: return 5
+        }
+    }
+
+    public var explanation: StaticString {
+        switch self {
+        case .noCurrentItem: return "Nothing is attached to the player."
+        case .itemNotReady: return "The item is not ready, so a step has no defined landing position."
+        case .noVideoTrack: return "The item has no video track. This is permanent for this item: disable frame stepping for it rather than retrying."
+        case .atLiveEdge: return "Forward stepping at the live edge: the next frame has not been published yet."
+        case .cannotStepInDirection(.forward): return "There is no frame that far forward: the playhead is at or near the last frame."
+        case .cannotStepInDirection(.backward): return "There is no frame that far backward: the playhead is at or near the first frame."
+        }
+    }
+
+    public static func explanation(code: Int32) -> StaticString {
+        switch code {
+        case 0: return "The step happened."
+        case 1: return FrameStepUnavailableReason.noCurrentItem.explanation
+        case 2: return FrameStepUnavailableReason.itemNotReady.explanation
+        case 3: return FrameStepUnavailableReason.noVideoTrack.explanation
+        case 4: return FrameStepUnavailableReason.atLiveEdge.explanation
+        case 5: return "The player cannot step in that direction from here."
+        default: return "Unknown frame step reason."
+        }
+    }
+}
+
+/// The result of a frame step. The C type is `fpx_frame_step_result`.
+public enum FrameStepResult: Hashable {
+    case stepped(direction: FrameStepDirection, landedMediaTime: MediaTime, streamPTS: Int64, packetsRead: UInt64)
+    case unavailable(direction: FrameStepDirection, reason: FrameStepUnavailableReason)
+
+    public var didStep: Bool { if case .stepped = self { return true }; return false }
+    public var unavailableReason: FrameStepUnavailableReason? {
+        if case .unavailable(_, let r) = self { return r }
+        return nil
+    }
+    public var direction: FrameStepDirection {
+        switch self {
+        case .stepped(let d, _, _, _), .unavailable(let d, _): return d
+        }
+    }
+}
+
+extension Player {
+    /// Steps `count` frames along the reference stream's presentation-order
+    /// grid from the playhead (the last landing or step; the first frame
+    /// before any). Blocking: it may demux. Every call, refused ones included,
+    /// reaches the frame-step listeners. The C function is `fpx_player_step_frame`.
+    public func stepFrame(_ direction: FrameStepDirection, count: Int) throws -> FrameStepResult {
+        guard count > 0 else { throw ErrorCode.invalidArgument }
+        let deadline = config.ioTimeoutNanoseconds > 0 ? monotonicNanoseconds() &+ config.ioTimeoutNanoseconds : nil
+        var refusal: FrameStepUnavailableReason?
+        var engine: PlayerEngine?
+        var from: Int64?
+        try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            guard let it = item else { refusal = .noCurrentItem; return }
+            guard it.status == .ready, let e = it.engine else { refusal = .itemNotReady; return }
+            guard e.hasVideo else { refusal = .noVideoTrack; return }
+            engine = try settledEngineLocked(deadline: deadline)
+            from = playheadTicks
+        }
+        let result: FrameStepResult
+        if let r = refusal {
+            result = .unavailable(direction: direction, reason: r)
+        } else if let e = engine {
+            let stop: () -> Bool = { [self] in self.m.locked { self.destroyed || self.item?.engine !== e } }
+            let landing = try engineLock.locked {
+                try e.step(from: from, forward: direction == .forward, count: count, seekID: 0, shouldStop: stop)
+            }
+            if let l = landing {
+                m.locked { if item?.engine === e { playheadTicks = l.pts } }
+                result = .stepped(direction: direction, landedMediaTime: e.timeline.itemTime(ofTicks: l.pts),
+                                  streamPTS: l.pts, packetsRead: l.packetsRead)
+            } else {
+                result = .unavailable(direction: direction, reason: .cannotStepInDirection(direction))
+            }
+        } else {
+            throw ErrorCode.internal
+        }
+        postToListeners { $0.onFrameStep(result) }
+        return result
+    }
+
+    /// The playhead on the item timeline: the last landing or step, or the
+    /// first frame. The C function is `fpx_player_current_time`.
+    public func currentTime() throws -> MediaTime {
+        let (e, ph): (PlayerEngine, Int64?) = try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            guard let it = item else { throw ErrorCode.noItem }
+            guard it.status == .ready, let e = it.engine else { throw ErrorCode.itemNotReady }
+            return (e, playheadTicks)
+        }
+        if let p = ph { return e.timeline.itemTime(ofTicks: p) }
+        return try seekableRange()?.start ?? .zero
+    }
+}

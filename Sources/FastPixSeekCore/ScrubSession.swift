@@ -1,0 +1,203 @@
+/// The C type is `fpx_scrub_state`.
+public enum ScrubState: Int32 {
+    case idle = 0
+    case scrubbing = 1
+    case settling = 2
+    public var isActive: Bool { self != .idle }
+}
+
+/// A throttled position during a drag. The C type is `fpx_scrub_position`.
+public struct ScrubPosition: Hashable {
+    public var time: MediaTime
+    public var sampleCount: UInt64
+}
+
+/// What an ended gesture produced. The C type is `fpx_scrub_result`.
+public struct ScrubResult {
+    /// nil when the settling seek was cancelled.
+    public var outcome: SeekOutcome?
+    public var sampleCount: UInt64
+    public var wasCancelled: Bool { outcome == nil }
+}
+
+/// Coalesces a scrub gesture into one seek.
+///
+/// `update` issues no seek, allocates nothing and takes only this session's
+/// own lock, so it is safe at touch rate. Positions reach listeners at most
+/// once per `positionThrottle`; the last position of a burst is never lost:
+/// it is delivered one throttle interval after the previous delivery, or at
+/// `end`/`cancel`, whichever comes first. `end` issues exactly one seek.
+///
+/// Edge cases: `begin` while scrubbing restarts the gesture (sample count 0,
+/// no state event); `begin` while settling moves to scrubbing and the settling
+/// seek is superseded by the next `end` like any newer seek (its end callback
+/// still runs once); `update`/`end` without `begin` fail with `.invalidState`;
+/// non-numeric times fail with `.invalidTime`; destroying the player cancels a
+/// settling seek, whose end callback reports `wasCancelled`.
+public final class ScrubSession {
+    public static let defaultPositionThrottleNanoseconds: UInt64 = 100_000_000
+
+    unowned let player: Player
+    private let m = Monitor()
+    private var state = ScrubState.idle
+    private var samples: UInt64 = 0
+    private var latest = MediaTime.zero
+    private var throttle = ScrubSession.defaultPositionThrottleNanoseconds
+    private var lastEmit: UInt64 = 0
+    private var trailing = false
+    private var timerArmed = false
+    private var settlingSeekID: UInt64 = 0
+    private var timer: OSThread?
+    private var stopping = false
+
+    init(player: Player) { self.player = player }
+
+    public var currentState: ScrubState { m.locked { state } }
+
+    public var positionThrottleNanoseconds: UInt64 {
+        get { m.locked { throttle } }
+        set { m.locked { throttle = newValue; m.broadcast() } }
+    }
+
+    /// Starts a gesture at `time`. The C function is `fpx_scrub_begin`.
+    public func begin(at time: MediaTime) throws {
+        guard time.isNumeric else { throw ErrorCode.invalidTime }
+        let changed: Bool = try m.locked {
+            guard !stopping else { throw ErrorCode.invalidHandle }
+            if timer == nil {
+                timer = OSThread(name: "fpx-scrub") { [self] in self.timerLoop() }
+            }
+            let was = state
+            state = .scrubbing
+            samples = 0
+            latest = time
+            trailing = false
+            lastEmit = 0
+            return was != .scrubbing
+        }
+        if changed { postState(.scrubbing) }
+    }
+
+    /// Records a sample. Issues no seek. The C function is `fpx_scrub_update`.
+    public func update(to time: MediaTime) throws {
+        guard time.isNumeric else { throw ErrorCode.invalidTime }
+        m.lock()
+        guard state == .scrubbing else { m.unlock(); throw ErrorCode.invalidState }
+        samples &+= 1
+        latest = time
+        let now = monotonicNanoseconds()
+        if now &- lastEmit >= throttle {
+            lastEmit = now
+            trailing = false
+            let p = ScrubPosition(time: time, sampleCount: samples)
+            m.unlock()
+            postPosition(p)
+            return
+        }
+        trailing = true
+        if !timerArmed {
+            timerArmed = true
+            m.broadcast()
+        }
+        m.unlock()
+    }
+
+    /// Ends the gesture with exactly one seek. The callback runs once, after
+    /// the seek completes. The C function is `fpx_scrub_end`.
+    public func end(at time: MediaTime, precision: SeekPrecision,
+                    completion: ((ScrubResult) -> Void)?) throws -> UInt64 {
+        guard time.isNumeric else { throw ErrorCode.invalidTime }
+        if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
+            throw ErrorCode.invalidArgument
+        }
+        let (count, flush): (UInt64, ScrubPosition?) = try m.locked {
+            guard state == .scrubbing else { throw ErrorCode.invalidState }
+            let f = trailing ? ScrubPosition(time: latest, sampleCount: samples) : nil
+            trailing = false
+            state = .settling
+            return (samples, f)
+        }
+        if let f = flush { postPosition(f) }
+        postState(.settling)
+        do {
+            let id = try player.seek(to: time, precision: precision) { [self] outcome in
+                self.settled(outcome, sampleCount: count, completion: completion)
+            }
+            m.locked { settlingSeekID = id }
+            return id
+        } catch {
+            m.locked { if state == .settling { state = .idle } }
+            postState(.idle)
+            throw error
+        }
+    }
+
+    /// Abandons the gesture. Issues no seek; nothing to undo, since updates
+    /// never moved the playhead. While settling, cancels the settling seek.
+    /// The C function is `fpx_scrub_cancel`.
+    public func cancel() throws {
+        let (was, flush): (ScrubState, ScrubPosition?) = m.locked {
+            let w = state
+            var f: ScrubPosition?
+            if w == .scrubbing {
+                f = trailing ? ScrubPosition(time: latest, sampleCount: samples) : nil
+                trailing = false
+                state = .idle
+            }
+            return (w, f)
+        }
+        switch was {
+        case .idle: return
+        case .scrubbing:
+            if let f = flush { postPosition(f) }
+            postState(.idle)
+        case .settling:
+            try player.cancelPendingSeeks()
+        }
+    }
+
+    /// Runs on the delivery thread, inside the seek's completion.
+    private func settled(_ outcome: SeekOutcome, sampleCount: UInt64, completion: ((ScrubResult) -> Void)?) {
+        let becameIdle: Bool = m.locked {
+            if state == .settling && settlingSeekID == outcome.seekID { state = .idle; return true }
+            return false
+        }
+        if becameIdle { player.notifyListenersNow { $0.onScrubStateChanged(.idle) } }
+        completion?(ScrubResult(outcome: outcome.reason == .cancelled ? nil : outcome, sampleCount: sampleCount))
+    }
+
+    private func postState(_ s: ScrubState) { player.postToListeners { $0.onScrubStateChanged(s) } }
+    private func postPosition(_ p: ScrubPosition) { player.postToListeners { $0.onScrubPositionChanged(p) } }
+
+    /// Delivers trailing positions when their throttle interval is up.
+    private func timerLoop() {
+        m.lock()
+        while !stopping {
+            if timerArmed {
+                let due = lastEmit &+ throttle
+                let now = monotonicNanoseconds()
+                if now >= due {
+                    timerArmed = false
+                    if trailing && state == .scrubbing {
+                        trailing = false
+                        lastEmit = now
+                        let p = ScrubPosition(time: latest, sampleCount: samples)
+                        m.unlock()
+                        postPosition(p)
+                        m.lock()
+                    }
+                    continue
+                }
+                m.wait(until: due)
+            } else {
+                m.wait()
+            }
+        }
+        m.unlock()
+    }
+
+    func shutdown() {
+        let t: OSThread? = m.locked { stopping = true; m.broadcast(); return timer }
+        t?.join()
+    }
+}

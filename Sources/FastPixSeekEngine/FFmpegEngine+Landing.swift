@@ -1,0 +1,327 @@
+import CFFmpeg
+#if canImport(Glibc)
+import Glibc
+#endif
+import FastPixSeekCore
+
+/// Landing resolution, frame stepping and the packet window.
+///
+/// See docs/ARCHITECTURE.md, "Resolving a landing" and "The frame grid".
+extension FFmpegEngine {
+    struct Mark { var pts: Int64; var index: Int; var key: Bool }
+
+    // MARK: Window
+
+    func appendToWindow(_ p: UnsafeMutablePointer<AVPacket>) {
+        window.append(p)
+        if p.pointee.stream_index == referenceStream, let d = Self.dts(p) {
+            windowMaxDTS = max(windowMaxDTS ?? d, d)
+        }
+    }
+
+    /// Keeps the window under its cap: drops whole GOPs the host has read past,
+    /// or gives up the window (host reads then go straight through).
+    func trimWindow() {
+        guard window.count > Self.maxWindowPackets else { return }
+        var cut: Int?
+        for i in stride(from: min(cursor, window.count) - 1, to: 0, by: -1) {
+            let p = window[i]
+            if p.pointee.stream_index == referenceStream && Self.isKey(p) { cut = i; break }
+        }
+        let n = cut ?? min(cursor, window.count)
+        for i in 0..<n { free(window[i]) }
+        window.removeFirst(n)
+        cursor -= n
+        if cut == nil { contiguous = false }
+    }
+
+    /// Records what the window proves about the frame grid.
+    func recordWindow() {
+        guard contiguous, let first = window.first, first.pointee.stream_index == referenceStream,
+              let start = Self.pts(first) else { return }
+        let end: Int64
+        if atEOF { end = Int64.max } else if let d = windowMaxDTS { end = d } else { return }
+        var frames: [(pts: Int64, key: Bool, dts: Int64?)] = []
+        var entries: [FrameGrid.Keyframe] = []
+        frames.reserveCapacity(window.count)
+        for p in window where p.pointee.stream_index == referenceStream {
+            guard let t = Self.pts(p) ?? Self.dts(p) else { continue }
+            if !Self.isDiscard(p) {
+                frames.append((t, Self.isKey(p), Self.dts(p)))
+            } else if Self.isKey(p) {
+                entries.append(FrameGrid.Keyframe(pts: t, dts: Self.dts(p), landable: false))
+            }
+        }
+        grid.record(start: start, end: max(start, end), frames: frames, entryPoints: entries)
+    }
+
+    /// Points the host's reads at keyframe `k`: from the window when it holds
+    /// it, else by seeking to it. Returns false when the keyframe could not be
+    /// found where the grid said (the caller then scans).
+    func position(at k: FrameGrid.Keyframe, shouldStop: () -> Bool) throws -> Bool {
+        if contiguous, let i = window.firstIndex(where: {
+            $0.pointee.stream_index == referenceStream && Self.isKey($0) && Self.pts($0) == k.pts
+        }) {
+            cursor = i
+            return true
+        }
+        var backoff: Int64 = 0
+        for _ in 0..<6 {
+            clearWindow()
+            let anchor = (k.dts ?? k.pts) &- backoff
+            if seek(to: anchor) < 0 { return false }
+            var found: UnsafeMutablePointer<AVPacket>?
+            var passed = false
+            while let p = try readRaw() {
+                if shouldStop() { free(p); throw EngineError(.cancelled) }
+                if found != nil { appendToWindow(p); break }
+                guard p.pointee.stream_index == referenceStream, Self.isKey(p), let t = Self.pts(p) else {
+                    let late = p.pointee.stream_index == referenceStream && (Self.dts(p) ?? Int64.min) > (k.dts ?? k.pts)
+                    free(p)
+                    if late { passed = true; break }
+                    continue
+                }
+                if t == k.pts { found = p; contiguous = true; appendToWindow(p); continue }
+                free(p)
+                if t > k.pts { passed = true; break }
+            }
+            if found != nil {
+                // Any non-reference packets read after K stay in the window too.
+                cursor = 0
+                return true
+            }
+            if !passed { return false }
+            backoff = max(ticksPerSecond, backoff &* 2)
+        }
+        return false
+    }
+
+    func land(_ pts: Int64, seekID: UInt64) {
+        landedPTS = pts
+        discontinuity = true
+        lastSeekID = seekID
+    }
+
+    // MARK: Resolve
+
+    public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
+        _ = try liveContext()
+        guard seekable else { throw EngineError(.unsupported) }
+        ioGuard.begin(stop: shouldStop)
+        defer { ioGuard.end() }
+        let startPackets = demuxCounters.packets
+        let T = request.targetFloor
+        if let known = fromGrid(request) {
+            if try position(at: known.key, shouldStop: shouldStop) {
+                land(known.pts, seekID: request.seekID)
+                return Landing(pts: known.pts, isKeyframe: known.pts == known.key.pts, resolution: known.resolution,
+                               coversTarget: known.covers, packetsRead: demuxCounters.packets &- startPackets)
+            }
+        }
+        let scan = try scanFrom(target: T, window: request.keyframeWindow, wantsKeyframe: request.wantsKeyframe,
+                                shouldStop: shouldStop)
+        // Choose the landing.
+        let exact = scan.best ?? scan.firstKey
+        var landing = exact
+        var resolution = LandingResolution.coveringFrame
+        if request.wantsKeyframe {
+            let before = scan.lastKeyLE.flatMap { k in request.keyframeWindow.map { k.pts >= $0.lowerBound } == true ? k : nil }
+            switch (before, scan.firstKeyAfter) {
+            case let (b?, a?):
+                // Nearer wins; ties go to the earlier keyframe.
+                let dB = request.target - Rational(b.pts), dA = Rational(a.pts) - request.target
+                landing = dB <= dA ? b : a
+                resolution = .keyframe
+            case let (b?, nil): landing = b; resolution = .keyframe
+            case let (nil, a?): landing = a; resolution = .keyframe
+            case (nil, nil): landing = exact; resolution = .fallbackCoveringFrame
+            }
+        }
+        let covers = scan.best != nil && landing.pts == exact.pts
+        // Decoding starts at the keyframe the landed frame needs.
+        if landing.key {
+            cursor = landing.index
+        } else if let k = scan.lastKeyLE, k.pts <= landing.pts, k.index <= landing.index {
+            cursor = k.index
+        } else {
+            cursor = scan.firstKey.index
+        }
+        land(landing.pts, seekID: request.seekID)
+        return Landing(pts: landing.pts, isKeyframe: landing.key, resolution: resolution, coversTarget: covers,
+                       packetsRead: demuxCounters.packets &- startPackets)
+    }
+
+    struct Known { var pts: Int64; var key: FrameGrid.Keyframe; var resolution: LandingResolution; var covers: Bool }
+
+    /// The landing, when the grid already knows the frames around the target.
+    func fromGrid(_ request: LandingRequest) -> Known? {
+        let T = request.targetFloor
+        guard let f = grid.coveringFrame(T), let fk = grid.keyframe(for: f) else { return nil }
+        guard request.wantsKeyframe else { return Known(pts: f, key: fk, resolution: .coveringFrame, covers: true) }
+        guard let w = request.keyframeWindow else {
+            return Known(pts: f, key: fk, resolution: .fallbackCoveringFrame, covers: true)
+        }
+        guard let (before, after) = grid.keyframes(in: w.lowerBound, w.upperBound, around: T) else { return nil }
+        var pick: FrameGrid.Keyframe?
+        switch (before, after) {
+        case let (b?, a?): pick = request.target - Rational(b.pts) <= Rational(a.pts) - request.target ? b : a
+        case let (b?, nil): pick = b
+        case let (nil, a?): pick = a
+        case (nil, nil): return Known(pts: f, key: fk, resolution: .fallbackCoveringFrame, covers: true)
+        }
+        guard let k = pick else { return nil }
+        return Known(pts: k.pts, key: k, resolution: .keyframe, covers: k.pts == f)
+    }
+
+    struct Scan { var firstKey: Mark; var best: Mark?; var lastKeyLE: Mark?; var firstKeyAfter: Mark? }
+
+    /// Seeks back from `T` to a keyframe at or before it and reads in decode
+    /// order until the landing is certain (engineering notes: never stop at the
+    /// first pts > T). Leaves the packets from that keyframe in the window.
+    func scanFrom(target T: Int64, window kw: ClosedRange<Int64>?, wantsKeyframe: Bool,
+                  shouldStop: () -> Bool) throws -> Scan {
+        let firstFrame = range?.lowerBound ?? timeline.originTicks
+        var backoff: Int64 = 0
+        for attempt in 0..<40 {
+            let seekTS = T &- backoff
+            let atStart = seekTS <= firstFrame || attempt >= 30
+            clearWindow()
+            if atStart {
+                try rewind()
+            } else if seek(to: seekTS) < 0 {
+                backoff = max(ticksPerSecond, backoff &* 2)
+                continue
+            }
+            var keyFound = false, needBackoff = false, eof = false
+            var best: Mark?, lastKeyLE: Mark?, firstKeyAfter: Mark?, firstKey: Mark?
+            var afterCount = 0
+            var limit: Int64 = wantsKeyframe ? max(T, kw?.upperBound ?? T) : T
+            scan: while true {
+                if shouldStop() { throw EngineError(.cancelled) }
+                guard let p = try readRaw() else { eof = true; break }
+                if p.pointee.stream_index != referenceStream {
+                    if keyFound { appendToWindow(p) } else { free(p) }
+                    continue
+                }
+                let pts = Self.pts(p) ?? Self.dts(p)
+                let key = Self.isKey(p)
+                if !keyFound {
+                    guard key, let kp = pts else { free(p); continue }
+                    if kp > T && !atStart { free(p); needBackoff = true; break scan }
+                    keyFound = true
+                    contiguous = true
+                    firstKey = Mark(pts: kp, index: 0, key: true)
+                }
+                let index = window.count
+                appendToWindow(p)
+                if !Self.isDiscard(p), let t = pts {
+                    if t <= T {
+                        if best == nil || t > best!.pts { best = Mark(pts: t, index: index, key: key) }
+                        if key && (lastKeyLE == nil || t > lastKeyLE!.pts) { lastKeyLE = Mark(pts: t, index: index, key: true) }
+                    } else if key, wantsKeyframe, let w = kw, t <= w.upperBound {
+                        if firstKeyAfter == nil || t < firstKeyAfter!.pts { firstKeyAfter = Mark(pts: t, index: index, key: true) }
+                    }
+                }
+                if wantsKeyframe, let w = kw {
+                    // Keyframe pts only grow in decode order: the first one after
+                    // the target is the nearest after it.
+                    if firstKeyAfter != nil, Self.dts(p).map({ $0 > T }) ?? true { break scan }
+                    if let k = lastKeyLE, k.pts >= w.lowerBound {
+                        // A later keyframe only wins if strictly nearer.
+                        limit = max(T, min(limit, T &+ (T &- k.pts) &- 1))
+                    }
+                }
+                if let d = Self.dts(p) {
+                    if d > limit { break scan }
+                } else if let t = pts, t > limit {
+                    afterCount += 1
+                    if afterCount >= settleCount { break scan }
+                }
+            }
+            if needBackoff || (!keyFound && eof && !atStart) {
+                backoff = max(ticksPerSecond, backoff &* 2)
+                continue
+            }
+            guard keyFound, let k0 = firstKey else { throw EngineError(.invalidData) }
+            atEOF = eof
+            recordWindow()
+            return Scan(firstKey: k0, best: best, lastKeyLE: lastKeyLE, firstKeyAfter: firstKeyAfter)
+        }
+        throw EngineError(.invalidData)
+    }
+
+    // MARK: Frame stepping
+
+    /// Moves `count` frames from `from` along the grid. Returns the new frame's
+    /// pts, or nil when there are not that many frames in that direction.
+    public func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
+                     shouldStop: @escaping () -> Bool) throws -> StepLanding? {
+        _ = try liveContext()
+        guard seekable else { throw EngineError(.unsupported) }
+        ioGuard.begin(stop: shouldStop)
+        defer { ioGuard.end() }
+        let startPackets = demuxCounters.packets
+        guard let r = try seekableRange() else { throw EngineError(.unsupported) }
+        let f0 = min(max(from ?? r.lowerBound, r.lowerBound), r.upperBound)
+        if grid.frame(from: f0, offset: 0) == nil {
+            _ = try scanFrom(target: f0, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+        }
+        var target: Int64?
+        for _ in 0..<1_000_000 {
+            if let t = grid.frame(from: f0, offset: forward ? count : -count) { target = t; break }
+            guard let cov = grid.coverage(around: f0) else { return nil }
+            if forward {
+                if cov.upperBound == Int64.max { return nil }
+                try extendWindow(covering: f0, shouldStop: shouldStop)
+            } else {
+                if cov.lowerBound <= r.lowerBound { return nil }
+                _ = try scanFrom(target: cov.lowerBound &- 1, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+                // Without dts (Matroska after a seek) the scan may stop short of
+                // proving the frames up to the old segment: read on until it does.
+                try extendWindow(untilDTS: cov.lowerBound &- 1, shouldStop: shouldStop)
+                guard let now = grid.coverage(around: f0), now.lowerBound < cov.lowerBound else {
+                    if getenv("FPX_DEBUG") != nil {
+                        fputs("step debug f0=\(f0) cov=\(cov) now=\(String(describing: grid.coverage(around: f0))) maxdts=\(String(describing: windowMaxDTS)) first=\(String(describing: window.first.flatMap { Self.pts($0) })) n=\(window.count) eof=\(atEOF) contiguous=\(contiguous)\n", stderr)
+                    }
+                    throw EngineError(.internal)
+                }
+            }
+        }
+        guard let t = target, let k = grid.keyframe(for: t) else { return nil }
+        if try !position(at: k, shouldStop: shouldStop) {
+            let s = try scanFrom(target: t, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+            cursor = s.lastKeyLE?.index ?? s.firstKey.index
+        }
+        land(t, seekID: seekID)
+        return StepLanding(pts: t, packetsRead: demuxCounters.packets &- startPackets)
+    }
+
+    /// Reads on until the window's largest reference dts reaches `d` (or EOF).
+    func extendWindow(untilDTS d: Int64, shouldStop: () -> Bool) throws {
+        guard contiguous else { return }
+        while !atEOF && (windowMaxDTS ?? Int64.min) < d {
+            if shouldStop() { throw EngineError(.cancelled) }
+            guard let p = try readRaw() else { atEOF = true; break }
+            appendToWindow(p)
+        }
+        recordWindow()
+    }
+
+    /// Reads one more packet into the window (which must hold `f0`'s GOP and
+    /// be contiguous), and records the grid it proves.
+    func extendWindow(covering f0: Int64, shouldStop: () -> Bool) throws {
+        let holds = contiguous && window.first.flatMap { Self.pts($0) }.map { $0 <= f0 } == true
+        if !holds {
+            _ = try scanFrom(target: f0, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+        }
+        // Read until one more reference packet arrives (or EOF).
+        while true {
+            if shouldStop() { throw EngineError(.cancelled) }
+            guard let p = try readRaw() else { atEOF = true; break }
+            appendToWindow(p)
+            if p.pointee.stream_index == referenceStream { break }
+        }
+        recordWindow()
+        trimWindow()
+    }
+}

@@ -1,0 +1,107 @@
+"""Frame stepping from C (Tests/c/steps.c) against ffprobe -show_frames, and the
+packet-count bounds of the frame-grid cache."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+import groundtruth as gtm
+
+REPO = Path(__file__).resolve().parents[2]
+VIDEO = ["mp4_bframes.mp4", "mp4_opengop.mp4", "mp4_vfr.mp4", "mkv.mkv", "ts.ts", "mp4_editlist.mp4", "fmp4.mp4"]
+
+
+@pytest.fixture(scope="session")
+def steps_bin(library: Path, tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("steps") / "steps"
+    subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{REPO / 'Include'}",
+                    str(REPO / "Tests" / "c" / "steps.c"), f"-L{library.parent}", "-lfastpixseek", "-lpthread",
+                    "-o", str(out)], check=True)
+    return out
+
+
+def run_steps(steps_bin: Path, library: Path, *args: str):
+    p = subprocess.run([str(steps_bin), *args], capture_output=True, text=True, timeout=300,
+                       env={"LD_LIBRARY_PATH": str(library.parent)})
+    assert p.returncode == 0, f"steps {args} exited {p.returncode}: {p.stderr}"
+    return [json.loads(line) for line in p.stdout.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("name", VIDEO)
+def test_forward_visits_every_frame_in_order(fixtures_dir, steps_bin, library, name):
+    gt = gtm.load(str(fixtures_dir / name))
+    lines = run_steps(steps_bin, library, str(fixtures_dir / name), "forward", "1")
+    got = [l["pts"] for l in lines if l["did_step"]]
+    assert got == gt.pts_list()[1:], f"{name}: first mismatch at step {next((i for i, (a, b) in enumerate(zip(got, gt.pts_list()[1:])) if a != b), len(got))}"
+    last = lines[-1]
+    assert not last["did_step"] and last["reason"] == 5 and last["direction"] == 0, last
+
+
+@pytest.mark.parametrize("name", VIDEO)
+def test_backward_visits_every_frame_in_reverse(fixtures_dir, steps_bin, library, name):
+    gt = gtm.load(str(fixtures_dir / name))
+    lines = run_steps(steps_bin, library, str(fixtures_dir / name), "backward", "1")
+    got = [l["pts"] for l in lines if l["did_step"]]
+    assert got == list(reversed(gt.pts_list()[:-1])), name
+    last = lines[-1]
+    assert not last["did_step"] and last["reason"] == 5 and last["direction"] == 1, last
+
+
+@pytest.mark.parametrize("name", ["mp4_bframes.mp4", "ts.ts", "mkv.mkv"])
+@pytest.mark.parametrize("n", [3, 7])
+def test_count_greater_than_one(fixtures_dir, steps_bin, library, name, n):
+    gt = gtm.load(str(fixtures_dir / name))
+    lines = run_steps(steps_bin, library, str(fixtures_dir / name), "forward", str(n))
+    got = [l["pts"] for l in lines if l["did_step"]]
+    assert got == gt.pts_list()[n::n]
+    # The refusal comes when fewer than n frames remain, and the playhead stays put.
+    assert not lines[-1]["did_step"] and lines[-1]["reason"] == 5
+
+
+def test_audio_only_refuses_with_no_video_track(fixtures_dir, steps_bin, library):
+    lines = run_steps(steps_bin, library, str(fixtures_dir / "audio.m4a"), "forward", "1")
+    assert len(lines) == 1 and not lines[0]["did_step"] and lines[0]["reason"] == 3
+    assert "permanent" in lines[0]["explanation"]
+
+
+@pytest.fixture(scope="module")
+def long_gop(tmp_path_factory) -> Path:
+    """A 29.97 fps H.264 with B-frames and a fixed GOP of 150 frames."""
+    out = tmp_path_factory.mktemp("longgop") / "gop150.mp4"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30000/1001",
+                    "-t", "20", "-c:v", "libx264", "-preset", "ultrafast", "-bf", "3", "-g", "150",
+                    "-keyint_min", "150", "-sc_threshold", "0", "-pix_fmt", "yuv420p", str(out)], check=True)
+    return out
+
+
+def test_backward_through_a_gop_demuxes_at_most_2n_packets(long_gop, steps_bin, library):
+    gt = gtm.load(str(long_gop))
+    keys = [f.pts for f in gt.frames if f.key]
+    assert len(keys) >= 3
+    k2, k3 = keys[1], keys[2]
+    gop = [p for p in gt.pts_list() if k2 <= p < k3]
+    n = len(gop)
+    assert n >= 120
+    # Land on the frame just before the third keyframe, then step back through the GOP.
+    start = gt.to_item(gop[-1])
+    lines = run_steps(steps_bin, library, str(long_gop), "gop", f"{start.numerator}/{start.denominator}", str(n - 1))
+    got = [l["pts"] for l in lines if "pts" in l and l["did_step"]]
+    assert got == list(reversed(gop[:-1]))
+    total = lines[-1]["total_packets"]
+    assert total <= 2 * n, f"{total} packets to step back through a GOP of {n} (naive re-seeking: ~{n * n // 2})"
+
+
+def test_forward_steps_demux_about_one_packet_each(long_gop, steps_bin, library):
+    gt = gtm.load(str(long_gop))
+    lines = run_steps(steps_bin, library, str(long_gop), "forward", "1")
+    got = [l["pts"] for l in lines if l["did_step"]]
+    assert got == gt.pts_list()[1:]
+    per_step = [l["packets"] for l in lines if l["did_step"]]
+    # After the first scan, each step reads at most the reorder delay + 1 packets.
+    assert max(per_step[1:]) <= 4, max(per_step[1:])
+    assert sum(per_step[1:]) <= len(per_step[1:]) + 16
