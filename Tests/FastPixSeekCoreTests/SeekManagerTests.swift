@@ -193,7 +193,8 @@ final class SeekManagerTests: XCTestCase {
         p.destroy()
         let all = c.m.locked { c.outcomes }
         XCTAssertEqual(all.count, 50, "every seek completed before destroy returned")
-        XCTAssertEqual(all.last?.reason, .cancelled)
+        XCTAssertEqual(all.max { $0.seekID < $1.seekID }?.reason, .cancelled, "the newest seek was cancelled by destroy")
+        XCTAssertEqual(all.filter { $0.reason == .completed }.count, 0)
         XCTAssertTrue(engine.closed)
     }
 
@@ -234,5 +235,46 @@ extension FakeEngine {
         let j = forward ? i + count : i - count
         guard j >= 0, j < frames.count else { return nil }
         return StepLanding(pts: frames[j], packetsRead: 0)
+    }
+}
+
+final class ScrubSessionTests: XCTestCase {
+    func testUpdatesIssueNoSeekAndEndIssuesOne() throws {
+        let e = FakeEngine()
+        let p = try XCTUnwrap(Player(config: .init(), factory: { _, _ in e }))
+        defer { p.destroy() }
+        try p.open("fake://")
+        _ = p.waitItem(timeoutNanoseconds: 5_000_000_000)
+        try p.setupSeekManager()
+        let s = try XCTUnwrap(p.scrubSession)
+        try s.begin(at: .zero)
+        for i in 1...10_000 { try s.update(to: MediaTime(value: Int64(i), timescale: 1000)) }
+        XCTAssertEqual(p.statistics.seeksIssued, 0)
+        XCTAssertEqual(e.resolves, 0)
+        let done = Monitor()
+        var result: ScrubResult?
+        _ = try s.end(at: MediaTime(value: 5, timescale: 1), precision: .exact) { r in done.locked { result = r; done.broadcast() } }
+        let r: ScrubResult? = done.locked {
+            let deadline = monotonicNanoseconds() + 5_000_000_000
+            while result == nil && monotonicNanoseconds() < deadline { done.wait(until: deadline) }
+            return result
+        }
+        XCTAssertEqual(r?.sampleCount, 10_000)
+        XCTAssertEqual(r?.wasCancelled, false)
+        XCTAssertEqual(p.statistics.seeksIssued, 1)
+        XCTAssertEqual(s.currentState, .idle)
+    }
+
+    func testMisuseIsTyped() throws {
+        let e = FakeEngine()
+        let p = try XCTUnwrap(Player(config: .init(), factory: { _, _ in e }))
+        defer { p.destroy() }
+        try p.open("fake://")
+        try p.setupSeekManager()
+        let s = try XCTUnwrap(p.scrubSession)
+        XCTAssertThrowsError(try s.update(to: .zero)) { XCTAssertEqual($0 as? ErrorCode, .invalidState) }
+        XCTAssertThrowsError(try s.end(at: .zero, precision: .exact, completion: nil)) { XCTAssertEqual($0 as? ErrorCode, .invalidState) }
+        XCTAssertThrowsError(try s.begin(at: .invalid)) { XCTAssertEqual($0 as? ErrorCode, .invalidTime) }
+        try s.cancel()
     }
 }
