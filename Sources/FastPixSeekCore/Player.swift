@@ -268,12 +268,15 @@ public final class Player {
 
     @discardableResult
     private func cancelPendingLocked(reason: FinishReason) -> Int {
+        // Counts the seeks this call decides: queued ones, and an in-flight one
+        // not already overtaken (a superseded one stays superseded).
         var n = 0
         for r in pending where r.state != .done {
-            n += 1
             if r.state == .queued {
+                n += 1
                 completeLocked(r, reason: reason, clamp: nil)
             } else if r.stopReason == nil {
+                n += 1
                 r.stopReason = reason
             }
         }
