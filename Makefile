@@ -51,7 +51,7 @@ install: lib
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    fastpixseek.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/fastpixseek.pc
-	@if [ -f $(OUT)/bin/fpx-seek ]; then install -d $(DESTDIR)$(BINDIR) && install -m 0755 $(OUT)/bin/fpx-seek $(DESTDIR)$(BINDIR)/; fi
+	@if [ -f $(OUT)/bin/fpx-seek ]; then install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PREFIX)/share/man/man1 && install -m 0755 $(OUT)/bin/fpx-seek $(DESTDIR)$(BINDIR)/ && install -m 0644 docs/fpx-seek.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libfastpixseek.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libfastpixseek.so \

@@ -1,0 +1,64 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FastPixSeekCore
+
+let probeUsage = """
+usage: fpx-seek probe FILE|URL [--json] [--timeout MS]
+
+Prints the container, duration, seekable range (first to last frame), the
+reference stream (the one seeks resolve on), frame and keyframe counts (a full
+demux of the reference stream) and every stream.
+"""
+
+func runProbe(_ args: [String]) {
+    let o = parseOptions(args, valued: ["--timeout"], switches: [], usage: probeUsage)
+    guard o.positional.count == 1 else { fail("probe needs exactly one FILE|URL (see --help)", code: Exit.usage) }
+    let url = o.positional[0]
+    let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS)
+    defer { player.destroy() }
+    let info = engine.itemInfo
+    let range = (try? player.seekableRange()) ?? nil
+    var keyframes = 0, frames = 0
+    while let p = try? player.readPacket() {
+        guard p.streamIndex == info.referenceStream, p.flags & PacketView.flagDiscard == 0 else { continue }
+        frames += 1
+        if p.flags & PacketView.flagKey != 0 { keyframes += 1 }
+    }
+    var streams: [StreamInfo] = []
+    for s in 0..<info.streamCount { if let si = engine.streamInfo(s) { streams.append(si) } }
+    let format = info.formatName.map { String(cString: $0) } ?? "unknown"
+    if o.json {
+        var out = "{\"url\":\(jsonString(url)),\"format\":\(jsonString(format)),\"duration\":\(jsonTime(info.duration)),"
+        out += "\"reference_stream\":\(info.referenceStream),\"seekable\":\(info.seekable),"
+        out += "\"time_base\":{\"num\":\(info.timeline.timeBaseNum),\"den\":\(info.timeline.timeBaseDen)},"
+        out += "\"start_pts\":\(info.timeline.originTicks),"
+        out += "\"seekable_range\":" + (range.map { "{\"start\":\(jsonTime($0.start)),\"end\":\(jsonTime($0.end))}" } ?? "null") + ","
+        out += "\"frames\":\(frames),\"keyframes\":\(keyframes),\"streams\":["
+        out += streams.map { s in
+            let name = s.codecName.map { String(cString: $0) } ?? "unknown"
+            let type = ["unknown", "video", "audio", "subtitle", "data"][Int(s.type.rawValue)]
+            return "{\"index\":\(s.index),\"type\":\(jsonString(type)),\"codec\":\(jsonString(name)),"
+                + "\"time_base\":{\"num\":\(s.timeBaseNum),\"den\":\(s.timeBaseDen)},"
+                + "\"width\":\(s.width),\"height\":\(s.height),\"sample_rate\":\(s.sampleRate),\"channels\":\(s.channels)}"
+        }.joined(separator: ",")
+        out += "]}"
+        print(out)
+        return
+    }
+    print("\(url)")
+    print("  format           \(format)")
+    print("  duration         \(fmt(info.duration.seconds)) s")
+    if let r = range {
+        print("  seekable range   \(fmt(r.start.seconds)) .. \(fmt(r.end.seconds)) s (first to last frame)")
+    } else {
+        print("  seekable range   unknown")
+    }
+    print("  reference stream #\(info.referenceStream), time base \(info.timeline.timeBaseNum)/\(info.timeline.timeBaseDen), item start at pts \(info.timeline.originTicks)")
+    print("  frames           \(frames), keyframes \(keyframes)" + (keyframes > 0 ? ", mean GOP \(fmt(Double(frames) / Double(keyframes), 1)) frames" : ""))
+    for s in streams {
+        let name = s.codecName.map { String(cString: $0) } ?? "unknown"
+        let kind = s.type == .video ? "video \(s.width)x\(s.height)" : s.type == .audio ? "audio \(s.sampleRate) Hz, \(s.channels) ch" : "other"
+        print("  stream #\(s.index)        \(name), \(kind), time base \(s.timeBaseNum)/\(s.timeBaseDen)")
+    }
+}

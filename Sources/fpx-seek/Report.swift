@@ -1,0 +1,189 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FastPixSeekCore
+
+let reportUsage = """
+usage: fpx-seek report FILE|URL [--targets N] [--seed S] [--json] [--svg FILE]
+
+A seekability report of an encode:
+  - keyframe interval statistics of the reference stream;
+  - for each precision (exact, default, keyframe:0.5, keyframe:2), over N
+    targets (default 100, uniform, reproducible with --seed): the distribution
+    of landing deltas, the rate of landings within the requested tolerance,
+    and the cost: packets to decode from the keyframe to the landed frame;
+  - the worst spots: the targets whose exact landing costs the most.
+--svg FILE writes a plot of keyframe intervals and landing deltas along the
+timeline. A progress bar goes to stderr when it is a terminal.
+"""
+
+struct DemuxedFrame { var pts: Int64; var dts: Int64?; var key: Bool; var decodeIndex: Int }
+
+struct PrecisionRow {
+    var name: String
+    var deltas: [Double] = []      // seconds, signed
+    var within = 0
+    var landed = 0
+    var costs: [Int] = []
+}
+
+func quantile(_ xs: [Double], _ q: Double) -> Double {
+    guard !xs.isEmpty else { return .nan }
+    let s = xs.sorted()
+    let i = min(s.count - 1, max(0, Int((q * Double(s.count - 1)).rounded())))
+    return s[i]
+}
+
+func runReport(_ args: [String]) {
+    let o = parseOptions(args, valued: ["--targets", "--seed", "--svg", "--timeout"], switches: [], usage: reportUsage)
+    guard o.positional.count == 1 else { fail("report needs exactly one FILE|URL (see --help)", code: Exit.usage) }
+    guard let n = Int(o.flags["--targets"] ?? "100"), n >= 1, n <= 1_000_000 else {
+        fail("--targets needs an integer in 1...1000000", code: Exit.usage)
+    }
+    guard let seed = UInt64(o.flags["--seed"] ?? "1") else { fail("--seed needs an unsigned integer", code: Exit.usage) }
+    let url = o.positional[0]
+    let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS)
+    defer { player.destroy() }
+    let info = engine.itemInfo
+    let tl = info.timeline
+    let tb = Double(tl.timeBaseNum) / Double(tl.timeBaseDen)
+
+    // 1. The frame grid from a full demux of the reference stream.
+    var frames: [DemuxedFrame] = []
+    var decodeIndex = 0
+    let approxTotal = max(1, Int(info.duration.seconds.isFinite ? info.duration.seconds * 30 : 1000))
+    let demuxBar = Progress(total: approxTotal, label: "demux")
+    while let p = try? player.readPacket() {
+        guard p.streamIndex == info.referenceStream else { continue }
+        defer { decodeIndex += 1 }
+        if decodeIndex % 256 == 0 { demuxBar.update(min(decodeIndex, approxTotal)) }
+        guard p.flags & PacketView.flagDiscard == 0, let pts = p.pts ?? p.dts else { continue }
+        frames.append(DemuxedFrame(pts: pts, dts: p.dts, key: p.flags & PacketView.flagKey != 0, decodeIndex: decodeIndex))
+    }
+    demuxBar.finish()
+    guard !frames.isEmpty else { fail("\(url): no frames in the reference stream", code: Exit.failure) }
+    let byPTS = frames.sorted { $0.pts < $1.pts }
+    let keys = byPTS.filter(\.key)
+    var intervals: [Double] = []
+    for i in 1..<max(1, keys.count) { intervals.append(Double(keys[i].pts - keys[i - 1].pts) * tb) }
+    let lastPTS = byPTS[byPTS.count - 1].pts
+    if let k = keys.last { intervals.append(Double(lastPTS - k.pts) * tb) }
+    let indexByPTS = Dictionary(byPTS.map { ($0.pts, $0) }, uniquingKeysWith: { a, _ in a })
+
+    /// Packets to decode from the keyframe the landed frame needs, up to it.
+    func cost(of pts: Int64) -> Int? {
+        guard let f = indexByPTS[pts] else { return nil }
+        guard let k = keys.last(where: { $0.pts <= pts && $0.decodeIndex <= f.decodeIndex }) else { return nil }
+        return f.decodeIndex - k.decodeIndex + 1
+    }
+
+    // 2. Seeks at N targets for each precision.
+    try? player.setupSeekManager()
+    let duration = Double(lastPTS - tl.originTicks) * tb
+    var rng = SplitMix64(state: seed)
+    let targets: [MediaTime] = (0..<n).map { _ in
+        MediaTime(value: Int64(Double.random(in: 0...max(0, duration), using: &rng) * 1_000_000), timescale: 1_000_000)
+    }
+    let precisions: [(String, SeekPrecision)] = [
+        ("exact", .exact), ("default", .default),
+        ("keyframe:0.5", .nearestKeyframe(tolerance: MediaTime(value: 1, timescale: 2))),
+        ("keyframe:2", .nearestKeyframe(tolerance: MediaTime(value: 2, timescale: 1))),
+    ]
+    var rows: [PrecisionRow] = []
+    var worst: [(target: MediaTime, landed: MediaTime, cost: Int)] = []
+    var defaultDeltas: [(Double, Double)] = []
+    let bar = Progress(total: n * precisions.count, label: "seeks")
+    var done = 0
+    for (name, prec) in precisions {
+        var row = PrecisionRow(name: name)
+        for t in targets {
+            done += 1
+            if done % 8 == 0 { bar.update(done) }
+            guard let out = try? seekAndWait(player, t, prec), out.finished, let pts = out.landedStreamPTS else { continue }
+            row.landed += 1
+            row.deltas.append(out.accuracy.deltaSeconds)
+            if out.accuracy.withinRequestedTolerance { row.within += 1 }
+            if let c = cost(of: pts) {
+                row.costs.append(c)
+                if name == "exact" { worst.append((t, out.accuracy.landedMediaTime, c)) }
+            }
+            if name == "default" { defaultDeltas.append((t.seconds, out.accuracy.deltaSeconds)) }
+        }
+        rows.append(row)
+    }
+    bar.finish()
+    worst.sort { $0.cost > $1.cost }
+    let worstFive = Array(worst.prefix(5))
+
+    if let svg = o.flags["--svg"] {
+        writeSVG(svg, duration: duration, keys: keys.map { Double($0.pts - tl.originTicks) * tb }, intervals: intervals,
+                 deltas: defaultDeltas)
+    }
+
+    if o.json {
+        func stats(_ xs: [Double]) -> String {
+            "{\"min\":\(jsonDouble(xs.min() ?? .nan)),\"median\":\(jsonDouble(quantile(xs, 0.5))),\"p95\":\(jsonDouble(quantile(xs, 0.95))),\"max\":\(jsonDouble(xs.max() ?? .nan))}"
+        }
+        var out = "{\"url\":\(jsonString(url)),\"frames\":\(frames.count),\"keyframes\":\(keys.count),"
+        out += "\"duration_seconds\":\(jsonDouble(duration)),\"targets\":\(n),\"seed\":\(seed),"
+        out += "\"keyframe_interval_seconds\":\(stats(intervals)),\"precisions\":["
+        out += rows.map { r in
+            "{\"precision\":\(jsonString(r.name)),\"landed\":\(r.landed),\"within_tolerance\":\(r.within),"
+                + "\"within_rate\":\(jsonDouble(r.landed > 0 ? Double(r.within) / Double(r.landed) : .nan)),"
+                + "\"abs_delta_seconds\":\(stats(r.deltas.map { abs($0) })),"
+                + "\"cost_packets\":\(stats(r.costs.map(Double.init)))}"
+        }.joined(separator: ",")
+        out += "],\"worst_spots\":["
+        out += worstFive.map { "{\"target\":\(jsonTime($0.target)),\"landed\":\(jsonTime($0.landed)),\"cost_packets\":\($0.cost)}" }.joined(separator: ",")
+        out += "]}"
+        print(out)
+        return
+    }
+    print("\(url)")
+    print("  frames \(frames.count), keyframes \(keys.count), duration \(fmt(duration, 3)) s")
+    print("  keyframe interval (s): min \(fmt(intervals.min() ?? .nan, 3))  median \(fmt(quantile(intervals, 0.5), 3))  p95 \(fmt(quantile(intervals, 0.95), 3))  max \(fmt(intervals.max() ?? .nan, 3))")
+    print("")
+    print("  " + "precision".rightPad(14) + "within".rightPad(10) + "|delta| median".rightPad(16) + "|delta| p95".rightPad(14) + "|delta| max".rightPad(14) + "cost median".rightPad(13) + "cost p95")
+    for r in rows {
+        let abs = r.deltas.map { Swift.abs($0) }
+        let rate = r.landed > 0 ? "\(fmt(100 * Double(r.within) / Double(r.landed), 1))%" : "n/a"
+        print("  " + r.name.rightPad(14) + rate.rightPad(10) + (fmt(quantile(abs, 0.5), 4) + " s").rightPad(16)
+              + (fmt(quantile(abs, 0.95), 4) + " s").rightPad(14) + (fmt(abs.max() ?? .nan, 4) + " s").rightPad(14)
+              + "\(Int(quantile(r.costs.map(Double.init), 0.5)))".rightPad(13) + "\(Int(quantile(r.costs.map(Double.init), 0.95)))")
+    }
+    print("")
+    print("  worst spots (exact landings that decode the most packets):")
+    for w in worstFive {
+        print("    target \(fmt(w.target.seconds, 3)) s -> frame \(fmt(w.landed.seconds, 3)) s: \(w.cost) packets from its keyframe")
+    }
+    print("")
+    print("  `within` is judged in exact rational time against the requested tolerance; `exact` asks for 0.")
+}
+
+/// A two-panel SVG: keyframe intervals (bars at each keyframe) and |delta| of default-precision landings.
+func writeSVG(_ path: String, duration: Double, keys: [Double], intervals: [Double], deltas: [(Double, Double)]) {
+    let w = 900.0, h = 360.0, left = 60.0, right = 20.0, panel = 130.0
+    let xScale = (w - left - right) / max(duration, 1e-9)
+    let maxI = max(intervals.max() ?? 1, 1e-9)
+    let maxD = max(deltas.map { abs($0.1) }.max() ?? 1, 1e-9)
+    var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(w))\" height=\"\(Int(h))\" font-family=\"sans-serif\" font-size=\"11\">\n"
+    s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+    s += "<text x=\"\(left)\" y=\"16\">keyframe interval (s), max \(fmt(maxI, 3))</text>\n"
+    s += "<text x=\"\(left)\" y=\"\(Int(panel + 56))\">|delta| of default-precision landings (s), max \(fmt(maxD, 3))</text>\n"
+    for (i, k) in keys.enumerated() where i < intervals.count {
+        let x = left + k * xScale, bh = intervals[i] / maxI * (panel - 30)
+        s += "<rect x=\"\(fmt(x, 1))\" y=\"\(fmt(panel - bh, 1))\" width=\"\(fmt(max(1, intervals[i] * xScale - 1), 1))\" height=\"\(fmt(bh, 1))\" fill=\"#4a7bd0\"/>\n"
+    }
+    let base = panel * 2 + 50
+    for (t, d) in deltas {
+        let x = left + t * xScale, y = base - abs(d) / maxD * (panel - 30)
+        s += "<circle cx=\"\(fmt(x, 1))\" cy=\"\(fmt(y, 1))\" r=\"2\" fill=\"#d0584a\"/>\n"
+    }
+    s += "<line x1=\"\(left)\" y1=\"\(panel)\" x2=\"\(w - right)\" y2=\"\(panel)\" stroke=\"black\"/>\n"
+    s += "<line x1=\"\(left)\" y1=\"\(base)\" x2=\"\(w - right)\" y2=\"\(base)\" stroke=\"black\"/>\n"
+    s += "<text x=\"\(left)\" y=\"\(Int(base + 16))\">0 s</text><text x=\"\(Int(w - right - 60))\" y=\"\(Int(base + 16))\">\(fmt(duration, 1)) s</text>\n"
+    s += "</svg>\n"
+    guard let f = fopen(path, "w") else { fail("cannot write \(path)", code: Exit.failure) }
+    fputs(s, f)
+    fclose(f)
+}

@@ -1,0 +1,56 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FastPixSeekCore
+
+let stepUsage = """
+usage: fpx-seek step FILE|URL [--from TIME] [--count N] [--times K] [--backward] [--json]
+
+Lands exactly on --from (default: the first frame), then steps K times (default 1)
+by N frames (default 1), forward or --backward, printing each landing or the typed
+reason a step was refused. Stepping stops at the first refusal.
+"""
+
+func runStep(_ args: [String]) {
+    let o = parseOptions(args, valued: ["--from", "--count", "--times", "--timeout"], switches: ["--backward"], usage: stepUsage)
+    guard o.positional.count == 1 else { fail("step needs exactly one FILE|URL (see --help)", code: Exit.usage) }
+    let count = Int(o.flags["--count"] ?? "1") ?? 0
+    let times = Int(o.flags["--times"] ?? "1") ?? 0
+    guard count >= 1, times >= 1 else { fail("--count and --times need integers >= 1", code: Exit.usage) }
+    var from: MediaTime?
+    if let f = o.flags["--from"] {
+        guard let t = parseTime(f) else { fail("--from needs a time", code: Exit.usage) }
+        from = t
+    }
+    let (player, _) = openPlayer(o.positional[0], timeoutMS: o.timeoutMS)
+    defer { player.destroy() }
+    if let t = from {
+        try? player.setupSeekManager()
+        guard let out = try? seekAndWait(player, t, .exact), out.finished else { fail("cannot land on --from", code: Exit.failure) }
+    }
+    let direction: FrameStepDirection = o.switches.contains("--backward") ? .backward : .forward
+    var lines: [String] = []
+    if !o.json, let start = try? player.currentTime() { print("from        \(fmt(start.seconds)) s  (\(start))") }
+    for _ in 0..<times {
+        let r: FrameStepResult
+        do { r = try player.stepFrame(direction, count: count) } catch let e as ErrorCode {
+            fail("step failed: \(e.message) (\(e.name))", code: Exit.failure)
+        } catch { fail("step failed", code: Exit.failure) }
+        switch r {
+        case .stepped(let d, let t, let pts, let n):
+            if o.json {
+                lines.append("{\"did_step\":true,\"direction\":\(jsonString(d == .forward ? "forward" : "backward")),\"landed\":\(jsonTime(t)),\"stream_pts\":\(pts),\"packets_read\":\(n)}")
+            } else {
+                print("\(d == .forward ? "forward " : "backward") -> \(fmt(t.seconds)) s  (\(t), stream pts \(pts), \(n) packets)")
+            }
+        case .unavailable(let d, let reason):
+            if o.json {
+                lines.append("{\"did_step\":false,\"direction\":\(jsonString(d == .forward ? "forward" : "backward")),\"reason\":\(reason.code),\"explanation\":\(jsonString("\(reason.explanation)"))}")
+            } else {
+                print("refused     \(reason.explanation)")
+            }
+        }
+        if !r.didStep { break }
+    }
+    if o.json { print("[" + lines.joined(separator: ",") + "]") }
+}

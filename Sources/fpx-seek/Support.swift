@@ -1,0 +1,192 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import FastPixSeekCore
+import FastPixSeekEngine
+
+/// Exit codes, documented in --help and docs/fpx-seek.1.
+enum Exit {
+    static let ok: Int32 = 0
+    static let failure: Int32 = 1   // open, seek or I/O failure
+    static let usage: Int32 = 2     // bad command line
+}
+
+func fail(_ message: String, code: Int32) -> Never {
+    fputs("fpx-seek: \(message)\n", stderr)
+    exit(code)
+}
+
+/// Parses "92.5", "-3", "1001/30000" exactly.
+func parseTime(_ s: String) -> MediaTime? {
+    if let slash = s.firstIndex(of: "/") {
+        guard let n = Int64(s[..<slash]), let d = Int32(s[s.index(after: slash)...]), d > 0 else { return nil }
+        return MediaTime(value: n, timescale: d)
+    }
+    var digits = Substring(s)
+    var negative = false
+    if digits.hasPrefix("-") { negative = true; digits = digits.dropFirst() } else if digits.hasPrefix("+") { digits = digits.dropFirst() }
+    let parts = digits.split(separator: ".", omittingEmptySubsequences: false)
+    guard parts.count <= 2, !digits.isEmpty else { return nil }
+    let whole = parts[0].isEmpty ? "0" : String(parts[0])
+    let frac = parts.count == 2 ? String(parts[1]) : ""
+    guard frac.count <= 9, whole.allSatisfy({ $0.isASCII && $0.isNumber }), frac.allSatisfy({ $0.isASCII && $0.isNumber }),
+          let w = Int64(whole), let f = Int64(frac.isEmpty ? "0" : frac) else { return nil }
+    var scale: Int64 = 1
+    for _ in 0..<frac.count { scale *= 10 }
+    let (v, o) = w.multipliedReportingOverflow(by: scale)
+    guard !o else { return nil }
+    let total = v + f
+    return MediaTime(value: negative ? -total : total, timescale: Int32(scale))
+}
+
+func parsePrecision(_ s: String) -> SeekPrecision? {
+    switch s {
+    case "exact": return .exact
+    case "default": return .default
+    default:
+        guard s.hasPrefix("keyframe:"), let t = parseTime(String(s.dropFirst(9))),
+              SeekPrecision.validate(tolerance: t) else { return nil }
+        return .nearestKeyframe(tolerance: t)
+    }
+}
+
+func precisionText(_ p: SeekPrecision) -> String {
+    switch p {
+    case .exact: return "exact"
+    case .nearestKeyframe(let t): return "nearestKeyframe(\(t))"
+    }
+}
+
+func jsonString(_ s: String) -> String {
+    var out = "\""
+    for u in s.unicodeScalars {
+        switch u {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\t": out += "\\t"
+        default:
+            if u.value < 0x20 { out += "\\u" + String(u.value, radix: 16).leftPad(4) } else { out.unicodeScalars.append(u) }
+        }
+    }
+    return out + "\""
+}
+
+extension String {
+    func leftPad(_ n: Int, _ c: Character = "0") -> String { String(repeating: c, count: max(0, n - count)) + self }
+    func rightPad(_ n: Int) -> String { self + String(repeating: " ", count: max(0, n - count)) }
+}
+
+func jsonTime(_ t: MediaTime) -> String {
+    guard t.isNumeric else { return "null" }
+    return "{\"value\":\(t.value),\"timescale\":\(t.timescale),\"seconds\":\(jsonDouble(t.seconds))}"
+}
+
+func jsonDouble(_ d: Double) -> String { d.isFinite ? "\(d)" : "null" }
+
+func fmt(_ d: Double, _ places: Int = 6) -> String {
+    guard d.isFinite else { return d.isNaN ? "n/a" : (d > 0 ? "+inf" : "-inf") }
+    var p = 1.0
+    for _ in 0..<places { p *= 10 }
+    let r = (abs(d) * p).rounded()
+    let whole = Int64(r / p), frac = Int64(r.truncatingRemainder(dividingBy: p))
+    return (d < 0 && r != 0 ? "-" : "") + "\(whole)" + (places > 0 ? "." + String(frac).leftPad(places) : "")
+}
+
+/// Options shared by the subcommands.
+struct Options {
+    var json = false
+    var precision = SeekPrecision.default
+    var timeoutMS: UInt64 = 10_000
+    var positional: [String] = []
+    var flags: [String: String] = [:]
+    var switches: Set<String> = []
+}
+
+/// Parses `args` with the options a subcommand accepts: `valued` take a value.
+func parseOptions(_ args: [String], valued: Set<String>, switches allowed: Set<String>, usage: String) -> Options {
+    var o = Options()
+    var i = 0
+    while i < args.count {
+        let a = args[i]
+        if a == "-h" || a == "--help" { print(usage); exit(Exit.ok) }
+        if a == "--json" { o.json = true; i += 1; continue }
+        if a.hasPrefix("--") && a.count > 2 {
+            if valued.contains(a) {
+                i += 1
+                guard i < args.count else { fail("\(a) needs a value (see --help)", code: Exit.usage) }
+                let v = args[i]
+                switch a {
+                case "--precision":
+                    guard let p = parsePrecision(v) else {
+                        fail("--precision needs exact, default or keyframe:TOL with TOL >= 0", code: Exit.usage)
+                    }
+                    o.precision = p
+                case "--timeout":
+                    guard let t = UInt64(v) else { fail("--timeout needs milliseconds", code: Exit.usage) }
+                    o.timeoutMS = t
+                default: o.flags[a] = v
+                }
+            } else if allowed.contains(a) {
+                o.switches.insert(a)
+            } else {
+                fail("unknown option \(a) (see --help)", code: Exit.usage)
+            }
+        } else {
+            o.positional.append(a)
+        }
+        i += 1
+    }
+    return o
+}
+
+/// Opens a player on `url` and waits for it; exits with a clear line on failure.
+func openPlayer(_ url: String, timeoutMS: UInt64) -> (Player, PlayerEngine) {
+    guard let player = Player(config: .init(delivery: .thread, ioTimeoutNanoseconds: timeoutMS * 1_000_000),
+                              factory: makeFFmpegEngine) else { fail("cannot create a player", code: Exit.failure) }
+    do { try player.open(url) } catch { fail("cannot open \(url)", code: Exit.failure) }
+    let status = player.waitItem(timeoutNanoseconds: nil)
+    guard status.status == .ready, let engine = try? player.readyEngine() else {
+        let e = status.error ?? .internal
+        fail("cannot open \(url): \(e.message) (\(e.name))", code: Exit.failure)
+    }
+    return (player, engine)
+}
+
+/// Seeks and waits for the outcome.
+func seekAndWait(_ player: Player, _ target: MediaTime, _ precision: SeekPrecision) throws -> SeekOutcome {
+    let done = Monitor()
+    var result: SeekOutcome?
+    _ = try player.seek(to: target, precision: precision) { o in done.locked { result = o; done.broadcast() } }
+    return done.locked {
+        while result == nil { done.wait() }
+        return result!
+    }
+}
+
+/// A progress bar on stderr, only when stderr is a terminal.
+struct Progress {
+    let total: Int
+    let label: String
+    let enabled = isatty(2) != 0
+    func update(_ n: Int) {
+        guard enabled, total > 0 else { return }
+        let width = 30
+        let filled = min(width, n * width / total)
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        fputs("\r\(label) [\(bar)] \(n)/\(total)", stderr)
+    }
+    func finish() { if enabled { fputs("\r" + String(repeating: " ", count: label.count + 50) + "\r", stderr) } }
+}
+
+/// A deterministic generator for reproducible target lists.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
