@@ -242,7 +242,9 @@ typedef enum fpx_error {
     FPX_ERROR_NETWORK = -19,         /**< connection refused, unreachable host */
     FPX_ERROR_NO_SEEK_MANAGER = -20, /**< the operation needs fpx_player_setup_seek_manager */
     FPX_ERROR_INTERNAL = -21,        /**< a bug: please report it */
-    FPX_ERROR_INVALID_STATE = -22    /**< e.g. fpx_scrub_update without fpx_scrub_begin */
+    FPX_ERROR_INVALID_STATE = -22,   /**< e.g. fpx_scrub_update without fpx_scrub_begin */
+    FPX_ERROR_EXPIRED = -23,         /**< the live segment being read left the playlist window */
+    FPX_ERROR_STALLED = -24          /**< a live playlist stopped updating */
 } fpx_error;
 
 /**
@@ -886,6 +888,105 @@ FPX_API const char *fpx_frame_step_reason_explanation(int reason);
  * seekable range). Callback-safe: no.
  */
 FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
+
+/* ======================================================================= */
+/* Live and DVR HLS                                                        */
+/* ======================================================================= */
+
+/*
+ * HLS items (URLs whose playlist is an .m3u8, master or media) go through the
+ * library's own playlist handling (RFC 8216): the library fetches and parses
+ * the playlist, reloads a live one about once per target duration (half that
+ * after an unchanged reload), tracks segments by media sequence number, and
+ * demuxes segments with libavformat. VOD, EVENT and live playlists all use it.
+ *
+ * The item timeline of an HLS item: 0 is the start of the first segment the
+ * player saw (the oldest one in the playlist at open); later segments follow
+ * by their EXTINF durations, so a time keeps its meaning as the window
+ * slides. Inside a run of segments without a discontinuity, frames are placed
+ * by their pts, exactly.
+ *
+ * The seekable window of a live playlist is [start of the oldest segment,
+ * live edge], where the live edge is the end of the newest segment minus
+ * HOLD-BACK (EXT-X-SERVER-CONTROL), or minus 3 x TARGETDURATION when there is
+ * none (RFC 8216, 6.3.3). Targets past the edge are clamped to it
+ * (FPX_CLAMP_TO_SEEKABLE_END, the common live case), targets before the
+ * window to its start. The outcome reports the edge as read for that seek.
+ */
+
+typedef struct fpx_live_seek_window {
+    size_t struct_size;
+    int is_available;         /**< 0 when there is no ready item */
+    int is_live;              /**< live or DVR: no ENDLIST */
+    int is_date_addressable;  /**< the playlist publishes EXT-X-PROGRAM-DATE-TIME */
+    fpx_time start;           /**< item timeline */
+    fpx_time end;             /**< the live edge (live) or the last frame's end (VOD) */
+    fpx_time duration;        /**< end - start */
+    double duration_seconds;  /**< display only */
+    int64_t start_date_us;    /**< Unix microseconds of start; 0 unless date addressable */
+    int64_t end_date_us;      /**< Unix microseconds of end; 0 unless date addressable */
+    int64_t first_sequence;   /**< media sequence number of the oldest segment */
+    int64_t last_sequence;    /**< of the newest */
+    fpx_time target_duration;
+    fpx_time hold_back;       /**< the distance from the newest segment's end to the edge */
+} fpx_live_seek_window;
+
+/**
+ * The seekable window, computed at the instant of the call from the newest
+ * playlist the player has. For a file item: is_live 0, the seekable range.
+ * With no item, FPX_OK and is_available 0. Callback-safe: yes.
+ */
+FPX_API int fpx_player_live_seek_window(fpx_player *player, fpx_live_seek_window *window);
+
+/**
+ * Called once for fpx_player_seek_to_live_edge: outcome NULL and error
+ * FPX_ERROR_NO_ITEM when nothing was attached, else the seek's outcome.
+ */
+typedef void (*fpx_live_edge_callback)(const fpx_seek_outcome *outcome, int error, void *userdata);
+
+/**
+ * Seeks to the live edge (exact precision), with one completion. For a file
+ * item, to its last frame. Callback-safe: yes.
+ */
+FPX_API int fpx_player_seek_to_live_edge(fpx_player *player, fpx_live_edge_callback callback,
+                                         void *userdata, uint64_t *seek_id);
+
+typedef enum fpx_date_seek_unavailable_reason {
+    FPX_DATE_SEEK_OK = 0,
+    FPX_DATE_SEEK_NO_CURRENT_ITEM = 1,
+    /** No EXT-X-PROGRAM-DATE-TIME: the library never invents dates; seek by time instead. */
+    FPX_DATE_SEEK_NOT_DATE_ADDRESSABLE = 2,
+    /** Reported, not clamped: the requested date and the window's dates are in the result. */
+    FPX_DATE_SEEK_OUTSIDE_WINDOW = 3
+} fpx_date_seek_unavailable_reason;
+
+typedef struct fpx_date_seek_result {
+    size_t struct_size;
+    int seeked;                              /**< 1: outcome is set */
+    const fpx_seek_outcome *outcome;         /**< NULL unless seeked */
+    fpx_date_seek_unavailable_reason reason;
+    int64_t requested_date_us;
+    int64_t window_start_date_us;            /**< set for OUTSIDE_WINDOW */
+    int64_t window_end_date_us;
+    const char *explanation;                 /**< static; never NULL */
+} fpx_date_seek_result;
+
+typedef void (*fpx_date_seek_callback)(const fpx_date_seek_result *result, void *userdata);
+
+/**
+ * Seeks to a wall-clock date (Unix time in microseconds) with a precision.
+ * The date maps to media time through the PROGRAM-DATE-TIME of the segment
+ * holding it plus the offset into that segment, per discontinuity. One
+ * completion: seeked with an outcome, or unavailable with a typed reason.
+ * Errors returned at once (callback never called): FPX_ERROR_INVALID_HANDLE,
+ * FPX_ERROR_UNKNOWN_ENUM, FPX_ERROR_INVALID_ARGUMENT (precision).
+ * Callback-safe: yes.
+ */
+FPX_API int fpx_player_seek_to_date(fpx_player *player, int64_t unix_time_us, fpx_precision precision,
+                                    fpx_date_seek_callback callback, void *userdata, uint64_t *seek_id);
+
+/** A static explanation of a date-seek reason; never NULL. Callback-safe: yes. */
+FPX_API const char *fpx_date_seek_reason_explanation(int reason);
 
 /* ======================================================================= */
 /* Enum strings                                                            */

@@ -23,6 +23,8 @@ public enum ErrorCode: Int32, Error, CaseIterable {
     case noSeekManager = -20
     case `internal` = -21
     case invalidState = -22
+    case expired = -23
+    case stalled = -24
 
     public var name: StaticString {
         switch self {
@@ -48,6 +50,8 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .noSeekManager: return "FPX_ERROR_NO_SEEK_MANAGER"
         case .internal: return "FPX_ERROR_INTERNAL"
         case .invalidState: return "FPX_ERROR_INVALID_STATE"
+        case .expired: return "FPX_ERROR_EXPIRED"
+        case .stalled: return "FPX_ERROR_STALLED"
         }
     }
 
@@ -75,6 +79,8 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .noSeekManager: return "the seek manager is not set up"
         case .internal: return "internal error"
         case .invalidState: return "invalid state: e.g. a scrub update or end without begin"
+        case .expired: return "the live segment being read has left the playlist window"
+        case .stalled: return "the live playlist stopped updating"
         }
     }
 }

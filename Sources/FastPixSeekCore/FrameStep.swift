@@ -91,12 +91,15 @@ extension Player {
             let landing = try engineLock.locked {
                 try e.step(from: from, forward: direction == .forward, count: count, seekID: 0, shouldStop: stop)
             }
-            if let l = landing {
+            switch landing {
+            case .landed(let l):
                 m.locked { if item?.engine === e { playheadTicks = l.pts } }
                 result = .stepped(direction: direction, landedMediaTime: e.timeline.itemTime(ofTicks: l.pts),
-                                  streamPTS: l.pts, packetsRead: l.packetsRead)
-            } else {
+                                  streamPTS: l.streamPTS ?? l.pts, packetsRead: l.packetsRead)
+            case .noFrame:
                 result = .unavailable(direction: direction, reason: .cannotStepInDirection(direction))
+            case .atLiveEdge:
+                result = .unavailable(direction: direction, reason: .atLiveEdge)
             }
         } else {
             throw ErrorCode.internal

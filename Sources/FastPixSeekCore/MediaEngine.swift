@@ -24,17 +24,60 @@ public protocol MediaEngine: AnyObject {
     /// packets at the keyframe the new frame needs. nil when there are not
     /// that many frames in that direction.
     func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
-              shouldStop: @escaping () -> Bool) throws -> StepLanding?
+              shouldStop: @escaping () -> Bool) throws -> StepResultKind
+
+    /// The seekable window as of now, without blocking on I/O; nil when the
+    /// engine cannot say yet. Callable without the engine lock.
+    func liveWindow() -> LiveWindow?
+
+    /// The item time of a wall-clock date (Unix microseconds), when the item
+    /// is date-addressable and the date is inside the window.
+    func itemTime(forDateMicroseconds us: Int64) -> MediaTime?
 
     /// Interrupts any blocking I/O now in progress (close, destroy, supersede).
     func interrupt()
+}
+
+/// What a step engine call found.
+public enum StepResultKind: Hashable {
+    case landed(StepLanding)
+    /// Fewer than `count` frames that way.
+    case noFrame
+    /// Forward, past what the live playlist has published.
+    case atLiveEdge
+}
+
+/// The seekable window. The C type is `fpx_live_seek_window`.
+public struct LiveWindow: Hashable {
+    public var isLive: Bool
+    public var isDateAddressable: Bool
+    public var start: MediaTime
+    public var end: MediaTime
+    public var startDateMicroseconds: Int64?
+    public var endDateMicroseconds: Int64?
+    public var firstSequence: Int64
+    public var lastSequence: Int64
+    public var targetDuration: MediaTime
+    public var holdBack: MediaTime
+    public init(isLive: Bool, isDateAddressable: Bool, start: MediaTime, end: MediaTime,
+                startDateMicroseconds: Int64?, endDateMicroseconds: Int64?, firstSequence: Int64,
+                lastSequence: Int64, targetDuration: MediaTime, holdBack: MediaTime) {
+        self.isLive = isLive; self.isDateAddressable = isDateAddressable; self.start = start; self.end = end
+        self.startDateMicroseconds = startDateMicroseconds; self.endDateMicroseconds = endDateMicroseconds
+        self.firstSequence = firstSequence; self.lastSequence = lastSequence
+        self.targetDuration = targetDuration; self.holdBack = holdBack
+    }
+    public var duration: MediaTime { MediaTime.subtract(end, start) }
 }
 
 /// Where a frame step landed.
 public struct StepLanding: Hashable {
     public var pts: Int64
     public var packetsRead: UInt64
-    public init(pts: Int64, packetsRead: UInt64) { self.pts = pts; self.packetsRead = packetsRead }
+    public var streamPTS: Int64?
+    public init(pts: Int64, packetsRead: UInt64, streamPTS: Int64? = nil) {
+        self.pts = pts; self.packetsRead = packetsRead; self.streamPTS = streamPTS
+    }
 }
 
 /// A landing to resolve, in absolute stream ticks.
@@ -66,8 +109,13 @@ public struct Landing: Hashable {
     public var resolution: LandingResolution
     public var coversTarget: Bool
     public var packetsRead: UInt64
+    /// The pts in the demuxed stream's own time base when it differs from
+    /// `pts` (HLS: `pts` is on the engine's continuous timeline).
+    public var streamPTS: Int64?
 
-    public init(pts: Int64, isKeyframe: Bool, resolution: LandingResolution, coversTarget: Bool, packetsRead: UInt64) {
+    public init(pts: Int64, isKeyframe: Bool, resolution: LandingResolution, coversTarget: Bool, packetsRead: UInt64,
+                streamPTS: Int64? = nil) {
+        self.streamPTS = streamPTS
         self.pts = pts
         self.isKeyframe = isKeyframe
         self.resolution = resolution

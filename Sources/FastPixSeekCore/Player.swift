@@ -318,7 +318,7 @@ public final class Player {
             frameCoversTarget: done && (landing?.coversTarget ?? false),
             landedIsKeyframe: done && (landing?.isKeyframe ?? false),
             streamIndex: done ? streamIndex : -1,
-            landedStreamPTS: done ? landing?.pts : nil,
+            landedStreamPTS: done ? (landing?.streamPTS ?? landing?.pts) : nil,
             timeline: timeline, packetsRead: landing?.packetsRead ?? 0)
         let callback = req.callback
         events.post { [self] in

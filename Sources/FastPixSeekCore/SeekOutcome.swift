@@ -56,7 +56,7 @@ public enum SeekClamp: Hashable {
         switch self {
         case .none: return "The target was inside the seekable range; nothing was moved."
         case .toSeekableStart: return "The target was before the start of the seekable range and was moved to its first frame."
-        case .toSeekableEnd: return "The target was past the end of the seekable range and was moved to its last frame."
+        case .toSeekableEnd: return "The target was past the end of the seekable range and was moved to its end: the last frame, or the live edge of a live stream."
         case .seekableRangeUnknown: return "No seekable range was known, so the target was not range-checked; the seek proceeded unmodified."
         }
     }

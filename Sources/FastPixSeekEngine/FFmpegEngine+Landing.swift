@@ -255,6 +255,14 @@ extension FFmpegEngine {
     /// Moves `count` frames from `from` along the grid. Returns the new frame's
     /// pts, or nil when there are not that many frames in that direction.
     public func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
+                     shouldStop: @escaping () -> Bool) throws -> StepResultKind {
+        guard let l = try stepLanding(from: from, forward: forward, count: count, seekID: seekID, shouldStop: shouldStop) else {
+            return .noFrame
+        }
+        return .landed(l)
+    }
+
+    func stepLanding(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
                      shouldStop: @escaping () -> Bool) throws -> StepLanding? {
         _ = try liveContext()
         guard seekable else { throw EngineError(.unsupported) }

@@ -42,18 +42,33 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     var lastSeekID: UInt64 = 0
     private var counters: (packets: UInt64, bytes: UInt64) = (0, 0)
     private var closed = false
+    /// Owns the custom I/O of an in-memory item; outlives the format context.
+    private let memoryIO: MemoryIO?
 
-    /// Opens `url`. Blocking, bounded by the policy's timeout.
-    public init(url: String, policy: IOPolicy) throws {
+    /// Opens `url`. Blocking, bounded by the policy's timeout. `options` are
+    /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
+    /// With `memory`, the bytes are demuxed from memory and `url` only names them.
+    public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: [UInt8]? = nil) throws {
         let g = IOGuard(policy: policy)
         ioGuard = g
+        if let m = memory {
+            guard let io = MemoryIO(m) else { throw EngineError(.noMemory) }
+            memoryIO = io
+        } else {
+            memoryIO = nil
+        }
         guard var c = avformat_alloc_context() else { throw EngineError(.noMemory) }
+        if let io = memoryIO {
+            c.pointee.pb = io.context
+            c.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        }
         c.pointee.interrupt_callback = AVIOInterruptCB(callback: ioInterruptCallback,
                                                        opaque: Unmanaged.passUnretained(g).toOpaque())
         var opts: OpaquePointer?
         if policy.timeoutNanoseconds > 0 {
             av_dict_set(&opts, "rw_timeout", String(policy.timeoutNanoseconds / 1000), 0)
         }
+        for (k, v) in options { av_dict_set(&opts, k, v, 0) }
         g.begin()
         var cOpt: UnsafeMutablePointer<AVFormatContext>? = c
         var ret = avformat_open_input(&cOpt, url, nil, &opts)
@@ -218,6 +233,22 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
 
     // MARK: Seekable range
 
+    /// A copy of the range for `liveWindow()`, which runs without the engine lock.
+    private static let publishLock = Monitor()
+    private var publishedRange: ClosedRange<Int64>?
+
+    public func liveWindow() -> LiveWindow? {
+        let r = Self.publishLock.locked { publishedRange }
+        let start = r.map { timeline.itemTime(ofTicks: $0.lowerBound) } ?? .zero
+        let end = r.map { timeline.itemTime(ofTicks: $0.upperBound) } ?? durationTime
+        guard end.isNumeric else { return nil }
+        return LiveWindow(isLive: false, isDateAddressable: false, start: start, end: end, startDateMicroseconds: nil,
+                          endDateMicroseconds: nil, firstSequence: 0, lastSequence: 0, targetDuration: .zero,
+                          holdBack: .zero)
+    }
+
+    public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? { nil }
+
     public func seekableRange() throws -> ClosedRange<Int64>? {
         if rangeKnown { return range }
         guard seekable else { rangeKnown = true; range = nil; return nil }
@@ -227,6 +258,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         let last = try scanLastFrame()
         rangeKnown = true
         if let f = first, let l = last, f <= l { range = f...l } else { range = nil }
+        let published = range
+        Self.publishLock.locked { publishedRange = published }
         // The scans moved the demuxer: start again from the beginning.
         try rewind()
         clearWindow()
@@ -380,7 +413,15 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     }
 }
 
-/// The engine factory for the player: files and http(s) URLs.
+/// The engine factory for the player: HLS playlists go to `HLSEngine`, every
+/// other file or http(s) URL to `FFmpegEngine`. A URL without the .m3u8
+/// extension that libavformat recognises as HLS is reopened with `HLSEngine`.
 public func makeFFmpegEngine(url: String, policy: IOPolicy) throws -> MediaEngine & PacketSource {
-    try FFmpegEngine(url: url, policy: policy)
+    if HLSEngine.looksLikePlaylist(url) { return try HLSEngine(url: url, policy: policy) }
+    let e = try FFmpegEngine(url: url, policy: policy)
+    if let name = e.itemInfo.formatName, String(cString: name) == "hls" {
+        e.close()
+        return try HLSEngine(url: url, policy: policy)
+    }
+    return e
 }

@@ -16,6 +16,8 @@ final class IOGuard {
 
     init(policy: IOPolicy) { self.policy = policy }
 
+    var timeoutNanoseconds: UInt64? { policy.timeoutNanoseconds }
+
     /// Starts a bounded operation.
     func begin(stop: (() -> Bool)? = nil) {
         m.locked {

@@ -20,6 +20,21 @@ func runProbe(_ args: [String]) {
     let info = engine.itemInfo
     let range = (try? player.seekableRange()) ?? nil
     var keyframes = 0, frames = 0
+    let window: LiveWindow? = (try? player.liveSeekWindow()) ?? nil
+    if let w = window, w.isLive {
+        // A live stream never ends: report the window instead of a full demux.
+        if o.json {
+            print("{\"url\":\(jsonString(url)),\"live\":true,\"window\":{\"start\":\(jsonTime(w.start)),\"end\":\(jsonTime(w.end)),"
+                  + "\"first_sequence\":\(w.firstSequence),\"last_sequence\":\(w.lastSequence),\"date_addressable\":\(w.isDateAddressable),"
+                  + "\"start_date_us\":\(w.startDateMicroseconds ?? 0),\"end_date_us\":\(w.endDateMicroseconds ?? 0)}}")
+        } else {
+            print("\(url)")
+            print("  live HLS         segments \(w.firstSequence)...\(w.lastSequence), target duration \(w.targetDuration) s")
+            print("  seekable window  \(fmt(w.start.seconds)) .. \(fmt(w.end.seconds)) s (live edge = newest segment end - \(fmt(w.holdBack.seconds, 3)) s)")
+            print("  date addressable \(w.isDateAddressable ? "yes" : "no (no EXT-X-PROGRAM-DATE-TIME)")")
+        }
+        return
+    }
     while let p = try? player.readPacket() {
         guard p.streamIndex == info.referenceStream, p.flags & PacketView.flagDiscard == 0 else { continue }
         frames += 1

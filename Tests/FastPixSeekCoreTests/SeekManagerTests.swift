@@ -229,13 +229,15 @@ final class SeekManagerTests: XCTestCase {
 
 extension FakeEngine {
     func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
-              shouldStop: @escaping () -> Bool) throws -> StepLanding? {
+              shouldStop: @escaping () -> Bool) throws -> StepResultKind {
         let f = from ?? frames[0]
-        guard let i = frames.firstIndex(of: f) else { return nil }
+        guard let i = frames.firstIndex(of: f) else { return .noFrame }
         let j = forward ? i + count : i - count
-        guard j >= 0, j < frames.count else { return nil }
-        return StepLanding(pts: frames[j], packetsRead: 0)
+        guard j >= 0, j < frames.count else { return .noFrame }
+        return .landed(StepLanding(pts: frames[j], packetsRead: 0))
     }
+    func liveWindow() -> LiveWindow? { nil }
+    func itemTime(forDateMicroseconds us: Int64) -> MediaTime? { nil }
 }
 
 final class ScrubSessionTests: XCTestCase {

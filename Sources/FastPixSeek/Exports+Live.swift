@@ -1,0 +1,92 @@
+import CFastPixSeekABI
+import FastPixSeekCore
+
+@_cdecl("fpx_player_live_seek_window")
+public func fpxPlayerLiveSeekWindow(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<fpx_live_seek_window>?) -> Int32 {
+    withPlayer(h) { p in
+        guard let out = out else { throw ErrorCode.invalidArgument }
+        var c = fpx_live_seek_window()
+        c.struct_size = MemoryLayout<fpx_live_seek_window>.size
+        c.start = MediaTime.invalid.c
+        c.end = MediaTime.invalid.c
+        c.duration = MediaTime.invalid.c
+        c.target_duration = MediaTime.invalid.c
+        c.hold_back = MediaTime.invalid.c
+        c.duration_seconds = .nan
+        if let w = try p.liveSeekWindow() {
+            c.is_available = 1
+            c.is_live = w.isLive ? 1 : 0
+            c.is_date_addressable = w.isDateAddressable ? 1 : 0
+            c.start = w.start.c
+            c.end = w.end.c
+            c.duration = w.duration.c
+            c.duration_seconds = w.duration.seconds
+            c.start_date_us = w.isDateAddressable ? (w.startDateMicroseconds ?? 0) : 0
+            c.end_date_us = w.isDateAddressable ? (w.endDateMicroseconds ?? 0) : 0
+            c.first_sequence = w.firstSequence
+            c.last_sequence = w.lastSequence
+            c.target_duration = w.targetDuration.c
+            c.hold_back = w.holdBack.c
+        }
+        out.pointee = c
+    }
+}
+
+@_cdecl("fpx_player_seek_to_live_edge")
+public func fpxPlayerSeekToLiveEdge(_ h: OpaquePointer?, _ callback: fpx_live_edge_callback?,
+                                    _ userdata: UnsafeMutableRawPointer?, _ seekID: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    withPlayer(h) { p in
+        let id = try p.seekToLiveEdge { outcome, error in
+            guard let cb = callback else { return }
+            if let o = outcome {
+                var c = cOutcome(o)
+                cb(&c, 0, userdata)
+            } else {
+                cb(nil, error?.rawValue ?? ErrorCode.noItem.rawValue, userdata)
+            }
+        }
+        seekID?.pointee = id
+    }
+}
+
+@_cdecl("fpx_player_seek_to_date")
+public func fpxPlayerSeekToDate(_ h: OpaquePointer?, _ unixUS: Int64, _ precision: fpx_precision,
+                                _ callback: fpx_date_seek_callback?, _ userdata: UnsafeMutableRawPointer?,
+                                _ seekID: UnsafeMutablePointer<UInt64>?) -> Int32 {
+    withPlayer(h) { p in
+        let prec = try seekPrecision(from: precision)
+        let id = try p.seekToDate(microseconds: unixUS, precision: prec) { result in
+            guard let cb = callback else { return }
+            var r = fpx_date_seek_result()
+            r.struct_size = MemoryLayout<fpx_date_seek_result>.size
+            r.requested_date_us = unixUS
+            switch result {
+            case .seeked(let o):
+                var c = cOutcome(o)
+                r.seeked = 1
+                r.reason = FPX_DATE_SEEK_OK
+                r.explanation = cString(DateSeekUnavailableReason.explanation(code: 0))
+                withUnsafePointer(to: &c) { ptr in
+                    r.outcome = ptr
+                    cb(&r, userdata)
+                }
+            case .unavailable(_, let reason):
+                r.seeked = 0
+                r.outcome = nil
+                r.reason = fpx_date_seek_unavailable_reason(rawValue: UInt32(reason.code))
+                r.explanation = cString(DateSeekUnavailableReason.explanation(code: reason.code))
+                if case .dateOutsideSeekableWindow(_, let s, let e) = reason {
+                    r.window_start_date_us = s
+                    r.window_end_date_us = e
+                }
+                cb(&r, userdata)
+            }
+        }
+        seekID?.pointee = id
+    }
+}
+
+@_cdecl("fpx_date_seek_reason_explanation")
+public func fpxDateSeekReasonExplanation(_ reason: Int32) -> UnsafePointer<CChar> {
+    cString(DateSeekUnavailableReason.explanation(code: reason))
+}

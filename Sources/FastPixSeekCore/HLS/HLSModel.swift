@@ -1,0 +1,224 @@
+/// A parsed playlist: RFC 8216 says a playlist is either a master (multivariant)
+/// playlist or a media playlist, never both.
+public enum HLSPlaylist: Hashable {
+    case master(HLSMasterPlaylist)
+    case media(HLSMediaPlaylist)
+
+    /// Parses playlist text. `url` is the playlist's own URL, used to resolve
+    /// relative URIs (RFC 3986); without it URIs are returned as written.
+    /// Throws `HLSError`.
+    public static func parse(_ text: String, url: String? = nil) throws -> HLSPlaylist {
+        try HLSParser(bytes: Array(text.utf8), url: url).run()
+    }
+
+    /// Parses playlist bytes, which must be UTF-8 (RFC 8216 4.1). Throws `HLSError`.
+    public static func parse(_ bytes: [UInt8], url: String? = nil) throws -> HLSPlaylist {
+        try HLSParser(bytes: bytes, url: url).run()
+    }
+
+    public var master: HLSMasterPlaylist? {
+        if case .master(let m) = self { return m }
+        return nil
+    }
+
+    public var media: HLSMediaPlaylist? {
+        if case .media(let m) = self { return m }
+        return nil
+    }
+}
+
+// MARK: - Media playlists
+
+/// A byte sub-range of a resource: `length` bytes from `offset`.
+public struct HLSByteRange: Hashable {
+    public var length: Int64
+    public var offset: Int64
+    public init(length: Int64, offset: Int64) { self.length = length; self.offset = offset }
+    /// One past the last byte; the parser guarantees it does not overflow.
+    public var end: Int64 { offset &+ length }
+}
+
+/// A Media Initialization Section (`EXT-X-MAP`).
+public struct HLSMap: Hashable {
+    /// Resolved against the playlist URL when one was given.
+    public internal(set) var uri: String
+    /// As written in the playlist.
+    public internal(set) var rawURI: String
+    public internal(set) var byteRange: HLSByteRange?
+}
+
+public struct HLSSegment: Hashable {
+    /// The Media Sequence Number.
+    public internal(set) var sequence: Int64
+    /// The EXTINF duration in seconds, exactly as written.
+    public internal(set) var duration: Rational
+    /// The EXTINF title, if any.
+    public internal(set) var title: String?
+    /// Resolved against the playlist URL when one was given.
+    public internal(set) var uri: String
+    /// As written in the playlist.
+    public internal(set) var rawURI: String
+    public internal(set) var byteRange: HLSByteRange?
+    public internal(set) var map: HLSMap?
+    /// The segment's own `EXT-X-PROGRAM-DATE-TIME`, Unix ms (rounded down).
+    public internal(set) var programDateTime: Int64?
+    /// The start date, Unix ms (rounded down): the explicit PDT, or the last
+    /// PDT plus the EXTINF durations since, within one discontinuity. Nil when
+    /// no PDT applies.
+    public internal(set) var startDate: Int64?
+    /// `startDate` exactly, in milliseconds (sub-millisecond parts kept).
+    public internal(set) var startDateExact: Rational?
+    /// Preceded by `EXT-X-DISCONTINUITY`.
+    public internal(set) var discontinuity: Bool
+    /// The Discontinuity Sequence Number of this segment.
+    public internal(set) var discontinuitySequence: Int64
+    /// The start on this playlist's timeline (seconds; 0 = first segment): the
+    /// exact sum of the EXTINF durations before it.
+    public internal(set) var startOffset: Rational
+    /// Marked `EXT-X-GAP`: the resource must not be loaded.
+    public internal(set) var gap: Bool
+
+    /// `startOffset + duration`.
+    public var endOffset: Rational { startOffset + duration }
+}
+
+public enum HLSPlaylistType: Hashable {
+    case none, event, vod
+}
+
+/// `EXT-X-SERVER-CONTROL`, values in seconds.
+public struct HLSServerControl: Hashable {
+    public var holdBack: Rational?
+    public var partHoldBack: Rational?
+    public var canSkipUntil: Rational?
+    public var canSkipDateRanges: Bool = false
+    public var canBlockReload: Bool = false
+    public init() {}
+}
+
+/// `EXT-X-START`.
+public struct HLSStart: Hashable {
+    /// Seconds; negative values count from the end of the playlist.
+    public internal(set) var timeOffset: Rational
+    public internal(set) var precise: Bool
+    public init(timeOffset: Rational, precise: Bool) { self.timeOffset = timeOffset; self.precise = precise }
+}
+
+public struct HLSMediaPlaylist: Hashable {
+    /// The URL the playlist was parsed with, if any.
+    public internal(set) var url: String?
+    public internal(set) var version: Int64?
+    /// `EXT-X-TARGETDURATION`, seconds.
+    public internal(set) var targetDuration: Int
+    /// `EXT-X-MEDIA-SEQUENCE`: the first segment's MSN (0 when absent).
+    public internal(set) var mediaSequence: Int64
+    /// `EXT-X-DISCONTINUITY-SEQUENCE` (0 when absent).
+    public internal(set) var discontinuitySequence: Int64
+    public internal(set) var segments: [HLSSegment]
+    public internal(set) var endList: Bool
+    public internal(set) var playlistType: HLSPlaylistType
+    public internal(set) var serverControl: HLSServerControl?
+    public internal(set) var start: HLSStart?
+    public internal(set) var independentSegments: Bool
+    public internal(set) var iFramesOnly: Bool
+
+    /// `EXT-X-SERVER-CONTROL` HOLD-BACK, seconds.
+    public var holdBack: Rational? { serverControl?.holdBack }
+    /// `EXT-X-SERVER-CONTROL` PART-HOLD-BACK, seconds.
+    public var partHoldBack: Rational? { serverControl?.partHoldBack }
+    /// The server may still add segments: no ENDLIST and not a VOD playlist.
+    public var isLive: Bool { !endList && playlistType != .vod }
+    /// The sum of the EXTINF durations, exactly.
+    public var duration: Rational { segments.last?.endOffset ?? Rational(0) }
+    /// The MSN after the last segment (the parser guarantees it fits).
+    public var nextSequence: Int64 { mediaSequence &+ Int64(segments.count) }
+}
+
+// MARK: - Master playlists
+
+public struct HLSVariant: Hashable {
+    /// BANDWIDTH, bits per second (peak).
+    public internal(set) var bandwidth: Int64
+    /// AVERAGE-BANDWIDTH, bits per second.
+    public internal(set) var averageBandwidth: Int64?
+    public internal(set) var resolution: HLSResolution?
+    /// CODECS as written.
+    public internal(set) var codecs: String?
+    /// FRAME-RATE, exactly.
+    public internal(set) var frameRate: Rational?
+    public internal(set) var audioGroup: String?
+    public internal(set) var videoGroup: String?
+    public internal(set) var subtitlesGroup: String?
+    /// A group id, or "NONE".
+    public internal(set) var closedCaptions: String?
+    /// Resolved against the playlist URL when one was given.
+    public internal(set) var uri: String
+    public internal(set) var rawURI: String
+    /// Every attribute of the `EXT-X-STREAM-INF` tag.
+    public internal(set) var attributes: HLSAttributeList
+
+    /// CODECS split on commas, blanks trimmed.
+    public var codecList: [String] {
+        guard let codecs else { return [] }
+        return codecs.split(separator: ",").map { HLSParser.trim(Substring($0)) }.filter { !$0.isEmpty }.map(String.init)
+    }
+}
+
+/// An `EXT-X-MEDIA` rendition, recorded minimally.
+public struct HLSRendition: Hashable {
+    /// AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS.
+    public internal(set) var type: String
+    public internal(set) var groupID: String
+    public internal(set) var name: String
+    public internal(set) var language: String?
+    /// Resolved against the playlist URL when one was given.
+    public internal(set) var uri: String?
+    public internal(set) var rawURI: String?
+    public internal(set) var isDefault: Bool
+    public internal(set) var autoselect: Bool
+    public internal(set) var attributes: HLSAttributeList
+}
+
+public enum HLSVariantPolicy: Hashable {
+    /// The variant with the highest BANDWIDTH (the default).
+    case highestBandwidth
+    /// The variant with the lowest BANDWIDTH.
+    case lowestBandwidth
+    /// The highest BANDWIDTH not above `maxBandwidth`; when none fits, the lowest.
+    case closest(maxBandwidth: Int64)
+}
+
+public struct HLSMasterPlaylist: Hashable {
+    public internal(set) var url: String?
+    public internal(set) var version: Int64?
+    public internal(set) var variants: [HLSVariant]
+    public internal(set) var renditions: [HLSRendition]
+    public internal(set) var independentSegments: Bool
+    public internal(set) var start: HLSStart?
+
+    /// Picks a variant by BANDWIDTH; ties go to the earlier variant in the
+    /// playlist. Nil when there are no variants.
+    public func selectVariant(_ policy: HLSVariantPolicy = .highestBandwidth) -> HLSVariant? {
+        guard var best = variants.first else { return nil }
+        switch policy {
+        case .highestBandwidth:
+            for v in variants.dropFirst() where v.bandwidth > best.bandwidth { best = v }
+            return best
+        case .lowestBandwidth:
+            for v in variants.dropFirst() where v.bandwidth < best.bandwidth { best = v }
+            return best
+        case .closest(let cap):
+            var fit: HLSVariant? = nil
+            for v in variants where v.bandwidth <= cap {
+                if let f = fit, f.bandwidth >= v.bandwidth { continue }
+                fit = v
+            }
+            return fit ?? selectVariant(.lowestBandwidth)
+        }
+    }
+
+    /// The renditions of one group (an `AUDIO`/`VIDEO`/`SUBTITLES` group id).
+    public func renditions(inGroup groupID: String) -> [HLSRendition] {
+        renditions.filter { $0.groupID == groupID }
+    }
+}

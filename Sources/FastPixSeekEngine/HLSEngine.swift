@@ -1,0 +1,537 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CFFmpeg
+import FastPixSeekCore
+
+/// HLS (live, EVENT, VOD) over the project's own playlist handling.
+///
+/// libavformat's hls demuxer marks live playlists unseekable and never exposes
+/// PROGRAM-DATE-TIME, so this engine fetches and parses playlists itself
+/// (`HLSPlaylist`, RFC 8216), reloads live ones on a library thread, tracks
+/// segments by media sequence number, and demuxes each segment with an
+/// `FFmpegEngine`, which resolves landings inside it exactly as for files.
+///
+/// Timelines: the item timeline starts at the oldest segment seen at open;
+/// segments follow by EXTINF. The engine's ticks (`timeline`) are that item
+/// time in the segments' time base. Inside one discontinuity domain, ticks map
+/// to the segments' pts by one anchor (the first segment of the domain that
+/// was demuxed), so frames keep their exact pts spacing.
+public final class HLSEngine: MediaEngine, PacketSource {
+    struct Segment {
+        var sequence: Int64
+        var duration: Rational
+        var uri: String
+        var byteRange: HLSByteRange?
+        var hasMap: Bool
+        var startDateMS: Int64?
+        var discontinuity: Bool
+        var discontinuitySequence: Int64
+        /// Start on the item timeline, seconds.
+        var itemStart: Rational
+        var itemEnd: Rational { itemStart + duration }
+    }
+
+    struct Anchor { var ticks: Int64; var pts: Int64 }
+
+    static func looksLikePlaylist(_ url: String) -> Bool {
+        var path = Substring(url)
+        if let q = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<q] }
+        return path.lowercased().hasSuffix(".m3u8") || path.lowercased().hasSuffix(".m3u")
+    }
+
+    private let policy: IOPolicy
+    private let fetchGuard: IOGuard
+    private let mediaURL: String
+    public let timeline: Timeline
+    public let referenceStream: Int32
+    public let hasVideo: Bool
+    private let ticksPerSecond: Rational
+
+    // Tracker state: guarded by `tm` (the reload thread writes it).
+    private let tm = Monitor()
+    private var segments: [Segment] = []
+    private var targetDuration = 0
+    private var holdBack: Rational?
+    private var endList = false
+    private var closing = false
+    private var stalled = false
+    private var lastChange: UInt64 = 0
+    private var reloadError: ErrorCode?
+    private var reloader: OSThread?
+
+    // Demux state: used under the player's engine lock only.
+    private var engines: [Int64: FFmpegEngine] = [:]
+    private var engineOrder: [Int64] = []
+    private var anchors: [Int64: Anchor] = [:]
+    private var currentSequence: Int64?
+    private var markDiscontinuity = false
+    private var lastSeekID: UInt64 = 0
+    private var retiredCounters: (packets: UInt64, bytes: UInt64) = (0, 0)
+
+    public init(url: String, policy: IOPolicy) throws {
+        self.policy = policy
+        fetchGuard = IOGuard(policy: policy)
+        // Master playlists: pick the highest-bandwidth variant.
+        var playlistURL = url
+        var media: HLSMediaPlaylist
+        let first = try HLSEngine.parse(try HLSEngine.fetch(url, guard: fetchGuard), url: url)
+        switch first {
+        case .media(let m): media = m
+        case .master(let master):
+            guard let v = master.selectVariant() else { throw EngineError(.invalidData) }
+            playlistURL = v.uri
+            guard case .media(let m) = try HLSEngine.parse(try HLSEngine.fetch(v.uri, guard: fetchGuard), url: v.uri) else {
+                throw EngineError(.invalidData)
+            }
+            media = m
+        }
+        mediaURL = playlistURL
+        guard !media.segments.isEmpty else { throw EngineError(.invalidData) }
+        if media.segments.contains(where: { $0.map != nil }) {
+            // fMP4 segments need their init section prepended: not supported yet.
+            throw EngineError(.unsupported)
+        }
+        segments = HLSEngine.track(media, previous: [])
+        targetDuration = media.targetDuration
+        holdBack = media.holdBack
+        endList = !media.isLive
+        lastChange = monotonicNanoseconds()
+        // Open the segment playback starts from (the live edge's, or the first)
+        // to learn the stream's time base.
+        let startIndex = HLSEngine.edgeIndex(segments, holdBack: HLSEngine.holdBack(media.holdBack, media.targetDuration),
+                                             live: !endList)
+        let seg = segments[startIndex]
+        let e = try HLSEngine.openSegment(seg, policy: policy)
+        timeline = Timeline(timeBaseNum: e.timeline.timeBaseNum, timeBaseDen: e.timeline.timeBaseDen, originTicks: 0)
+        referenceStream = e.referenceStream
+        hasVideo = e.hasVideo
+        ticksPerSecond = Rational(Int128(e.timeline.timeBaseDen), Int128(e.timeline.timeBaseNum))
+        engines[seg.sequence] = e
+        engineOrder = [seg.sequence]
+        currentSequence = seg.sequence
+        if !endList {
+            reloader = OSThread(name: "fpx-hls-reload") { [weak self] in self?.reloadLoop() }
+        }
+    }
+
+    deinit { close() }
+
+    // MARK: Fetching and tracking
+
+    static func parse(_ bytes: [UInt8], url: String) throws -> HLSPlaylist {
+        do { return try HLSPlaylist.parse(bytes, url: url) } catch let e as HLSError {
+            throw EngineError(e.errorCode)
+        }
+    }
+
+    /// GETs a whole resource (a playlist) through libavformat's protocols,
+    /// bounded by the I/O timeout and interruptible.
+    static func fetch(_ url: String, guard g: IOGuard, limit: Int = 16 << 20, range: HLSByteRange? = nil) throws -> [UInt8] {
+        var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
+        var opts: OpaquePointer?
+        if let t = g.timeoutNanoseconds, t > 0 { av_dict_set(&opts, "rw_timeout", String(t / 1000), 0) }
+        if let r = range {
+            guard url.hasPrefix("http://") || url.hasPrefix("https://") else { throw EngineError(.unsupported) }
+            av_dict_set(&opts, "offset", String(r.offset), 0)
+            av_dict_set(&opts, "end_offset", String(r.offset &+ r.length), 0)
+        }
+        g.begin()
+        defer { g.end() }
+        var io: UnsafeMutablePointer<AVIOContext>?
+        let ret = avio_open2(&io, url, AVIO_FLAG_READ, &cb, &opts)
+        av_dict_free(&opts)
+        guard ret >= 0, let ctx = io else { throw g.error(for: ret) }
+        defer { avio_closep(&io) }
+        var out: [UInt8] = []
+        var buf = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buf.withUnsafeMutableBufferPointer { avio_read(ctx, $0.baseAddress, Int32($0.count)) }
+            if n == fpx_averror_eof() || n == 0 { break }
+            if n < 0 { throw g.error(for: n) }
+            out.append(contentsOf: buf[0..<Int(n)])
+            if out.count > limit { throw EngineError(.invalidData) }
+            if let r = range, out.count >= Int(r.length) { out.removeLast(out.count - Int(r.length)); break }
+            g.extend()
+        }
+        return out
+    }
+
+    static func holdBack(_ hb: Rational?, _ target: Int) -> Rational { hb ?? Rational(Int64(3 * max(target, 0))) }
+
+    /// Assigns item-timeline starts: segments already known keep theirs; new
+    /// ones follow the overlap by the playlist's own offsets.
+    static func track(_ media: HLSMediaPlaylist, previous: [Segment]) -> [Segment] {
+        var base: Rational = Rational(0)
+        if let overlap = media.segments.first(where: { s in previous.contains { $0.sequence == s.sequence } }),
+           let known = previous.first(where: { $0.sequence == overlap.sequence }) {
+            base = known.itemStart - overlap.startOffset
+        } else if let last = previous.last, let firstNew = media.segments.first {
+            // No overlap: the window moved past everything we knew. Continue the
+            // timeline, estimating the missed segments at TARGETDURATION each.
+            let missed = max(0, firstNew.sequence &- last.sequence &- 1)
+            base = last.itemEnd + Rational(missed &* Int64(media.targetDuration)) - firstNew.startOffset
+        }
+        return media.segments.map { s in
+            Segment(sequence: s.sequence, duration: s.duration, uri: s.uri, byteRange: s.byteRange, hasMap: s.map != nil,
+                    startDateMS: s.startDate, discontinuity: s.discontinuity,
+                    discontinuitySequence: s.discontinuitySequence, itemStart: base + s.startOffset)
+        }
+    }
+
+    /// The index of the segment holding the live edge (live), or 0.
+    static func edgeIndex(_ segs: [Segment], holdBack: Rational, live: Bool) -> Int {
+        guard live, let last = segs.last else { return 0 }
+        let edge = last.itemEnd - holdBack
+        return segs.lastIndex { $0.itemStart <= edge } ?? 0
+    }
+
+    private func reloadLoop() {
+        var unchanged = false
+        while true {
+            let (stop, td) = tm.locked { (closing, targetDuration) }
+            if stop { return }
+            // RFC 8216 6.3.4: wait a target duration, half of one after an unchanged reload.
+            let waitNS = UInt64(max(td, 1)) * (unchanged ? 500_000_000 : 1_000_000_000)
+            let due = monotonicNanoseconds() &+ waitNS
+            let quit: Bool = tm.locked {
+                while !closing && monotonicNanoseconds() < due { tm.wait(until: due) }
+                return closing
+            }
+            if quit { return }
+            do {
+                let bytes = try HLSEngine.fetch(mediaURL, guard: fetchGuard)
+                guard case .media(let media) = try HLSEngine.parse(bytes, url: mediaURL) else { continue }
+                tm.locked {
+                    let before = segments.last?.sequence
+                    segments = HLSEngine.track(media, previous: segments)
+                    targetDuration = media.targetDuration
+                    holdBack = media.holdBack
+                    endList = !media.isLive
+                    unchanged = segments.last?.sequence == before
+                    let now = monotonicNanoseconds()
+                    if !unchanged { lastChange = now; stalled = false; reloadError = nil }
+                    // A live playlist that stops growing for 3 target durations has stalled.
+                    if unchanged && !endList && now &- lastChange > UInt64(3 * max(targetDuration, 1)) * 1_000_000_000 {
+                        stalled = true
+                    }
+                    tm.broadcast()
+                }
+                if !media.isLive { return }
+            } catch {
+                let code = (error as? EngineError)?.code ?? .io
+                tm.locked {
+                    reloadError = code
+                    if monotonicNanoseconds() &- lastChange > UInt64(3 * max(targetDuration, 1)) * 1_000_000_000 { stalled = true }
+                    tm.broadcast()
+                }
+                unchanged = true
+            }
+        }
+    }
+
+    // MARK: Segments
+
+    /// Downloads a segment (its byte range, if any) and demuxes it from memory.
+    static func openSegment(_ s: Segment, policy: IOPolicy) throws -> FFmpegEngine {
+        guard !s.hasMap else { throw EngineError(.unsupported) }
+        let g = IOGuard(policy: policy)
+        var bytes: [UInt8]
+        if let r = s.byteRange {
+            bytes = try fetch(s.uri, guard: g, limit: 512 << 20, range: r)
+        } else {
+            bytes = try fetch(s.uri, guard: g, limit: 512 << 20)
+        }
+        guard !bytes.isEmpty else { throw EngineError(.invalidData) }
+        return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
+    }
+
+    private func segment(_ sequence: Int64) -> Segment? { tm.locked { segments.first { $0.sequence == sequence } } }
+
+    private func engine(for s: Segment) throws -> FFmpegEngine {
+        if let e = engines[s.sequence] { return e }
+        if tm.locked({ closing }) { throw EngineError(.cancelled) }
+        let e = try HLSEngine.openSegment(s, policy: policy)
+        engines[s.sequence] = e
+        engineOrder.append(s.sequence)
+        // Keep the segment engines bounded: the current one and two neighbours.
+        while engineOrder.count > 3 {
+            let old = engineOrder.removeFirst()
+            if old == currentSequence { engineOrder.append(old); continue }
+            if let o = engines.removeValue(forKey: old) { retire(o) }
+        }
+        return e
+    }
+
+    private func retire(_ e: FFmpegEngine) {
+        let c = e.demuxCounters
+        retiredCounters.packets &+= c.packets
+        retiredCounters.bytes &+= c.bytes
+        e.close()
+    }
+
+    /// The anchor of a segment's discontinuity domain, made from it if new.
+    private func anchor(for s: Segment, engine e: FFmpegEngine) throws -> Anchor {
+        if let a = anchors[s.discontinuitySequence] { return a }
+        guard let r = try e.seekableRange() else { throw EngineError(.invalidData) }
+        let a = Anchor(ticks: Int64(clamping: (s.itemStart * ticksPerSecond).floor), pts: r.lowerBound)
+        anchors[s.discontinuitySequence] = a
+        return a
+    }
+
+    private func ticks(ofPTS pts: Int64, _ a: Anchor) -> Int64 { a.ticks &+ (pts &- a.pts) }
+    private func pts(ofTicks t: Int64, _ a: Anchor) -> Int64 { a.pts &+ (t &- a.ticks) }
+
+    private func segmentIndex(atTicks t: Rational, in segs: [Segment]) -> Int? {
+        guard !segs.isEmpty else { return nil }
+        let seconds = t * Rational(Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
+        if seconds < segs[0].itemStart { return 0 }
+        return segs.lastIndex { $0.itemStart <= seconds } ?? segs.count - 1
+    }
+
+    // MARK: MediaEngine
+
+    private var windowSnapshot: (segs: [Segment], hold: Rational, live: Bool, td: Int) {
+        tm.locked { (segments, HLSEngine.holdBack(holdBack, targetDuration), !endList, targetDuration) }
+    }
+
+    public func seekableRange() throws -> ClosedRange<Int64>? {
+        guard let w = liveWindow(), let s = timeline.ticks(of: w.start), let e = timeline.ticks(of: w.end) else {
+            return nil
+        }
+        let lo = Int64(clamping: s.ceil), hi = Int64(clamping: e.floor)
+        return lo <= hi ? lo...hi : lo...lo
+    }
+
+    public func liveWindow() -> LiveWindow? {
+        let (segs, hold, live, td) = windowSnapshot
+        guard let first = segs.first, let last = segs.last else { return nil }
+        var end = live ? last.itemEnd - hold : last.itemEnd
+        if end < first.itemStart { end = first.itemStart }
+        let tsDen = timeline.timeBaseDen
+        func mt(_ r: Rational) -> MediaTime { MediaTime(rational: r, preferredTimescales: [tsDen, 1000]) }
+        let dated = segs.allSatisfy { $0.startDateMS != nil }
+        var startDate: Int64?, endDate: Int64?
+        if dated, let sd = first.startDateMS {
+            startDate = sd &* 1000
+            if let i = segs.lastIndex(where: { $0.itemStart <= end }), let d = segs[i].startDateMS {
+                let off = ((end - segs[i].itemStart) * Rational(1_000_000)).floor
+                endDate = d &* 1000 &+ Int64(clamping: off)
+            }
+        }
+        return LiveWindow(isLive: live, isDateAddressable: dated && startDate != nil && endDate != nil,
+                          start: mt(first.itemStart), end: mt(end),
+                          startDateMicroseconds: startDate, endDateMicroseconds: endDate,
+                          firstSequence: first.sequence, lastSequence: last.sequence,
+                          targetDuration: MediaTime(value: Int64(td), timescale: 1), holdBack: mt(hold))
+    }
+
+    public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? {
+        let segs = tm.locked { segments }
+        for s in segs {
+            guard let d = s.startDateMS else { continue }
+            let startUS = d &* 1000
+            let endUS = startUS &+ Int64(clamping: (s.duration * Rational(1_000_000)).ceil)
+            if us >= startUS && us < endUS || (us == endUS && s.sequence == segs.last?.sequence) {
+                let r = s.itemStart + Rational(Int128(us &- startUS), 1_000_000)
+                return MediaTime(rational: r, preferredTimescales: [timeline.timeBaseDen, 1_000_000])
+            }
+        }
+        return nil
+    }
+
+    public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
+        let segs = tm.locked { segments }
+        guard var i = segmentIndex(atTicks: request.target, in: segs) else { throw EngineError(.noStream) }
+        var seg = segs[i]
+        var e = try engine(for: seg)
+        let a = try anchor(for: seg, engine: e)
+        // Before this segment's first frame: the covering frame is in the previous one.
+        if let r = try e.seekableRange(), Rational(pts(ofTicks: 0, a)) + request.target < Rational(r.lowerBound),
+           i > 0, segs[i - 1].discontinuitySequence == seg.discontinuitySequence, segs[i - 1].sequence == seg.sequence - 1 {
+            i -= 1
+            seg = segs[i]
+            e = try engine(for: seg)
+        }
+        // Nearest keyframe: the next segment's first keyframe may be nearer.
+        let shift = Rational(pts(ofTicks: 0, a))
+        var req = LandingRequest(target: request.target + shift, wantsKeyframe: request.wantsKeyframe,
+                                 keyframeWindow: request.keyframeWindow.map { pts(ofTicks: $0.lowerBound, a)...pts(ofTicks: $0.upperBound, a) },
+                                 seekID: request.seekID)
+        if request.wantsKeyframe, let w = request.keyframeWindow, i + 1 < segs.count,
+           segs[i + 1].discontinuitySequence == seg.discontinuitySequence {
+            let next = segs[i + 1]
+            let ne = try engine(for: next)
+            if let nr = try ne.seekableRange() {
+                let nextKeyTicks = ticks(ofPTS: nr.lowerBound, a)
+                if w.contains(nextKeyTicks) {
+                    // Compare with what this segment offers.
+                    let here = try e.resolve(req, shouldStop: shouldStop)
+                    let dHere = (Rational(here.pts) - req.target).magnitude
+                    let dNext = Rational(nr.lowerBound) - req.target
+                    if here.resolution == .keyframe && dHere <= dNext {
+                        return finish(here, seg: seg, anchor: a, seekID: request.seekID)
+                    }
+                    req.target = Rational(nr.lowerBound)
+                    req.keyframeWindow = nr.lowerBound...nr.lowerBound
+                    let there = try ne.resolve(req, shouldStop: shouldStop)
+                    var l = finish(there, seg: next, anchor: a, seekID: request.seekID)
+                    l.coversTarget = false
+                    return l
+                }
+            }
+        }
+        let landing = try e.resolve(req, shouldStop: shouldStop)
+        return finish(landing, seg: seg, anchor: a, seekID: request.seekID)
+    }
+
+    private func finish(_ l: Landing, seg: Segment, anchor a: Anchor, seekID: UInt64) -> Landing {
+        currentSequence = seg.sequence
+        markDiscontinuity = false
+        lastSeekID = seekID
+        var out = l
+        out.streamPTS = l.pts
+        out.pts = ticks(ofPTS: l.pts, a)
+        return out
+    }
+
+    public func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
+                     shouldStop: @escaping () -> Bool) throws -> StepResultKind {
+        let (segs, hold, live, _) = windowSnapshot
+        guard !segs.isEmpty else { return .noFrame }
+        let edgeTicks: Int64? = live ? Int64(clamping: ((segs[segs.count - 1].itemEnd - hold) * ticksPerSecond).floor) : nil
+        let firstTicks = try seekableRange()?.lowerBound ?? 0
+        var fromTicks = from ?? firstTicks
+        var remaining = count
+        var result: StepLanding?
+        var packets: UInt64 = 0
+        while remaining > 0 {
+            guard let i = segmentIndex(atTicks: Rational(fromTicks), in: segs) else { return .noFrame }
+            let seg = segs[i]
+            let e = try engine(for: seg)
+            let a = try anchor(for: seg, engine: e)
+            let localFrom = pts(ofTicks: fromTicks, a)
+            // Step inside this segment as far as it goes, one frame at a time at its edges.
+            let r = try e.step(from: localFrom, forward: forward, count: 1, seekID: seekID, shouldStop: shouldStop)
+            switch r {
+            case .landed(let l):
+                packets &+= l.packetsRead
+                let t = ticks(ofPTS: l.pts, a)
+                if forward, let edge = edgeTicks, t > edge { return .atLiveEdge }
+                result = StepLanding(pts: t, packetsRead: packets, streamPTS: l.pts)
+                currentSequence = seg.sequence
+                fromTicks = t
+                remaining -= 1
+            case .noFrame, .atLiveEdge:
+                let j = forward ? i + 1 : i - 1
+                guard j >= 0, j < segs.count else {
+                    if forward && live { return .atLiveEdge }
+                    return .noFrame
+                }
+                let other = segs[j]
+                let oe = try engine(for: other)
+                guard let orr = try oe.seekableRange() else { return .noFrame }
+                let oa = try anchor(for: other, engine: oe)
+                let landedPTS = forward ? orr.lowerBound : orr.upperBound
+                let t = ticks(ofPTS: landedPTS, oa)
+                if forward, let edge = edgeTicks, t > edge { return .atLiveEdge }
+                // An exact landing on the boundary frame positions the packets too.
+                let l = try oe.resolve(LandingRequest(target: Rational(landedPTS), wantsKeyframe: false, keyframeWindow: nil,
+                                                      seekID: seekID), shouldStop: shouldStop)
+                packets &+= l.packetsRead
+                result = StepLanding(pts: t, packetsRead: packets, streamPTS: landedPTS)
+                currentSequence = other.sequence
+                fromTicks = t
+                remaining -= 1
+            }
+        }
+        guard let l = result else { return .noFrame }
+        return .landed(l)
+    }
+
+    public func interrupt() {
+        tm.locked { closing = true; tm.broadcast() }
+        fetchGuard.interrupt()
+        for e in engines.values { e.interrupt() }
+    }
+
+    // MARK: PacketSource
+
+    public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
+        while true {
+            guard let seq = currentSequence else { throw EngineError(.eof) }
+            if let e = engines[seq] {
+                do {
+                    var p = try e.readPacket(shouldStop: shouldStop)
+                    if markDiscontinuity { p.flags |= PacketView.flagDiscontinuity; markDiscontinuity = false }
+                    if lastSeekID != 0 && p.seekID == 0 { p.seekID = lastSeekID }
+                    return p
+                } catch let err as EngineError where err.code == .eof {
+                    // On to the next segment.
+                }
+            }
+            let next = engines[seq] == nil ? seq : seq &+ 1
+            let s = try waitForSegment(next, shouldStop: shouldStop)
+            _ = try engine(for: s)
+            if s.discontinuity { markDiscontinuity = true }
+            currentSequence = s.sequence
+        }
+    }
+
+    /// The segment `sequence`, waiting for a live playlist to publish it.
+    private func waitForSegment(_ sequence: Int64, shouldStop: () -> Bool) throws -> Segment {
+        let deadline = policy.timeoutNanoseconds > 0
+            ? monotonicNanoseconds() &+ max(policy.timeoutNanoseconds, UInt64(max(targetDurationNow, 1)) * 3_000_000_000)
+            : nil
+        return try tm.locked {
+            while true {
+                if closing { throw EngineError(.cancelled) }
+                if let s = segments.first(where: { $0.sequence == sequence }) { return s }
+                if let first = segments.first, sequence < first.sequence { throw EngineError(.expired) }
+                if endList { throw EngineError(.eof) }
+                if stalled { throw EngineError(.stalled) }
+                if let d = deadline, monotonicNanoseconds() >= d { throw EngineError(reloadError ?? .stalled) }
+                tm.wait(until: min(deadline ?? UInt64.max, monotonicNanoseconds() &+ 50_000_000))
+                if shouldStop() { throw EngineError(.cancelled) }
+            }
+        }
+    }
+
+    private var targetDurationNow: Int { tm.locked { targetDuration } }
+
+    public var itemInfo: ItemInfo {
+        let w = liveWindow()
+        let e = currentSequence.flatMap { engines[$0] }
+        return ItemInfo(streamCount: e?.itemInfo.streamCount ?? 0, referenceStream: referenceStream, hasVideo: hasVideo,
+                        duration: w.map { MediaTime.subtract($0.end, $0.start) } ?? .invalid, timeline: timeline,
+                        seekable: true, formatName: fpxHLSFormatName)
+    }
+
+    public func streamInfo(_ index: Int32) -> StreamInfo? { currentSequence.flatMap { engines[$0] }?.streamInfo(index) }
+
+    public func close() {
+        let t: OSThread? = tm.locked { closing = true; tm.broadcast(); let t = reloader; reloader = nil; return t }
+        fetchGuard.interrupt()
+        t?.join()
+        for e in engines.values { retire(e) }
+        engines.removeAll()
+        engineOrder.removeAll()
+        currentSequence = nil
+    }
+
+    public var demuxCounters: (packets: UInt64, bytes: UInt64) {
+        var c = retiredCounters
+        for e in engines.values {
+            let d = e.demuxCounters
+            c.packets &+= d.packets
+            c.bytes &+= d.bytes
+        }
+        return c
+    }
+}
+
+/// A static C string naming the format of HLS items.
+let fpxHLSFormatName: UnsafePointer<CChar>? = {
+    let s: StaticString = "hls (fastpixseek)"
+    return UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
+}()
