@@ -50,9 +50,11 @@ public final class HLSEngine: MediaEngine, PacketSource {
 
     // Tracker state: guarded by `tm` (the reload thread writes it).
     private let tm = Monitor()
+    private var tracker = HLSLiveTracker()
+    /// The tracker's window with item-timeline starts, rebuilt at each update.
     private var segments: [Segment] = []
     private var targetDuration = 0
-    private var holdBack: Rational?
+    private var holdBack = Rational(0)
     private var endList = false
     private var closing = false
     private var stalled = false
@@ -92,15 +94,16 @@ public final class HLSEngine: MediaEngine, PacketSource {
             // fMP4 segments need their init section prepended: not supported yet.
             throw EngineError(.unsupported)
         }
-        segments = HLSEngine.track(media, previous: [])
+        var t = HLSLiveTracker()
+        t.update(media)
+        segments = HLSEngine.window(media, base: t.baseOffset)
         targetDuration = media.targetDuration
-        holdBack = media.holdBack
+        holdBack = media.liveEdgeOffset
         endList = !media.isLive
         lastChange = monotonicNanoseconds()
         // Open the segment playback starts from (the live edge's, or the first)
         // to learn the stream's time base.
-        let startIndex = HLSEngine.edgeIndex(segments, holdBack: HLSEngine.holdBack(media.holdBack, media.targetDuration),
-                                             live: !endList)
+        let startIndex = HLSEngine.edgeIndex(segments, holdBack: holdBack, live: !endList)
         let seg = segments[startIndex]
         let e = try HLSEngine.openSegment(seg, policy: policy)
         timeline = Timeline(timeBaseNum: e.timeline.timeBaseNum, timeBaseDen: e.timeline.timeBaseDen, originTicks: 0)
@@ -110,6 +113,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
         engines[seg.sequence] = e
         engineOrder = [seg.sequence]
         currentSequence = seg.sequence
+        tracker = t
         if !endList {
             reloader = OSThread(name: "fpx-hls-reload") { [weak self] in self?.reloadLoop() }
         }
@@ -157,26 +161,21 @@ public final class HLSEngine: MediaEngine, PacketSource {
         return out
     }
 
-    static func holdBack(_ hb: Rational?, _ target: Int) -> Rational { hb ?? Rational(Int64(3 * max(target, 0))) }
-
-    /// Assigns item-timeline starts: segments already known keep theirs; new
-    /// ones follow the overlap by the playlist's own offsets.
-    static func track(_ media: HLSMediaPlaylist, previous: [Segment]) -> [Segment] {
-        var base: Rational = Rational(0)
-        if let overlap = media.segments.first(where: { s in previous.contains { $0.sequence == s.sequence } }),
-           let known = previous.first(where: { $0.sequence == overlap.sequence }) {
-            base = known.itemStart - overlap.startOffset
-        } else if let last = previous.last, let firstNew = media.segments.first {
-            // No overlap: the window moved past everything we knew. Continue the
-            // timeline, estimating the missed segments at TARGETDURATION each.
-            let missed = max(0, firstNew.sequence &- last.sequence &- 1)
-            base = last.itemEnd + Rational(missed &* Int64(media.targetDuration)) - firstNew.startOffset
-        }
-        return media.segments.map { s in
+    /// The window's segments with their item-timeline starts.
+    static func window(_ media: HLSMediaPlaylist, base: Rational) -> [Segment] {
+        media.segments.map { s in
             Segment(sequence: s.sequence, duration: s.duration, uri: s.uri, byteRange: s.byteRange, hasMap: s.map != nil,
                     startDateMS: s.startDate, discontinuity: s.discontinuity,
                     discontinuitySequence: s.discontinuitySequence, itemStart: base + s.startOffset)
         }
+    }
+
+    /// Takes the tracker's current window (lock held).
+    private func adopt(_ media: HLSMediaPlaylist) {
+        segments = HLSEngine.window(media, base: tracker.baseOffset)
+        targetDuration = media.targetDuration
+        holdBack = media.liveEdgeOffset
+        endList = !media.isLive
     }
 
     /// The index of the segment holding the live edge (live), or 0.
@@ -187,12 +186,11 @@ public final class HLSEngine: MediaEngine, PacketSource {
     }
 
     private func reloadLoop() {
-        var unchanged = false
         while true {
-            let (stop, td) = tm.locked { (closing, targetDuration) }
+            let (stop, interval) = tm.locked { (closing, tracker.reloadInterval ?? Rational(Int64(max(targetDuration, 1)))) }
             if stop { return }
-            // RFC 8216 6.3.4: wait a target duration, half of one after an unchanged reload.
-            let waitNS = UInt64(max(td, 1)) * (unchanged ? 500_000_000 : 1_000_000_000)
+            // RFC 8216 6.3.4: a target duration, half of one after an unchanged reload.
+            let waitNS = UInt64(clamping: max((interval * Rational(1_000_000_000)).floor, 100_000_000))
             let due = monotonicNanoseconds() &+ waitNS
             let quit: Bool = tm.locked {
                 while !closing && monotonicNanoseconds() < due { tm.wait(until: due) }
@@ -203,16 +201,12 @@ public final class HLSEngine: MediaEngine, PacketSource {
                 let bytes = try HLSEngine.fetch(mediaURL, guard: fetchGuard)
                 guard case .media(let media) = try HLSEngine.parse(bytes, url: mediaURL) else { continue }
                 tm.locked {
-                    let before = segments.last?.sequence
-                    segments = HLSEngine.track(media, previous: segments)
-                    targetDuration = media.targetDuration
-                    holdBack = media.holdBack
-                    endList = !media.isLive
-                    unchanged = segments.last?.sequence == before
+                    let delta = tracker.update(media)
+                    adopt(media)
                     let now = monotonicNanoseconds()
-                    if !unchanged { lastChange = now; stalled = false; reloadError = nil }
+                    if !delta.unchanged { lastChange = now; stalled = false; reloadError = nil }
                     // A live playlist that stops growing for 3 target durations has stalled.
-                    if unchanged && !endList && now &- lastChange > UInt64(3 * max(targetDuration, 1)) * 1_000_000_000 {
+                    if delta.unchanged && !endList && now &- lastChange > UInt64(3 * max(targetDuration, 1)) * 1_000_000_000 {
                         stalled = true
                     }
                     tm.broadcast()
@@ -225,7 +219,6 @@ public final class HLSEngine: MediaEngine, PacketSource {
                     if monotonicNanoseconds() &- lastChange > UInt64(3 * max(targetDuration, 1)) * 1_000_000_000 { stalled = true }
                     tm.broadcast()
                 }
-                unchanged = true
             }
         }
     }
@@ -292,7 +285,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
     // MARK: MediaEngine
 
     private var windowSnapshot: (segs: [Segment], hold: Rational, live: Bool, td: Int) {
-        tm.locked { (segments, HLSEngine.holdBack(holdBack, targetDuration), !endList, targetDuration) }
+        tm.locked { (segments, holdBack, !endList, targetDuration) }
     }
 
     public func seekableRange() throws -> ClosedRange<Int64>? {
