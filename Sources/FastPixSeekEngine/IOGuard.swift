@@ -93,3 +93,9 @@ let ioInterruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { 
     guard let opaque = opaque else { return 0 }
     return Unmanaged<IOGuard>.fromOpaque(opaque).takeUnretainedValue().shouldInterrupt() ? 1 : 0
 }
+
+/// Silences (or restores) FFmpeg's own log lines on stderr. Process-wide: for
+/// tools that own the process, never called by the library itself.
+public func setFFmpegLogQuiet(_ quiet: Bool) {
+    av_log_set_level(quiet ? AV_LOG_QUIET : AV_LOG_INFO)
+}

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FastPixSeekEngine
 
 let usage = """
 usage: fpx-seek <command> [options]
@@ -19,6 +20,7 @@ item timeline (0 = the item's start), as decimals (92.5) or exact rationals (100
 common options:
   --json         machine-readable output
   --timeout MS   I/O timeout in milliseconds (default 10000)
+  --verbose      also show FFmpeg's own log lines
   -h, --help     help
   --version      the version
 
@@ -26,6 +28,8 @@ exit codes: 0 success, 1 open/seek/I/O failure, 2 usage error
 """
 
 var argv = Array(CommandLine.arguments.dropFirst())
+// FFmpeg's own log lines would duplicate our one-line errors; --verbose keeps them.
+if let i = argv.firstIndex(of: "--verbose") { argv.remove(at: i) } else { setFFmpegLogQuiet(true) }
 guard let command = argv.first else { fputs(usage + "\n", stderr); exit(Exit.usage) }
 argv.removeFirst()
 switch command {
