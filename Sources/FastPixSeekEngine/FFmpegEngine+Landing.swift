@@ -65,13 +65,21 @@ extension FFmpegEngine {
             cursor = i
             return true
         }
+        // Demuxers that seek by pts (mov, matroska) land on K from its pts; the
+        // others (MPEG-TS) seek near a dts, so aim at K's dts. mov shifts its
+        // index by the edit list, so a seek can land a whole GOP early: the
+        // engine learns that shift (`seekAimShift`) from the first miss.
+        let byPTS = ((ctx?.pointee.iformat?.pointee.flags ?? 0) & AVFMT_SEEK_TO_PTS) != 0
+        let base = byPTS ? k.pts : (k.dts ?? k.pts)
+        var aim = base &+ seekAimShift
         var backoff: Int64 = 0
         for _ in 0..<6 {
             clearWindow()
-            let anchor = (k.dts ?? k.pts) &- backoff
+            let anchor = aim &- backoff
             if seek(to: anchor) < 0 { return false }
             var found: UnsafeMutablePointer<AVPacket>?
             var passed = false
+            var earlyBy: Int64?
             while let p = try readRaw() {
                 if shouldStop() { free(p); throw EngineError(.cancelled) }
                 if found != nil { appendToWindow(p); break }
@@ -84,11 +92,17 @@ extension FFmpegEngine {
                 if t == k.pts { found = p; contiguous = true; appendToWindow(p); continue }
                 free(p)
                 if t > k.pts { passed = true; break }
+                if backoff == 0 && earlyBy == nil { earlyBy = k.pts &- t; break }
             }
             if found != nil {
+                if backoff == 0 { seekAimShift = anchor &- base }
                 // Any non-reference packets read after K stay in the window too.
                 cursor = 0
                 return true
+            }
+            if let e = earlyBy {
+                aim = aim &+ e
+                continue
             }
             if !passed { return false }
             backoff = max(ticksPerSecond, backoff &* 2)

@@ -11,7 +11,7 @@ import FastPixSeekCore
 /// and keeps the packets it read while resolving in a replay buffer, so the
 /// host's reads start at the keyframe the landing needs without a second seek.
 public final class FFmpegEngine: MediaEngine, PacketSource {
-    private var ctx: UnsafeMutablePointer<AVFormatContext>?
+    var ctx: UnsafeMutablePointer<AVFormatContext>?
     let ioGuard: IOGuard
     public let referenceStream: Int32
     public let timeline: Timeline
@@ -37,6 +37,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     var grid = FrameGrid()
     /// The packet last handed to the host (a reference, owned until the next read).
     private var current: UnsafeMutablePointer<AVPacket>?
+    /// Learned by `position(at:)`: what to add to a keyframe's pts (or dts) so
+    /// a backward seek lands exactly on it.
+    var seekAimShift: Int64 = 0
     var landedPTS: Int64?
     var discontinuity = false
     var lastSeekID: UInt64 = 0
