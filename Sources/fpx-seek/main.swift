@@ -13,6 +13,7 @@ commands:
   step FILE|URL           step frames forward or backward from a position
   scrub FILE|URL SAMPLES  replay a scrub gesture; show the one coalesced seek
   report FILE|URL         a seekability report of the encode (table, --json, --svg)
+  live URL [ACTION]       HLS: the seekable window, seek to the live edge, or to a date
 
 Run `fpx-seek <command> --help` for a command's options. Times are seconds on the
 item timeline (0 = the item's start), as decimals (92.5) or exact rationals (1001/30000).
@@ -40,6 +41,7 @@ case "seek": runSeek(argv)
 case "step": runStep(argv)
 case "scrub": runScrub(argv)
 case "report": runReport(argv)
+case "live": runLive(argv)
 default: fail("unknown command '\(command)' (try --help)", code: Exit.usage)
 }
 exit(Exit.ok)

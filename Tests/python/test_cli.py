@@ -145,7 +145,46 @@ def test_missing_file_exits_1():
     assert p.returncode == 1 and "FPX_ERROR_NOT_FOUND" in p.stderr
 
 
-@pytest.mark.parametrize("cmd", ["probe", "seek", "step", "scrub", "report"])
+@pytest.mark.parametrize("cmd", ["probe", "seek", "step", "scrub", "report", "live"])
 def test_every_subcommand_has_help(cmd):
     p = run(cmd, "--help")
     assert p.returncode == 0 and p.stdout.startswith("usage: fpx-seek " + cmd)
+
+
+@pytest.fixture(scope="module")
+def vod_hls(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("vodhls")
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-t", "6",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "2", "-f", "hls", "-hls_time", "1",
+                    "-hls_playlist_type", "vod", "-hls_flags", "program_date_time",
+                    "-hls_segment_filename", str(d / "s%03d.ts"), str(d / "vod.m3u8")], check=True)
+    return d / "vod.m3u8"
+
+
+def test_live_window_edge_and_date_on_a_vod_playlist(vod_hls: Path):
+    w = json.loads(run("live", vod_hls, "window", "--json").stdout)
+    assert w["is_live"] is False and w["is_date_addressable"] is True
+    assert frac(w["start"]) == 0 and frac(w["end"]) == 6  # six 1 s segments
+    pdt = [l for l in vod_hls.read_text().splitlines() if l.startswith("#EXT-X-PROGRAM-DATE-TIME")]
+    assert len(pdt) >= 1 and w["start_date_us"] is not None
+    inside = (w["start_date_us"] + 2_500_000) / 1e6
+    p = run("live", vod_hls, "date", f"{inside:.6f}", "--precision", "exact", "--json")
+    assert p.returncode == 0, p.stderr
+    j = json.loads(p.stdout)
+    assert j["seeked"] is True
+    # 2.5 s after the first segment's date is 2.5 s into the item: frame 75 at 30 fps.
+    assert frac(j["outcome"]["landed"]) == Fraction(75, 30)
+    before = (w["start_date_us"] - 10_000_000) / 1e6
+    p = run("live", vod_hls, "date", f"{before:.6f}", "--json")
+    assert p.returncode == 1
+    r = json.loads(p.stdout)
+    assert r["seeked"] is False and r["reason"] == 3
+    assert r["window_start_date_us"] == w["start_date_us"]
+    e = json.loads(run("live", vod_hls, "edge", "--json").stdout)
+    assert e["finished"] is True and frac(e["landed"]) == Fraction(179, 30)  # the last frame
+
+
+def test_live_bad_arguments(vod_hls: Path):
+    assert run("live").returncode == 2
+    assert run("live", vod_hls, "frobnicate").returncode == 2
+    assert run("live", vod_hls, "date").returncode == 2
