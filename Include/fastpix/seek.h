@@ -162,7 +162,8 @@
  * 7. Compatibility
  * =========================================================================
  *
- * The library's SONAME is libfastpixseek.so.1. Within major version 1:
+ * The library's SONAME is libfastpixseek.so.1, and it stays so through the 0.x
+ * releases and 1.x. Within that ABI:
  * functions are only added, never removed or changed; enum values are only
  * added; structs that the host passes in start with a size field (set it with
  * sizeof, or use the *_init function) so fields can be appended; structs the
@@ -192,7 +193,7 @@ extern "C" {
 /* ======================================================================= */
 
 #define FPX_VERSION_MAJOR 0
-#define FPX_VERSION_MINOR 1
+#define FPX_VERSION_MINOR 2
 #define FPX_VERSION_PATCH 0
 
 /** Packs a version as 0x00MMmmpp. */

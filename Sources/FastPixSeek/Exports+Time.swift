@@ -12,7 +12,15 @@ public func fpxVersion() -> UInt32 {
 }
 
 @_cdecl("fpx_version_string")
-public func fpxVersionString() -> UnsafePointer<CChar> { cString("0.1.0") }
+public func fpxVersionString() -> UnsafePointer<CChar> { versionString }
+
+/// "MAJOR.MINOR.PATCH" from the header's macros, allocated once, never freed.
+private let versionString: UnsafePointer<CChar> = {
+    let s = "\(FPX_VERSION_MAJOR).\(FPX_VERSION_MINOR).\(FPX_VERSION_PATCH)"
+    let buf = UnsafeMutablePointer<CChar>.allocate(capacity: s.utf8.count + 1)
+    s.withCString { buf.update(from: $0, count: s.utf8.count + 1) }
+    return UnsafePointer(buf)
+}()
 
 @_cdecl("fpx_error_string")
 public func fpxErrorString(_ code: Int32) -> UnsafePointer<CChar> {

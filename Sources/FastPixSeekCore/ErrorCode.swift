@@ -67,7 +67,7 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .itemFailed: return "the item failed to load"
         case .notFound: return "not found: missing file, HTTP 404 or unknown id"
         case .io: return "I/O error"
-        case .timeout: return "the I/O timeout expired"
+        case .timeout: return "timed out: the I/O timeout, or the call's own time limit, expired"
         case .invalidData: return "invalid data: corrupt, truncated or unrecognised media"
         case .unsupported: return "unsupported protocol or feature"
         case .noStream: return "no audio or video stream to seek on"

@@ -120,6 +120,7 @@ extension FFmpegEngine {
 
     public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
         _ = try liveContext()
+        clearStickyIOError()
         guard seekable else { throw EngineError(.unsupported) }
         ioGuard.begin(stop: shouldStop)
         defer { ioGuard.end() }
@@ -279,6 +280,7 @@ extension FFmpegEngine {
     func stepLanding(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
                      shouldStop: @escaping () -> Bool) throws -> StepLanding? {
         _ = try liveContext()
+        clearStickyIOError()
         guard seekable else { throw EngineError(.unsupported) }
         ioGuard.begin(stop: shouldStop)
         defer { ioGuard.end() }

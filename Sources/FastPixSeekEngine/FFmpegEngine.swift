@@ -54,6 +54,12 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: [UInt8]? = nil) throws {
         let g = IOGuard(policy: policy)
         ioGuard = g
+        // A FIFO or device would block open(2) in the kernel, beyond any
+        // interrupt callback or timeout: refuse anything but regular files.
+        if memory == nil, let path = FFmpegEngine.localPath(url) {
+            var st = stat()
+            if stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG { throw EngineError(.unsupported) }
+        }
         if let m = memory {
             guard let io = MemoryIO(m) else { throw EngineError(.noMemory) }
             memoryIO = io
@@ -133,6 +139,16 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
 
     deinit { close() }
 
+    /// The filesystem path of a plain path or file: URL; nil for other protocols.
+    static func localPath(_ url: String) -> String? {
+        if url.hasPrefix("file:") { return String(url.dropFirst(5)) }
+        if let colon = url.firstIndex(of: ":"), url[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" }),
+           url[..<colon].count > 1 {
+            return nil
+        }
+        return url
+    }
+
     public func close() {
         guard !closed else { return }
         closed = true
@@ -158,6 +174,17 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         guard !closed, let c = ctx else { throw EngineError(.cancelled) }
         if ioGuard.isInterrupted { throw EngineError(.cancelled) }
         return c
+    }
+
+    /// Clears the sticky error an interrupted operation leaves in the
+    /// AVIOContext (a superseded seek interrupted inside av_seek_frame), so it
+    /// does not fail the next operation. Called before each new operation.
+    func clearStickyIOError() {
+        guard let pb = ctx?.pointee.pb else { return }
+        if pb.pointee.error == fpx_averror_exit() {
+            pb.pointee.error = 0
+            pb.pointee.eof_reached = 0
+        }
     }
 
     /// One av_read_frame into a new packet; nil at EOF.
@@ -328,6 +355,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
 
     public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
         _ = try liveContext()
+        clearStickyIOError()
         if current != nil { av_packet_free(&current) }
         let p: UnsafeMutablePointer<AVPacket>
         var owned = false

@@ -35,7 +35,7 @@ guard let command = argv.first else { fputs(usage + "\n", stderr); exit(Exit.usa
 argv.removeFirst()
 switch command {
 case "-h", "--help", "help": print(usage)
-case "--version": print("fpx-seek 0.1.0")
+case "--version": print("fpx-seek 0.2.0")
 case "probe": runProbe(argv)
 case "seek": runSeek(argv)
 case "step": runStep(argv)

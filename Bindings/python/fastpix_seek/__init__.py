@@ -1,0 +1,77 @@
+"""fastpix_seek: Python bindings for FastPixSeek (libfastpixseek.so.1), over ctypes.
+
+    from fractions import Fraction
+    from fastpix_seek import Player, SeekPrecision
+
+    with Player("movie.mp4") as p:
+        p.wait_item(timeout=5)
+        out = p.seek_and_wait(Fraction(925, 10), SeekPrecision.exact())
+        print(out.landed_time, out.delta, out.within_tolerance, out.clamp.kind)
+        for pkt in p.packets():
+            ...
+
+Layers:
+
+* :mod:`fastpix_seek._lib`: the raw ctypes view of Include/fastpix/seek.h (struct mirrors,
+  callback types, one table binding every FPX_API function) and library loading
+  (``$FASTPIX_SEEK_LIBRARY``, then the system loader, then the project's ``build/lib``).
+* :mod:`fastpix_seek.types`: enums, exact-Fraction value types, time conversion rules.
+* :mod:`fastpix_seek.player`: :class:`Player`, listeners, callback delivery and lifetimes.
+* :mod:`fastpix_seek.errors`: the exception hierarchy (one class per fpx_error code).
+
+Importing raises ImportError when the library cannot be found or is older than
+:data:`EXPECTED_VERSION`.
+"""
+
+from __future__ import annotations
+
+from . import errors
+from ._lib import EXPECTED_VERSION, library_path, library_version
+from .errors import *  # noqa: F401,F403
+from .errors import __all__ as _errors_all
+from .player import (MAX_CALLBACK_ERRORS, CallbackExceptionHandler, Player, ScrubSession,
+                     SeekPrecisionListener, default_callback_exception_handler,
+                     get_callback_exception_handler, set_callback_exception_handler)
+from .types import (ClampKind, DateSeekResult, DateSeekUnavailableReason, LiveEdgeResult,
+                    LiveSeekWindow, unix_us_to_datetime, DeliveryMode, FinishReason, FrameStepDirection,
+                    FrameStepResult, FrameStepUnavailableReason, ItemInfo, ItemStatus,
+                    ItemStatusInfo, LandingResolution, MediaType, Packet, PlayerStats,
+                    PrecisionKind, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
+                    SeekOutcome, SeekPrecision, StreamInfo, TimeLike, from_fpx_time,
+                    to_fpx_time, to_fraction)
+
+__version__ = "0.2.0"
+
+
+def frame_step_reason_explanation(reason: int) -> str:
+    """The library's static explanation of a FrameStepUnavailableReason."""
+    from ._lib import lib
+    return str(lib.fpx_frame_step_reason_explanation(int(reason)))
+
+
+def date_seek_reason_explanation(reason: int) -> str:
+    """The library's static explanation of a DateSeekUnavailableReason."""
+    from ._lib import lib
+    return str(lib.fpx_date_seek_reason_explanation(int(reason)))
+
+
+def version() -> str:
+    """The loaded library's version string (fpx_version_string)."""
+    from ._lib import lib
+    return str(lib.fpx_version_string())
+
+
+__all__ = [
+    "Player", "ScrubSession", "ScrubResult", "frame_step_reason_explanation",
+    "LiveSeekWindow", "LiveEdgeResult", "DateSeekResult", "DateSeekUnavailableReason",
+    "date_seek_reason_explanation", "unix_us_to_datetime",
+    "SeekPrecisionListener", "SeekPrecision", "SeekOutcome", "SeekAccuracy",
+    "SeekClamp", "ScrubPosition", "FrameStepResult", "ItemStatusInfo", "ItemInfo",
+    "StreamInfo", "Packet", "PlayerStats", "PrecisionKind", "FinishReason", "ClampKind",
+    "LandingResolution", "ScrubState", "FrameStepDirection", "FrameStepUnavailableReason",
+    "ItemStatus", "MediaType", "DeliveryMode", "TimeLike", "to_fraction", "to_fpx_time",
+    "from_fpx_time", "set_callback_exception_handler", "get_callback_exception_handler",
+    "default_callback_exception_handler", "CallbackExceptionHandler", "MAX_CALLBACK_ERRORS",
+    "EXPECTED_VERSION", "library_path", "library_version", "version", "errors",
+    "__version__", *_errors_all,
+]

@@ -1,0 +1,279 @@
+"""Exceptions raised by fastpix_seek.
+
+Every negative ``fpx_error`` code returned by the C library becomes an instance of
+:class:`FastPixSeekError` (or of the subclass registered for that code, see
+:data:`ERROR_CLASSES`). The instance carries the numeric ``code``, the symbolic ``name``
+(``"FPX_ERROR_TIMEOUT"``), the library's own English ``message`` (``fpx_error_string``)
+and, when known, the C ``function`` that returned it.
+
+Errors the binding detects itself before calling the library (a NaN target, a negative
+tolerance, a closed player) use the same classes and codes the library would have returned,
+so ``except InvalidTimeError`` catches both.
+
+Subclasses also derive from the closest built-in exception, so generic handlers work:
+``InvalidTimeError`` is a ``ValueError``, ``FastPixTimeoutError`` a ``TimeoutError``,
+``FastPixIOError`` an ``OSError``, ``EndOfFile`` an ``EOFError`` and so on.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, Optional, Type
+
+__all__ = [
+    "FastPixSeekError",
+    "InvalidHandleError",
+    "InvalidArgumentError",
+    "InvalidTimeError",
+    "UnknownEnumError",
+    "FastPixMemoryError",
+    "NoItemError",
+    "ItemNotReadyError",
+    "ItemFailedError",
+    "NotFoundError",
+    "FastPixIOError",
+    "FastPixTimeoutError",
+    "InvalidDataError",
+    "UnsupportedError",
+    "NoStreamError",
+    "EndOfFile",
+    "FastPixCancelledError",
+    "InCallbackError",
+    "WrongModeError",
+    "NetworkError",
+    "NoSeekManagerError",
+    "InternalError",
+    "InvalidStateError",
+    "ExpiredError",
+    "StalledError",
+    "ERROR_CLASSES",
+    "ERROR_NAMES",
+    "error_class_for",
+]
+
+#: fpx_error values, as in Include/fastpix/seek.h.
+ERROR_NAMES: Dict[int, str] = {
+    0: "FPX_OK",
+    -1: "FPX_ERROR_INVALID_HANDLE",
+    -2: "FPX_ERROR_INVALID_ARGUMENT",
+    -3: "FPX_ERROR_INVALID_TIME",
+    -4: "FPX_ERROR_UNKNOWN_ENUM",
+    -5: "FPX_ERROR_NO_MEMORY",
+    -6: "FPX_ERROR_NO_ITEM",
+    -7: "FPX_ERROR_ITEM_NOT_READY",
+    -8: "FPX_ERROR_ITEM_FAILED",
+    -9: "FPX_ERROR_NOT_FOUND",
+    -10: "FPX_ERROR_IO",
+    -11: "FPX_ERROR_TIMEOUT",
+    -12: "FPX_ERROR_INVALID_DATA",
+    -13: "FPX_ERROR_UNSUPPORTED",
+    -14: "FPX_ERROR_NO_STREAM",
+    -15: "FPX_ERROR_EOF",
+    -16: "FPX_ERROR_CANCELLED",
+    -17: "FPX_ERROR_IN_CALLBACK",
+    -18: "FPX_ERROR_WRONG_MODE",
+    -19: "FPX_ERROR_NETWORK",
+    -20: "FPX_ERROR_NO_SEEK_MANAGER",
+    -21: "FPX_ERROR_INTERNAL",
+    -22: "FPX_ERROR_INVALID_STATE",
+    -23: "FPX_ERROR_EXPIRED",
+    -24: "FPX_ERROR_STALLED",
+}
+
+
+class FastPixSeekError(Exception):
+    """Base class of every error of the library and of this binding.
+
+    Attributes:
+        code: the negative ``fpx_error`` value.
+        name: its symbolic name, e.g. ``"FPX_ERROR_INVALID_TIME"`` (``"FPX_UNKNOWN"`` for codes
+            this binding does not know).
+        message: the library's description (``fpx_error_string(code)``).
+        function: the C function that returned the code, or ``None`` when the binding raised
+            the error itself.
+        detail: extra context added by the binding (``None`` when there is none).
+    """
+
+    #: The code a subclass stands for; the base class uses whatever code it is given.
+    default_code: int = 0
+
+    code: int
+    name: str
+    message: str
+    function: Optional[str]
+    detail: Optional[str]
+
+    def __init__(self, code: Optional[int] = None, message: Optional[str] = None,
+                 function: Optional[str] = None, detail: Optional[str] = None) -> None:
+        c = self.default_code if code is None else int(code)
+        self.code = c
+        self.name = ERROR_NAMES.get(c, "FPX_UNKNOWN")
+        self.message = message if message is not None else _fallback_message(c)
+        self.function = function
+        self.detail = detail
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        head = f"{self.function}: " if self.function else ""
+        tail = f" ({self.detail})" if self.detail else ""
+        return f"{head}{self.name} ({self.code}): {self.message}{tail}"
+
+    def __str__(self) -> str:
+        return self._text()
+
+    def __reduce__(self) -> tuple:  # type: ignore[type-arg]  # picklable despite the keyword-style constructor
+        return (type(self), (self.code, self.message, self.function, self.detail))
+
+
+#: fpx_error_string, installed by fastpix_seek._lib once the library is bound, so errors the
+#: binding raises itself carry the library's own message too.
+_message_source: Optional[Callable[[int], str]] = None
+
+
+def _fallback_message(code: int) -> str:
+    if _message_source is not None:
+        try:
+            return _message_source(code)
+        except Exception:
+            pass
+    name = ERROR_NAMES.get(code)
+    return name.replace("FPX_ERROR_", "").replace("_", " ").lower() if name else "unknown error"
+
+
+class InvalidHandleError(FastPixSeekError, ValueError):
+    """FPX_ERROR_INVALID_HANDLE: a NULL, destroyed or foreign handle; also a closed Player."""
+    default_code = -1
+
+
+class InvalidArgumentError(FastPixSeekError, ValueError):
+    """FPX_ERROR_INVALID_ARGUMENT: NULL pointer or out-of-range value (e.g. negative tolerance)."""
+    default_code = -2
+
+
+class InvalidTimeError(FastPixSeekError, ValueError):
+    """FPX_ERROR_INVALID_TIME: NaN, infinite or invalid time, timescale <= 0."""
+    default_code = -3
+
+
+class UnknownEnumError(FastPixSeekError, ValueError):
+    """FPX_ERROR_UNKNOWN_ENUM: an enum value the library does not know."""
+    default_code = -4
+
+
+class FastPixMemoryError(FastPixSeekError, MemoryError):
+    """FPX_ERROR_NO_MEMORY."""
+    default_code = -5
+
+
+class NoItemError(FastPixSeekError, RuntimeError):
+    """FPX_ERROR_NO_ITEM: nothing is attached to the player."""
+    default_code = -6
+
+
+class ItemNotReadyError(FastPixSeekError, RuntimeError):
+    """FPX_ERROR_ITEM_NOT_READY: the item is still loading."""
+    default_code = -7
+
+
+class ItemFailedError(FastPixSeekError, RuntimeError):
+    """FPX_ERROR_ITEM_FAILED: the item failed to load; see its status."""
+    default_code = -8
+
+
+class NotFoundError(FastPixSeekError):
+    """FPX_ERROR_NOT_FOUND: missing file, HTTP 404, unknown listener id."""
+    default_code = -9
+
+
+class FastPixIOError(FastPixSeekError, OSError):
+    """FPX_ERROR_IO: read error, connection reset."""
+    default_code = -10
+
+
+class FastPixTimeoutError(FastPixSeekError, TimeoutError):
+    """FPX_ERROR_TIMEOUT: the player's I/O timeout, or a wait of this binding, expired."""
+    default_code = -11
+
+
+class InvalidDataError(FastPixSeekError, ValueError):
+    """FPX_ERROR_INVALID_DATA: corrupt, truncated or unrecognised media."""
+    default_code = -12
+
+
+class UnsupportedError(FastPixSeekError):
+    """FPX_ERROR_UNSUPPORTED: a protocol or feature this build cannot do."""
+    default_code = -13
+
+
+class NoStreamError(FastPixSeekError):
+    """FPX_ERROR_NO_STREAM: no audio or video stream to seek on."""
+    default_code = -14
+
+
+class EndOfFile(FastPixSeekError, EOFError):
+    """FPX_ERROR_EOF: end of the item's packets."""
+    default_code = -15
+
+
+class FastPixCancelledError(FastPixSeekError):
+    """FPX_ERROR_CANCELLED: the operation was interrupted by close/destroy.
+
+    Deliberately *not* a subclass of ``asyncio.CancelledError`` (a ``BaseException``).
+    """
+    default_code = -16
+
+
+class InCallbackError(FastPixSeekError, RuntimeError):
+    """FPX_ERROR_IN_CALLBACK: the function may not be called from inside a callback."""
+    default_code = -17
+
+
+class WrongModeError(FastPixSeekError, RuntimeError):
+    """FPX_ERROR_WRONG_MODE: e.g. dispatch_events() on a DeliveryMode.THREAD player."""
+    default_code = -18
+
+
+class NetworkError(FastPixSeekError, ConnectionError):
+    """FPX_ERROR_NETWORK: connection refused, unreachable host."""
+    default_code = -19
+
+
+class NoSeekManagerError(FastPixSeekError, RuntimeError):
+    """FPX_ERROR_NO_SEEK_MANAGER: the operation needs setup_seek_manager()."""
+    default_code = -20
+
+
+class InternalError(FastPixSeekError, RuntimeError):
+    """FPX_ERROR_INTERNAL: a bug in the library: please report it."""
+    default_code = -21
+
+
+class InvalidStateError(FastPixSeekError, RuntimeError):
+    """FPX_ERROR_INVALID_STATE: e.g. a scrub update without a begun gesture."""
+    default_code = -22
+
+
+class ExpiredError(FastPixSeekError):
+    """FPX_ERROR_EXPIRED: the live segment being read left the playlist window."""
+    default_code = -23
+
+
+class StalledError(FastPixSeekError, TimeoutError):
+    """FPX_ERROR_STALLED: a live playlist stopped updating."""
+    default_code = -24
+
+
+#: code -> exception class. Unknown codes map to FastPixSeekError itself.
+ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
+    cls.default_code: cls
+    for cls in (InvalidHandleError, InvalidArgumentError, InvalidTimeError, UnknownEnumError,
+                FastPixMemoryError, NoItemError, ItemNotReadyError, ItemFailedError,
+                NotFoundError, FastPixIOError, FastPixTimeoutError, InvalidDataError,
+                UnsupportedError, NoStreamError, EndOfFile, FastPixCancelledError,
+                InCallbackError, WrongModeError, NetworkError, NoSeekManagerError,
+                InternalError, InvalidStateError, ExpiredError, StalledError)
+}
+
+
+def error_class_for(code: int) -> Type[FastPixSeekError]:
+    """The exception class for an fpx_error code (FastPixSeekError for unknown codes)."""
+    return ERROR_CLASSES.get(int(code), FastPixSeekError)

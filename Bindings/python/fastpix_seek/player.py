@@ -1,0 +1,1340 @@
+"""The Pythonic layer: :class:`Player`, listeners and callback delivery.
+
+Callbacks and threads
+---------------------
+By default (``DeliveryMode.THREAD``) the library runs every callback on one library thread per
+player. ctypes ``CFUNCTYPE`` trampolines take the GIL for the duration of each callback, so
+callbacks are ordinary Python code running on a foreign thread; they must return quickly and
+must not block on the player (``seek_and_wait`` from inside a callback raises
+:class:`~fastpix_seek.errors.InCallbackError` instead of deadlocking).
+
+With ``Player(delivery=DeliveryMode.HOST)`` nothing runs until the host calls
+:meth:`Player.dispatch_events` (poll :meth:`Player.event_fd`, or pass ``wakeup=``);
+:meth:`Player.seek_and_wait` pumps events itself and :meth:`Player.seek_async` attaches the
+event fd to the running asyncio loop.
+
+How callbacks find Python objects
+---------------------------------
+There is exactly ONE ``CFUNCTYPE`` object per C callback type, created at import and kept
+alive for the life of the process (module globals below). The ``userdata`` the library echoes
+is a plain integer key, never a Python object pointer. Each player has a registry dict
+(``key -> entry``); a module-level dict maps each key to its player's registry. A callback
+whose key is no longer registered (its player was collected, or a stale event) is ignored.
+
+Lifetimes: a registered listener object and an ``on_complete`` callable are held *strongly*
+by the registry until the library says it is done with them: a seek entry until its one
+completion, a listener until the library's ``destroy_notify`` (after ``remove_listener`` or
+close). The user may drop every reference of their own at any time, even while events are in
+flight. (Holding Python objects only weakly, or letting a ``CFUNCTYPE`` object be garbage
+collected while C still has its address, is how ctypes bindings crash the interpreter: C
+would call freed memory. Neither can happen here.)
+
+Because of these strong references, a listener or callback that refers back to its Player
+keeps that Player alive until it is closed: use ``with Player(...)`` or call ``close()``
+(players still open at interpreter exit are closed by an ``atexit`` hook, so no library
+thread ever calls into a finalizing interpreter).
+
+Exceptions raised inside user callbacks cannot propagate through C. They are never lost:
+
+* An exception raised by a listener for a seek's own events (``on_seek_clamped``,
+  ``on_seek_accuracy``) travels with that seek to its completion. If a call waits for that
+  seek (:meth:`Player.seek_and_wait`, :meth:`Player.seek_async` and the other ``*_and_wait``
+  and ``*_async`` methods), the waiting call re-raises it after the seek completed.
+* Every other exception (``on_complete`` callbacks, item-status and scrub/step listener
+  events, a seek nobody waits for, a second exception of a waited seek) is appended to
+  :attr:`Player.callback_errors` (the last 1000 are kept) and passed to the handler set
+  with :func:`set_callback_exception_handler` (default: a ``sys.unraisablehook``-style
+  report to stderr).
+
+Deadlock rule: never call into the library while holding a lock a trampoline may need. The
+trampolines take no lock that is ever held across a library call (only GIL-atomic dict
+operations and a waiter's private lock held for a few stores), because the library may run a
+callback (the HOST-mode ``wakeup``) on a thread that holds one of its own locks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import ctypes
+import datetime
+import itertools
+import os
+import select
+import sys
+import threading
+import time
+import traceback
+import weakref
+from fractions import Fraction
+from typing import (Any, Callable, Dict, Iterator, List, Optional, Protocol, Tuple, Union,
+                    cast)
+
+from . import _lib
+from . import errors as _errors
+from .types import (DateSeekResult, DeliveryMode, FrameStepResult, LiveEdgeResult,
+                    LiveSeekWindow, ItemInfo, ItemStatusInfo, Packet,
+                    PlayerStats, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
+                    SeekOutcome, SeekPrecision, StreamInfo, TimeLike, _enum, from_fpx_time,
+                    to_fpx_time, FrameStepDirection)
+
+__all__ = [
+    "Player", "ScrubSession", "SeekPrecisionListener", "set_callback_exception_handler",
+    "get_callback_exception_handler", "default_callback_exception_handler",
+    "CallbackExceptionHandler", "MAX_CALLBACK_ERRORS",
+]
+
+PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+SeekCallback = Callable[[SeekOutcome], Any]
+
+#: How many exceptions Player.callback_errors keeps (oldest dropped first).
+MAX_CALLBACK_ERRORS = 1000
+
+# ----------------------------------------------------------------------------------------
+# Listener base class
+# ----------------------------------------------------------------------------------------
+
+
+class SeekPrecisionListener:
+    """Base class for listeners: every method is a no-op; override what you need.
+
+    Any object with some of these methods works with :meth:`Player.add_listener`; missing
+    methods are treated as no-ops. Methods run on the delivery thread (see the module doc).
+    """
+
+    def on_seek_accuracy(self, accuracy: SeekAccuracy, outcome: SeekOutcome) -> None:
+        """A seek finished (really landed). Before its completion callback."""
+
+    def on_seek_clamped(self, clamp: SeekClamp, seek_id: int) -> None:
+        """A seek's target was moved into the seekable range. First event of that seek."""
+
+    def on_scrub_state_changed(self, state: ScrubState) -> None:
+        """Scrub gesture state."""
+
+    def on_scrub_position_changed(self, position: ScrubPosition) -> None:
+        """Throttled positions during a drag."""
+
+    def on_frame_step(self, result: FrameStepResult) -> None:
+        """A frame step happened or could not."""
+
+    def on_item_status(self, status: ItemStatusInfo) -> None:
+        """Item status changes (LOADING, then READY or FAILED), in order."""
+
+
+# ----------------------------------------------------------------------------------------
+# Exception handling
+# ----------------------------------------------------------------------------------------
+
+class CallbackExceptionHandler(Protocol):
+    def __call__(self, exc: BaseException, player: Optional["Player"], where: str) -> Any: ...
+
+
+def default_callback_exception_handler(exc: BaseException, player: Optional["Player"],
+                                       where: str) -> None:
+    """Reports like ``sys.unraisablehook``: 'Exception ignored in ...' and the traceback.
+
+    (The exception has already been appended to ``player.callback_errors``.)
+    """
+    try:
+        stream = sys.stderr
+        if stream is None:
+            return
+        stream.write(f"Exception ignored in fastpix_seek {where}"
+                     + (f" of {player!r}" if player is not None else "") + ":\n")
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=stream)
+        stream.flush()
+    except Exception:  # never let reporting fail a callback
+        pass
+
+
+_handler: CallbackExceptionHandler = default_callback_exception_handler
+
+
+def set_callback_exception_handler(
+        fn: Optional[CallbackExceptionHandler]) -> CallbackExceptionHandler:
+    """Sets the handler ``fn(exc, player, where)`` for exceptions raised in callbacks.
+
+    It runs on the thread that ran the callback, after the exception was appended to
+    ``player.callback_errors``; ``player`` may be None if the Player was already collected.
+    Exceptions re-raised by ``seek_and_wait``/``seek_async`` do not reach it. ``None``
+    restores :func:`default_callback_exception_handler`. Returns the previous handler.
+    """
+    global _handler
+    if fn is not None and not callable(fn):
+        raise TypeError("the callback exception handler must be callable or None")
+    prev = _handler
+    _handler = fn if fn is not None else default_callback_exception_handler
+    return prev
+
+
+def get_callback_exception_handler() -> CallbackExceptionHandler:
+    return _handler
+
+
+# ----------------------------------------------------------------------------------------
+# Registry
+# ----------------------------------------------------------------------------------------
+
+_next_key = itertools.count(1).__next__  # GIL-atomic; keys are never reused
+#: key -> the registry (_Core) of the player that owns the key.
+_owners: Dict[int, "_Core"] = {}
+
+
+class _Waiter:
+    """A thread blocked in seek_and_wait."""
+
+    __slots__ = ("lock", "event", "outcome", "errors", "abandoned")
+
+    def __init__(self) -> None:
+        # Held only for a few attribute stores, never across a library call.
+        self.lock = threading.Lock()
+        self.event = threading.Event()
+        self.outcome: Any = None
+        self.errors: List[BaseException] = []
+        self.abandoned = False
+
+
+class _SeekEntry:
+    __slots__ = ("on_complete", "waiter", "loop", "future")
+
+    def __init__(self, on_complete: Optional[Callable[[Any], Any]] = None,
+                 waiter: Optional[_Waiter] = None,
+                 loop: Optional[asyncio.AbstractEventLoop] = None,
+                 future: "Optional[asyncio.Future[Any]]" = None) -> None:
+        self.on_complete = on_complete
+        self.waiter = waiter
+        self.loop = loop
+        self.future = future
+
+
+class _ListenerEntry:
+    __slots__ = ("obj", "listener_id")
+
+    def __init__(self, obj: Any) -> None:
+        self.obj = obj
+        self.listener_id: Optional[int] = None
+
+
+class _WakeupEntry:
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        self.fn = fn
+
+
+_Entry = Union[_SeekEntry, _ListenerEntry, _WakeupEntry]
+
+
+class _Core:
+    """A player's registry and callback state. Entries reference this, never the Player, so
+    an unreferenced Player can be collected (and closes itself)."""
+
+    def __init__(self) -> None:
+        self.registry: Dict[int, _Entry] = {}
+        self.errors: List[BaseException] = []
+        #: seek_id -> exceptions of listener callbacks, handed to that seek's completion.
+        self.deferred: Dict[int, List[BaseException]] = {}
+        #: thread ident -> depth, while that thread runs one of this player's callbacks.
+        self.delivering: Dict[int, int] = {}
+        self.player_ref: Optional["weakref.ReferenceType[Player]"] = None
+
+    # -- registry ----------------------------------------------------------------------
+    def register(self, entry: _Entry) -> int:
+        key = _next_key()
+        self.registry[key] = entry
+        _owners[key] = self
+        return key
+
+    def unregister(self, key: int) -> Optional[_Entry]:
+        _owners.pop(key, None)
+        return self.registry.pop(key, None)
+
+    def in_callback(self) -> bool:
+        return self.delivering.get(threading.get_ident(), 0) > 0
+
+    # -- errors -------------------------------------------------------------------------
+    def report(self, exc: BaseException, where: str) -> None:
+        self.errors.append(exc)
+        if len(self.errors) > MAX_CALLBACK_ERRORS:
+            del self.errors[: len(self.errors) - MAX_CALLBACK_ERRORS]
+        player = self.player_ref() if self.player_ref is not None else None
+        try:
+            _handler(exc, player, where)
+        except BaseException as e:  # a failing handler must not escape into C
+            default_callback_exception_handler(e, player, "callback exception handler")
+
+
+def _enter(core: _Core) -> int:
+    ident = threading.get_ident()
+    core.delivering[ident] = core.delivering.get(ident, 0) + 1
+    return ident
+
+
+def _leave(core: _Core, ident: int) -> None:
+    n = core.delivering.get(ident, 1) - 1
+    if n <= 0:
+        core.delivering.pop(ident, None)
+    else:
+        core.delivering[ident] = n
+
+
+def _lookup(userdata: Optional[int]) -> Tuple[Optional[_Core], Optional[_Entry]]:
+    key = userdata or 0
+    core = _owners.get(key)
+    if core is None:
+        return None, None
+    return core, core.registry.get(key)
+
+
+def _last_resort(exc: BaseException, where: str) -> None:
+    try:
+        default_callback_exception_handler(exc, None, where)
+    except BaseException:
+        pass
+
+
+# ----------------------------------------------------------------------------------------
+# Trampolines: one CFUNCTYPE object per callback type, alive for the life of the process.
+# Every body catches BaseException: nothing may unwind into C.
+# ----------------------------------------------------------------------------------------
+
+def _deliver(core: _Core, entry: _SeekEntry, result: Any, seek_id: int,
+             errors: List[BaseException]) -> None:
+    """Hands a completion (a SeekOutcome, or a ScrubResult) to whoever waits for it."""
+    if entry.waiter is not None:
+        w = entry.waiter
+        with w.lock:
+            if not w.abandoned:
+                w.outcome = result
+                w.errors = errors
+                w.event.set()
+                return
+        for e in errors:  # nobody waits any more
+            core.report(e, f"listener callback of seek {seek_id}")
+        return
+    if entry.future is not None and entry.loop is not None:
+        fut, loop = entry.future, entry.loop
+        try:
+            loop.call_soon_threadsafe(_resolve_future, core, fut, result, seek_id, errors)
+        except RuntimeError:  # the loop is closed: nobody awaits any more
+            for e in errors:
+                core.report(e, f"listener callback of seek {seek_id}")
+        return
+    for e in errors:
+        core.report(e, f"listener callback of seek {seek_id}")
+    if entry.on_complete is not None:
+        try:
+            entry.on_complete(result)
+        except BaseException as e:
+            core.report(e, f"on_complete callback of seek {seek_id}")
+
+
+def _resolve_future(core: _Core, fut: "asyncio.Future[Any]", result: Any, seek_id: int,
+                    errors: List[BaseException]) -> None:
+    if fut.done():  # cancelled by the awaiting task
+        for e in errors:
+            core.report(e, f"listener callback of seek {seek_id}")
+        return
+    if errors:
+        for e in errors[1:]:
+            core.report(e, f"listener callback of seek {seek_id}")
+        _note(errors[0], seek_id, "seek_async")
+        fut.set_exception(errors[0])
+    else:
+        fut.set_result(result)
+
+
+def _fail_future(fut: "asyncio.Future[Any]", exc: BaseException) -> None:
+    if not fut.done():
+        fut.set_exception(exc)
+
+
+def _note(exc: BaseException, seek_id: int, where: str) -> None:
+    if hasattr(exc, "add_note"):
+        exc.add_note(f"(raised in a fastpix_seek listener callback of seek {seek_id}, "
+                     f"re-raised by {where})")
+
+
+def _complete(userdata: Optional[int], build: Callable[[], Tuple[Any, int]],
+              where: str) -> None:
+    """Shared body of the one-shot completion trampolines: pops the entry (exactly one
+    completion per key), builds the Python result, hands it over."""
+    try:
+        key = userdata or 0
+        core = _owners.pop(key, None)
+        if core is None:
+            return
+        entry = core.registry.pop(key, None)
+        if not isinstance(entry, _SeekEntry):
+            return
+        ident = _enter(core)
+        try:
+            result, seek_id = build()
+            errors = core.deferred.pop(seek_id, []) if seek_id else []
+            _deliver(core, entry, result, seek_id, errors)
+        except BaseException as e:
+            core.report(e, where)
+        finally:
+            _leave(core, ident)
+    except BaseException as e:
+        _last_resort(e, f"{where} trampoline")
+
+
+def _seek_trampoline_py(outcome_p: Any, userdata: Optional[int]) -> None:
+    def build() -> Tuple[Any, int]:
+        o = SeekOutcome._from_c(outcome_p.contents)
+        return o, o.seek_id
+    _complete(userdata, build, "seek completion")
+
+
+def _scrub_trampoline_py(result_p: Any, userdata: Optional[int]) -> None:
+    def build() -> Tuple[Any, int]:
+        r = ScrubResult._from_c(result_p.contents)
+        return r, (r.outcome.seek_id if r.outcome is not None else 0)
+    _complete(userdata, build, "scrub end callback")
+
+
+def _live_edge_trampoline_py(outcome_p: Any, error: int, userdata: Optional[int]) -> None:
+    def build() -> Tuple[Any, int]:
+        o = SeekOutcome._from_c(outcome_p.contents) if outcome_p else None
+        return LiveEdgeResult(o, int(error)), (o.seek_id if o is not None else 0)
+    _complete(userdata, build, "live edge completion")
+
+
+def _date_seek_trampoline_py(result_p: Any, userdata: Optional[int]) -> None:
+    def build() -> Tuple[Any, int]:
+        r = DateSeekResult._from_c(result_p.contents)
+        return r, (r.outcome.seek_id if r.outcome is not None else 0)
+    _complete(userdata, build, "date seek completion")
+
+
+def _listener_call(userdata: Optional[int], method: str, build: Callable[[], Tuple[Any, ...]],
+                   seek_id: Optional[int] = None) -> None:
+    try:
+        core, entry = _lookup(userdata)
+        if core is None or not isinstance(entry, _ListenerEntry):
+            return
+        fn = getattr(entry.obj, method, None)
+        if fn is None:
+            return
+        ident = _enter(core)
+        try:
+            fn(*build())
+        except BaseException as e:
+            if seek_id is not None:
+                # Travels with the seek to its completion (always delivered after this).
+                core.deferred.setdefault(seek_id, []).append(e)
+            else:
+                core.report(e, f"listener {method}")
+        finally:
+            _leave(core, ident)
+    except BaseException as e:
+        _last_resort(e, f"listener trampoline {method}")
+
+
+def _on_seek_accuracy_py(accuracy_p: Any, outcome_p: Any, userdata: Optional[int]) -> None:
+    try:
+        oc = outcome_p.contents
+        acc = SeekAccuracy._from_c(accuracy_p.contents)
+        outcome = SeekOutcome._from_c(oc)
+        _listener_call(userdata, "on_seek_accuracy", lambda: (acc, outcome), int(oc.seek_id))
+    except BaseException as e:
+        _last_resort(e, "on_seek_accuracy trampoline")
+
+
+def _on_seek_clamped_py(clamp_p: Any, seek_id: int, userdata: Optional[int]) -> None:
+    try:
+        clamp = SeekClamp._from_c(clamp_p.contents)
+        _listener_call(userdata, "on_seek_clamped", lambda: (clamp, int(seek_id)), int(seek_id))
+    except BaseException as e:
+        _last_resort(e, "on_seek_clamped trampoline")
+
+
+def _on_scrub_state_changed_py(state: int, userdata: Optional[int]) -> None:
+    _listener_call(userdata, "on_scrub_state_changed",
+                   lambda: (_enum(ScrubState, state),))
+
+
+def _on_scrub_position_changed_py(position_p: Any, userdata: Optional[int]) -> None:
+    _listener_call(userdata, "on_scrub_position_changed",
+                   lambda: (ScrubPosition._from_c(position_p.contents),))
+
+
+def _on_frame_step_py(result_p: Any, userdata: Optional[int]) -> None:
+    _listener_call(userdata, "on_frame_step",
+                   lambda: (FrameStepResult._from_c(result_p.contents),))
+
+
+def _on_item_status_py(status_p: Any, userdata: Optional[int]) -> None:
+    _listener_call(userdata, "on_item_status",
+                   lambda: (ItemStatusInfo._from_c(status_p.contents),))
+
+
+def _destroy_notify_py(userdata: Optional[int]) -> None:
+    # The library dropped the listener: release our strong reference.
+    try:
+        key = userdata or 0
+        core = _owners.get(key)
+        if core is not None:
+            core.unregister(key)
+    except BaseException as e:
+        _last_resort(e, "destroy_notify trampoline")
+
+
+def _wakeup_py(userdata: Optional[int]) -> None:
+    try:
+        core, entry = _lookup(userdata)
+        if core is None or not isinstance(entry, _WakeupEntry):
+            return
+        try:
+            entry.fn()
+        except BaseException as e:
+            core.report(e, "wakeup callback")
+    except BaseException as e:
+        _last_resort(e, "wakeup trampoline")
+
+
+# The ONE CFUNCTYPE object per callback type. Module globals, never collected: C keeps their
+# addresses for the life of the process (a collected trampoline called from C would crash).
+_seek_trampoline = _lib.fpx_seek_callback(_seek_trampoline_py)
+_scrub_trampoline = _lib.fpx_scrub_callback(_scrub_trampoline_py)
+_live_edge_trampoline = _lib.fpx_live_edge_callback(_live_edge_trampoline_py)
+_date_seek_trampoline = _lib.fpx_date_seek_callback(_date_seek_trampoline_py)
+_on_seek_accuracy = _lib.fpx_on_seek_accuracy(_on_seek_accuracy_py)
+_on_seek_clamped = _lib.fpx_on_seek_clamped(_on_seek_clamped_py)
+_on_scrub_state_changed = _lib.fpx_on_scrub_state_changed(_on_scrub_state_changed_py)
+_on_scrub_position_changed = _lib.fpx_on_scrub_position_changed(_on_scrub_position_changed_py)
+_on_frame_step = _lib.fpx_on_frame_step(_on_frame_step_py)
+_on_item_status = _lib.fpx_on_item_status(_on_item_status_py)
+_destroy_notify = _lib.fpx_destroy_notify(_destroy_notify_py)
+_wakeup = _lib.fpx_wakeup(_wakeup_py)
+
+
+# ----------------------------------------------------------------------------------------
+# Players
+# ----------------------------------------------------------------------------------------
+
+_live_players: "weakref.WeakSet[Player]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_all_at_exit() -> None:
+    # No library thread may call into a finalizing interpreter.
+    for p in list(_live_players):
+        try:
+            p.close()
+        except BaseException:
+            pass
+
+
+def _check_callable(fn: Any, what: str) -> None:
+    if fn is not None and not callable(fn):
+        raise TypeError(f"{what} must be callable or None, not {type(fn).__name__}")
+
+
+def _check_precision(precision: Any) -> SeekPrecision:
+    if precision is None:
+        return SeekPrecision.default()
+    if not isinstance(precision, SeekPrecision):
+        raise TypeError(f"precision must be a SeekPrecision (SeekPrecision.exact(), "
+                        f".nearest_keyframe(tol) or .default()), not {type(precision).__name__}")
+    return precision
+
+
+def _live_edge_outcome(r: LiveEdgeResult) -> SeekOutcome:
+    if r.outcome is None:
+        raise r.exception or _errors.InternalError(
+            detail="live edge completion without an outcome or an error")
+    return r.outcome
+
+
+def _unix_us(when: Any) -> int:
+    """Unix microseconds from an int or an aware datetime (exact)."""
+    if isinstance(when, bool):
+        raise TypeError("a date must be Unix microseconds (int) or an aware datetime, not bool")
+    if isinstance(when, datetime.datetime):
+        if when.tzinfo is None or when.utcoffset() is None:
+            raise _errors.InvalidArgumentError(
+                detail="a naive datetime is ambiguous; give it a tzinfo (e.g. timezone.utc)")
+        delta = when - datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+        us = (delta.days * 86400 + delta.seconds) * 1_000_000 + delta.microseconds
+    elif isinstance(when, int):
+        us = int(when)
+    else:
+        raise TypeError(f"a date must be Unix microseconds (int) or an aware datetime, not "
+                        f"{type(when).__name__}")
+    if not -(2 ** 63) <= us < 2 ** 63:
+        raise _errors.InvalidArgumentError(detail=f"date {us} us does not fit int64")
+    return us
+
+
+def _timeout_ms(timeout: Optional[float], what: str) -> int:
+    if timeout is None:
+        return -1
+    if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
+        raise TypeError(f"{what} must be a number of seconds or None, not "
+                        f"{type(timeout).__name__}")
+    if timeout != timeout:
+        raise ValueError(f"{what} is NaN")
+    if timeout == float("inf"):
+        return -1
+    return max(0, int(round(timeout * 1000)))
+
+
+class _LoopReader:
+    """A duplicate of a HOST player's event fd, watched by an asyncio loop. detach() runs on
+    the loop's thread only, and only once."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, fd: int) -> None:
+        self.loop = loop
+        self.fd = fd
+        self.done = False
+
+    def detach(self) -> None:
+        if self.done:
+            return
+        self.done = True
+        try:
+            self.loop.remove_reader(self.fd)
+        finally:
+            os.close(self.fd)
+
+    def close_fd(self) -> None:
+        if not self.done:
+            self.done = True
+            os.close(self.fd)
+
+
+class Player:
+    """A FastPixSeek player: one media item, precision seeks, packets.
+
+    ``Player(url=None, *, delivery=DeliveryMode.THREAD, io_timeout=10.0, wakeup=None,
+    seek_manager=True)``
+
+    * ``url``: opened at once when given (see :meth:`open`); wait with :meth:`wait_item`.
+    * ``delivery``: where callbacks run (see the module doc).
+    * ``io_timeout``: bound on any one blocking I/O operation, in seconds (0: no bound).
+    * ``wakeup``: HOST mode only, a callable run on a library thread when events become
+      pending. It must not call into the player; schedule a dispatch instead.
+    * ``seek_manager``: call :meth:`setup_seek_manager` right away (the C default is off:
+      without it every seek completes with ``FinishReason.NO_SEEK_MANAGER``).
+
+    A context manager; :meth:`close` is idempotent and also runs when the Player is garbage
+    collected and at interpreter exit. Methods are thread-safe like the C API. Calling any
+    method but ``close`` on a closed player raises
+    :class:`~fastpix_seek.errors.InvalidHandleError`.
+    """
+
+    def __init__(self, url: Optional[PathLike] = None, *,
+                 delivery: DeliveryMode = DeliveryMode.THREAD,
+                 io_timeout: Optional[float] = 10.0,
+                 wakeup: Optional[Callable[[], Any]] = None,
+                 seek_manager: bool = True) -> None:
+        self._handle: Optional[_lib.PlayerHandle] = None
+        self._core = _Core()
+        self._close_lock = threading.Lock()
+        self._listener_keys: Dict[int, int] = {}
+        self._tb_cache: Dict[int, Optional[Fraction]] = {}
+        self._origin: Optional[Fraction] = None
+        self._origin_known = False
+        self._loop_reader: Optional[_LoopReader] = None
+
+        if isinstance(delivery, bool) or not isinstance(delivery, int):
+            raise TypeError(f"delivery must be a DeliveryMode, not {type(delivery).__name__}")
+        _check_callable(wakeup, "wakeup")
+        cfg = _lib.fpx_player_config()
+        _lib.lib.fpx_player_config_init(ctypes.byref(cfg))
+        cfg.delivery = int(delivery)
+        if io_timeout is not None:
+            if isinstance(io_timeout, bool) or not isinstance(io_timeout, (int, float)):
+                raise TypeError(f"io_timeout must be seconds (a number) or None, not "
+                                f"{type(io_timeout).__name__}")
+            if io_timeout != io_timeout or io_timeout in (float("inf"), float("-inf")):
+                raise _errors.InvalidArgumentError(detail=f"io_timeout is {io_timeout!r}")
+            cfg.io_timeout_ms = int(round(io_timeout * 1000))
+        else:
+            cfg.io_timeout_ms = 0
+        if wakeup is not None:
+            cfg.wakeup = _wakeup
+            cfg.wakeup_userdata = self._core.register(_WakeupEntry(wakeup))
+        handle = _lib.PlayerHandle()
+        try:
+            _lib.lib.fpx_player_create(ctypes.byref(cfg), ctypes.byref(handle))
+        except BaseException:
+            self._release_core()
+            raise
+        self._handle = handle
+        self._delivery = _enum(DeliveryMode, int(delivery))
+        self._core.player_ref = weakref.ref(self)
+        _live_players.add(self)
+        try:
+            if seek_manager:
+                self.setup_seek_manager()
+            if url is not None:
+                self.open(url)
+        except BaseException:
+            self.close()
+            raise
+
+    # -- lifecycle -----------------------------------------------------------------------
+    def _h(self) -> _lib.PlayerHandle:
+        h = self._handle
+        if h is None:
+            raise _errors.InvalidHandleError(detail="the Player is closed")
+        return h
+
+    @property
+    def closed(self) -> bool:
+        return self._handle is None
+
+    @property
+    def handle(self) -> Optional[_lib.PlayerHandle]:
+        """The raw fpx_player handle (None once closed)."""
+        return self._handle
+
+    @property
+    def delivery(self) -> DeliveryMode:
+        return cast(DeliveryMode, self._delivery)
+
+    @property
+    def callback_errors(self) -> List[BaseException]:
+        """Exceptions raised in this player's callbacks and not re-raised by a waiting call.
+
+        The list itself (clear it if you like); the last MAX_CALLBACK_ERRORS are kept.
+        """
+        return self._core.errors
+
+    def close(self) -> None:
+        """Destroys the player. Idempotent; safe from any thread and from inside a callback.
+
+        Pending seeks complete as CANCELLED (their callbacks run, waiting calls return);
+        listeners get their destroy_notify. Outside a callback, when close() returns no
+        callback of this player runs any more and no library thread of it remains. From
+        inside one of its callbacks it returns at once and the library delivers the rest on
+        the same thread after the callback returns (seek.h, "Ownership and lifetimes").
+        """
+        with self._close_lock:
+            h = self._handle
+            if h is None:
+                return
+            self._handle = None
+        _live_players.discard(self)
+        in_callback = self._core.in_callback()
+        try:
+            _lib.lib.fpx_player_destroy(h)
+        except _errors.InvalidHandleError:
+            pass
+        self._detach_loop_reader()
+        if not in_callback:
+            self._release_core()
+
+    def _release_core(self) -> None:
+        """After destroy returned (outside a callback): nothing more will be delivered."""
+        core = self._core
+        for key in list(core.registry):
+            entry = core.unregister(key)
+            if isinstance(entry, _SeekEntry):
+                # Cannot happen if the library keeps "every seek gets exactly one completion".
+                err = _errors.FastPixCancelledError(
+                    detail="the player was closed and the library never completed this seek")
+                if entry.waiter is not None:
+                    with entry.waiter.lock:
+                        entry.waiter.event.set()
+                if entry.future is not None and entry.loop is not None:
+                    try:
+                        entry.loop.call_soon_threadsafe(_fail_future, entry.future, err)
+                    except RuntimeError:
+                        pass
+        for errs in list(core.deferred.values()):
+            for e in errs:
+                core.report(e, "listener callback")
+        core.deferred.clear()
+
+    def __enter__(self) -> "Player":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        try:
+            if getattr(self, "_handle", None) is not None:
+                self.close()
+        except BaseException:
+            pass
+
+    def __repr__(self) -> str:
+        h = self._handle
+        state = f"handle={h.value:#x}" if h is not None else "closed"
+        return f"<fastpix_seek.Player {state} delivery={getattr(self, '_delivery', '?')!r}>"
+
+    # -- items -------------------------------------------------------------------------
+    def open(self, url: PathLike) -> None:
+        """Attaches a new item (file path or http(s) URL), replacing the current one.
+
+        Returns at once; status events reach listeners' on_item_status. Raises
+        InvalidArgumentError for an empty url, TypeError for non-path types.
+        """
+        if isinstance(url, bytes):
+            raw = url
+        elif isinstance(url, (str, os.PathLike)):
+            raw = os.fsencode(url)
+        else:
+            raise TypeError(f"url must be str, bytes or os.PathLike, not {type(url).__name__}")
+        if b"\0" in raw:
+            raise _errors.InvalidArgumentError(detail="url contains a NUL character")
+        h = self._h()
+        self._invalidate_item_cache()
+        _lib.lib.fpx_player_open(h, raw)
+
+    def close_item(self) -> None:
+        """Detaches the current item; its pending seeks complete as cancelled."""
+        h = self._h()
+        self._invalidate_item_cache()
+        _lib.lib.fpx_player_close_item(h)
+
+    def item_status(self) -> ItemStatusInfo:
+        info = _lib.fpx_item_status_info()
+        _lib.lib.fpx_player_item_status(self._h(), ctypes.byref(info))
+        return ItemStatusInfo._from_c(info)
+
+    def wait_item(self, timeout: Optional[float] = None) -> ItemStatusInfo:
+        """Blocks until the current item is READY (returns its status) or FAILED (raises the
+        item's error, e.g. NotFoundError or InvalidDataError).
+
+        ``timeout`` in seconds (None: no limit) raises FastPixTimeoutError. NoItemError
+        when nothing is attached. Not callable from inside a callback (InCallbackError).
+        """
+        ms = _timeout_ms(timeout, "timeout")
+        info = _lib.fpx_item_status_info()
+        _lib.lib.fpx_player_wait_item(self._h(), ms, ctypes.byref(info))
+        return ItemStatusInfo._from_c(info)
+
+    def item_info(self) -> ItemInfo:
+        info = _lib.fpx_item_info()
+        _lib.lib.fpx_player_item_info(self._h(), ctypes.byref(info))
+        return ItemInfo._from_c(info)
+
+    def stream_info(self, index: int) -> StreamInfo:
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"stream index must be an int, not {type(index).__name__}")
+        if not -(2 ** 31) <= index < 2 ** 31:
+            raise _errors.InvalidArgumentError(detail=f"stream index {index} out of range")
+        info = _lib.fpx_stream_info()
+        _lib.lib.fpx_player_stream_info(self._h(), index, ctypes.byref(info))
+        return StreamInfo._from_c(info)
+
+    def seekable_range(self) -> Tuple[Fraction, Fraction]:
+        """(first frame, last frame) on the item timeline, exact. Blocking."""
+        start, end = _lib.fpx_time(), _lib.fpx_time()
+        _lib.lib.fpx_player_seekable_range(self._h(), ctypes.byref(start), ctypes.byref(end))
+        s, e = from_fpx_time(start), from_fpx_time(end)
+        if s is None or e is None:
+            raise _errors.InternalError(detail=f"seekable range with a non-numeric bound: "
+                                               f"{start!r}, {end!r}")
+        return s, e
+
+    # -- seeking -----------------------------------------------------------------------
+    def setup_seek_manager(self) -> None:
+        """Idempotent. Without it every seek completes with FinishReason.NO_SEEK_MANAGER."""
+        _lib.lib.fpx_player_setup_seek_manager(self._h())
+
+    def _issue_seek(self, target: Any, precision: Any, entry: _SeekEntry) -> int:
+        t = to_fpx_time(target, "seek target", _errors.InvalidTimeError)
+        prec = _check_precision(precision)._to_c()
+        h = self._h()
+        key = self._core.register(entry)  # before the call: the completion may come first
+        seek_id = ctypes.c_uint64()
+        try:
+            _lib.lib.fpx_player_seek(h, t, prec, _seek_trampoline, key, ctypes.byref(seek_id))
+        except BaseException:
+            self._core.unregister(key)  # on error the callback is never called
+            raise
+        return int(seek_id.value)
+
+    def seek(self, target: TimeLike, precision: Optional[SeekPrecision] = None,
+             on_complete: Optional[SeekCallback] = None) -> int:
+        """Requests a seek of the current item; returns its seek id at once.
+
+        ``target``: seconds on the item timeline (Fraction, int, float, Decimal, str; see
+        :mod:`fastpix_seek.types`). ``precision``: a SeekPrecision, default
+        ``SeekPrecision.default()`` (nearest keyframe within 1/10 s); use
+        ``SeekPrecision.exact()`` for frame-exact landings. ``on_complete(outcome)`` runs
+        exactly once, on the delivery thread, also when the seek is superseded or cancelled.
+        The seek supersedes every earlier seek of this player.
+        """
+        _check_callable(on_complete, "on_complete")
+        return self._issue_seek(target, precision, _SeekEntry(on_complete=on_complete))
+
+    def seek_and_wait(self, target: TimeLike, precision: Optional[SeekPrecision] = None,
+                      timeout: Optional[float] = 10.0) -> SeekOutcome:
+        """Seeks and blocks until that seek completes; returns its outcome.
+
+        Whatever the reason (completed, superseded, cancelled, failed) the outcome is
+        returned, not raised; check ``outcome.finished``. Raises FastPixTimeoutError after
+        ``timeout`` seconds (None: no limit; the seek goes on), InCallbackError when called
+        from inside one of this player's callbacks, and re-raises the first exception a
+        listener raised for this seek. In HOST mode it dispatches events while waiting.
+        """
+        self._check_can_wait("seek_and_wait", timeout)
+        waiter = _Waiter()
+        seek_id = self._issue_seek(target, precision, _SeekEntry(waiter=waiter))
+        return cast(SeekOutcome, self._wait(waiter, seek_id, timeout, "seek_and_wait"))
+
+    def _check_can_wait(self, what: str, timeout: Optional[float]) -> None:
+        if self._core.in_callback():
+            raise _errors.InCallbackError(
+                detail=f"{what} would wait for a callback this thread has to deliver; "
+                       f"use the on_complete form")
+        if timeout is not None:
+            _timeout_ms(timeout, "timeout")  # type/NaN check
+
+    def _wait(self, waiter: _Waiter, seek_id: int, timeout: Optional[float], what: str) -> Any:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        try:
+            if self._delivery == DeliveryMode.HOST:
+                self._pump_until(waiter.event, deadline)
+            else:
+                waiter.event.wait(None if deadline is None
+                                  else max(0.0, deadline - time.monotonic()))
+        finally:
+            with waiter.lock:
+                if not waiter.event.is_set():
+                    # Timed out (or interrupted): a later completion is reported, not lost.
+                    waiter.abandoned = True
+        if waiter.abandoned:
+            raise _errors.FastPixTimeoutError(
+                detail=f"seek {seek_id} did not complete within {timeout} s")
+        if waiter.outcome is None:
+            raise _errors.FastPixCancelledError(
+                detail=f"the player was closed and seek {seek_id} never completed")
+        if waiter.errors:
+            first, rest = waiter.errors[0], waiter.errors[1:]
+            for e in rest:
+                self._core.report(e, f"listener callback of seek {seek_id}")
+            _note(first, seek_id, what)
+            raise first
+        return waiter.outcome
+
+    def _pump_until(self, event: threading.Event, deadline: Optional[float]) -> None:
+        fd = self.event_fd()
+        while not event.is_set():
+            self.dispatch_events()
+            if event.is_set():
+                return
+            if deadline is not None:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                slice_ = min(remaining, 0.05)
+            else:
+                slice_ = 0.05
+            try:
+                select.select([fd], [], [], slice_)
+            except (OSError, ValueError):
+                time.sleep(slice_)
+
+    async def _await_completion(self, issue: Callable[[_SeekEntry], int]) -> Any:
+        loop = asyncio.get_running_loop()
+        fut: "asyncio.Future[Any]" = loop.create_future()
+        if self._delivery == DeliveryMode.HOST:
+            self.attach_event_loop(loop)
+        issue(_SeekEntry(loop=loop, future=fut))
+        return await fut
+
+    async def seek_async(self, target: TimeLike,
+                         precision: Optional[SeekPrecision] = None) -> SeekOutcome:
+        """Seeks and awaits the outcome without blocking the event loop.
+
+        The completion reaches the loop through ``loop.call_soon_threadsafe``. Listener
+        exceptions of this seek are raised here. Cancelling the awaiting task does not cancel
+        the seek. In HOST mode the player's event fd is attached to the running loop (see
+        :meth:`attach_event_loop`).
+        """
+        return cast(SeekOutcome, await self._await_completion(
+            lambda entry: self._issue_seek(target, precision, entry)))
+
+    def attach_event_loop(self, loop: Optional[asyncio.AbstractEventLoop] = None) -> None:
+        """HOST mode: dispatch events from ``loop`` (default: the running loop) whenever the
+        event fd is readable. Idempotent for the same loop. Detached by close().
+
+        Call it from the loop's thread. A duplicate of the event fd is registered, so
+        closing the player from any thread never leaves the loop watching a recycled fd.
+        """
+        if self._delivery != DeliveryMode.HOST:
+            raise _errors.WrongModeError(
+                detail="attach_event_loop needs a DeliveryMode.HOST player")
+        loop = loop or asyncio.get_running_loop()
+        cur = self._loop_reader
+        if cur is not None:
+            if cur.loop is loop:
+                return
+            raise RuntimeError("the player is already attached to another event loop")
+        fd = os.dup(self.event_fd())
+        reader = _LoopReader(loop, fd)
+        ref = weakref.ref(self)
+
+        def on_readable() -> None:
+            p = ref()
+            if p is None or p.closed:
+                reader.detach()  # the library's pipe is gone: EOF keeps it readable
+                return
+            try:
+                p.dispatch_events()
+            except _errors.InvalidHandleError:
+                reader.detach()
+
+        self._loop_reader = reader
+        loop.add_reader(fd, on_readable)
+
+    def _detach_loop_reader(self) -> None:
+        reader, self._loop_reader = self._loop_reader, None
+        if reader is None:
+            return
+        try:
+            running: Optional[asyncio.AbstractEventLoop] = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is reader.loop:
+            reader.detach()
+            return
+        try:
+            reader.loop.call_soon_threadsafe(reader.detach)
+        except RuntimeError:  # the loop is closed: nothing watches the fd any more
+            reader.close_fd()
+
+    def cancel_pending_seeks(self) -> int:
+        """Cancels every queued or in-flight seek; returns how many."""
+        n = ctypes.c_uint64()
+        _lib.lib.fpx_player_cancel_pending_seeks(self._h(), ctypes.byref(n))
+        return int(n.value)
+
+    # -- listeners ---------------------------------------------------------------------
+    def add_listener(self, listener: Any) -> int:
+        """Registers a listener (a SeekPrecisionListener or any object with some of its
+        methods) and returns its id. The object is held strongly until removed and the
+        library has let go of it (see the module doc)."""
+        if listener is None or isinstance(listener, (int, float, str, bytes)):
+            raise TypeError(f"listener must be an object with on_* methods, not "
+                            f"{type(listener).__name__}")
+        h = self._h()
+        entry = _ListenerEntry(listener)
+        key = self._core.register(entry)
+        c = _lib.fpx_listener()
+        _lib.lib.fpx_listener_init(ctypes.byref(c))
+        c.userdata = key
+        c.on_seek_accuracy = _on_seek_accuracy
+        c.on_seek_clamped = _on_seek_clamped
+        c.on_scrub_state_changed = _on_scrub_state_changed
+        c.on_scrub_position_changed = _on_scrub_position_changed
+        c.on_frame_step = _on_frame_step
+        c.on_item_status = _on_item_status
+        c.destroy_notify = _destroy_notify
+        lid = ctypes.c_uint64()
+        try:
+            _lib.lib.fpx_player_add_listener(h, ctypes.byref(c), ctypes.byref(lid))
+        except BaseException:
+            self._core.unregister(key)
+            raise
+        entry.listener_id = int(lid.value)
+        self._listener_keys[int(lid.value)] = key
+        return int(lid.value)
+
+    def remove_listener(self, listener_id: int) -> None:
+        """Unregisters a listener. No event reaches it after the next event boundary.
+        NotFoundError for unknown ids."""
+        if isinstance(listener_id, bool) or not isinstance(listener_id, int):
+            raise TypeError(f"listener id must be an int, not {type(listener_id).__name__}")
+        if not 0 <= listener_id < 2 ** 64:
+            raise _errors.NotFoundError(detail=f"listener id {listener_id}")
+        _lib.lib.fpx_player_remove_listener(self._h(), listener_id)
+        self._listener_keys.pop(listener_id, None)
+
+    # -- events ------------------------------------------------------------------------
+    def dispatch_events(self) -> int:
+        """HOST mode: runs every queued callback on this thread; returns how many ran.
+
+        WrongModeError on a THREAD player; InCallbackError from inside a callback.
+        Exceptions raised by the callbacks go to callback_errors and the handler.
+        """
+        n = ctypes.c_int()
+        _lib.lib.fpx_player_dispatch_events(self._h(), ctypes.byref(n))
+        return int(n.value)
+
+    def event_fd(self) -> int:
+        """HOST mode: a file descriptor that polls readable while events are queued. Owned
+        by the player: do not read or close it."""
+        fd = ctypes.c_int(-1)
+        _lib.lib.fpx_player_event_fd(self._h(), ctypes.byref(fd))
+        return int(fd.value)
+
+    # -- packets -----------------------------------------------------------------------
+    def _invalidate_item_cache(self) -> None:
+        self._tb_cache = {}
+        self._origin = None
+        self._origin_known = False
+
+    def _time_base(self, index: int) -> Optional[Fraction]:
+        cache = self._tb_cache
+        if index not in cache:
+            try:
+                cache[index] = self.stream_info(index).time_base
+            except _errors.FastPixSeekError:
+                cache[index] = None
+        return cache[index]
+
+    def _item_origin(self) -> Optional[Fraction]:
+        if not self._origin_known:
+            try:
+                info = self.item_info()
+                self._origin = info.origin if info.time_base is not None else None
+            except _errors.FastPixSeekError:
+                self._origin = None
+            self._origin_known = True
+        return self._origin
+
+    def read_packet(self) -> Packet:
+        """The next packet of the current item (any stream, demux order), copied.
+
+        Raises EndOfFile at the end. Blocking; waits for pending seeks to settle first.
+        """
+        p = _lib.fpx_packet()
+        _lib.lib.fpx_player_read_packet(self._h(), ctypes.byref(p))
+        # Copy the payload before anything else calls into the library.
+        data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
+        return Packet._from_c(p, self._time_base(int(p.stream_index)), self._item_origin(),
+                              data)
+
+    def packets(self) -> Iterator[Packet]:
+        """Iterates read_packet() until EndOfFile."""
+        while True:
+            try:
+                pkt = self.read_packet()
+            except _errors.EndOfFile:
+                return
+            yield pkt
+
+    # -- scrubbing and stepping --------------------------------------------------------
+    def scrub_session(self) -> "ScrubSession":
+        """The player's scrub session (see :class:`ScrubSession`). NoSeekManagerError before
+        setup_seek_manager()."""
+        h = _lib.ScrubSessionHandle()
+        _lib.lib.fpx_player_scrub_session(self._h(), ctypes.byref(h))
+        return ScrubSession(self, h)
+
+    def step_frame(self, direction: FrameStepDirection = FrameStepDirection.FORWARD,
+                   count: int = 1) -> FrameStepResult:
+        """Steps ``count`` (>= 1) frames from the playhead along the reference stream's frame
+        grid. A refusal (``did_step`` False, with a ``reason``) is returned, not raised.
+        Blocking; not callable from inside a callback."""
+        if isinstance(direction, bool) or not isinstance(direction, int):
+            raise TypeError(f"direction must be a FrameStepDirection, not "
+                            f"{type(direction).__name__}")
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise TypeError(f"count must be an int, not {type(count).__name__}")
+        if not 1 <= count < 2 ** 31:
+            raise _errors.InvalidArgumentError(detail=f"count {count} must be in [1, 2**31)")
+        if not -(2 ** 31) <= int(direction) < 2 ** 31:
+            raise _errors.UnknownEnumError(detail=f"direction {int(direction)}")
+        r = _lib.fpx_frame_step_result()
+        _lib.lib.fpx_player_step_frame(self._h(), int(direction), count, ctypes.byref(r))
+        return FrameStepResult._from_c(r)
+
+    def current_time(self) -> Fraction:
+        """The playhead on the item timeline: the frame of the last landed seek or step, or
+        the first frame. Blocking the first time."""
+        t = _lib.fpx_time()
+        _lib.lib.fpx_player_current_time(self._h(), ctypes.byref(t))
+        f = from_fpx_time(t)
+        if f is None:
+            raise _errors.InternalError(detail=f"non-numeric playhead {t!r}")
+        return f
+
+    # -- live and DVR HLS --------------------------------------------------------------
+    def live_seek_window(self) -> LiveSeekWindow:
+        """The seekable window now (live HLS), or the seekable range (files).
+        ``is_available`` is False when there is no ready item."""
+        w = _lib.fpx_live_seek_window()
+        _lib.lib.fpx_player_live_seek_window(self._h(), ctypes.byref(w))
+        return LiveSeekWindow._from_c(w)
+
+    def _issue_live_edge(self, entry: _SeekEntry) -> int:
+        h = self._h()
+        key = self._core.register(entry)
+        seek_id = ctypes.c_uint64()
+        try:
+            _lib.lib.fpx_player_seek_to_live_edge(h, _live_edge_trampoline, key,
+                                                  ctypes.byref(seek_id))
+        except BaseException:
+            self._core.unregister(key)
+            raise
+        return int(seek_id.value)
+
+    def seek_to_live_edge(self, on_complete: Optional[Callable[[LiveEdgeResult], Any]] = None
+                          ) -> int:
+        """Seeks (exact) to the live edge, or a file's last frame. ``on_complete`` gets a
+        LiveEdgeResult (outcome None and error NO_ITEM when nothing was attached)."""
+        _check_callable(on_complete, "on_complete")
+        return self._issue_live_edge(_SeekEntry(on_complete=on_complete))
+
+    def seek_to_live_edge_and_wait(self, timeout: Optional[float] = 10.0) -> SeekOutcome:
+        """seek_to_live_edge() and wait; returns the outcome, raises the error (e.g.
+        NoItemError) when there is none."""
+        self._check_can_wait("seek_to_live_edge_and_wait", timeout)
+        waiter = _Waiter()
+        seek_id = self._issue_live_edge(_SeekEntry(waiter=waiter))
+        r = cast(LiveEdgeResult, self._wait(waiter, seek_id, timeout,
+                                            "seek_to_live_edge_and_wait"))
+        return _live_edge_outcome(r)
+
+    async def seek_to_live_edge_async(self) -> SeekOutcome:
+        return _live_edge_outcome(cast(LiveEdgeResult,
+                                       await self._await_completion(self._issue_live_edge)))
+
+    def _issue_date_seek(self, when: Any, precision: Any, entry: _SeekEntry) -> int:
+        us = _unix_us(when)
+        prec = _check_precision(precision)._to_c()
+        h = self._h()
+        key = self._core.register(entry)
+        seek_id = ctypes.c_uint64()
+        try:
+            _lib.lib.fpx_player_seek_to_date(h, us, prec, _date_seek_trampoline, key,
+                                             ctypes.byref(seek_id))
+        except BaseException:
+            self._core.unregister(key)
+            raise
+        return int(seek_id.value)
+
+    def seek_to_date(self, when: Union[int, "datetime.datetime"],
+                     precision: Optional[SeekPrecision] = None,
+                     on_complete: Optional[Callable[[DateSeekResult], Any]] = None) -> int:
+        """Seeks to a wall-clock date: ``when`` is Unix microseconds (int) or an aware
+        datetime. ``on_complete(DateSeekResult)`` runs once: seeked with an outcome, or
+        unavailable with a typed reason (not an exception)."""
+        _check_callable(on_complete, "on_complete")
+        return self._issue_date_seek(when, precision, _SeekEntry(on_complete=on_complete))
+
+    def seek_to_date_and_wait(self, when: Union[int, "datetime.datetime"],
+                              precision: Optional[SeekPrecision] = None,
+                              timeout: Optional[float] = 10.0) -> DateSeekResult:
+        self._check_can_wait("seek_to_date_and_wait", timeout)
+        waiter = _Waiter()
+        seek_id = self._issue_date_seek(when, precision, _SeekEntry(waiter=waiter))
+        return cast(DateSeekResult, self._wait(waiter, seek_id, timeout,
+                                               "seek_to_date_and_wait"))
+
+    async def seek_to_date_async(self, when: Union[int, "datetime.datetime"],
+                                 precision: Optional[SeekPrecision] = None) -> DateSeekResult:
+        return cast(DateSeekResult, await self._await_completion(
+            lambda entry: self._issue_date_seek(when, precision, entry)))
+
+    # -- stats -------------------------------------------------------------------------
+    def stats(self) -> PlayerStats:
+        s = _lib.fpx_player_stats()
+        _lib.lib.fpx_player_stats_get(self._h(), ctypes.byref(s))
+        return PlayerStats._from_c(s)
+
+
+class ScrubSession:
+    """A player's scrub session: coalesces a drag gesture into exactly one seek.
+
+        s = player.scrub_session()
+        s.begin(now)              # gesture began
+        s.update(t)               # at touch rate: issues no seek
+        s.end(t, precision, on_complete=fn)   # the one seek; or end_and_wait / end_async
+        s.cancel()                # gesture abandoned
+
+    State changes reach listeners' on_scrub_state_changed, throttled positions
+    on_scrub_position_changed. Valid as long as its player; methods raise InvalidHandleError
+    once the player is closed. Times are converted like seek targets.
+    """
+
+    def __init__(self, player: Player, handle: _lib.ScrubSessionHandle) -> None:
+        self._player = player
+        self._handle = handle
+
+    def _s(self) -> _lib.ScrubSessionHandle:
+        self._player._h()  # raises when the player is closed
+        return self._handle
+
+    @property
+    def handle(self) -> _lib.ScrubSessionHandle:
+        return self._handle
+
+    def begin(self, at: TimeLike) -> None:
+        """Begins (or restarts) a gesture at ``at``."""
+        _lib.lib.fpx_scrub_begin(self._s(), to_fpx_time(at, "scrub time"))
+
+    def update(self, to: TimeLike) -> None:
+        """Records a sample; issues no seek. InvalidStateError unless scrubbing."""
+        _lib.lib.fpx_scrub_update(self._s(), to_fpx_time(to, "scrub time"))
+
+    def _end(self, at: Any, precision: Any, entry: _SeekEntry) -> int:
+        t = to_fpx_time(at, "scrub time")
+        prec = _check_precision(precision)._to_c()
+        h = self._s()
+        core = self._player._core
+        key = core.register(entry)
+        seek_id = ctypes.c_uint64()
+        try:
+            _lib.lib.fpx_scrub_end(h, t, prec, _scrub_trampoline, key, ctypes.byref(seek_id))
+        except BaseException:
+            core.unregister(key)
+            raise
+        return int(seek_id.value)
+
+    def end(self, at: TimeLike, precision: Optional[SeekPrecision] = None,
+            on_complete: Optional[Callable[[ScrubResult], Any]] = None) -> int:
+        """Ends the gesture with exactly one seek to ``at``; returns its seek id.
+        ``on_complete(ScrubResult)`` runs once when that seek completes or is cancelled."""
+        _check_callable(on_complete, "on_complete")
+        return self._end(at, precision, _SeekEntry(on_complete=on_complete))
+
+    def end_and_wait(self, at: TimeLike, precision: Optional[SeekPrecision] = None,
+                     timeout: Optional[float] = 10.0) -> ScrubResult:
+        """end() and block until its result (like Player.seek_and_wait)."""
+        self._player._check_can_wait("end_and_wait", timeout)
+        waiter = _Waiter()
+        seek_id = self._end(at, precision, _SeekEntry(waiter=waiter))
+        return cast(ScrubResult, self._player._wait(waiter, seek_id, timeout, "end_and_wait"))
+
+    async def end_async(self, at: TimeLike,
+                        precision: Optional[SeekPrecision] = None) -> ScrubResult:
+        """end() and await its result without blocking the loop (like Player.seek_async)."""
+        loop = asyncio.get_running_loop()
+        fut: "asyncio.Future[ScrubResult]" = loop.create_future()
+        if self._player.delivery == DeliveryMode.HOST:
+            self._player.attach_event_loop(loop)
+        self._end(at, precision, _SeekEntry(loop=loop, future=fut))
+        return await fut
+
+    def cancel(self) -> None:
+        """Abandons the gesture: back to IDLE; a settling seek is cancelled."""
+        _lib.lib.fpx_scrub_cancel(self._s())
+
+    @property
+    def state(self) -> ScrubState:
+        st = ctypes.c_int()
+        _lib.lib.fpx_scrub_get_state(self._s(), ctypes.byref(st), None)
+        return cast(ScrubState, _enum(ScrubState, st.value))
+
+    @property
+    def is_active(self) -> bool:
+        active = ctypes.c_int()
+        _lib.lib.fpx_scrub_get_state(self._s(), None, ctypes.byref(active))
+        return bool(active.value)
+
+    @property
+    def position_throttle(self) -> Fraction:
+        """Minimum interval between position events, in seconds (0: every update)."""
+        t = _lib.fpx_time()
+        _lib.lib.fpx_scrub_get_position_throttle(self._s(), ctypes.byref(t))
+        f = from_fpx_time(t)
+        return f if f is not None else Fraction(0)
+
+    @position_throttle.setter
+    def position_throttle(self, seconds: TimeLike) -> None:
+        _lib.lib.fpx_scrub_set_position_throttle(self._s(), to_fpx_time(seconds, "throttle"))
+
+    def __repr__(self) -> str:
+        return f"<fastpix_seek.ScrubSession of {self._player!r}>"

@@ -1,0 +1,762 @@
+"""Value types of the Pythonic layer: enums, exact times, precisions, outcomes and events.
+
+Times
+-----
+Media time is rational in the library (``fpx_time`` = value/timescale seconds, exactly). Here it
+is a :class:`fractions.Fraction` of seconds, converted exactly in both directions:
+
+* ``fpx_time`` -> ``Fraction(value, timescale)``. Invalid and infinite times become ``None``.
+* Times and tolerances passed *in* may be ``Fraction``/``int``/any ``numbers.Rational``,
+  ``float``, ``decimal.Decimal`` or ``str`` (``"1001/30000"``, ``"9.25"``); see
+  :func:`to_fraction` and :func:`to_fpx_time`:
+
+  - a ``float`` is read through its shortest decimal form, ``Fraction(str(x))``, so ``0.1``
+    means exactly 1/10 s (what was typed), not the binary double
+    3602879701896397/36028797018963968;
+  - the fpx_time timescale is the Fraction's denominator when it fits in int32 (and the
+    numerator in int64): exact. Otherwise the time is rounded to the nearest nanosecond
+    (timescale 10**9, ties to even);
+  - NaN and infinities (float or Decimal), values that do not fit, and unparsable strings raise
+    the error the library would return for them: :class:`~fastpix_seek.errors.InvalidTimeError`
+    for a seek target, :class:`~fastpix_seek.errors.InvalidArgumentError` for a tolerance. Both
+    are ``ValueError`` subclasses. ``bool`` and other types raise ``TypeError``.
+
+  The check happens in Python, before the library is called; the library then validates again
+  (a raw :class:`~fastpix_seek._lib.fpx_time` passed as a target is handed over unchanged, so
+  the library's own validation can be exercised).
+
+Every ``*_seconds`` property is a float derived from the exact value, for display only. Never
+compare or feed them back (seek.h, "Time model").
+"""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import enum
+import math
+import numbers
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Optional, Type, TypeVar, Union
+
+from . import _lib
+from . import errors as _errors
+
+__all__ = [
+    "TimeLike", "PrecisionKind", "FinishReason", "ClampKind", "LandingResolution", "ScrubState",
+    "FrameStepDirection", "FrameStepUnavailableReason", "ItemStatus", "MediaType",
+    "DateSeekUnavailableReason", "LiveSeekWindow", "LiveEdgeResult", "DateSeekResult",
+    "unix_us_to_datetime",
+    "DeliveryMode", "SeekPrecision", "SeekClamp", "SeekAccuracy", "SeekOutcome",
+    "ScrubPosition", "FrameStepResult", "ScrubResult", "ItemStatusInfo", "ItemInfo",
+    "StreamInfo", "Packet",
+    "PlayerStats", "to_fraction", "to_fpx_time", "from_fpx_time", "INT32_MAX", "NANOSECOND",
+]
+
+#: Anything accepted where a time or tolerance is expected.
+TimeLike = Union[Fraction, int, float, decimal.Decimal, str, numbers.Rational]
+
+INT32_MAX = 2 ** 31 - 1
+INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+#: Timescale used when a Fraction's denominator does not fit in int32.
+NANOSECOND = 10 ** 9
+
+
+# ----------------------------------------------------------------------------------------
+# Enums (values as in seek.h)
+# ----------------------------------------------------------------------------------------
+
+class PrecisionKind(enum.IntEnum):
+    EXACT = 0
+    NEAREST_KEYFRAME = 1
+    DEFAULT = 2
+
+
+class FinishReason(enum.IntEnum):
+    COMPLETED = 0
+    CANCELLED = 1
+    SUPERSEDED = 2
+    NO_SEEK_MANAGER = 3
+    FAILED = 4
+
+
+class ClampKind(enum.IntEnum):
+    NONE = 0
+    TO_SEEKABLE_START = 1
+    TO_SEEKABLE_END = 2
+    SEEKABLE_RANGE_UNKNOWN = 3
+
+
+class LandingResolution(enum.IntEnum):
+    NONE = 0
+    COVERING_FRAME = 1
+    KEYFRAME = 2
+    FALLBACK_COVERING_FRAME = 3
+
+
+class ScrubState(enum.IntEnum):
+    IDLE = 0
+    SCRUBBING = 1
+    SETTLING = 2
+
+
+class FrameStepDirection(enum.IntEnum):
+    FORWARD = 0
+    BACKWARD = 1
+
+
+class FrameStepUnavailableReason(enum.IntEnum):
+    OK = 0
+    NO_CURRENT_ITEM = 1
+    ITEM_NOT_READY = 2
+    NO_VIDEO_TRACK = 3
+    AT_LIVE_EDGE = 4
+    CANNOT_STEP_IN_DIRECTION = 5
+
+
+class ItemStatus(enum.IntEnum):
+    NONE = 0
+    LOADING = 1
+    READY = 2
+    FAILED = 3
+
+
+class MediaType(enum.IntEnum):
+    UNKNOWN = 0
+    VIDEO = 1
+    AUDIO = 2
+    SUBTITLE = 3
+    DATA = 4
+
+
+class DateSeekUnavailableReason(enum.IntEnum):
+    OK = 0
+    NO_CURRENT_ITEM = 1
+    #: No EXT-X-PROGRAM-DATE-TIME: the library never invents dates; seek by time instead.
+    NOT_DATE_ADDRESSABLE = 2
+    #: Reported, not clamped: the requested date and the window's dates are in the result.
+    OUTSIDE_WINDOW = 3
+
+
+class DeliveryMode(enum.IntEnum):
+    #: One library thread per player runs the callbacks (the default).
+    THREAD = 0
+    #: Nothing runs until the host calls Player.dispatch_events().
+    HOST = 1
+
+
+_E = TypeVar("_E", bound=enum.IntEnum)
+
+
+def _enum(cls: Type[_E], value: int) -> Any:
+    """The member for value, or the plain int for values added by a newer library."""
+    try:
+        return cls(value)
+    except ValueError:
+        return int(value)
+
+
+# ----------------------------------------------------------------------------------------
+# Time conversion
+# ----------------------------------------------------------------------------------------
+
+def to_fraction(x: Any, what: str = "time",
+                error: Type[_errors.FastPixSeekError] = _errors.InvalidTimeError) -> Fraction:
+    """``x`` as an exact Fraction of seconds (see the module docstring for the rules).
+
+    Raises ``TypeError`` for unsupported types (including ``bool``) and ``error`` (a
+    ``ValueError`` subclass) for NaN, infinities and unparsable strings.
+    """
+    if isinstance(x, bool):
+        raise TypeError(f"{what} must be a number (Fraction, int, float, Decimal or str), "
+                        f"not bool")
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, numbers.Rational):  # int, numpy integers, other rationals
+        return Fraction(int(x.numerator), int(x.denominator))
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            raise error(detail=f"{what} is {x!r}")
+        return Fraction(repr(x))
+    if isinstance(x, decimal.Decimal):
+        if not x.is_finite():
+            raise error(detail=f"{what} is Decimal({str(x)!r})")
+        return Fraction(x)
+    if isinstance(x, str):
+        s = x.strip()
+        if s.lower().lstrip("+-") in ("nan", "inf", "infinity"):
+            raise error(detail=f"{what} is {x!r}")
+        try:
+            return Fraction(s)
+        except (ValueError, ZeroDivisionError) as e:
+            raise error(detail=f"{what} {x!r} is not a number: {e}") from None
+    if isinstance(x, numbers.Real):  # e.g. numpy floating types that are not float
+        return to_fraction(float(x), what, error)
+    raise TypeError(f"{what} must be a number (Fraction, int, float, Decimal or str), "
+                    f"not {type(x).__name__}")
+
+
+def _fraction_to_fpx(f: Fraction, what: str,
+                     error: Type[_errors.FastPixSeekError]) -> "_lib.fpx_time":
+    if f.denominator <= INT32_MAX and INT64_MIN <= f.numerator <= INT64_MAX:
+        return _lib.fpx_time(f.numerator, f.denominator, _lib.FPX_TIME_FLAG_VALID)
+    ns = round(f * NANOSECOND)  # Fraction.__round__: nearest, ties to even
+    if not INT64_MIN <= ns <= INT64_MAX:
+        raise error(detail=f"{what} {f} s does not fit an fpx_time")
+    return _lib.fpx_time(ns, NANOSECOND, _lib.FPX_TIME_FLAG_VALID)
+
+
+def to_fpx_time(x: Any, what: str = "time",
+                error: Type[_errors.FastPixSeekError] = _errors.InvalidTimeError
+                ) -> "_lib.fpx_time":
+    """``x`` as an ``fpx_time`` (exact when the denominator fits int32, else nanoseconds).
+
+    A raw ``fpx_time`` is returned unchanged (the library validates it).
+    """
+    if isinstance(x, _lib.fpx_time):
+        return x
+    return _fraction_to_fpx(to_fraction(x, what, error), what, error)
+
+
+def from_fpx_time(t: "_lib.fpx_time") -> Optional[Fraction]:
+    """Exact seconds of a valid, finite fpx_time; ``None`` for invalid or infinite times."""
+    if (not t.flags & _lib.FPX_TIME_FLAG_VALID or t.timescale <= 0
+            or t.flags & (_lib.FPX_TIME_FLAG_POSITIVE_INFINITY
+                          | _lib.FPX_TIME_FLAG_NEGATIVE_INFINITY)):
+        return None
+    return Fraction(t.value, t.timescale)
+
+
+def _seconds(f: Optional[Fraction]) -> float:
+    return float(f) if f is not None else math.nan
+
+
+def _text(b: Optional[bytes]) -> str:
+    return b.decode("utf-8", "replace") if b else ""
+
+
+def _time_base(num: int, den: int) -> Optional[Fraction]:
+    return Fraction(num, den) if den > 0 else None
+
+
+def _pts(v: int) -> Optional[int]:
+    return None if v == _lib.FPX_NOPTS else int(v)
+
+
+# ----------------------------------------------------------------------------------------
+# Precision
+# ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SeekPrecision:
+    """How precisely a seek lands (``fpx_precision``). Build it with the class methods."""
+
+    kind: PrecisionKind
+    #: Seconds; 0 for EXACT. Validated (finite, >= 0) by nearest_keyframe().
+    tolerance: Fraction = Fraction(0)
+
+    @classmethod
+    def exact(cls) -> "SeekPrecision":
+        """Zero tolerance: the frame whose presentation interval holds the target."""
+        return cls(PrecisionKind.EXACT, Fraction(0))
+
+    @classmethod
+    def nearest_keyframe(cls, tolerance: TimeLike) -> "SeekPrecision":
+        """The keyframe nearest the target within +/- ``tolerance`` seconds.
+
+        ``tolerance`` is converted exactly (floats through ``Fraction(str(x))``, so ``0.1`` is
+        1/10). Negative, NaN or infinite tolerances raise
+        :class:`~fastpix_seek.errors.InvalidArgumentError` (the library's code for them);
+        other types raise ``TypeError``.
+        """
+        tol = to_fraction(tolerance, "tolerance", _errors.InvalidArgumentError)
+        if tol < 0:
+            raise _errors.InvalidArgumentError(detail=f"tolerance {tol} s is negative")
+        # Fails early when it cannot be represented.
+        _fraction_to_fpx(tol, "tolerance", _errors.InvalidArgumentError)
+        return cls(PrecisionKind.NEAREST_KEYFRAME, tol)
+
+    @classmethod
+    def default(cls) -> "SeekPrecision":
+        """What FPX_PRECISION_DEFAULT means: nearest keyframe within 1/10 s (from the library)."""
+        return cls._from_c(_lib.lib.fpx_precision_default())
+
+    @property
+    def tolerance_seconds(self) -> float:
+        """Display only."""
+        return float(self.tolerance)
+
+    def _to_c(self) -> "_lib.fpx_precision":
+        if not isinstance(self.kind, int) or isinstance(self.kind, bool):
+            raise TypeError(f"SeekPrecision.kind must be a PrecisionKind, not "
+                            f"{type(self.kind).__name__}")
+        tol = (to_fpx_time(self.tolerance, "tolerance", _errors.InvalidArgumentError)
+               if self.kind == PrecisionKind.NEAREST_KEYFRAME
+               else _lib.fpx_time(0, 1, _lib.FPX_TIME_FLAG_VALID))
+        return _lib.fpx_precision(int(self.kind), tol)
+
+    @classmethod
+    def _from_c(cls, p: "_lib.fpx_precision") -> "SeekPrecision":
+        return cls(_enum(PrecisionKind, p.kind), from_fpx_time(p.tolerance) or Fraction(0))
+
+    def __str__(self) -> str:
+        if self.kind == PrecisionKind.EXACT:
+            return "exact"
+        return f"nearest keyframe +/-{self.tolerance} s"
+
+
+# ----------------------------------------------------------------------------------------
+# Outcome
+# ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class SeekClamp:
+    """Whether and where a target was moved into the seekable range (``fpx_clamp``)."""
+
+    kind: ClampKind
+    did_clamp: bool
+    requested: Optional[Fraction]
+    #: None unless did_clamp.
+    clamped_to: Optional[Fraction]
+    #: The target actually used: clamped_to, else requested.
+    clamped_target: Optional[Fraction]
+    explanation: str
+
+    @classmethod
+    def _from_c(cls, c: "_lib.fpx_clamp") -> "SeekClamp":
+        return cls(_enum(ClampKind, c.kind), bool(c.did_clamp), from_fpx_time(c.requested),
+                   from_fpx_time(c.clamped_to), from_fpx_time(c.clamped_target),
+                   _text(c.explanation))
+
+
+@dataclass(frozen=True)
+class SeekAccuracy:
+    """Where a seek landed relative to the request (``fpx_accuracy``), exactly."""
+
+    requested_media_time: Optional[Fraction]
+    #: None when the seek did not land.
+    landed_media_time: Optional[Fraction]
+    tolerance_before: Optional[Fraction]
+    tolerance_after: Optional[Fraction]
+    #: requested - before <= landed <= requested + after, by exact comparison.
+    within_requested_tolerance: bool
+    #: landed - requested, exact; None when not landed.
+    delta: Optional[Fraction]
+
+    @property
+    def delta_seconds(self) -> float:
+        """Display only; NaN when not landed."""
+        return _seconds(self.delta)
+
+    @property
+    def absolute_delta_seconds(self) -> float:
+        """Display only; NaN when not landed."""
+        return abs(_seconds(self.delta))
+
+    @classmethod
+    def _from_c(cls, a: "_lib.fpx_accuracy") -> "SeekAccuracy":
+        return cls(from_fpx_time(a.requested_media_time), from_fpx_time(a.landed_media_time),
+                   from_fpx_time(a.tolerance_before), from_fpx_time(a.tolerance_after),
+                   bool(a.within_requested_tolerance), from_fpx_time(a.delta))
+
+
+@dataclass(frozen=True)
+class SeekOutcome:
+    """Everything about one finished (or cancelled, superseded, failed) seek.
+
+    ``requested_time`` and ``landed_time`` are exact Fractions of seconds on the item timeline
+    (in the C struct they are display doubles; those are the ``*_seconds`` properties here).
+    """
+
+    struct_size: int
+    seek_id: int
+    #: Normalized: DEFAULT reads NEAREST_KEYFRAME 1/10.
+    precision: SeekPrecision
+    finished: bool
+    reason: FinishReason
+    #: fpx_error code when reason is FAILED, else 0. See ``exception``.
+    error: int
+    requested_time: Optional[Fraction]
+    landed_time: Optional[Fraction]
+    latency_ns: int
+    accuracy: SeekAccuracy
+    clamp: SeekClamp
+    resolution: LandingResolution
+    frame_covers_target: bool
+    landed_is_keyframe: bool
+    #: The reference stream; -1 when not landed.
+    stream_index: int
+    #: In the stream time base; None when not landed.
+    landed_stream_pts: Optional[int]
+    stream_time_base: Optional[Fraction]
+    packets_read: int
+
+    @property
+    def delta(self) -> Optional[Fraction]:
+        """landed - requested, exact (accuracy.delta)."""
+        return self.accuracy.delta
+
+    @property
+    def within_tolerance(self) -> bool:
+        return self.accuracy.within_requested_tolerance
+
+    @property
+    def requested_seconds(self) -> float:
+        """Display only."""
+        return _seconds(self.requested_time)
+
+    @property
+    def landed_seconds(self) -> float:
+        """Display only; NaN when not landed."""
+        return _seconds(self.landed_time)
+
+    @property
+    def latency(self) -> float:
+        """Seconds from request to completion (monotonic); display only."""
+        return self.latency_ns / 1e9
+
+    @property
+    def exception(self) -> Optional[_errors.FastPixSeekError]:
+        """The error of a FAILED seek as an exception instance (not raised), else None."""
+        return _lib.make_error(self.error) if self.error < 0 else None
+
+    @property
+    def verdict(self) -> str:
+        """A one-word summary for reports: ok, outside, or the finish reason."""
+        if not self.finished:
+            r = self.reason
+            return r.name.lower() if isinstance(r, FinishReason) else f"reason{r}"
+        return "ok" if self.within_tolerance else "outside"
+
+    @classmethod
+    def _from_c(cls, o: "_lib.fpx_seek_outcome") -> "SeekOutcome":
+        acc = SeekAccuracy._from_c(o.accuracy)
+        return cls(
+            struct_size=int(o.struct_size), seek_id=int(o.seek_id),
+            precision=SeekPrecision._from_c(o.precision), finished=bool(o.finished),
+            reason=_enum(FinishReason, o.reason), error=int(o.error),
+            requested_time=acc.requested_media_time, landed_time=acc.landed_media_time,
+            latency_ns=int(o.latency_ns), accuracy=acc, clamp=SeekClamp._from_c(o.clamp),
+            resolution=_enum(LandingResolution, o.resolution),
+            frame_covers_target=bool(o.frame_covers_target),
+            landed_is_keyframe=bool(o.landed_is_keyframe), stream_index=int(o.stream_index),
+            landed_stream_pts=_pts(o.landed_stream_pts),
+            stream_time_base=_time_base(o.stream_time_base_num, o.stream_time_base_den),
+            packets_read=int(o.packets_read))
+
+
+# ----------------------------------------------------------------------------------------
+# Events and facts
+# ----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ScrubPosition:
+    time: Optional[Fraction]
+    sample_count: int
+
+    @classmethod
+    def _from_c(cls, p: "_lib.fpx_scrub_position") -> "ScrubPosition":
+        return cls(from_fpx_time(p.time), int(p.sample_count))
+
+
+@dataclass(frozen=True)
+class FrameStepResult:
+    struct_size: int
+    did_step: bool
+    direction: FrameStepDirection
+    #: Valid when did_step.
+    landed_media_time: Optional[Fraction]
+    reason: FrameStepUnavailableReason
+    explanation: str
+    #: In the reference stream's time base; None unless did_step.
+    landed_stream_pts: Optional[int] = None
+    #: Packets demuxed by this step.
+    packets_read: int = 0
+
+    @classmethod
+    def _from_c(cls, r: "_lib.fpx_frame_step_result") -> "FrameStepResult":
+        # Fields appended to the struct are read only when the library filled them.
+        n = int(r.struct_size)
+        has_pts = n >= _lib.fpx_frame_step_result.landed_stream_pts.offset + 8
+        has_count = n >= _lib.fpx_frame_step_result.packets_read.offset + 8
+        return cls(n, bool(r.did_step), _enum(FrameStepDirection, r.direction),
+                   from_fpx_time(r.landed_media_time),
+                   _enum(FrameStepUnavailableReason, r.reason), _text(r.explanation),
+                   _pts(r.landed_stream_pts) if has_pts else None,
+                   int(r.packets_read) if has_count else 0)
+
+
+@dataclass(frozen=True)
+class ScrubResult:
+    """How a scrub gesture's one seek ended (``fpx_scrub_result``)."""
+
+    #: None when the settling seek was cancelled.
+    outcome: Optional[SeekOutcome]
+    #: Updates in the gesture.
+    sample_count: int
+    was_cancelled: bool
+
+    @classmethod
+    def _from_c(cls, r: "_lib.fpx_scrub_result") -> "ScrubResult":
+        outcome = SeekOutcome._from_c(r.outcome.contents) if r.outcome else None
+        return cls(outcome, int(r.sample_count), bool(r.was_cancelled))
+
+
+@dataclass(frozen=True)
+class ItemStatusInfo:
+    struct_size: int
+    #: Increments with every open().
+    item_id: int
+    status: ItemStatus
+    #: fpx_error code when FAILED, else 0.
+    error: int
+    #: FFmpeg's original AVERROR when FAILED, else 0.
+    av_error: int
+
+    @property
+    def exception(self) -> Optional[_errors.FastPixSeekError]:
+        return _lib.make_error(self.error) if self.error < 0 else None
+
+    @classmethod
+    def _from_c(cls, s: "_lib.fpx_item_status_info") -> "ItemStatusInfo":
+        return cls(int(s.struct_size), int(s.item_id), _enum(ItemStatus, s.status),
+                   int(s.error), int(s.av_error))
+
+
+@dataclass(frozen=True)
+class ItemInfo:
+    stream_count: int
+    reference_stream: int
+    has_video: bool
+    #: None when unknown.
+    duration: Optional[Fraction]
+    #: Item time 0 on the reference stream's timeline, in its time base.
+    start_pts: int
+    time_base: Optional[Fraction]
+    seekable: bool
+    format_name: str
+
+    @property
+    def origin(self) -> Fraction:
+        """Item time 0 in seconds of the reference stream's timeline (start_pts * time_base)."""
+        return self.start_pts * (self.time_base or Fraction(0))
+
+    @property
+    def duration_seconds(self) -> float:
+        return _seconds(self.duration)
+
+    @classmethod
+    def _from_c(cls, i: "_lib.fpx_item_info") -> "ItemInfo":
+        return cls(int(i.stream_count), int(i.reference_stream), bool(i.has_video),
+                   from_fpx_time(i.duration), int(i.start_pts),
+                   _time_base(i.time_base_num, i.time_base_den), bool(i.seekable),
+                   _text(i.format_name))
+
+
+@dataclass(frozen=True)
+class StreamInfo:
+    index: int
+    type: MediaType
+    codec_id: int
+    codec_name: str
+    time_base: Optional[Fraction]
+    width: int
+    height: int
+    sample_rate: int
+    channels: int
+    video_delay: int
+    #: Copied.
+    extradata: bytes
+    #: Address of the const AVCodecParameters (for FFmpeg-based hosts), valid only until the
+    #: item is closed or replaced; None when NULL.
+    codecpar: Optional[int]
+
+    @classmethod
+    def _from_c(cls, s: "_lib.fpx_stream_info") -> "StreamInfo":
+        import ctypes
+        extra = (ctypes.string_at(s.extradata, s.extradata_size)
+                 if s.extradata and s.extradata_size else b"")
+        return cls(int(s.index), _enum(MediaType, s.type), int(s.codec_id), _text(s.codec_name),
+                   _time_base(s.time_base_num, s.time_base_den), int(s.width), int(s.height),
+                   int(s.sample_rate), int(s.channels), int(s.video_delay), extra,
+                   s.codecpar or None)
+
+
+@dataclass(frozen=True)
+class Packet:
+    """One demuxed packet, its payload copied out of the library's buffer."""
+
+    data: bytes
+    stream_index: int
+    #: Raw timestamps in the stream time base; None for FPX_NOPTS.
+    pts: Optional[int]
+    dts: Optional[int]
+    #: Stream time base; 0 if unknown.
+    duration: int
+    #: Byte position; None if unknown.
+    pos: Optional[int]
+    flags: int
+    #: The latest seek this packet follows, 0 if none.
+    seek_id: int
+    time_base: Optional[Fraction]
+    #: pts and dts as exact seconds on the stream's timeline (pts * time_base).
+    pts_time: Optional[Fraction]
+    dts_time: Optional[Fraction]
+    #: pts as exact seconds on the item timeline (pts_time - item origin).
+    item_time: Optional[Fraction]
+
+    @property
+    def is_key(self) -> bool:
+        return bool(self.flags & _lib.FPX_PACKET_FLAG_KEY)
+
+    @property
+    def is_corrupt(self) -> bool:
+        return bool(self.flags & _lib.FPX_PACKET_FLAG_CORRUPT)
+
+    @property
+    def is_discard(self) -> bool:
+        return bool(self.flags & _lib.FPX_PACKET_FLAG_DISCARD)
+
+    @property
+    def is_decode_only(self) -> bool:
+        """Decode it, but do not present it: its pts is before the landed frame."""
+        return bool(self.flags & _lib.FPX_PACKET_FLAG_DECODE_ONLY)
+
+    @property
+    def is_discontinuity(self) -> bool:
+        """The first packet after a seek: flush the decoder."""
+        return bool(self.flags & _lib.FPX_PACKET_FLAG_DISCONTINUITY)
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    def __repr__(self) -> str:
+        return (f"Packet(stream_index={self.stream_index}, pts={self.pts}, dts={self.dts}, "
+                f"size={len(self.data)}, flags={self.flags:#x}, seek_id={self.seek_id})")
+
+    @classmethod
+    def _from_c(cls, p: "_lib.fpx_packet", time_base: Optional[Fraction],
+                origin: Optional[Fraction], data: Optional[bytes] = None) -> "Packet":
+        import ctypes
+        if data is None:
+            data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
+        pts, dts = _pts(p.pts), _pts(p.dts)
+        pts_time = pts * time_base if pts is not None and time_base is not None else None
+        dts_time = dts * time_base if dts is not None and time_base is not None else None
+        item_time = pts_time - origin if pts_time is not None and origin is not None else None
+        return cls(data, int(p.stream_index), pts, dts, int(p.duration),
+                   None if p.pos < 0 else int(p.pos), int(p.flags), int(p.seek_id), time_base,
+                   pts_time, dts_time, item_time)
+
+
+def unix_us_to_datetime(us: int) -> "datetime.datetime":
+    """Unix microseconds as an aware UTC datetime (exact: datetime has microseconds)."""
+    epoch = datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)
+    return epoch + datetime.timedelta(microseconds=int(us))
+
+
+@dataclass(frozen=True)
+class LiveSeekWindow:
+    """The seekable window of a live/DVR HLS item, or a file's seekable range
+    (``fpx_live_seek_window``). Times are exact item-timeline seconds."""
+
+    struct_size: int
+    #: False when there is no ready item.
+    is_available: bool
+    #: Live or DVR: no ENDLIST.
+    is_live: bool
+    #: The playlist publishes EXT-X-PROGRAM-DATE-TIME.
+    is_date_addressable: bool
+    start: Optional[Fraction]
+    #: The live edge (live) or the last frame's end (VOD).
+    end: Optional[Fraction]
+    duration: Optional[Fraction]
+    #: Unix microseconds of start/end; 0 unless date addressable.
+    start_date_us: int
+    end_date_us: int
+    first_sequence: int
+    last_sequence: int
+    target_duration: Optional[Fraction]
+    hold_back: Optional[Fraction]
+
+    @property
+    def duration_seconds(self) -> float:
+        """Display only."""
+        return _seconds(self.duration)
+
+    @property
+    def start_date(self) -> "Optional[datetime.datetime]":
+        return unix_us_to_datetime(self.start_date_us) if self.is_date_addressable else None
+
+    @property
+    def end_date(self) -> "Optional[datetime.datetime]":
+        return unix_us_to_datetime(self.end_date_us) if self.is_date_addressable else None
+
+    @classmethod
+    def _from_c(cls, w: "_lib.fpx_live_seek_window") -> "LiveSeekWindow":
+        return cls(int(w.struct_size), bool(w.is_available), bool(w.is_live),
+                   bool(w.is_date_addressable), from_fpx_time(w.start), from_fpx_time(w.end),
+                   from_fpx_time(w.duration), int(w.start_date_us), int(w.end_date_us),
+                   int(w.first_sequence), int(w.last_sequence),
+                   from_fpx_time(w.target_duration), from_fpx_time(w.hold_back))
+
+
+@dataclass(frozen=True)
+class LiveEdgeResult:
+    """The one completion of a seek to the live edge."""
+
+    #: None when nothing was attached (error is then FPX_ERROR_NO_ITEM).
+    outcome: Optional[SeekOutcome]
+    #: 0, or an fpx_error code when there is no outcome.
+    error: int
+
+    @property
+    def exception(self) -> Optional[_errors.FastPixSeekError]:
+        return _lib.make_error(self.error, "fpx_player_seek_to_live_edge") \
+            if self.error < 0 else None
+
+
+@dataclass(frozen=True)
+class DateSeekResult:
+    """The one completion of a seek to a wall-clock date (``fpx_date_seek_result``)."""
+
+    struct_size: int
+    #: True: outcome is set.
+    seeked: bool
+    outcome: Optional[SeekOutcome]
+    reason: DateSeekUnavailableReason
+    requested_date_us: int
+    #: Set for OUTSIDE_WINDOW.
+    window_start_date_us: int
+    window_end_date_us: int
+    explanation: str
+
+    @property
+    def requested_date(self) -> "datetime.datetime":
+        return unix_us_to_datetime(self.requested_date_us)
+
+    @classmethod
+    def _from_c(cls, r: "_lib.fpx_date_seek_result") -> "DateSeekResult":
+        outcome = SeekOutcome._from_c(r.outcome.contents) if r.outcome else None
+        return cls(int(r.struct_size), bool(r.seeked), outcome,
+                   _enum(DateSeekUnavailableReason, r.reason), int(r.requested_date_us),
+                   int(r.window_start_date_us), int(r.window_end_date_us), _text(r.explanation))
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    struct_size: int
+    seeks_issued: int
+    seeks_completed: int
+    seeks_superseded: int
+    seeks_cancelled: int
+    seeks_failed: int
+    packets_demuxed: int
+    bytes_read: int
+    events_delivered: int
+
+    @classmethod
+    def _from_c(cls, s: "_lib.fpx_player_stats") -> "PlayerStats":
+        return cls(*(int(getattr(s, f[0])) for f in _lib.fpx_player_stats._fields_))

@@ -1,0 +1,118 @@
+"""Fixtures for the fastpix_seek binding tests.
+
+* The package under test is the one in this checkout (Bindings/python), put first on sys.path,
+  unless FPX_TEST_INSTALLED=1 (then the installed fastpix_seek is tested).
+* The library: $FASTPIX_SEEK_LIBRARY, else $FPX_LIB, else <repo>/build/lib/libfastpixseek.so.1
+  (built with `make lib`; not built here). It is exported as FASTPIX_SEEK_LIBRARY before
+  fastpix_seek is imported, so the tests never pick up some other installed copy.
+* fixtures_dir: $FPX_FIXTURES, else Tests/fixtures/out; Tests/fixtures/make-fixtures.sh is run
+  when a fixture is missing.
+* Ground truth: Tests/python/groundtruth.py (ffprobe + Fractions), imported via sys.path.
+* Every test is followed by gc.collect() (autouse), so objects dropped by a test are
+  collected while the library may still be delivering their events.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Iterator, List, Tuple
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+BINDING = HERE.parent
+REPO = BINDING.parents[1]
+HEADER = REPO / "Include" / "fastpix" / "seek.h"
+INCLUDE = REPO / "Include"
+MAKE_FIXTURES = REPO / "Tests" / "fixtures" / "make-fixtures.sh"
+GROUNDTRUTH_DIR = REPO / "Tests" / "python"
+
+MEDIA_FIXTURES = [
+    "mp4_bframes.mp4",
+    "mp4_opengop.mp4",
+    "mp4_vfr.mp4",
+    "mp4_editlist.mp4",
+    "fmp4.mp4",
+    "mkv.mkv",
+    "ts.ts",
+    "audio.m4a",
+]
+ERROR_FIXTURES = ["corrupt.mp4", "garbage.bin"]
+
+if os.environ.get("FPX_TEST_INSTALLED") != "1" and str(BINDING) not in sys.path:
+    sys.path.insert(0, str(BINDING))
+if str(GROUNDTRUTH_DIR) not in sys.path:
+    sys.path.append(str(GROUNDTRUTH_DIR))
+
+
+def _library_path() -> Path:
+    env = os.environ.get("FASTPIX_SEEK_LIBRARY") or os.environ.get("FPX_LIB")
+    return Path(env) if env else REPO / "build" / "lib" / "libfastpixseek.so.1"
+
+
+LIBRARY = _library_path()
+if LIBRARY.is_file():
+    os.environ["FASTPIX_SEEK_LIBRARY"] = str(LIBRARY)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not LIBRARY.is_file():
+        raise pytest.UsageError(f"{LIBRARY} does not exist: build the library first "
+                                f"(`make lib` in {REPO}) or set FASTPIX_SEEK_LIBRARY")
+
+
+@pytest.fixture(scope="session")
+def library() -> Path:
+    return LIBRARY
+
+
+@pytest.fixture(scope="session")
+def fixtures_dir() -> Path:
+    d = Path(os.environ.get("FPX_FIXTURES") or REPO / "Tests" / "fixtures" / "out")
+    wanted = MEDIA_FIXTURES + ERROR_FIXTURES
+    if not all((d / n).is_file() for n in wanted):
+        proc = subprocess.run(["bash", str(MAKE_FIXTURES), str(d)], capture_output=True,
+                              text=True)
+        if proc.returncode != 0:
+            pytest.fail(f"make-fixtures.sh {d} failed (exit {proc.returncode}):\n"
+                        f"{proc.stderr}", pytrace=False)
+    missing = [n for n in wanted if not (d / n).is_file()]
+    if missing:
+        pytest.fail(f"fixtures missing in {d}: {missing}", pytrace=False)
+    return d
+
+
+@pytest.fixture(params=MEDIA_FIXTURES)
+def media(request: pytest.FixtureRequest, fixtures_dir: Path) -> Path:
+    """Each media fixture in turn."""
+    return fixtures_dir / request.param
+
+
+@pytest.fixture
+def sample(fixtures_dir: Path) -> Path:
+    """One ordinary fixture (H.264 + AAC MP4, closed GOP, 1001/30000 frames)."""
+    return fixtures_dir / "mp4_bframes.mp4"
+
+
+@pytest.fixture(autouse=True)
+def _collect_garbage_after_each_test() -> Iterator[None]:
+    yield
+    gc.collect()
+
+
+@pytest.fixture
+def captured_errors() -> Iterator[List[Tuple[BaseException, object, str]]]:
+    """Replaces the callback exception handler for one test; yields what it received."""
+    import fastpix_seek
+
+    got: List[Tuple[BaseException, object, str]] = []
+    prev = fastpix_seek.set_callback_exception_handler(
+        lambda exc, player, where: got.append((exc, player, where)))
+    try:
+        yield got
+    finally:
+        fastpix_seek.set_callback_exception_handler(prev)
