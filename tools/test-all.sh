@@ -36,10 +36,13 @@ if (
   env -i LD_LIBRARY_PATH="$stage/usr/local/lib" "$stage/host" samples/sample.mp4
 ); then echo "install host: ok"; else failed+=("install host"); fi
 
-step "pytest"
-py_dirs=(Tests/python)
-[ -d Bindings/python/tests ] && py_dirs+=(Bindings/python/tests)
-python3 -m pytest -q "${py_dirs[@]}" || failed+=("pytest")
+step "pytest (ffprobe ground truth, CLI, HTTP, live HLS, Python bindings)"
+python3 -m pytest -q -p no:cacheprovider || failed+=("pytest")
+
+if [ -x Benchmarks/run.sh ]; then
+  step "benchmark smoke (checks they run and land right; no timing thresholds)"
+  bash Benchmarks/run.sh --smoke || failed+=("benchmark smoke")
+fi
 
 echo
 if [ ${#failed[@]} -gt 0 ]; then
