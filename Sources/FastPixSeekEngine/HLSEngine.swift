@@ -496,7 +496,9 @@ public final class HLSEngine: MediaEngine, PacketSource {
         let w = liveWindow()
         let e = currentSequence.flatMap { engines[$0] }
         return ItemInfo(streamCount: e?.itemInfo.streamCount ?? 0, referenceStream: referenceStream, hasVideo: hasVideo,
-                        duration: w.map { MediaTime.subtract($0.end, $0.start) } ?? .invalid, timeline: timeline,
+                        // A live item has no duration: its window moves (see liveWindow()).
+                        duration: w.flatMap { $0.isLive ? nil : MediaTime.subtract($0.end, $0.start) } ?? .invalid,
+                        timeline: timeline,
                         seekable: true, formatName: fpxHLSFormatName)
     }
 

@@ -485,11 +485,11 @@ def test_default_precision_and_steps_inside_window(live: LiveStream, host):
         o = r[-1]["outcome"]
         kf = tl.nearest_keyframe(t, Fraction(1, 10))
         want = kf if kf is not None else tl.exact_landing(t)
-        res = "FPX_LANDING_KEYFRAME" if kf is not None else "FPX_LANDING_FALLBACK_COVERING_FRAME"
+        kind = "FPX_LANDING_KEYFRAME" if kf is not None else "FPX_LANDING_FALLBACK_COVERING_FRAME"
         if not o["finished"] or o["landed_stream_pts"] != want[1] or \
-                T(o["landed_media_time"]) != want[2] or o["resolution_name"] != res:
+                T(o["landed_media_time"]) != want[2] or o["resolution_name"] != kind:
             problems.append(f"default {fmt(t)}: landed {o['landed_stream_pts']} "
-                            f"{o['resolution_name']} want {want[1]} {res}")
+                            f"{o['resolution_name']} want {want[1]} {kind}")
     # Steps along ffprobe's frame grid across the boundary.
     problems += check_exact(tl, b, res[3][-1]["outcome"], "step origin")
     last_of_m = tl.truth(m).frames[-1].pts
