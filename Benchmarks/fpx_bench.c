@@ -1,0 +1,492 @@
+/*
+ * fpx_bench.c -- FastPixSeek through its C API, for the benchmarks (see bench.py).
+ *
+ * Players use FPX_DELIVERY_THREAD. A seek is timed from just before fpx_player_seek() to the
+ * entry of its completion callback (CLOCK_MONOTONIC); the main thread waits on a condvar and
+ * issues the next seek only after the previous one completed, so nothing is superseded.
+ *
+ * Usage:
+ *   fpx_bench seek FILE TARGETS MODE PASSES REOPEN [TOL_NUM TOL_DEN]
+ *       MODE   exact | key (key: FPX_PRECISION_NEAREST_KEYFRAME, tolerance TOL_NUM/TOL_DEN s,
+ *              default 5/1)
+ *       PASSES how many times the whole target list is run on the player.
+ *       REOPEN 1: destroy the player and create a new one whenever the target's segment
+ *              number changes (cold protocol; opening is never timed), 0: one player.
+ *     Prints "pass,idx,target,landed,ns,latency_ns,cb_delay_ns,packets,covers,resolution,
+ *     is_key,demuxed" per seek: landed is landed_stream_pts; latency_ns the outcome's;
+ *     cb_delay_ns = (callback entry - seek call) - latency_ns; packets the outcome's
+ *     packets_read; demuxed the growth of fpx_player_stats.packets_demuxed across the seek
+ *     (read outside the timed interval).
+ *   fpx_bench scrub FILE N
+ *     N fpx_scrub_update calls, each timed alone, then N more timed as one batch.
+ *     Prints "calls,median_ns,p95_ns,mean_ns_batch,timer_overhead_ns".
+ *   fpx_bench step FILE TICKS COUNT
+ *     Exact seek to TICKS (cold player), then COUNT fpx_player_step_frame(BACKWARD).
+ *     Prints "step,landed,ns,packets_read" per step (step 0 = the seek), then a summary line
+ *     "#summary,seek_packets_demuxed,step_packets_demuxed,step_total_ns".
+ *   fpx_bench open FILE [TARGETS]
+ *     fpx_player_create + fpx_player_open + fpx_player_wait_item(READY), timed; ru_maxrss
+ *     before and after; with TARGETS, one exact pass and ru_maxrss after it.
+ *     Runs in a forked child, so that ru_maxrss counts this measurement only (Linux carries
+ *     ru_maxrss across execve from whatever process started us).
+ *     Prints "open_ns,create_ns,rss_start_kb,rss_open_kb,rss_seeks_kb,hwm_open_kb,
+ *     hwm_seeks_kb" (ru_maxrss, and VmHWM from /proc/self/status as a cross-check).
+ *
+ * TARGETS: '#' lines are comments, other lines "SEGMENT TICKS", TICKS an absolute pts in the
+ * reference stream's time base. The item timeline starts at fpx_item_info.start_pts, so a
+ * target is passed as (TICKS - start_pts) * time_base.
+ *
+ * Build: cc -std=c99 -Wall -Wextra -O2 -I../Include fpx_bench.c -L<lib> -lfastpixseek -pthread
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <fastpix/seek.h>
+
+typedef struct target {
+    long segment;
+    int64_t ticks;
+} target;
+
+typedef struct waiter {
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;
+    int done;
+    uint64_t t_callback;
+    fpx_seek_outcome outcome;
+} waiter;
+
+typedef struct bench_player {
+    fpx_player *player;
+    int64_t start_pts;
+    int32_t tb_num, tb_den;
+} bench_player;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static long max_rss_kb(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return -1;
+    return ru.ru_maxrss;
+}
+
+/* The peak RSS of this process image (VmHWM), from /proc/self/status; -1 if unknown. */
+static long vm_hwm_kb(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kb = -1;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, "VmHWM:", 6) == 0) {
+            kb = strtol(line + 6, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return kb;
+}
+
+/*
+ * Runs fn in a forked child and returns its exit status. Linux carries ru_maxrss across
+ * execve (a process started by a large parent, like the Python driver, reports the parent's
+ * peak), but a forked child starts its own count from the small process it was forked from.
+ */
+static int in_child(int (*fn)(int, char **), int argc, char **argv)
+{
+    int status = 0;
+    pid_t pid;
+    fflush(stdout);
+    pid = fork();
+    if (pid < 0) {
+        perror("fork");
+        return 2;
+    }
+    if (pid == 0) {
+        int r = fn(argc, argv);
+        fflush(stdout);
+        _exit(r);
+    }
+    if (waitpid(pid, &status, 0) < 0) {
+        perror("waitpid");
+        return 2;
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}
+
+static void check(int err, const char *what)
+{
+    if (err != FPX_OK) {
+        fprintf(stderr, "fpx_bench: %s: %s (%s)\n", what, fpx_error_name(err),
+                fpx_error_string(err));
+        exit(2);
+    }
+}
+
+static target *read_targets(const char *path, size_t *count)
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    target *v = NULL;
+    size_t n = 0, cap = 0;
+    if (!f) {
+        fprintf(stderr, "fpx_bench: %s: %s\n", path, strerror(errno));
+        exit(2);
+    }
+    while (fgets(line, sizeof line, f)) {
+        long seg;
+        int64_t t;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (sscanf(line, "%ld %" SCNd64, &seg, &t) != 2) {
+            fprintf(stderr, "fpx_bench: bad target line: %s", line);
+            exit(2);
+        }
+        if (n == cap) {
+            cap = cap ? cap * 2 : 1024;
+            v = realloc(v, cap * sizeof *v);
+            if (!v) {
+                fprintf(stderr, "fpx_bench: out of memory\n");
+                exit(2);
+            }
+        }
+        v[n].segment = seg;
+        v[n].ticks = t;
+        n++;
+    }
+    fclose(f);
+    *count = n;
+    return v;
+}
+
+static void on_seek_done(const fpx_seek_outcome *outcome, void *userdata)
+{
+    uint64_t t = now_ns();
+    waiter *w = userdata;
+    size_t size = outcome->struct_size < sizeof w->outcome ? outcome->struct_size
+                                                            : sizeof w->outcome;
+    pthread_mutex_lock(&w->mutex);
+    w->t_callback = t;
+    memset(&w->outcome, 0, sizeof w->outcome);
+    memcpy(&w->outcome, outcome, size);
+    w->done = 1;
+    pthread_cond_signal(&w->cond);
+    pthread_mutex_unlock(&w->mutex);
+}
+
+static void player_open(bench_player *bp, const char *path)
+{
+    fpx_player_config cfg;
+    fpx_item_info info;
+    fpx_player_config_init(&cfg);
+    cfg.delivery = FPX_DELIVERY_THREAD;
+    check(fpx_player_create(&cfg, &bp->player), "fpx_player_create");
+    check(fpx_player_open(bp->player, path), "fpx_player_open");
+    check(fpx_player_wait_item(bp->player, 60000, NULL), "fpx_player_wait_item");
+    check(fpx_player_setup_seek_manager(bp->player), "fpx_player_setup_seek_manager");
+    memset(&info, 0, sizeof info);
+    info.struct_size = sizeof info;
+    check(fpx_player_item_info(bp->player, &info), "fpx_player_item_info");
+    bp->start_pts = info.start_pts;
+    bp->tb_num = info.time_base_num;
+    bp->tb_den = info.time_base_den;
+}
+
+static void player_close(bench_player *bp)
+{
+    check(fpx_player_destroy(bp->player), "fpx_player_destroy");
+    bp->player = NULL;
+}
+
+/* An absolute stream pts as a time on the item timeline. */
+static fpx_time item_time(const bench_player *bp, int64_t ticks)
+{
+    return fpx_time_make((ticks - bp->start_pts) * bp->tb_num, bp->tb_den);
+}
+
+/* Seeks and waits; returns the wall time from the call to the callback's entry. */
+static uint64_t seek_wait(bench_player *bp, waiter *w, int64_t ticks, fpx_precision prec)
+{
+    uint64_t t0;
+    w->done = 0;
+    t0 = now_ns();
+    check(fpx_player_seek(bp->player, item_time(bp, ticks), prec, on_seek_done, w, NULL),
+          "fpx_player_seek");
+    pthread_mutex_lock(&w->mutex);
+    while (!w->done)
+        pthread_cond_wait(&w->cond, &w->mutex);
+    pthread_mutex_unlock(&w->mutex);
+    if (!w->outcome.finished) {
+        fprintf(stderr, "fpx_bench: seek to %" PRId64 " did not finish: %s (%s)\n", ticks,
+                fpx_finish_reason_name(w->outcome.reason), fpx_error_name(w->outcome.error));
+        exit(2);
+    }
+    return w->t_callback - t0;
+}
+
+static void stats_get(const bench_player *bp, fpx_player_stats *st)
+{
+    memset(st, 0, sizeof *st);
+    st->struct_size = sizeof *st;
+    check(fpx_player_stats_get(bp->player, st), "fpx_player_stats_get");
+}
+
+static void waiter_init(waiter *w)
+{
+    memset(w, 0, sizeof *w);
+    pthread_mutex_init(&w->mutex, NULL);
+    pthread_cond_init(&w->cond, NULL);
+}
+
+static int cmd_seek(int argc, char **argv)
+{
+    const char *path;
+    target *t;
+    size_t n, i;
+    int passes, reopen, pass, keys;
+    int64_t tol_num = 5, tol_den = 1;
+    fpx_precision prec;
+    bench_player bp;
+    waiter w;
+    long seg = -1;
+    if (argc != 7 && argc != 9) {
+        fprintf(stderr, "usage: fpx_bench seek FILE TARGETS exact|key PASSES REOPEN "
+                        "[TOL_NUM TOL_DEN]\n");
+        return 2;
+    }
+    path = argv[2];
+    t = read_targets(argv[3], &n);
+    keys = strcmp(argv[4], "key") == 0;
+    if (!keys && strcmp(argv[4], "exact") != 0) {
+        fprintf(stderr, "fpx_bench: unknown mode %s\n", argv[4]);
+        return 2;
+    }
+    passes = atoi(argv[5]);
+    reopen = atoi(argv[6]);
+    if (argc == 9) {
+        tol_num = strtoll(argv[7], NULL, 10);
+        tol_den = strtoll(argv[8], NULL, 10);
+    }
+    prec = keys ? fpx_precision_nearest_keyframe(fpx_time_make(tol_num, (int32_t)tol_den))
+                : fpx_precision_exact();
+    waiter_init(&w);
+    player_open(&bp, path);
+    printf("pass,idx,target,landed,ns,latency_ns,cb_delay_ns,packets,covers,resolution,"
+           "is_key,demuxed\n");
+    for (pass = 0; pass < passes; pass++) {
+        for (i = 0; i < n; i++) {
+            uint64_t ns;
+            fpx_player_stats st0, st1;
+            if (reopen && pass == 0 && t[i].segment != seg && seg != -1) {
+                player_close(&bp);
+                player_open(&bp, path);
+            }
+            seg = t[i].segment;
+            stats_get(&bp, &st0);
+            ns = seek_wait(&bp, &w, t[i].ticks, prec);
+            stats_get(&bp, &st1);
+            printf("%d,%zu,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64
+                   ",%" PRIu64 ",%d,%d,%d,%" PRIu64 "\n",
+                   pass, i, t[i].ticks, w.outcome.landed_stream_pts, ns, w.outcome.latency_ns,
+                   (int64_t)ns - (int64_t)w.outcome.latency_ns, w.outcome.packets_read,
+                   w.outcome.frame_covers_target, (int)w.outcome.resolution,
+                   w.outcome.landed_is_keyframe, st1.packets_demuxed - st0.packets_demuxed);
+        }
+    }
+    player_close(&bp);
+    free(t);
+    return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int cmd_scrub(int argc, char **argv)
+{
+    bench_player bp;
+    fpx_scrub_session *s;
+    long n, i;
+    uint64_t *v, t0, t1, overhead;
+    if (argc != 4) {
+        fprintf(stderr, "usage: fpx_bench scrub FILE N\n");
+        return 2;
+    }
+    n = atol(argv[3]);
+    if (n < 1)
+        return 2;
+    v = malloc((size_t)n * sizeof *v);
+    if (!v)
+        return 2;
+    player_open(&bp, argv[2]);
+    check(fpx_player_scrub_session(bp.player, &s), "fpx_player_scrub_session");
+    /* the cost of the timer pair itself */
+    for (i = 0; i < n; i++) {
+        t0 = now_ns();
+        t1 = now_ns();
+        v[i] = t1 - t0;
+    }
+    qsort(v, (size_t)n, sizeof *v, cmp_u64);
+    overhead = v[n / 2];
+    check(fpx_scrub_begin(s, fpx_time_make(0, 30000)), "fpx_scrub_begin");
+    for (i = 0; i < n; i++) {
+        /* a drag over the first ~5 minutes, one frame per sample */
+        fpx_time to = fpx_time_make((int64_t)(i % 9000) * 1001, 30000);
+        int err;
+        t0 = now_ns();
+        err = fpx_scrub_update(s, to);
+        t1 = now_ns();
+        check(err, "fpx_scrub_update");
+        v[i] = t1 - t0;
+    }
+    t0 = now_ns();
+    for (i = 0; i < n; i++)
+        check(fpx_scrub_update(s, fpx_time_make((int64_t)(i % 9000) * 1001, 30000)),
+              "fpx_scrub_update");
+    t1 = now_ns();
+    check(fpx_scrub_cancel(s), "fpx_scrub_cancel");
+    qsort(v, (size_t)n, sizeof *v, cmp_u64);
+    printf("calls,median_ns,p95_ns,mean_ns_batch,timer_overhead_ns\n");
+    printf("%ld,%" PRIu64 ",%" PRIu64 ",%.1f,%" PRIu64 "\n", n, v[n / 2],
+           v[(size_t)((double)n * 0.95)], (double)(t1 - t0) / (double)n, overhead);
+    player_close(&bp);
+    free(v);
+    return 0;
+}
+
+static int cmd_step(int argc, char **argv)
+{
+    bench_player bp;
+    waiter w;
+    fpx_player_stats st0, st1, st2;
+    int64_t ticks;
+    int count, i;
+    uint64_t seek_ns, total = 0;
+    if (argc != 5) {
+        fprintf(stderr, "usage: fpx_bench step FILE TICKS COUNT\n");
+        return 2;
+    }
+    ticks = strtoll(argv[3], NULL, 10);
+    count = atoi(argv[4]);
+    waiter_init(&w);
+    player_open(&bp, argv[2]);
+    memset(&st0, 0, sizeof st0);
+    st0.struct_size = sizeof st0;
+    st1 = st0;
+    st2 = st0;
+    check(fpx_player_stats_get(bp.player, &st0), "fpx_player_stats_get");
+    seek_ns = seek_wait(&bp, &w, ticks, fpx_precision_exact());
+    check(fpx_player_stats_get(bp.player, &st1), "fpx_player_stats_get");
+    printf("step,landed,ns,packets_read\n0,%" PRId64 ",%" PRIu64 ",%" PRIu64 "\n",
+           w.outcome.landed_stream_pts, seek_ns, w.outcome.packets_read);
+    for (i = 1; i <= count; i++) {
+        fpx_frame_step_result r;
+        uint64_t t0, t1;
+        memset(&r, 0, sizeof r);
+        r.struct_size = sizeof r;
+        t0 = now_ns();
+        check(fpx_player_step_frame(bp.player, FPX_STEP_BACKWARD, 1, &r),
+              "fpx_player_step_frame");
+        t1 = now_ns();
+        total += t1 - t0;
+        if (!r.did_step) {
+            fprintf(stderr, "fpx_bench: step %d refused: %s\n", i, r.explanation);
+            exit(2);
+        }
+        printf("%d,%" PRId64 ",%" PRIu64 ",%" PRIu64 "\n", i, r.landed_stream_pts, t1 - t0,
+               r.packets_read);
+    }
+    check(fpx_player_stats_get(bp.player, &st2), "fpx_player_stats_get");
+    printf("#summary,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+           st1.packets_demuxed - st0.packets_demuxed, st2.packets_demuxed - st1.packets_demuxed,
+           total);
+    player_close(&bp);
+    return 0;
+}
+
+static int open_child(int argc, char **argv)
+{
+    fpx_player_config cfg;
+    fpx_player *p;
+    long rss0, rss1, rss2 = -1, hwm1, hwm2 = -1;
+    uint64_t t0, t1, t2;
+    if (argc != 3 && argc != 4) {
+        fprintf(stderr, "usage: fpx_bench open FILE [TARGETS]\n");
+        return 2;
+    }
+    rss0 = max_rss_kb();
+    fpx_player_config_init(&cfg);
+    t0 = now_ns();
+    check(fpx_player_create(&cfg, &p), "fpx_player_create");
+    t1 = now_ns();
+    check(fpx_player_open(p, argv[2]), "fpx_player_open");
+    check(fpx_player_wait_item(p, 60000, NULL), "fpx_player_wait_item");
+    t2 = now_ns();
+    rss1 = max_rss_kb();
+    hwm1 = vm_hwm_kb();
+    if (argc == 4) {
+        bench_player bp;
+        fpx_item_info info;
+        waiter w;
+        size_t n, i;
+        target *t = read_targets(argv[3], &n);
+        waiter_init(&w);
+        check(fpx_player_setup_seek_manager(p), "fpx_player_setup_seek_manager");
+        memset(&info, 0, sizeof info);
+        info.struct_size = sizeof info;
+        check(fpx_player_item_info(p, &info), "fpx_player_item_info");
+        bp.player = p;
+        bp.start_pts = info.start_pts;
+        bp.tb_num = info.time_base_num;
+        bp.tb_den = info.time_base_den;
+        for (i = 0; i < n; i++)
+            seek_wait(&bp, &w, t[i].ticks, fpx_precision_exact());
+        rss2 = max_rss_kb();
+        hwm2 = vm_hwm_kb();
+        free(t);
+    }
+    printf("open_ns,create_ns,rss_start_kb,rss_open_kb,rss_seeks_kb,hwm_open_kb,hwm_seeks_kb\n");
+    printf("%" PRIu64 ",%" PRIu64 ",%ld,%ld,%ld,%ld,%ld\n", t2 - t1, t1 - t0, rss0, rss1, rss2,
+           hwm1, hwm2);
+    check(fpx_player_destroy(p), "fpx_player_destroy");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (fpx_version() < FPX_VERSION) {
+        fprintf(stderr, "fpx_bench: library %s is older than the header\n",
+                fpx_version_string());
+        return 2;
+    }
+    if (argc >= 2 && strcmp(argv[1], "seek") == 0)
+        return cmd_seek(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "scrub") == 0)
+        return cmd_scrub(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "step") == 0)
+        return cmd_step(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "open") == 0)
+        return in_child(open_child, argc, argv);
+    fprintf(stderr, "usage: fpx_bench seek|scrub|step|open ...\n");
+    return 2;
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# FastPixSeek benchmarks: ONE command that builds what it needs, runs everything and writes
+# the report.
+#
+#   Benchmarks/run.sh            full run (10-minute and 2-hour corpus, 1000 targets per file);
+#                                writes BENCHMARKS.md at the top of the repository
+#   Benchmarks/run.sh --smoke    20 s corpus, 24 targets per file, about a minute; prints the
+#                                results and writes Benchmarks/results-smoke/BENCHMARKS-smoke.md
+#
+# Exit status: non-zero only when a FastPixSeek implementation (C API or Python bindings)
+# lands on a different frame than ffprobe says, or something fails to build or run. Never
+# because of a timing.
+#
+# Needs: ffmpeg/ffprobe, cc, pkg-config with the FFmpeg 5.1 development files
+# (libavformat-dev libavcodec-dev libavutil-dev), python3. PyAV is installed with pip when
+# missing (the PyAV rows are skipped when that fails). The library is taken from
+# build/lib/libfastpixseek.so.1 (built with `make lib` when missing) and copied to
+# Benchmarks/build/lib, and the Python bindings to Benchmarks/build/python, so a rebuild
+# during the run does not change what is measured.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(dirname "$here")
+smoke=0
+case "${1:-}" in
+    --smoke) smoke=1 ;;
+    "") ;;
+    *) echo "usage: $0 [--smoke]" >&2; exit 2 ;;
+esac
+python=${PYTHON:-python3}
+
+# 1. The library: a private snapshot.
+if [ ! -e "$root/build/lib/libfastpixseek.so.1" ]; then
+    echo "run.sh: build/lib/libfastpixseek.so.1 missing: make lib" >&2
+    make -C "$root" lib
+fi
+build=$here/build
+mkdir -p "$build/lib" "$build/bin"
+cp -pf "$root/build/lib/libfastpixseek.so.1" "$build/lib/.libfastpixseek.so.1.tmp"
+mv -f "$build/lib/.libfastpixseek.so.1.tmp" "$build/lib/libfastpixseek.so.1"
+ln -sf libfastpixseek.so.1 "$build/lib/libfastpixseek.so"
+# ... and of the Python bindings, taken at the same moment
+rm -rf "$build/python"
+mkdir -p "$build/python"
+cp -r "$root/Bindings/python/fastpix_seek" "$build/python/"
+
+# 2. The C programs, strictly.
+CC=${CC:-cc}
+CFLAGS="-std=c99 -Wall -Wextra -Werror -O2"
+# shellcheck disable=SC2046
+$CC $CFLAGS -o "$build/bin/av_bench" "$here/av_bench.c" \
+    $(pkg-config --cflags --libs libavformat libavcodec libavutil)
+$CC $CFLAGS -shared -fPIC -o "$build/bin/avtrace.so" "$here/avtrace.c" -ldl \
+    $(pkg-config --cflags libavformat)
+$CC $CFLAGS -I"$root/Include" -o "$build/bin/fpx_bench" "$here/fpx_bench.c" \
+    -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib" -pthread
+
+# 3. PyAV (optional).
+if ! "$python" -c "import av" 2>/dev/null; then
+    echo "run.sh: installing PyAV (pip install av)" >&2
+    "$python" -m pip install --quiet av >&2 || echo "run.sh: PyAV could not be installed; its rows are skipped" >&2
+fi
+
+# 4. Corpus, then the driver.
+if [ $smoke = 1 ]; then
+    corpus=$here/corpus-smoke
+    results=$here/results-smoke
+    out=$results/BENCHMARKS-smoke.md
+    "$here/make_corpus.sh" "$corpus" --smoke
+    cmd="Benchmarks/run.sh --smoke"
+    extra=(--smoke)
+else
+    corpus=$here/corpus
+    results=$here/results
+    out=$root/BENCHMARKS.md
+    "$here/make_corpus.sh" "$corpus"
+    cmd="Benchmarks/run.sh"
+    extra=()
+fi
+mkdir -p "$results"
+exec "$python" "$here/bench.py" --corpus "$corpus" --bin "$build/bin" \
+    --lib "$build/lib/libfastpixseek.so.1" --pythonpath "$build/python" --results "$results" --out "$out" \
+    --command "$cmd" "${extra[@]}"
