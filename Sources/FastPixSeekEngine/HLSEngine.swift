@@ -23,7 +23,8 @@ public final class HLSEngine: MediaEngine, PacketSource {
         var duration: Rational
         var uri: String
         var byteRange: HLSByteRange?
-        var hasMap: Bool
+        /// EXT-X-MAP: the init section (fMP4) demuxed in front of the segment.
+        var map: HLSMap?
         var startDateMS: Int64?
         var discontinuity: Bool
         var discontinuitySequence: Int64
@@ -70,6 +71,8 @@ public final class HLSEngine: MediaEngine, PacketSource {
     private var markDiscontinuity = false
     private var lastSeekID: UInt64 = 0
     private var retiredCounters: (packets: UInt64, bytes: UInt64) = (0, 0)
+    /// The last init section fetched (fMP4), by URI and byte range.
+    private var initSections: [String: [UInt8]] = [:]
 
     public init(url: String, policy: IOPolicy) throws {
         self.policy = policy
@@ -90,10 +93,6 @@ public final class HLSEngine: MediaEngine, PacketSource {
         }
         mediaURL = playlistURL
         guard !media.segments.isEmpty else { throw EngineError(.invalidData) }
-        if media.segments.contains(where: { $0.map != nil }) {
-            // fMP4 segments need their init section prepended: not supported yet.
-            throw EngineError(.unsupported)
-        }
         var t = HLSLiveTracker()
         t.update(media)
         segments = HLSEngine.window(media, base: t.baseOffset)
@@ -105,7 +104,8 @@ public final class HLSEngine: MediaEngine, PacketSource {
         // to learn the stream's time base.
         let startIndex = HLSEngine.edgeIndex(segments, holdBack: holdBack, live: !endList)
         let seg = segments[startIndex]
-        let e = try HLSEngine.openSegment(seg, policy: policy)
+        var inits: [String: [UInt8]] = [:]
+        let e = try HLSEngine.openSegment(seg, policy: policy, initSections: &inits)
         timeline = Timeline(timeBaseNum: e.timeline.timeBaseNum, timeBaseDen: e.timeline.timeBaseDen, originTicks: 0)
         referenceStream = e.referenceStream
         hasVideo = e.hasVideo
@@ -114,6 +114,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
         engineOrder = [seg.sequence]
         currentSequence = seg.sequence
         tracker = t
+        initSections = inits
         if !endList {
             reloader = OSThread(name: "fpx-hls-reload") { [weak self] in self?.reloadLoop() }
         }
@@ -135,11 +136,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
         var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
         var opts: OpaquePointer?
         if let t = g.timeoutNanoseconds, t > 0 { av_dict_set(&opts, "rw_timeout", String(t / 1000), 0) }
-        if let r = range {
-            guard url.hasPrefix("http://") || url.hasPrefix("https://") else { throw EngineError(.unsupported) }
-            av_dict_set(&opts, "offset", String(r.offset), 0)
-            av_dict_set(&opts, "end_offset", String(r.offset &+ r.length), 0)
-        }
+
         g.begin()
         defer { g.end() }
         var io: UnsafeMutablePointer<AVIOContext>?
@@ -147,6 +144,11 @@ public final class HLSEngine: MediaEngine, PacketSource {
         av_dict_free(&opts)
         guard ret >= 0, let ctx = io else { throw g.error(for: ret) }
         defer { avio_closep(&io) }
+        // A byte range: seek to it (a Range request over http, lseek for files).
+        if let r = range, r.offset > 0 {
+            let got = avio_seek(ctx, r.offset, SEEK_SET)
+            if got < 0 { throw g.error(for: Int32(truncatingIfNeeded: got)) }
+        }
         var out: [UInt8] = []
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -164,7 +166,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
     /// The window's segments with their item-timeline starts.
     static func window(_ media: HLSMediaPlaylist, base: Rational) -> [Segment] {
         media.segments.map { s in
-            Segment(sequence: s.sequence, duration: s.duration, uri: s.uri, byteRange: s.byteRange, hasMap: s.map != nil,
+            Segment(sequence: s.sequence, duration: s.duration, uri: s.uri, byteRange: s.byteRange, map: s.map,
                     startDateMS: s.startDate, discontinuity: s.discontinuity,
                     discontinuitySequence: s.discontinuitySequence, itemStart: base + s.startOffset)
         }
@@ -225,16 +227,21 @@ public final class HLSEngine: MediaEngine, PacketSource {
 
     // MARK: Segments
 
-    /// Downloads a segment (its byte range, if any) and demuxes it from memory.
-    static func openSegment(_ s: Segment, policy: IOPolicy) throws -> FFmpegEngine {
-        guard !s.hasMap else { throw EngineError(.unsupported) }
+    /// Downloads a segment (its byte range, if any) and demuxes it from memory,
+    /// behind its init section when it has one (fMP4: EXT-X-MAP).
+    static func openSegment(_ s: Segment, policy: IOPolicy, initSections: inout [String: [UInt8]]) throws -> FFmpegEngine {
         let g = IOGuard(policy: policy)
-        var bytes: [UInt8]
-        if let r = s.byteRange {
-            bytes = try fetch(s.uri, guard: g, limit: 512 << 20, range: r)
-        } else {
-            bytes = try fetch(s.uri, guard: g, limit: 512 << 20)
+        var bytes: [UInt8] = []
+        if let m = s.map {
+            let key = m.uri + (m.byteRange.map { "@\($0.offset)+\($0.length)" } ?? "")
+            if let cached = initSections[key] {
+                bytes = cached
+            } else {
+                bytes = try HLSEngine.fetch(m.uri, guard: g, limit: 16 << 20, range: m.byteRange)
+                initSections = [key: bytes]
+            }
         }
+        bytes += try HLSEngine.fetch(s.uri, guard: g, limit: 512 << 20, range: s.byteRange)
         guard !bytes.isEmpty else { throw EngineError(.invalidData) }
         return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
     }
@@ -244,7 +251,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
     private func engine(for s: Segment) throws -> FFmpegEngine {
         if let e = engines[s.sequence] { return e }
         if tm.locked({ closing }) { throw EngineError(.cancelled) }
-        let e = try HLSEngine.openSegment(s, policy: policy)
+        let e = try HLSEngine.openSegment(s, policy: policy, initSections: &initSections)
         engines[s.sequence] = e
         engineOrder.append(s.sequence)
         // Keep the segment engines bounded: the current one and two neighbours.
