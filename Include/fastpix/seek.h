@@ -667,9 +667,10 @@ FPX_API int fpx_player_stream_info(fpx_player *player, int stream_index,
                                    fpx_stream_info *info);
 
 /**
- * The seekable range on the item timeline: [first frame, last frame].
- * Blocking: the first call may demux the item's last GOP to find the last
- * frame. Callback-safe: no.
+ * The seekable range on the item timeline: [first frame, last frame]. The
+ * player measures it while opening (it demuxes the first packets and the
+ * last GOP), so this does no I/O for a READY file item. Blocking only for
+ * items whose range must be read from the network. Callback-safe: no.
  */
 FPX_API int fpx_player_seekable_range(fpx_player *player, fpx_time *start, fpx_time *end);
 

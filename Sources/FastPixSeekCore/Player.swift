@@ -364,6 +364,10 @@ public final class Player {
         var avError: Int32 = 0
         do {
             engine = try factory(it.url, policy)
+            // Measure the seekable range now, on the worker, so the first seek
+            // costs what later ones do and range queries need no I/O. A failure
+            // here only leaves the range unknown.
+            if let e = engine { _ = try? engineLock.locked { try e.seekableRange() } }
         } catch let e as EngineError {
             failure = e.code
             avError = e.avError
