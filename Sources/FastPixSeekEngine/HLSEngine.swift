@@ -102,7 +102,9 @@ public final class HLSEngine: MediaEngine, PacketSource {
         lastChange = monotonicNanoseconds()
         // Open the segment playback starts from (the live edge's, or the first)
         // to learn the stream's time base.
-        let startIndex = HLSEngine.edgeIndex(segments, holdBack: holdBack, live: !endList)
+        // Playback starts where RFC 8216 says: EXT-X-START, else the live edge
+        // of a live playlist, else the beginning.
+        let startIndex = media.segmentIndex(at: media.preferredStartOffset) ?? (segments.count - 1)
         let seg = segments[startIndex]
         var inits: [String: [UInt8]] = [:]
         let e = try HLSEngine.openSegment(seg, policy: policy, initSections: &inits)
@@ -178,13 +180,6 @@ public final class HLSEngine: MediaEngine, PacketSource {
         targetDuration = media.targetDuration
         holdBack = media.liveEdgeOffset
         endList = !media.isLive
-    }
-
-    /// The index of the segment holding the live edge (live), or 0.
-    static func edgeIndex(_ segs: [Segment], holdBack: Rational, live: Bool) -> Int {
-        guard live, let last = segs.last else { return 0 }
-        let edge = last.itemEnd - holdBack
-        return segs.lastIndex { $0.itemStart <= edge } ?? 0
     }
 
     private func reloadLoop() {
