@@ -24,7 +24,13 @@ import argparse
 import random
 import sys
 from fractions import Fraction
+from pathlib import Path
 from typing import List, Optional
+
+try:
+    import fastpix_seek  # noqa: F401  (installed with `pip install Bindings/python`)
+except ImportError:  # run from a checkout without installing: use the package beside this folder
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from fastpix_seek import (ClampKind, FastPixSeekError, LandingResolution, Player,
                           PrecisionKind, SeekOutcome, SeekPrecision)
