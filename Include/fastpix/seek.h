@@ -73,7 +73,9 @@
  * them on any player at any time. Each player owns one worker thread that
  * performs the media I/O of opens and seeks, in order. No API call blocks on
  * media I/O except those documented as blocking (fpx_player_wait_item,
- * fpx_player_read_packet, fpx_player_seekable_range).
+ * fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
+ * fpx_player_current_time). Every blocking call is bounded by the player's
+ * I/O timeout and returns early when the player is destroyed.
  *
  * Callback-safe functions are marked "Callback-safe: yes". Calling a function
  * not so marked from inside a callback returns FPX_ERROR_IN_CALLBACK.
