@@ -45,11 +45,6 @@
 #include <libavutil/avutil.h>
 #include <libavutil/mathematics.h>
 
-typedef struct target {
-    long segment;
-    int64_t ticks;
-} target;
-
 typedef struct reader {
     AVFormatContext *fmt;
     AVPacket *pkt;
@@ -70,40 +65,6 @@ static void die(const char *what, int err)
         av_strerror(err, buf, sizeof buf);
     fprintf(stderr, "av_bench: %s%s%s\n", what, err < 0 ? ": " : "", buf);
     exit(2);
-}
-
-static target *read_targets(const char *path, size_t *count)
-{
-    FILE *f = fopen(path, "r");
-    char line[256];
-    target *v = NULL;
-    size_t n = 0, cap = 0;
-    if (!f) {
-        fprintf(stderr, "av_bench: %s: %s\n", path, strerror(errno));
-        exit(2);
-    }
-    while (fgets(line, sizeof line, f)) {
-        long seg;
-        int64_t t;
-        if (line[0] == '#' || line[0] == '\n')
-            continue;
-        if (sscanf(line, "%ld %" SCNd64, &seg, &t) != 2) {
-            fprintf(stderr, "av_bench: bad target line: %s", line);
-            exit(2);
-        }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 1024;
-            v = realloc(v, cap * sizeof *v);
-            if (!v)
-                die("out of memory", 0);
-        }
-        v[n].segment = seg;
-        v[n].ticks = t;
-        n++;
-    }
-    fclose(f);
-    *count = n;
-    return v;
 }
 
 static void reader_open(reader *r, const char *path)
@@ -246,7 +207,7 @@ static int cmd_seek(int argc, char **argv)
         return 2;
     }
     path = argv[2];
-    t = read_targets(argv[3], &n);
+    t = read_targets("av_bench", argv[3], &n);
     mode = argv[4];
     keys = strcmp(mode, "key") == 0;
     if (!keys && strcmp(mode, "exact") != 0) {
@@ -306,7 +267,7 @@ static int open_child(int argc, char **argv)
         /* hand the context to a reader and run the targets once */
         reader r;
         size_t n, i;
-        target *t = read_targets(argv[3], &n);
+        target *t = read_targets("av_bench", argv[3], &n);
         memset(&r, 0, sizeof r);
         r.fmt = fmt;
         r.vs = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);

@@ -3,6 +3,8 @@
 #ifndef FPX_BENCH_COMMON_H
 #define FPX_BENCH_COMMON_H
 
+#include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +72,49 @@ static int in_child(int (*fn)(int, char **), int argc, char **argv)
         return 2;
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}
+
+/* One benchmark target: the corpus segment it belongs to, and absolute stream ticks. */
+typedef struct target {
+    long segment;
+    int64_t ticks;
+} target;
+
+/* Reads a targets file ("SEGMENT TICKS" lines, # comments); exits 2 on error. */
+static target *read_targets(const char *prog, const char *path, size_t *count)
+{
+    FILE *f = fopen(path, "r");
+    char line[256];
+    target *v = NULL;
+    size_t n = 0, cap = 0;
+    if (!f) {
+        fprintf(stderr, "%s: %s: %s\n", prog, path, strerror(errno));
+        exit(2);
+    }
+    while (fgets(line, sizeof line, f)) {
+        long seg;
+        int64_t t;
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (sscanf(line, "%ld %" SCNd64, &seg, &t) != 2) {
+            fprintf(stderr, "%s: bad target line: %s", prog, line);
+            exit(2);
+        }
+        if (n == cap) {
+            cap = cap ? cap * 2 : 1024;
+            v = realloc(v, cap * sizeof *v);
+            if (!v) {
+                fprintf(stderr, "%s: out of memory\n", prog);
+                exit(2);
+            }
+        }
+        v[n].segment = seg;
+        v[n].ticks = t;
+        n++;
+    }
+    fclose(f);
+    *count = n;
+    return v;
 }
 
 #endif

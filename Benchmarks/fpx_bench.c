@@ -56,11 +56,6 @@
 
 #include <fastpix/seek.h>
 
-typedef struct target {
-    long segment;
-    int64_t ticks;
-} target;
-
 typedef struct waiter {
     pthread_mutex_t mutex;
     pthread_cond_t cond;
@@ -86,42 +81,6 @@ static void check(int err, const char *what)
                 fpx_error_string(err));
         exit(2);
     }
-}
-
-static target *read_targets(const char *path, size_t *count)
-{
-    FILE *f = fopen(path, "r");
-    char line[256];
-    target *v = NULL;
-    size_t n = 0, cap = 0;
-    if (!f) {
-        fprintf(stderr, "fpx_bench: %s: %s\n", path, strerror(errno));
-        exit(2);
-    }
-    while (fgets(line, sizeof line, f)) {
-        long seg;
-        int64_t t;
-        if (line[0] == '#' || line[0] == '\n')
-            continue;
-        if (sscanf(line, "%ld %" SCNd64, &seg, &t) != 2) {
-            fprintf(stderr, "fpx_bench: bad target line: %s", line);
-            exit(2);
-        }
-        if (n == cap) {
-            cap = cap ? cap * 2 : 1024;
-            v = realloc(v, cap * sizeof *v);
-            if (!v) {
-                fprintf(stderr, "fpx_bench: out of memory\n");
-                exit(2);
-            }
-        }
-        v[n].segment = seg;
-        v[n].ticks = t;
-        n++;
-    }
-    fclose(f);
-    *count = n;
-    return v;
 }
 
 static void on_seek_done(const fpx_seek_outcome *outcome, void *userdata)
@@ -220,7 +179,7 @@ static int cmd_seek(int argc, char **argv)
         return 2;
     }
     path = argv[2];
-    t = read_targets(argv[3], &n);
+    t = read_targets("fpx_bench", argv[3], &n);
     keys = strcmp(argv[4], "key") == 0;
     if (!keys && strcmp(argv[4], "exact") != 0) {
         fprintf(stderr, "fpx_bench: unknown mode %s\n", argv[4]);
@@ -396,7 +355,7 @@ static int open_child(int argc, char **argv)
         fpx_item_info info;
         waiter w;
         size_t n, i;
-        target *t = read_targets(argv[3], &n);
+        target *t = read_targets("fpx_bench", argv[3], &n);
         waiter_init(&w);
         check(fpx_player_setup_seek_manager(p), "fpx_player_setup_seek_manager");
         memset(&info, 0, sizeof info);

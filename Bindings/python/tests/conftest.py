@@ -31,22 +31,14 @@ INCLUDE = REPO / "Include"
 MAKE_FIXTURES = REPO / "Tests" / "fixtures" / "make-fixtures.sh"
 GROUNDTRUTH_DIR = REPO / "Tests" / "python"
 
-MEDIA_FIXTURES = [
-    "mp4_bframes.mp4",
-    "mp4_opengop.mp4",
-    "mp4_vfr.mp4",
-    "mp4_editlist.mp4",
-    "fmp4.mp4",
-    "mkv.mkv",
-    "ts.ts",
-    "audio.m4a",
-]
-ERROR_FIXTURES = ["corrupt.mp4", "garbage.bin"]
 
 if os.environ.get("FPX_TEST_INSTALLED") != "1" and str(BINDING) not in sys.path:
     sys.path.insert(0, str(BINDING))
 if str(GROUNDTRUTH_DIR) not in sys.path:
     sys.path.append(str(GROUNDTRUTH_DIR))
+
+# The fixture lists live with the ground truth, beside make-fixtures.sh's other users.
+from groundtruth import ERROR_FIXTURES, MEDIA_FIXTURES  # noqa: E402
 
 
 def _library_path() -> Path:
