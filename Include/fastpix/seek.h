@@ -431,12 +431,17 @@ typedef struct fpx_clamp {
 typedef struct fpx_accuracy {
     fpx_time requested_media_time; /**< what the host asked for, not the clamped target */
     fpx_time landed_media_time;    /**< the landed frame's pts; invalid when not landed */
-    fpx_time tolerance_before;     /**< tolerances actually applied, in the stream's timescale */
+    /** The tolerances applied, exactly as requested (never rounded to the
+     *  stream's ticks): zero for EXACT, the precision's tolerance else. */
+    fpx_time tolerance_before;
     fpx_time tolerance_after;
     /** requested - tolerance_before <= landed <= requested + tolerance_after,
      *  by exact rational comparison. 0 when not landed. */
     int within_requested_tolerance;
-    fpx_time delta;                /**< landed - requested, exact; invalid when not landed */
+    /** landed - requested, exact: in the lcm of both timescales, else in its
+     *  own reduced denominator; rounded only when that exceeds 32 bits.
+     *  Invalid when not landed. */
+    fpx_time delta;
     double delta_seconds;          /**< display only; positive = landed after the request */
     double absolute_delta_seconds; /**< display only */
 } fpx_accuracy;
