@@ -73,7 +73,7 @@
  * them on any player at any time. Each player owns one worker thread that
  * performs the media I/O of opens and seeks, in order. No API call blocks on
  * media I/O except those documented as blocking (fpx_player_wait_item,
- * fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
+ * fpx_player_seek_wait, fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
  * fpx_player_current_time). Every blocking call is bounded by the player's
  * I/O timeout and returns early when the player is destroyed.
  *
@@ -700,6 +700,38 @@ FPX_API int fpx_player_setup_seek_manager(fpx_player *player);
  */
 FPX_API int fpx_player_seek(fpx_player *player, fpx_time target, fpx_precision precision,
                             fpx_seek_callback callback, void *userdata, uint64_t *seek_id);
+
+/**
+ * The synchronous seek, for simple hosts and scripts: issues a seek exactly as
+ * fpx_player_seek() does (it supersedes older seeks, and is superseded by
+ * newer ones), then BLOCKS the calling thread until that seek is decided
+ * (landed, failed, superseded or cancelled) or timeout_ms passes (negative:
+ * no limit; the worker's own I/O timeout still bounds the seek).
+ *
+ * Returns FPX_OK and fills *out with the outcome, the same outcome the
+ * completion callback of fpx_player_seek() would get; read out->finished and
+ * out->reason, as a superseded or cancelled seek also returns FPX_OK.
+ * out->struct_size is read first: the library writes at most that many bytes
+ * (0 is read as sizeof(fpx_seek_outcome)) and sets it to the bytes filled;
+ * 1 ... sizeof(size_t) - 1 or a NULL out is FPX_ERROR_INVALID_ARGUMENT and
+ * issues no seek. Pointers in *out are static strings.
+ *
+ * It returns as soon as the outcome is decided and does not wait for event
+ * delivery: listeners (on_seek_clamped, on_seek_accuracy) still hear of the
+ * seek through the event queue as usual, possibly after this call returns,
+ * and in FPX_DELIVERY_HOST mode only at your next fpx_player_dispatch_events().
+ * So it never deadlocks on a host-pumped queue.
+ *
+ * Errors: those of fpx_player_seek(); FPX_ERROR_TIMEOUT when timeout_ms
+ * passed first (*out untouched; the seek stays issued and completes later
+ * through the listeners); FPX_ERROR_IN_CALLBACK from inside any callback of
+ * the library, since blocking there would stall the delivery of the very
+ * outcome it waits for. Destroying the player from another thread makes it
+ * return with the seek cancelled.
+ * Callback-safe: no. Blocking.
+ */
+FPX_API int fpx_player_seek_wait(fpx_player *player, fpx_time target, fpx_precision precision,
+                                 int64_t timeout_ms, fpx_seek_outcome *out);
 
 /**
  * Cancels every queued or in-flight seek: each completes with reason

@@ -125,7 +125,7 @@ run_prog() {
     echo "# $name: ${summary:-no summary} (exit $rc)"
 }
 
-TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse test_scrub test_step test_live_api)
+TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse test_scrub test_step test_live_api test_seek_wait)
 for t in "${TESTS[@]}"; do
     echo "# $t"
     if ! $CC "${CFLAGS[@]}" "Tests/c/$t.c" -o "$TMP/$t" "${LDFLAGS[@]}" >"$TMP/$t.build" 2>&1; then

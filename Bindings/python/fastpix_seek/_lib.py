@@ -458,6 +458,8 @@ FUNCTIONS: List[Binding] = [
     Binding("fpx_player_setup_seek_manager", [_P], c_int, check_error),
     Binding("fpx_player_seek", [_P, fpx_time, fpx_precision, fpx_seek_callback, c_void_p,
                                 _u64p], c_int, check_error),
+    Binding("fpx_player_seek_wait", [_P, fpx_time, fpx_precision, c_int64, POINTER(fpx_seek_outcome)],
+            c_int, check_error),
     Binding("fpx_player_cancel_pending_seeks", [_P, _u64p], c_int, check_error),
     Binding("fpx_player_add_listener", [_P, POINTER(fpx_listener), _u64p], c_int, check_error),
     Binding("fpx_player_remove_listener", [_P, c_uint64], c_int, check_error),
@@ -557,7 +559,8 @@ missing_functions: List[str] = []
 _OPTIONAL_PREFIXES = ("fpx_scrub_", "fpx_player_scrub_session", "fpx_player_step_frame",
                       "fpx_frame_step_reason_explanation", "fpx_player_current_time",
                       "fpx_player_live_seek_window", "fpx_player_seek_to_live_edge",
-                      "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation")
+                      "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation",
+                      "fpx_player_seek_wait")
 _REQUIRED = {b.name for b in FUNCTIONS if not b.name.startswith(_OPTIONAL_PREFIXES)}
 
 
