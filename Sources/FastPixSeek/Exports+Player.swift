@@ -386,6 +386,10 @@ public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer
         c.flags = v.flags
         c.seek_id = v.seekID
         c.av_packet = v.avPacket
+        c.landed_pts = v.landedPTS ?? FPX_NOPTS
+        c.landed_pts_in_stream = v.landedPTSInStream ?? FPX_NOPTS
+        c.trim_samples = v.trimSamples
+        c.landed_stream_index = v.landedPTS == nil ? -1 : v.landedStreamIndex
         out.pointee = c
     }
 }

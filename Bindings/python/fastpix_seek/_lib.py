@@ -241,6 +241,11 @@ class fpx_packet(Structure):
         ("flags", c_uint32),
         ("seek_id", c_uint64),
         ("av_packet", c_void_p),    # const void * (const AVPacket *)
+        # 0.3: the landing on the packet stream
+        ("landed_pts", c_int64),
+        ("landed_pts_in_stream", c_int64),
+        ("trim_samples", c_int64),
+        ("landed_stream_index", c_int),
     ]
 
 

@@ -1117,6 +1117,7 @@ class Player:
         Raises EndOfFile at the end. Blocking; waits for pending seeks to settle first.
         """
         p = _lib.fpx_packet()
+        p.struct_size = ctypes.sizeof(p)
         _lib.lib.fpx_player_read_packet(self._h(), ctypes.byref(p))
         # Copy the payload before anything else calls into the library.
         data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
