@@ -299,6 +299,34 @@ public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: 
     }
 }
 
+@_cdecl("fpx_player_seek_wait")
+public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precision: fpx_precision,
+                              _ timeoutMS: Int64, _ out: UnsafeMutablePointer<fpx_seek_outcome>?) -> Int32 {
+    withPlayer(h, callbackSafe: false) { p in
+        // The output-struct rule (the caller's struct_size bounds what is written; 0 = the
+        // whole struct, as this function is new), checked before the seek is issued.
+        // TODO(memsafe OutputSlot): `extension fpx_seek_outcome: OutputStruct` with
+        // legacySize = MemoryLayout<fpx_seek_outcome>.size, then `try OutputSlot(out)`.
+        guard let out = out else { throw ErrorCode.invalidArgument }
+        let declared = UnsafeRawPointer(out).load(as: Int.self)
+        let size = min(declared == 0 ? MemoryLayout<fpx_seek_outcome>.size : declared, MemoryLayout<fpx_seek_outcome>.size)
+        guard size >= MemoryLayout<Int>.size else { throw ErrorCode.invalidArgument }
+        let t = MediaTime(target)
+        guard t.isNumeric else { throw ErrorCode.invalidTime }
+        let prec = try seekPrecision(from: precision)
+        let ns: UInt64? = timeoutMS < 0 ? nil : UInt64(min(timeoutMS, Int64.max / 1_000_000)) * 1_000_000
+        guard let outcome = try p.seekAndWait(to: t, precision: prec, timeoutNanoseconds: ns) else {
+            throw ErrorCode.timeout
+        }
+        var c = cOutcome(outcome)
+        withUnsafeMutableBytes(of: &c) { src in
+            guard let base = src.baseAddress else { return }
+            src.storeBytes(of: size, toByteOffset: 0, as: Int.self)
+            UnsafeMutableRawPointer(out).copyMemory(from: base, byteCount: size)
+        }
+    }
+}
+
 @_cdecl("fpx_player_cancel_pending_seeks")
 public func fpxPlayerCancelPendingSeeks(_ h: OpaquePointer?, _ count: UnsafeMutablePointer<UInt64>?) -> Int32 {
     withPlayer(h) { p in
@@ -359,6 +387,10 @@ public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer
         c.flags = v.flags
         c.seek_id = v.seekID
         c.av_packet = v.avPacket
+        c.landed_pts = v.landedPTS ?? FPX_NOPTS
+        c.landed_pts_in_stream = v.landedPTSInStream ?? FPX_NOPTS
+        c.trim_samples = v.trimSamples
+        c.landed_stream_index = v.landedPTS == nil ? -1 : v.landedStreamIndex
         slot.store(c)
     }
 }

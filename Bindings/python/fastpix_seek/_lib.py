@@ -251,6 +251,11 @@ class fpx_packet(_OutputStruct):
         ("flags", c_uint32),
         ("seek_id", c_uint64),
         ("av_packet", c_void_p),    # const void * (const AVPacket *)
+        # 0.3: the landing on the packet stream
+        ("landed_pts", c_int64),
+        ("landed_pts_in_stream", c_int64),
+        ("trim_samples", c_int64),
+        ("landed_stream_index", c_int),
     ]
 
 
@@ -468,6 +473,8 @@ FUNCTIONS: List[Binding] = [
     Binding("fpx_player_setup_seek_manager", [_P], c_int, check_error),
     Binding("fpx_player_seek", [_P, fpx_time, fpx_precision, fpx_seek_callback, c_void_p,
                                 _u64p], c_int, check_error),
+    Binding("fpx_player_seek_wait", [_P, fpx_time, fpx_precision, c_int64, POINTER(fpx_seek_outcome)],
+            c_int, check_error),
     Binding("fpx_player_cancel_pending_seeks", [_P, _u64p], c_int, check_error),
     Binding("fpx_player_add_listener", [_P, POINTER(fpx_listener), _u64p], c_int, check_error),
     Binding("fpx_player_remove_listener", [_P, c_uint64], c_int, check_error),
@@ -567,7 +574,8 @@ missing_functions: List[str] = []
 _OPTIONAL_PREFIXES = ("fpx_scrub_", "fpx_player_scrub_session", "fpx_player_step_frame",
                       "fpx_frame_step_reason_explanation", "fpx_player_current_time",
                       "fpx_player_live_seek_window", "fpx_player_seek_to_live_edge",
-                      "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation")
+                      "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation",
+                      "fpx_player_seek_wait")
 _REQUIRED = {b.name for b in FUNCTIONS if not b.name.startswith(_OPTIONAL_PREFIXES)}
 
 
