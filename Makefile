@@ -72,3 +72,46 @@ $(OUT)/.map-stamp: $(MAP)
 	@mkdir -p $(OUT)
 	rm -f .build/release/libfastpixseek.so
 	@touch $@
+# ---- memsafe: sanitizer builds (make test-asan, make test-tsan) ---------------
+# The library is built with the sanitizer into build/asan/lib or build/tsan/lib
+# (separate scratch paths, so the shipped build is untouched), the C tests are
+# compiled with the toolchain's clang and the same sanitizer (ASan + UBSan for
+# the C side: swiftc has no -sanitize=undefined on Linux, and Swift code traps
+# on overflow and out-of-bounds access by itself), then run by Tests/c/run.sh
+# without its meta-tests (the instrumented .so is not the shipped one). The
+# Swift tests run with `swift test --sanitize`. Any sanitizer report fails.
+# test-asan-c / test-tsan-c: the C tests only (tools/test-all.sh runs test-asan-c).
+SAN_CLANG  ?= $(dir $(realpath $(shell command -v $(SWIFT))))clang
+FPX_FIXTURES ?=
+# The toolchain's TSan runtime carries libdispatch interceptors: link its libdispatch.
+SAN_SWIFT_LIBDIR = $(dir $(realpath $(shell command -v $(SWIFT))))../lib/swift/linux
+SAN_TSAN_LIBS = -L$(SAN_SWIFT_LIBDIR) -Wl,-rpath,$(SAN_SWIFT_LIBDIR) -ldispatch -lBlocksRuntime
+SAN_LINK   := -Xswiftc -static-stdlib -Xswiftc -use-ld=lld -Xlinker --version-script=$(MAP) \
+	-Xlinker -soname=libfastpixseek.so.$(SOVERSION) -Xlinker -z -Xlinker nodelete
+
+.PHONY: lib-asan lib-tsan test-asan test-tsan test-asan-c test-tsan-c
+
+lib-asan lib-tsan: lib-%:
+	$(SWIFT) build -c release --scratch-path .build-$* -Xswiftc -sanitize=$(if $(filter asan,$*),address,thread) \
+		$(SAN_LINK) --product fastpixseek
+	@mkdir -p $(OUT)/$*/lib
+	cp -f .build-$*/release/libfastpixseek.so $(OUT)/$*/lib/libfastpixseek.so.$(SOVERSION)
+	ln -sf libfastpixseek.so.$(SOVERSION) $(OUT)/$*/lib/libfastpixseek.so
+
+test-asan-c: lib-asan
+	FPX_LIBDIR=$(CURDIR)/$(OUT)/asan/lib FPX_SKIP_META=1 FPX_TEST_TIMEOUT=300 \
+	CC="$(SAN_CLANG) -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -fuse-ld=lld" \
+	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	bash Tests/c/run.sh $(FPX_FIXTURES)
+
+test-tsan-c: lib-tsan
+	FPX_LIBDIR=$(CURDIR)/$(OUT)/tsan/lib FPX_SKIP_META=1 FPX_TEST_TIMEOUT=600 \
+	CC="$(SAN_CLANG) -fsanitize=thread -fno-omit-frame-pointer -fuse-ld=lld $(SAN_TSAN_LIBS)" \
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	bash Tests/c/run.sh $(FPX_FIXTURES)
+
+test-asan: test-asan-c
+	$(SWIFT) test --scratch-path .build-asan-test --sanitize=address
+
+test-tsan: test-tsan-c
+	$(SWIFT) test --scratch-path .build-tsan-test --sanitize=thread

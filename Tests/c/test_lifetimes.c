@@ -288,7 +288,7 @@ static void *churn(void *arg)
 {
     fpx_player *p = arg;
     int i = 0;
-    while (!churn_stop) {
+    while (!flag_get(&churn_stop)) {
         fpx_player_open(p, fixture(i % 2 ? "mkv.mkv" : "ts.ts"));
         fpx_player_wait_item(p, 5000, NULL);
         if (i % 3 == 0)
@@ -320,7 +320,7 @@ static void item_facts(void)
     REQUIRE(extra != NULL);
     memcpy(extra, si.extradata, extra_n);
     memcpy(par, si.codecpar, sizeof par);
-    churn_stop = 0;
+    flag_set(&churn_stop, 0);
     pthread_create(&th, NULL, churn, p);
     for (i = 0; i < 200; i++) {
         fpx_stream_info s2 = {.struct_size = sizeof s2};
@@ -344,7 +344,7 @@ static void item_facts(void)
         }
         sleep_ms(2);
     }
-    churn_stop = 1;
+    flag_set(&churn_stop, 1);
     pthread_join(th, NULL);
     CHECK(memcmp(extra, si.extradata, extra_n) == 0);
     NOTE("%d reads of the current item's facts during the churn", reads);

@@ -31,7 +31,7 @@ static void *facts_reader(void *arg)
 {
     fpx_player *p = arg;
     long n = 0;
-    while (!race_stop) {
+    while (!flag_get(&race_stop)) {
         fpx_item_info ii = {.struct_size = sizeof ii};
         fpx_stream_info si = {.struct_size = sizeof si};
         fpx_live_seek_window w = {.struct_size = sizeof w};
@@ -73,7 +73,7 @@ static void hls_races(void)
     p = make_player(FPX_DELIVERY_THREAD);
     REQUIRE(open_wait(p, url, NULL) == FPX_OK);
     CHECK_OK(fpx_player_setup_seek_manager(p));
-    race_stop = 0;
+    flag_set(&race_stop, 0);
     pthread_create(&th, NULL, facts_reader, p);
     for (i = 0; i < 40; i++) {
         fpx_packet pk = {.struct_size = sizeof pk};
@@ -84,7 +84,7 @@ static void hls_races(void)
         CHECK_OK(fpx_player_seek(p, fpx_time_make((i * 7) % 11, 1), fpx_precision_exact(), NULL, NULL, NULL));
         CHECK_OK(fpx_player_read_packet(p, &pk));
     }
-    race_stop = 1;
+    flag_set(&race_stop, 1);
     pthread_join(th, &reads);
     NOTE("%ld fact reads during the opens and seeks", (long)(intptr_t)reads);
     CHECK((intptr_t)reads > 0);
@@ -234,7 +234,7 @@ static void *busy(void *arg)
 {
     volatile unsigned long x = 0;
     (void)arg;
-    while (!busy_stop)
+    while (!flag_get(&busy_stop))
         x++;
     return NULL;
 }
@@ -260,7 +260,7 @@ static void scrub_gestures(long n)
     l.userdata = &g;
     l.on_scrub_state_changed = on_state;
     CHECK_OK(fpx_player_add_listener(p, &l, NULL));
-    busy_stop = 0;
+    flag_set(&busy_stop, 0);
     for (k = 0; k < 2; k++)
         pthread_create(&b[k], NULL, busy, NULL);
     /* This thread (the gesture's) runs at the lowest priority, the library's
@@ -301,7 +301,7 @@ static void scrub_gestures(long n)
         if (st != FPX_SCRUB_IDLE)
             stuck++;
     }
-    busy_stop = 1;
+    flag_set(&busy_stop, 1);
     {
         struct sched_param sp;
         memset(&sp, 0, sizeof sp);

@@ -30,7 +30,7 @@ static void *reader(void *arg)
 {
     long prev = -1; /* demux-order index of the previous packet read */
     (void)arg;
-    while (!stop_flag) {
+    while (!flag_get(&stop_flag)) {
         fpx_packet pk = {.struct_size = sizeof(fpx_packet)};
         const gt_packet *g;
         int rc = fpx_player_read_packet(P, &pk);
@@ -85,7 +85,7 @@ static void *stepper(void *arg)
 {
     unsigned seed = (unsigned)(uintptr_t)arg;
     fpx_frame_step_direction dir = ((uintptr_t)arg & 1) ? FPX_STEP_BACKWARD : FPX_STEP_FORWARD;
-    while (!stop_flag) {
+    while (!flag_get(&stop_flag)) {
         fpx_frame_step_result r = {.struct_size = sizeof r};
         int rc = fpx_player_step_frame(P, dir, 1 + (int)(rnd(&seed) % 3), &r);
         pthread_mutex_lock(&stat_mu);
@@ -101,7 +101,7 @@ static void *stepper(void *arg)
 static void *seeker(void *arg)
 {
     unsigned seed = (unsigned)(uintptr_t)arg;
-    while (!stop_flag) {
+    while (!flag_get(&stop_flag)) {
         int64_t ms = (int64_t)(rnd(&seed) % 4000);
         fpx_precision prec = rnd(&seed) % 2 ? fpx_precision_exact() : fpx_precision_default();
         fpx_player_seek(P, fpx_time_make(ms, 1000), prec, NULL, NULL, NULL);
@@ -118,7 +118,7 @@ static void *seeker(void *arg)
 static void *poller(void *arg)
 {
     (void)arg;
-    while (!stop_flag) {
+    while (!flag_get(&stop_flag)) {
         fpx_time t;
         fpx_player_current_time(P, &t);
         pthread_mutex_lock(&stat_mu);
@@ -143,14 +143,14 @@ static void storm(const char *name, long ms)
     CHECK_OK(fpx_player_item_info(P, &ii));
     ref_stream = ii.reference_stream;
     n_jumps = n_reads = n_bad = n_disc = n_disc_bad = n_steps = n_seeks = n_times = n_step_errors = n_missing = 0;
-    stop_flag = 0;
+    flag_set(&stop_flag, 0);
     pthread_create(&th[0], NULL, reader, NULL);
     pthread_create(&th[1], NULL, stepper, (void *)(uintptr_t)2);
     pthread_create(&th[2], NULL, stepper, (void *)(uintptr_t)3);
     pthread_create(&th[3], NULL, seeker, (void *)(uintptr_t)7);
     pthread_create(&th[4], NULL, poller, NULL);
     sleep_ms(ms);
-    stop_flag = 1;
+    flag_set(&stop_flag, 1);
     for (i = 0; i < 5; i++)
         pthread_join(th[i], NULL);
     CHECK_OK(fpx_player_destroy(P));
