@@ -357,8 +357,8 @@ int main(int argc, char **argv)
     check_init(argc, argv, 115);
     tolerances();
     refused_step_keeps_reads();
-    repro_steps("Tests/fuzz/corpus/media/internal-step-mkv.mkv");
-    repro_steps("Tests/fuzz/corpus/media/internal-step-mp4.mp4");
+    repro_steps("Tests/fuzz/files/internal-step-mkv.mkv");
+    repro_steps("Tests/fuzz/files/internal-step-mp4.mp4");
     hls_races();
     scrub_gestures(gestures);
     return check_summary();
