@@ -247,7 +247,10 @@ typedef enum fpx_error {
     FPX_ERROR_INTERNAL = -21,        /**< a bug: please report it */
     FPX_ERROR_INVALID_STATE = -22,   /**< e.g. fpx_scrub_update without fpx_scrub_begin */
     FPX_ERROR_EXPIRED = -23,         /**< the live segment being read left the playlist window */
-    FPX_ERROR_STALLED = -24          /**< a live playlist stopped updating */
+    FPX_ERROR_STALLED = -24,         /**< a live playlist stopped updating */
+    FPX_ERROR_PROTOCOL_NOT_ALLOWED = -25, /**< refused by the protocol policy (see "Untrusted media") */
+    FPX_ERROR_INTERRUPTED = -26,     /**< a blocked read stopped by a seek, cancel, close or destroy */
+    FPX_ERROR_TOO_LARGE = -27        /**< media exceeds the player's buffer cap (max_buffer_bytes) */
 } fpx_error;
 
 /**
@@ -609,6 +612,21 @@ typedef struct fpx_player_config {
      *  pending. It must not call into the library; schedule a dispatch. */
     void (*wakeup)(void *userdata);
     void *wakeup_userdata;
+    /** The protocols the player may open, as FFmpeg names them, comma
+     *  separated ("file,http,https"). NULL (the default) means
+     *  "file,http,https". The list replaces the default: it can narrow it
+     *  ("https" alone) or widen it ("file,http,https,pipe"). Whatever it
+     *  says, content reached over the network (a remote playlist's
+     *  segments, keys, init sections and variants; a remote file's nested
+     *  references) may name only http and https. An empty list or a name
+     *  with characters other than [a-z0-9_] is FPX_ERROR_INVALID_ARGUMENT.
+     *  Copied at create. See "Untrusted media". */
+    const char *protocol_whitelist;
+    /** Cap on the media a player buffers, in bytes: one HLS segment (with
+     *  its init section), the HLS segments held together, the packet
+     *  window. Default (and 0): 67108864 (64 MiB). Exceeding it is
+     *  FPX_ERROR_TOO_LARGE. Negative is FPX_ERROR_INVALID_ARGUMENT. */
+    int64_t max_buffer_bytes;
 } fpx_player_config;
 
 /** Fills *config with the defaults and sets its size. Callback-safe: yes. */

@@ -338,6 +338,8 @@ class fpx_player_config(Structure):
         ("io_timeout_ms", c_int64),
         ("wakeup", fpx_wakeup),
         ("wakeup_userdata", c_void_p),
+        ("protocol_whitelist", c_char_p),
+        ("max_buffer_bytes", c_int64),
     ]
 
 
