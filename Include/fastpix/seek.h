@@ -301,6 +301,54 @@ FPX_API const char *fpx_error_string(int code);
 FPX_API const char *fpx_error_name(int code);
 
 /* ======================================================================= */
+/* Logging                                                                 */
+/* ======================================================================= */
+
+/*
+ * By default the library prints nothing: not its own messages, not FFmpeg's.
+ * FFmpeg's logger is process-wide (av_log_set_callback), so the library takes
+ * it over: the first fpx_player_create or fpx_set_log_callback installs the
+ * library's av_log callback for the whole process, which drops every message
+ * unless a log callback is set. A host that routes FFmpeg's log itself (its
+ * own av_log callback, or FFmpeg's default printing to stderr) must say so
+ * before creating the first player: fpx_set_log_callback with
+ * FPX_LOG_KEEP_FFMPEG_CALLBACK in level. The library then never touches
+ * FFmpeg's logger (if it already had, it puts back av_log_default_callback:
+ * FFmpeg has no way to read the callback it replaced), and only the
+ * library's own messages reach the callback.
+ *
+ * Levels are FFmpeg's (AV_LOG_*), so both kinds of message share one scale.
+ */
+#define FPX_LOG_QUIET   (-8)
+#define FPX_LOG_ERROR   16
+#define FPX_LOG_WARNING 24
+#define FPX_LOG_INFO    32
+#define FPX_LOG_VERBOSE 40
+#define FPX_LOG_DEBUG   48
+#define FPX_LOG_TRACE   56
+/** OR into fpx_set_log_callback's level: leave FFmpeg's logger alone. */
+#define FPX_LOG_KEEP_FFMPEG_CALLBACK 0x10000
+
+/**
+ * One log line: level (FPX_LOG_*), the message without its trailing newline
+ * (FFmpeg's carry their "[mov,mp4,... @ 0x...]" prefix), valid during the
+ * call only. Runs on whichever thread logged (a player's worker, a reload
+ * thread, a host thread inside a blocking call), possibly concurrently with
+ * other calls; it must return quickly and must not destroy players.
+ */
+typedef void (*fpx_log_callback)(int level, const char *message, void *userdata);
+
+/**
+ * Routes FFmpeg's log and the library's own messages with a level at or
+ * below level (e.g. FPX_LOG_WARNING: errors and warnings) to callback, for
+ * the whole process. callback NULL silences everything (the default).
+ * Returns FPX_OK, or FPX_ERROR_INVALID_ARGUMENT for a level outside
+ * FPX_LOG_QUIET..FPX_LOG_TRACE. Thread-safe; callable from a log callback.
+ * Callback-safe: yes.
+ */
+FPX_API int fpx_set_log_callback(int level, fpx_log_callback callback, void *userdata);
+
+/* ======================================================================= */
 /* Rational time                                                           */
 /* ======================================================================= */
 

@@ -175,6 +175,9 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
     let cap = cfg.max_buffer_bytes == 0 ? IOPolicy.defaultMaxBufferBytes : Int(clamping: cfg.max_buffer_bytes)
     let config = Player.Config(delivery: mode, ioTimeoutNanoseconds: Deadline.nanoseconds(milliseconds: cfg.io_timeout_ms),
                                wakeup: wakeup, protocols: protocols, maxBufferBytes: cap)
+    // FFmpeg's log goes through the library's (silent unless the host set a
+    // log callback) from the first player on: see fpx_set_log_callback.
+    FFmpegLog.installIfAllowed()
     guard let p = Player(config: config, factory: makeFFmpegEngine) else { return ErrorCode.noMemory.rawValue }
     out.pointee = Handles.register(p)
     return 0

@@ -32,8 +32,15 @@ enum ProtocolGate {
     /// or a local target that is not a regular file), or returns.
     static func check(_ url: String, policy: ProtocolPolicy, fromRemote: Bool, depth: Int = 0) throws {
         guard depth < 8 else { throw EngineError(.protocolNotAllowed) }
-        guard let proto = protocolName(url) else { throw EngineError(.unsupported) }
-        guard policy.allows(proto, fromRemote: fromRemote) else { throw EngineError(.protocolNotAllowed) }
+        guard let proto = protocolName(url) else {
+            Log.emit(Log.warning, "fastpixseek: no FFmpeg protocol for a URL; refused")
+            throw EngineError(.unsupported)
+        }
+        guard policy.allows(proto, fromRemote: fromRemote) else {
+            Log.emit(Log.warning, "fastpixseek: protocol '\(proto)' not allowed" +
+                     (fromRemote ? " in content from the network (only http and https are)" : " by the player's protocol policy"))
+            throw EngineError(.protocolNotAllowed)
+        }
         switch proto {
         case "file":
             var path = Substring(url)
@@ -62,7 +69,10 @@ enum ProtocolGate {
     /// anything but a regular file is refused before open(2) can block on it.
     static func requireRegular(path: String) throws {
         var st = stat()
-        if stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG { throw EngineError(.unsupported) }
+        if stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG {
+            Log.emit(Log.warning, "fastpixseek: not a regular file (a FIFO, device, socket or directory); refused")
+            throw EngineError(.unsupported)
+        }
     }
 
     /// FFmpeg's `protocol_whitelist` for contexts opened under `policy`.
