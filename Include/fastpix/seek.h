@@ -293,7 +293,10 @@ typedef enum fpx_error {
     FPX_ERROR_INTERNAL = -21,        /**< a bug: please report it */
     FPX_ERROR_INVALID_STATE = -22,   /**< e.g. fpx_scrub_update without fpx_scrub_begin */
     FPX_ERROR_EXPIRED = -23,         /**< the live segment being read left the playlist window */
-    FPX_ERROR_STALLED = -24          /**< a live playlist stopped updating */
+    FPX_ERROR_STALLED = -24,         /**< a live playlist stopped updating */
+    FPX_ERROR_PROTOCOL_NOT_ALLOWED = -25, /**< refused by the protocol policy (see "Untrusted media") */
+    FPX_ERROR_INTERRUPTED = -26,     /**< a blocked read stopped by a seek, cancel, close or destroy */
+    FPX_ERROR_TOO_LARGE = -27        /**< media exceeds the player's buffer cap (max_buffer_bytes) */
 } fpx_error;
 
 /**
@@ -307,6 +310,54 @@ FPX_API const char *fpx_error_string(int code);
  * for codes this library does not define. Never NULL. Callback-safe: yes.
  */
 FPX_API const char *fpx_error_name(int code);
+
+/* ======================================================================= */
+/* Logging                                                                 */
+/* ======================================================================= */
+
+/*
+ * By default the library prints nothing: not its own messages, not FFmpeg's.
+ * FFmpeg's logger is process-wide (av_log_set_callback), so the library takes
+ * it over: the first fpx_player_create or fpx_set_log_callback installs the
+ * library's av_log callback for the whole process, which drops every message
+ * unless a log callback is set. A host that routes FFmpeg's log itself (its
+ * own av_log callback, or FFmpeg's default printing to stderr) must say so
+ * before creating the first player: fpx_set_log_callback with
+ * FPX_LOG_KEEP_FFMPEG_CALLBACK in level. The library then never touches
+ * FFmpeg's logger (if it already had, it puts back av_log_default_callback:
+ * FFmpeg has no way to read the callback it replaced), and only the
+ * library's own messages reach the callback.
+ *
+ * Levels are FFmpeg's (AV_LOG_*), so both kinds of message share one scale.
+ */
+#define FPX_LOG_QUIET   (-8)
+#define FPX_LOG_ERROR   16
+#define FPX_LOG_WARNING 24
+#define FPX_LOG_INFO    32
+#define FPX_LOG_VERBOSE 40
+#define FPX_LOG_DEBUG   48
+#define FPX_LOG_TRACE   56
+/** OR into fpx_set_log_callback's level: leave FFmpeg's logger alone. */
+#define FPX_LOG_KEEP_FFMPEG_CALLBACK 0x10000
+
+/**
+ * One log line: level (FPX_LOG_*), the message without its trailing newline
+ * (FFmpeg's carry their "[mov,mp4,... @ 0x...]" prefix), valid during the
+ * call only. Runs on whichever thread logged (a player's worker, a reload
+ * thread, a host thread inside a blocking call), possibly concurrently with
+ * other calls; it must return quickly and must not destroy players.
+ */
+typedef void (*fpx_log_callback)(int level, const char *message, void *userdata);
+
+/**
+ * Routes FFmpeg's log and the library's own messages with a level at or
+ * below level (e.g. FPX_LOG_WARNING: errors and warnings) to callback, for
+ * the whole process. callback NULL silences everything (the default).
+ * Returns FPX_OK, or FPX_ERROR_INVALID_ARGUMENT for a level outside
+ * FPX_LOG_QUIET..FPX_LOG_TRACE. Thread-safe; callable from a log callback.
+ * Callback-safe: yes.
+ */
+FPX_API int fpx_set_log_callback(int level, fpx_log_callback callback, void *userdata);
 
 /* ======================================================================= */
 /* Rational time                                                           */
@@ -701,6 +752,21 @@ typedef struct fpx_player_config {
      *  pending. It must not call into the library; schedule a dispatch. */
     void (*wakeup)(void *userdata);
     void *wakeup_userdata;
+    /** The protocols the player may open, as FFmpeg names them, comma
+     *  separated ("file,http,https"). NULL (the default) means
+     *  "file,http,https". The list replaces the default: it can narrow it
+     *  ("https" alone) or widen it ("file,http,https,pipe"). Whatever it
+     *  says, content reached over the network (a remote playlist's
+     *  segments, keys, init sections and variants; a remote file's nested
+     *  references) may name only http and https. An empty list or a name
+     *  with characters other than [a-z0-9_] is FPX_ERROR_INVALID_ARGUMENT.
+     *  Copied at create. See "Untrusted media". */
+    const char *protocol_whitelist;
+    /** Cap on the media a player buffers, in bytes: one HLS segment (with
+     *  its init section), the HLS segments held together, the packet
+     *  window. Default (and 0): 67108864 (64 MiB). Exceeding it is
+     *  FPX_ERROR_TOO_LARGE. Negative is FPX_ERROR_INVALID_ARGUMENT. */
+    int64_t max_buffer_bytes;
 } fpx_player_config;
 
 /** Fills *config with the defaults and sets its size. Callback-safe: yes. */

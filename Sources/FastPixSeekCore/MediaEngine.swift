@@ -257,10 +257,25 @@ public struct IOPolicy {
     public var timeoutNanoseconds: UInt64
     /// True when the owner wants every operation aborted (close, destroy).
     public var aborted: () -> Bool
+    /// Which protocols may be opened (see `ProtocolPolicy`).
+    public var protocols: ProtocolPolicy
+    /// Cap on buffered media, bytes (HLS segments held, the packet window).
+    public var maxBufferBytes: Int
+    /// An absolute monotonic deadline that bounds every operation while it is
+    /// nonzero: the player sets it for the whole open (engine open plus range
+    /// measurement), so open takes at most one I/O timeout. 0 = none.
+    public var openDeadline: () -> UInt64
 
-    public init(timeoutNanoseconds: UInt64, aborted: @escaping () -> Bool) {
+    public static let defaultMaxBufferBytes = 64 << 20
+
+    public init(timeoutNanoseconds: UInt64, aborted: @escaping () -> Bool,
+                protocols: ProtocolPolicy = .default, maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes,
+                openDeadline: @escaping () -> UInt64 = { 0 }) {
         self.timeoutNanoseconds = timeoutNanoseconds
         self.aborted = aborted
+        self.protocols = protocols
+        self.maxBufferBytes = maxBufferBytes
+        self.openDeadline = openDeadline
     }
 }
 

@@ -30,6 +30,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     var cursor = 0
     var contiguous = false
     var windowMaxDTS: Int64?
+    /// Payload bytes of the packets in the window; bounded by the policy's
+    /// maxBufferBytes (`readRaw` refuses to grow it past the cap).
+    var windowBytes = 0
     var atEOF = false
     /// At most this many packets are kept; see `trimWindow`.
     static let maxWindowPackets = 4096
@@ -59,6 +62,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     public let facts: StreamFacts
     /// Whether the container can seek, as found at open.
     private let seekableAtOpen: Bool
+    /// The protocol gate of the context's nested opens; outlives the context.
+    private let gate: ProtocolGate.Context
 
     /// Opens `url`. Blocking, bounded by the policy's timeout. `options` are
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
@@ -66,12 +71,15 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: [UInt8]? = nil) throws {
         let g = IOGuard(policy: policy)
         ioGuard = g
-        // A FIFO or device would block open(2) in the kernel, beyond any
-        // interrupt callback or timeout: refuse anything but regular files.
-        if memory == nil, let path = FFmpegEngine.localPath(url) {
-            var st = stat()
-            if stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG { throw EngineError(.unsupported) }
+        // The protocol policy, and no FIFO or device (which would block open(2)
+        // in the kernel, beyond any interrupt callback or timeout) whatever the
+        // URL form: see ProtocolGate.
+        var remote = false
+        if memory == nil {
+            try ProtocolGate.check(url, policy: policy.protocols, fromRemote: false)
+            remote = ProtocolGate.protocolName(url).map(ProtocolPolicy.isRemote) ?? false
         }
+        gate = ProtocolGate.Context(policy: policy.protocols, remoteOrigin: remote, refuseAll: memory != nil, ioGuard: g)
         if let m = memory {
             guard let io = MemoryIO(m) else { throw EngineError(.noMemory) }
             memoryIO = io
@@ -85,10 +93,13 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         }
         c.pointee.interrupt_callback = AVIOInterruptCB(callback: ioInterruptCallback,
                                                        opaque: Unmanaged.passUnretained(g).toOpaque())
+        ProtocolGate.install(on: c, gate)
         var opts: OpaquePointer?
         if policy.timeoutNanoseconds > 0 {
-            av_dict_set(&opts, "rw_timeout", String(policy.timeoutNanoseconds / 1000), 0)
+            av_dict_set(&opts, "rw_timeout", String(min(policy.timeoutNanoseconds / 1000, UInt64(Int64.max))), 0)
         }
+        av_dict_set(&opts, "protocol_whitelist", ProtocolGate.whitelist(policy.protocols), 0)
+        for (k, v) in FFmpegEngine.allocationBounds { av_dict_set(&opts, k, v, 0) }
         for (k, v) in options { av_dict_set(&opts, k, v, 0) }
         g.begin()
         var cOpt: UnsafeMutablePointer<AVFormatContext>? = c
@@ -154,16 +165,6 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
 
     deinit { close() }
 
-    /// The filesystem path of a plain path or file: URL; nil for other protocols.
-    static func localPath(_ url: String) -> String? {
-        if url.hasPrefix("file:") { return String(url.dropFirst(5)) }
-        if let colon = url.firstIndex(of: ":"), url[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" }),
-           url[..<colon].count > 1 {
-            return nil
-        }
-        return url
-    }
-
     public func close() {
         guard !closed else { return }
         closed = true
@@ -173,6 +174,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     }
 
     public func interrupt() { ioGuard.interrupt() }
+
+    /// Media bytes this engine holds: an in-memory item's bytes and the packet window.
+    var bufferedBytes: Int { (memoryIO?.bytes.count ?? 0) &+ windowBytes }
 
     public var demuxCounters: (packets: UInt64, bytes: UInt64) { counters }
 
@@ -205,17 +209,29 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     /// One av_read_frame into a new packet; nil at EOF.
     func readRaw() throws -> UnsafeMutablePointer<AVPacket>? {
         let c = try liveContext()
+        // The packet window may not grow past the buffer cap (a hostile stream
+        // whose GOP never ends would otherwise grow it without bound).
+        if windowBytes > ioGuard.policy.maxBufferBytes { throw EngineError(.tooLarge) }
         guard let p = av_packet_alloc() else { throw EngineError(.noMemory) }
         ioGuard.extend()
         let ret = av_read_frame(c, p)
         if ret < 0 {
             var pp: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&pp)
-            if ret == fpx_averror_eof() { return nil }
+            if ret == fpx_averror_eof() && !ioGuard.wasCut { return nil }
             // An interrupted or failed read may have consumed part of a packet:
             // the window no longer proves what follows its last packet.
             contiguous = false
             throw ioGuard.error(for: ret)
+        }
+        // A read cut short by the deadline, a stop or an abort, or by an I/O
+        // error FFmpeg papered over, returns a truncated packet (flagged
+        // corrupt, or not at all): never hand that out as media.
+        let ioError = c.pointee.pb?.pointee.error ?? 0
+        if ioGuard.wasCut || ((p.pointee.flags & fpx_pkt_flag_corrupt()) != 0 && ioError < 0 && ioError != fpx_averror_eof()) {
+            var pp: UnsafeMutablePointer<AVPacket>? = p
+            av_packet_free(&pp)
+            throw ioGuard.error(for: ioError < 0 ? ioError : fpx_averror_exit())
         }
         counters.packets &+= 1
         counters.bytes &+= UInt64(max(0, p.pointee.size))
@@ -226,6 +242,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         positionLost = true
         for p in window { free(p) }
         window.removeAll(keepingCapacity: true)
+        windowBytes = 0
         cursor = 0
         contiguous = false
         windowMaxDTS = nil

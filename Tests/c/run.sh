@@ -134,7 +134,7 @@ run_prog() {
     echo "# $name: ${summary:-no summary} (exit $rc)"
 }
 
-TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse test_scrub test_step test_live_api)
+TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse test_scrub test_step test_live_api test_log)
 TESTS+=(test_abi_structs test_lifetimes test_memsafe test_storm_packets test_stress_seeks)
 TESTS+=(test_seek_wait)
 for t in "${TESTS[@]}"; do
