@@ -758,9 +758,10 @@ FPX_API int fpx_player_seek(fpx_player *player, fpx_time target, fpx_precision p
  *
  * It returns as soon as the outcome is decided and does not wait for event
  * delivery: listeners (on_seek_clamped, on_seek_accuracy) still hear of the
- * seek through the event queue as usual, possibly after this call returns,
- * and in FPX_DELIVERY_HOST mode only at your next fpx_player_dispatch_events().
- * So it never deadlocks on a host-pumped queue.
+ * seek through the event queue as usual, possibly after this call returns.
+ * The seek's events are queued before it returns, so in FPX_DELIVERY_HOST
+ * mode your next fpx_player_dispatch_events() delivers them. So it never
+ * deadlocks on a host-pumped queue.
  *
  * Errors: those of fpx_player_seek(); FPX_ERROR_TIMEOUT when timeout_ms
  * passed first (*out untouched; the seek stays issued and completes later
