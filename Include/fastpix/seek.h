@@ -172,7 +172,45 @@
  * library fills (outcomes, events) only grow at the end, and carry
  * struct_size so you can tell which fields exist. Compare the header's
  * FPX_VERSION with fpx_version() at run time: the library must be at least
- * as new as the header you compiled against.
+ * as new as the header you compiled against. Every export carries the
+ * symbol version FASTPIXSEEK_1.
+ *
+ * Structs the library fills in your memory (the output-struct rule).
+ * fpx_item_status_info, fpx_item_info, fpx_stream_info, fpx_packet,
+ * fpx_player_stats, fpx_frame_step_result and fpx_live_seek_window (and any
+ * output struct added later) start with size_t struct_size, and YOU set it:
+ *
+ *   fpx_packet pkt = {.struct_size = sizeof(fpx_packet)};
+ *   fpx_player_read_packet(p, &pkt);
+ *
+ * - The library writes at most min(struct_size, its own sizeof) bytes, a
+ *   prefix of the struct, and never a byte past your struct_size. On success
+ *   it sets struct_size to the number of bytes it filled: a host built
+ *   against an older, shorter struct gets the fields it knows; a host built
+ *   against a newer header than the library sees struct_size shrink and
+ *   knows the fields past it were not filled (they keep your values).
+ * - struct_size 1 ... sizeof(size_t) - 1 (smaller than the size field
+ *   itself) gives FPX_ERROR_INVALID_ARGUMENT and writes nothing; so does a
+ *   NULL struct pointer. The size is checked before the call does anything:
+ *   a read_packet or step_frame refused for it consumes no packet and moves
+ *   no playhead.
+ * - struct_size 0 is read as a host that predates this rule (0.2.0 and
+ *   older did not read struct_size): it gets the struct as the oldest header
+ *   of this SONAME declared it. That is the whole struct for every struct
+ *   above except fpx_frame_step_result, whose first 48 bytes (through
+ *   explanation) are filled and whose landed_stream_pts and packets_read,
+ *   added in 0.2.0, are not; fpx_packet, filled through av_packet (the
+ *   landing fields after it came in 0.3). Zeroed
+ *   structs therefore stay safe for old hosts; set struct_size to get every
+ *   field. (fpx_seek_outcome as the output of fpx_player_seek_wait, new in
+ *   0.3, is filled whole for a zero size.)
+ * - struct_size is read, so it must be initialised: an uninitialised
+ *   (garbage) size larger than the struct is taken as a newer host and the
+ *   whole struct is filled, which overruns your memory if your struct is
+ *   older than the library's. Always set it (or zero the struct).
+ * - On failure the struct, struct_size included, is left untouched.
+ * Structs the library hands you (outcomes and other callback payloads) are
+ * library memory, always complete; their struct_size is the library's sizeof.
  */
 #ifndef FASTPIX_SEEK_H
 #define FASTPIX_SEEK_H
@@ -396,12 +434,17 @@ typedef struct fpx_clamp {
 typedef struct fpx_accuracy {
     fpx_time requested_media_time; /**< what the host asked for, not the clamped target */
     fpx_time landed_media_time;    /**< the landed frame's pts; invalid when not landed */
-    fpx_time tolerance_before;     /**< tolerances actually applied, in the stream's timescale */
+    /** The tolerances applied, exactly as requested (never rounded to the
+     *  stream's ticks): zero for EXACT, the precision's tolerance else. */
+    fpx_time tolerance_before;
     fpx_time tolerance_after;
     /** requested - tolerance_before <= landed <= requested + tolerance_after,
      *  by exact rational comparison. 0 when not landed. */
     int within_requested_tolerance;
-    fpx_time delta;                /**< landed - requested, exact; invalid when not landed */
+    /** landed - requested, exact: in the lcm of both timescales, else in its
+     *  own reduced denominator; rounded only when that exceeds 32 bits.
+     *  Invalid when not landed. */
+    fpx_time delta;
     double delta_seconds;          /**< display only; positive = landed after the request */
     double absolute_delta_seconds; /**< display only */
 } fpx_accuracy;
@@ -687,7 +730,7 @@ FPX_API int fpx_player_open(fpx_player *player, const char *url);
 FPX_API int fpx_player_close_item(fpx_player *player);
 
 /**
- * The current item's status. info->struct_size is set by the library.
+ * The current item's status. Set info->struct_size first (see "Compatibility").
  * Callback-safe: yes.
  */
 FPX_API int fpx_player_item_status(fpx_player *player, fpx_item_status_info *info);

@@ -452,11 +452,10 @@ public final class Player {
                 var wantsKeyframe = false
                 if case .nearestKeyframe(let tol) = req.precision {
                     wantsKeyframe = true
-                    guard let tolTicks = timeline.wholeTicks(ofDuration: tol) else { throw ErrorCode.invalidArgument }
-                    tolerance = timeline.duration(ofTicks: tolTicks)
-                    let lo = Int64(clamping: ticks.ceil) &- tolTicks
-                    let hi = Int64(clamping: ticks.floor) &+ tolTicks
-                    window = lo <= hi ? lo...hi : nil
+                    // Exact: the tolerance is never rounded to the stream's ticks.
+                    guard let tolTicks = timeline.ticks(ofDuration: tol) else { throw ErrorCode.invalidArgument }
+                    tolerance = tol
+                    window = LandingPolicy.keyframeWindow(target: ticks, toleranceTicks: tolTicks)
                 }
                 landing = try engine.resolve(LandingRequest(target: ticks, wantsKeyframe: wantsKeyframe,
                                                             keyframeWindow: window, seekID: req.id),

@@ -41,6 +41,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     /// a backward seek lands exactly on it.
     var seekAimShift: Int64 = 0
     var landedPTS: Int64?
+    /// The packet the landing resolver read last and has not kept or dropped.
+    var pending: UnsafeMutablePointer<AVPacket>?
     var discontinuity = false
     var lastSeekID: UInt64 = 0
     private var counters: (packets: UInt64, bytes: UInt64) = (0, 0)
@@ -152,6 +154,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     public func close() {
         guard !closed else { return }
         closed = true
+        dropPending()
         clearWindow()
         if current != nil { av_packet_free(&current) }
         if ctx != nil { avformat_close_input(&ctx) }
@@ -245,7 +248,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     /// Back to the first packet. Timestamp seeks to the start are unreliable for
     /// MPEG-TS/PS (they resync past the first keyframe), and byte seeks are wrong
     /// for MP4/Matroska, so the method depends on the demuxer.
-    func rewind() throws {
+    public func rewind() throws {
         let c = try liveContext()
         ioGuard.extend()
         let flags = c.pointee.iformat?.pointee.flags ?? 0

@@ -127,7 +127,9 @@ run_prog() {
     echo "# $name: ${summary:-no summary} (exit $rc)"
 }
 
-TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse test_scrub test_step test_live_api test_seek_wait)
+TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse test_scrub test_step test_live_api)
+TESTS+=(test_abi_structs)
+TESTS+=(test_seek_wait)
 for t in "${TESTS[@]}"; do
     echo "# $t"
     if ! $CC "${CFLAGS[@]}" "Tests/c/$t.c" -o "$TMP/$t" "${LDFLAGS[@]}" >"$TMP/$t.build" 2>&1; then
@@ -223,6 +225,16 @@ if grep -E '\(FLAGS_1\)' "$TMP/dyn.out" | grep -qw 'NODELETE'; then
     pass "(d) FLAGS_1 include NODELETE"
 else
     fail "(d) FLAGS_1 lack NODELETE: '$(grep -E '\(FLAGS_1\)' "$TMP/dyn.out" | sed 's/^ *//')'"
+fi
+
+# (f) every export carries the symbol version FASTPIXSEEK_1 (the version script's node).
+objdump -T "$LIB" | awk '$NF ~ /^fpx_/ && $0 !~ /\*UND\*/' >"$TMP/versions.out"
+nver=$(wc -l <"$TMP/versions.out")
+unversioned=$(grep -vw 'FASTPIXSEEK_1' "$TMP/versions.out" | awk '{ print $NF }')
+if [ "$nver" -gt 0 ] && [ "$nver" -eq "$(wc -l <"$TMP/lib.syms")" ] && [ -z "$unversioned" ]; then
+    pass "(f) all $nver fpx_ exports carry the version FASTPIXSEEK_1 (objdump -T)"
+else
+    fail "(f) exports without the version FASTPIXSEEK_1: $(echo $unversioned | head -c 400) ($nver versioned of $(wc -l <"$TMP/lib.syms"))"
 fi
 
 # (e) every error code of the header's enum: a distinct, known string.

@@ -96,6 +96,16 @@ class ScrubSessionHandle(c_void_p):
 # Struct mirrors, field order and types exactly as in seek.h
 # ----------------------------------------------------------------------------------------
 
+class _OutputStruct(Structure):
+    """A struct the library fills in our memory: struct_size is set to our sizeof at
+    construction, so the library writes exactly the fields this mirror has (seek.h,
+    section 7, the output-struct rule)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.struct_size = ctypes.sizeof(self)
+
+
 class fpx_time(Structure):
     _fields_ = [
         ("value", c_int64),
@@ -170,7 +180,7 @@ class fpx_scrub_position(Structure):
     ]
 
 
-class fpx_frame_step_result(Structure):
+class fpx_frame_step_result(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("did_step", c_int),
@@ -183,7 +193,7 @@ class fpx_frame_step_result(Structure):
     ]
 
 
-class fpx_item_status_info(Structure):
+class fpx_item_status_info(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("item_id", c_uint64),
@@ -193,7 +203,7 @@ class fpx_item_status_info(Structure):
     ]
 
 
-class fpx_item_info(Structure):
+class fpx_item_info(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("stream_count", c_int),
@@ -208,7 +218,7 @@ class fpx_item_info(Structure):
     ]
 
 
-class fpx_stream_info(Structure):
+class fpx_stream_info(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("index", c_int),
@@ -228,7 +238,7 @@ class fpx_stream_info(Structure):
     ]
 
 
-class fpx_packet(Structure):
+class fpx_packet(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("data", c_void_p),         # const uint8_t *
@@ -281,7 +291,7 @@ class fpx_scrub_result(Structure):
 fpx_scrub_callback = CFUNCTYPE(None, POINTER(fpx_scrub_result), c_void_p)
 
 
-class fpx_live_seek_window(Structure):
+class fpx_live_seek_window(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("is_available", c_int),
@@ -346,7 +356,7 @@ class fpx_player_config(Structure):
     ]
 
 
-class fpx_player_stats(Structure):
+class fpx_player_stats(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("seeks_issued", c_uint64),
