@@ -200,7 +200,8 @@
  *   above except fpx_frame_step_result, whose first 48 bytes (through
  *   explanation) are filled and whose landed_stream_pts and packets_read,
  *   added in 0.2.0, are not; fpx_packet, filled through av_packet (the
- *   landing fields after it came in 0.3). Zeroed
+ *   landing fields after it came in 0.3); and fpx_stream_info, filled
+ *   through codecpar (the stream facts after it came in 0.3). Zeroed
  *   structs therefore stay safe for old hosts; set struct_size to get every
  *   field. (fpx_seek_outcome as the output of fpx_player_seek_wait, new in
  *   0.3, is filled whole for a zero size.)
@@ -575,6 +576,63 @@ typedef struct fpx_stream_info {
     size_t extradata_size;
     /** const AVCodecParameters *, for FFmpeg-based hosts; same lifetime. */
     const void *codecpar;
+
+    /* Added in 0.3: the stream facts a decoder that is not libavcodec, or a
+     * renderer, needs. Read from the container (AVCodecParameters, AVStream,
+     * its side data) as `ffprobe -show_streams` reads them. Integer enums are
+     * FFmpeg's own values (AVColorRange, AVColorPrimaries, ...); the names
+     * next to them are FFmpeg's static names. Strings are static unless
+     * noted; NULL means unknown or not applicable. */
+    int profile;                  /**< codec profile (FFmpeg's value); -99 unknown */
+    int level;                    /**< codec level (H.264: 31 = 3.1); -99 unknown */
+    const char *profile_name;     /**< e.g. "High", "LC"; NULL unknown */
+    const char *pixel_format;     /**< video: e.g. "yuv420p10le" */
+    /** Bits per component of pixel_format (video); bits per sample (audio:
+     *  bits_per_raw_sample, else the sample format's size). 0 unknown. */
+    int bit_depth;
+    int32_t sample_aspect_num;    /**< sample (pixel) aspect ratio; 0/1 unknown */
+    int32_t sample_aspect_den;
+    int32_t frame_rate_num;       /**< average frame rate (avg_frame_rate); 0/0 unknown */
+    int32_t frame_rate_den;
+    int32_t real_frame_rate_num;  /**< r_frame_rate: the lowest rate all timestamps fit */
+    int32_t real_frame_rate_den;
+    int color_range;              /**< AVColorRange: 0 unspecified, 1 tv, 2 pc */
+    int color_primaries;          /**< AVColorPrimaries: 2 unspecified */
+    int color_transfer;           /**< AVColorTransferCharacteristic: 2 unspecified */
+    int color_space;              /**< AVColorSpace (the matrix): 2 unspecified */
+    const char *color_range_name; /**< "tv", "pc", "unknown" */
+    const char *color_primaries_name;  /**< e.g. "bt709", "bt2020" */
+    const char *color_transfer_name;   /**< e.g. "bt709", "smpte2084" */
+    const char *color_space_name;      /**< e.g. "bt709", "bt2020nc" */
+    int chroma_location;          /**< AVChromaLocation: 0 unspecified, 1 left */
+    const char *chroma_location_name;
+    int field_order;              /**< AVFieldOrder: 0 unknown, 1 progressive */
+    /** 1 when the stream has a display matrix (side data); then
+     *  rotation_degrees is av_display_rotation_get() of it: the angle, in
+     *  degrees counterclockwise, by which the decoded picture must be rotated
+     *  to display it upright (ffprobe's "rotation", e.g. -90 for a phone
+     *  held upright). 0 without a display matrix. */
+    int has_display_matrix;
+    double rotation_degrees;
+    const char *sample_format;    /**< audio: e.g. "fltp", "s16" */
+    /** audio: e.g. "mono", "stereo", "5.1(side)"; owned by the library, valid
+     *  until the item is closed or replaced. */
+    const char *channel_layout;
+    uint64_t channel_mask;        /**< AV_CH_* bits of a native-order layout; 0 otherwise */
+    int frame_size;               /**< audio samples per packet; 0 variable or unknown */
+    int initial_padding;          /**< audio: priming samples the decoder must skip */
+    int trailing_padding;
+    uint32_t codec_tag;           /**< container fourcc, little-endian ('avc1' = 0x31637661); 0 none */
+    int64_t bit_rate;             /**< bits per second; 0 unknown */
+    int bits_per_coded_sample;
+    int bits_per_raw_sample;
+    int64_t start_pts;            /**< the stream's start_time, stream time base; FPX_NOPTS unknown */
+    int64_t duration_ts;          /**< the stream's duration, stream time base; FPX_NOPTS unknown */
+    int64_t frame_count;          /**< nb_frames from the container; 0 unknown */
+    int disposition;              /**< FFmpeg's AV_DISPOSITION_* bits (1 = default) */
+    /** the "language" tag (ISO 639-2, e.g. "eng"); valid until the item is
+     *  closed or replaced; NULL when absent. */
+    const char *language;
 } fpx_stream_info;
 
 /* ======================================================================= */

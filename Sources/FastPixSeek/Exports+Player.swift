@@ -259,6 +259,46 @@ public func fpxPlayerStreamInfo(_ h: OpaquePointer?, _ index: Int32,
         c.extradata = s.extradata?.assumingMemoryBound(to: UInt8.self)
         c.extradata_size = s.extradataSize
         c.codecpar = s.codecParameters
+        let f = s.facts
+        c.profile = f.profile
+        c.level = f.level
+        c.profile_name = f.profileName
+        c.pixel_format = f.pixelFormat
+        c.bit_depth = f.bitDepth
+        c.sample_aspect_num = f.sampleAspectNum
+        c.sample_aspect_den = f.sampleAspectDen
+        c.frame_rate_num = f.frameRateNum
+        c.frame_rate_den = f.frameRateDen
+        c.real_frame_rate_num = f.realFrameRateNum
+        c.real_frame_rate_den = f.realFrameRateDen
+        c.color_range = f.colorRange
+        c.color_primaries = f.colorPrimaries
+        c.color_transfer = f.colorTransfer
+        c.color_space = f.colorSpace
+        c.color_range_name = f.colorRangeName
+        c.color_primaries_name = f.colorPrimariesName
+        c.color_transfer_name = f.colorTransferName
+        c.color_space_name = f.colorSpaceName
+        c.chroma_location = f.chromaLocation
+        c.chroma_location_name = f.chromaLocationName
+        c.field_order = f.fieldOrder
+        c.has_display_matrix = f.hasDisplayMatrix ? 1 : 0
+        c.rotation_degrees = f.rotationDegrees
+        c.sample_format = f.sampleFormat
+        c.channel_layout = f.channelLayout
+        c.channel_mask = f.channelMask
+        c.frame_size = f.frameSize
+        c.initial_padding = f.initialPadding
+        c.trailing_padding = f.trailingPadding
+        c.codec_tag = f.codecTag
+        c.bit_rate = f.bitRate
+        c.bits_per_coded_sample = f.bitsPerCodedSample
+        c.bits_per_raw_sample = f.bitsPerRawSample
+        c.start_pts = f.startPTS ?? FPX_NOPTS
+        c.duration_ts = f.durationTicks ?? FPX_NOPTS
+        c.frame_count = f.frameCount
+        c.disposition = f.disposition
+        c.language = f.language
         slot.store(c)
     }
 }

@@ -141,6 +141,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
 
     deinit { close() }
 
+    /// Strings the stream facts hand out (channel layout descriptions), freed with the engine.
+    let factStrings = EngineStrings()
+
     /// The filesystem path of a plain path or file: URL; nil for other protocols.
     static func localPath(_ url: String) -> String? {
         if url.hasPrefix("file:") { return String(url.dropFirst(5)) }
@@ -468,7 +471,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         case AVMEDIA_TYPE_DATA: type = .data
         default: type = .unknown
         }
-        return StreamInfo(index: index, type: type, codecID: Int32(bitPattern: par.pointee.codec_id.rawValue),
+        var info = StreamInfo(index: index, type: type, codecID: Int32(bitPattern: par.pointee.codec_id.rawValue),
                           codecName: avcodec_get_name(par.pointee.codec_id),
                           timeBaseNum: st.pointee.time_base.num, timeBaseDen: st.pointee.time_base.den,
                           width: par.pointee.width, height: par.pointee.height,
@@ -477,6 +480,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
                           extradata: UnsafeRawPointer(par.pointee.extradata),
                           extradataSize: Int(max(0, par.pointee.extradata_size)),
                           codecParameters: UnsafeRawPointer(par))
+        info.facts = facts(of: st, in: c)
+        return info
     }
 }
 

@@ -44,7 +44,13 @@ static const field f_stream[] = {F(fpx_stream_info, index), F(fpx_stream_info, t
                                  F(fpx_stream_info, width), F(fpx_stream_info, height),
                                  F(fpx_stream_info, sample_rate), F(fpx_stream_info, channels),
                                  F(fpx_stream_info, video_delay), F(fpx_stream_info, extradata),
-                                 F(fpx_stream_info, extradata_size), F(fpx_stream_info, codecpar)};
+                                 F(fpx_stream_info, extradata_size), F(fpx_stream_info, codecpar),
+                                 F(fpx_stream_info, profile), F(fpx_stream_info, level),
+                                 F(fpx_stream_info, pixel_format), F(fpx_stream_info, bit_depth),
+                                 F(fpx_stream_info, frame_rate_num), F(fpx_stream_info, color_space),
+                                 F(fpx_stream_info, rotation_degrees), F(fpx_stream_info, sample_format),
+                                 F(fpx_stream_info, channel_layout), F(fpx_stream_info, codec_tag),
+                                 F(fpx_stream_info, bit_rate), F(fpx_stream_info, language)};
 static const field f_packet[] = {FV(fpx_packet, data), F(fpx_packet, size), F(fpx_packet, stream_index),
                                  F(fpx_packet, pts), F(fpx_packet, dts), F(fpx_packet, duration),
                                  F(fpx_packet, pos), F(fpx_packet, flags), F(fpx_packet, seek_id),
@@ -100,7 +106,8 @@ static const kind kinds[] = {
     K("fpx_player_item_status", fpx_item_status_info, sizeof(fpx_item_status_info), f_status, fill_status, 0),
     K("fpx_player_wait_item", fpx_item_status_info, sizeof(fpx_item_status_info), f_status, fill_wait, 0),
     K("fpx_player_item_info", fpx_item_info, sizeof(fpx_item_info), f_info, fill_info, 0),
-    K("fpx_player_stream_info", fpx_stream_info, sizeof(fpx_stream_info), f_stream, fill_stream, 0),
+    /* fpx_stream_info grew in 0.3 (stream facts): a zero size gets the layout through codecpar */
+    K("fpx_player_stream_info", fpx_stream_info, offsetof(fpx_stream_info, profile), f_stream, fill_stream, 0),
     /* fpx_packet grew in 0.3 (landed_pts...): a zero size gets the layout through av_packet */
     K("fpx_player_read_packet", fpx_packet, offsetof(fpx_packet, landed_pts), f_packet, fill_packet, 1),
     K("fpx_player_stats_get", fpx_player_stats, sizeof(fpx_player_stats), f_stats, fill_stats, 0),

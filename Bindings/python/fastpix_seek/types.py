@@ -556,6 +556,11 @@ class ItemInfo:
 
 @dataclass(frozen=True)
 class StreamInfo:
+    """Facts of one stream (``fpx_stream_info``), read from the container as
+    ``ffprobe -show_streams`` reads them. Names are FFmpeg's (``"yuv420p"``, ``"bt709"``);
+    None means unknown or not applicable. See :func:`fastpix_seek.pyav.decoder_for` to
+    build a PyAV decoder from it."""
+
     index: int
     type: MediaType
     codec_id: int
@@ -569,18 +574,120 @@ class StreamInfo:
     #: Copied.
     extradata: bytes
     #: Address of the const AVCodecParameters (for FFmpeg-based hosts), valid only until the
-    #: item is closed or replaced; None when NULL.
+    #: item is closed or replaced; None when NULL. Prefer the typed fields below.
     codecpar: Optional[int]
+    # -- 0.3: stream facts ----------------------------------------------------------------
+    #: FFmpeg's profile value and name ("High", "LC"); None unknown.
+    profile: Optional[int] = None
+    profile_name: Optional[str] = None
+    #: Codec level (H.264: 31 = 3.1); None unknown.
+    level: Optional[int] = None
+    #: Video pixel format ("yuv420p10le"); audio sample format ("fltp").
+    pixel_format: Optional[str] = None
+    sample_format: Optional[str] = None
+    #: Bits per component (video) or per sample (audio); None unknown.
+    bit_depth: Optional[int] = None
+    #: Sample (pixel) aspect ratio; None unknown.
+    sample_aspect_ratio: Optional[Fraction] = None
+    #: Average frame rate and r_frame_rate; None unknown.
+    frame_rate: Optional[Fraction] = None
+    real_frame_rate: Optional[Fraction] = None
+    #: Colour: FFmpeg's names ("tv"/"pc", "bt709", "smpte2084", "bt2020nc"); None unspecified.
+    color_range: Optional[str] = None
+    color_primaries: Optional[str] = None
+    color_transfer: Optional[str] = None
+    color_space: Optional[str] = None
+    chroma_location: Optional[str] = None
+    #: AVFieldOrder value (1 progressive); 0 unknown.
+    field_order: int = 0
+    #: Degrees counterclockwise to rotate the decoded picture for display (display matrix);
+    #: None when the stream has no display matrix.
+    rotation: Optional[float] = None
+    #: Audio channel layout ("mono", "stereo", "5.1(side)") and its AV_CH_* mask.
+    channel_layout: Optional[str] = None
+    channel_mask: int = 0
+    #: Audio samples per packet (None variable/unknown), priming and trailing padding.
+    frame_size: Optional[int] = None
+    initial_padding: int = 0
+    trailing_padding: int = 0
+    #: Container fourcc as an int and as text ("avc1"); None when absent.
+    codec_tag: int = 0
+    codec_tag_string: Optional[str] = None
+    #: Bits per second; None unknown.
+    bit_rate: Optional[int] = None
+    bits_per_coded_sample: int = 0
+    bits_per_raw_sample: int = 0
+    #: Stream start and duration in the stream time base; None unknown.
+    start_pts: Optional[int] = None
+    duration_ts: Optional[int] = None
+    #: nb_frames from the container; None unknown.
+    frame_count: Optional[int] = None
+    #: AV_DISPOSITION_* bits (1 = default).
+    disposition: int = 0
+    #: ISO 639-2 "language" tag; None when absent.
+    language: Optional[str] = None
+
+    def __repr__(self) -> str:
+        kind = self.type.name.lower() if isinstance(self.type, MediaType) else str(self.type)
+        if self.type == MediaType.VIDEO:
+            what = (f"{self.width}x{self.height} {self.pixel_format or '?'}"
+                    + (f" {float(self.frame_rate):.3f} fps" if self.frame_rate else ""))
+        elif self.type == MediaType.AUDIO:
+            what = f"{self.sample_rate} Hz {self.channel_layout or self.channels} {self.sample_format or '?'}"
+        else:
+            what = ""
+        return f"StreamInfo(#{self.index} {kind} {self.codec_name} {what}, time_base={self.time_base})"
 
     @classmethod
     def _from_c(cls, s: "_lib.fpx_stream_info") -> "StreamInfo":
         import ctypes
         extra = (ctypes.string_at(s.extradata, s.extradata_size)
                  if s.extradata and s.extradata_size else b"")
-        return cls(int(s.index), _enum(MediaType, s.type), int(s.codec_id), _text(s.codec_name),
-                   _time_base(s.time_base_num, s.time_base_den), int(s.width), int(s.height),
-                   int(s.sample_rate), int(s.channels), int(s.video_delay), extra,
-                   s.codecpar or None)
+        has_facts = int(s.struct_size) >= _lib.fpx_stream_info.language.offset + ctypes.sizeof(ctypes.c_char_p)
+        base = (int(s.index), _enum(MediaType, s.type), int(s.codec_id), _text(s.codec_name),
+                _time_base(s.time_base_num, s.time_base_den), int(s.width), int(s.height),
+                int(s.sample_rate), int(s.channels), int(s.video_delay), extra,
+                s.codecpar or None)
+        if not has_facts:  # a library older than 0.3 filled only the fields through codecpar
+            return cls(*base)
+
+        def name(b: Optional[bytes]) -> Optional[str]:
+            return b.decode("utf-8", "replace") if b else None
+
+        def rate(n: int, d: int) -> Optional[Fraction]:
+            return Fraction(n, d) if n > 0 and d > 0 else None
+
+        def colour(v: int, b: Optional[bytes], unspecified: int) -> Optional[str]:
+            return None if v == unspecified else name(b)
+
+        tag = int(s.codec_tag)
+        tag_text = None
+        if tag:
+            raw = tag.to_bytes(4, "little")
+            tag_text = raw.decode("latin-1") if all(32 <= c < 127 for c in raw) else None
+        return cls(*base,
+                   profile=None if s.profile == -99 else int(s.profile),
+                   profile_name=name(s.profile_name),
+                   level=None if s.level == -99 else int(s.level),
+                   pixel_format=name(s.pixel_format), sample_format=name(s.sample_format),
+                   bit_depth=int(s.bit_depth) or None,
+                   sample_aspect_ratio=rate(s.sample_aspect_num, s.sample_aspect_den),
+                   frame_rate=rate(s.frame_rate_num, s.frame_rate_den),
+                   real_frame_rate=rate(s.real_frame_rate_num, s.real_frame_rate_den),
+                   color_range=colour(s.color_range, s.color_range_name, 0),
+                   color_primaries=colour(s.color_primaries, s.color_primaries_name, 2),
+                   color_transfer=colour(s.color_transfer, s.color_transfer_name, 2),
+                   color_space=colour(s.color_space, s.color_space_name, 2),
+                   chroma_location=colour(s.chroma_location, s.chroma_location_name, 0),
+                   field_order=int(s.field_order),
+                   rotation=float(s.rotation_degrees) if s.has_display_matrix else None,
+                   channel_layout=name(s.channel_layout), channel_mask=int(s.channel_mask),
+                   frame_size=int(s.frame_size) or None, initial_padding=int(s.initial_padding),
+                   trailing_padding=int(s.trailing_padding), codec_tag=tag, codec_tag_string=tag_text,
+                   bit_rate=int(s.bit_rate) or None, bits_per_coded_sample=int(s.bits_per_coded_sample),
+                   bits_per_raw_sample=int(s.bits_per_raw_sample), start_pts=_pts(s.start_pts),
+                   duration_ts=_pts(s.duration_ts), frame_count=int(s.frame_count) or None,
+                   disposition=int(s.disposition), language=name(s.language))
 
 
 @dataclass(frozen=True)
