@@ -286,7 +286,8 @@ typedef enum fpx_error {
     FPX_ERROR_INTERNAL = -21,        /**< a bug: please report it */
     FPX_ERROR_INVALID_STATE = -22,   /**< e.g. fpx_scrub_update without fpx_scrub_begin */
     FPX_ERROR_EXPIRED = -23,         /**< the live segment being read left the playlist window */
-    FPX_ERROR_STALLED = -24          /**< a live playlist stopped updating */
+    FPX_ERROR_STALLED = -24,         /**< a live playlist stopped updating */
+    FPX_ERROR_REFERENCE_STREAM = -31 /**< the reference stream cannot be disabled */
 } fpx_error;
 
 /**
@@ -934,6 +935,27 @@ typedef struct fpx_player_stats {
 
 /** Copies the counters. Callback-safe: yes. */
 FPX_API int fpx_player_stats_get(fpx_player *player, fpx_player_stats *stats);
+
+/**
+ * Switches a stream of the READY item off (enabled 0) or back on (enabled
+ * != 0). A disabled stream is discarded in the demuxer (AVStream.discard =
+ * AVDISCARD_ALL): its packets are not read from the container where the
+ * format allows skipping them, are not counted in packets_demuxed and
+ * bytes_read, and are never returned by fpx_player_read_packet(), including
+ * packets already buffered when it was disabled. Seeks are unaffected: they
+ * resolve on the reference stream. Enabling a stream again takes effect for
+ * the packets demuxed from then on: packets already buffered stay without
+ * it, and the next seek reads the container again, with it.
+ * The setting belongs to the current item; a newly opened item has every
+ * stream enabled. Idempotent.
+ * Errors: FPX_ERROR_REFERENCE_STREAM when asked to disable the reference
+ * stream (fpx_item_info.reference_stream; enabling it is a no-op);
+ * FPX_ERROR_INVALID_ARGUMENT for an index outside [0, stream_count);
+ * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY, FPX_ERROR_ITEM_FAILED.
+ * It waits for a seek or read in progress on another thread to finish.
+ * Callback-safe: no.
+ */
+FPX_API int fpx_player_set_stream_enabled(fpx_player *player, int stream_index, int enabled);
 
 /* ======================================================================= */
 /* Scrub sessions                                                          */

@@ -424,6 +424,11 @@ public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer
     }
 }
 
+@_cdecl("fpx_player_set_stream_enabled")
+public func fpxPlayerSetStreamEnabled(_ h: OpaquePointer?, _ index: Int32, _ enabled: Int32) -> Int32 {
+    withPlayer(h, callbackSafe: false) { p in try p.setStreamEnabled(index, enabled: enabled != 0) }
+}
+
 @_cdecl("fpx_player_stats_get")
 public func fpxPlayerStatsGet(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<fpx_player_stats>?) -> Int32 {
     withPlayer(h) { p in

@@ -134,6 +134,13 @@ public protocol PacketSource: AnyObject {
     func close()
     /// Demux counters: packets and payload bytes read.
     var demuxCounters: (packets: UInt64, bytes: UInt64) { get }
+    /// Discards a stream in the demuxer (never read, never returned) or enables it again.
+    /// Throws `.invalidArgument` for a bad index, `.referenceStream` for the reference stream.
+    func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws
+}
+
+extension PacketSource {
+    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws { throw ErrorCode.unsupported }
 }
 
 /// A borrowed view of one demuxed packet. The C type is `fpx_packet`.

@@ -141,6 +141,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
 
     deinit { close() }
 
+    /// Streams the host disabled (fpx_player_set_stream_enabled).
+    var disabledStreams: Set<Int32> = []
+
     /// Strings the stream facts hand out (channel layout descriptions), freed with the engine.
     let factStrings = EngineStrings()
 
@@ -360,6 +363,41 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     // MARK: PacketSource
 
     public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
+        // Disabled streams are discarded by the demuxer; packets of theirs read before the
+        // stream was disabled (the window) are skipped here, keeping a discontinuity mark.
+        var carried: UInt32 = 0
+        while true {
+            var v = try readAnyPacket(shouldStop: shouldStop)
+            if disabledStreams.contains(v.streamIndex) {
+                carried |= v.flags & PacketView.flagDiscontinuity
+                continue
+            }
+            v.flags |= carried
+            return v
+        }
+    }
+
+    /// Discards `index` in the demuxer (AVStream.discard = AVDISCARD_ALL) or enables it.
+    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
+        let c = try liveContext()
+        guard index >= 0, index < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(index)] else {
+            throw ErrorCode.invalidArgument
+        }
+        if index == referenceStream {
+            if enabled { return }
+            throw ErrorCode.referenceStream
+        }
+        st.pointee.discard = enabled ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        if enabled {
+            // The window was read without this stream: the next seek must not replay it.
+            // Host reads still drain it, then pass straight through to the demuxer.
+            if disabledStreams.remove(index) != nil { contiguous = false }
+        } else {
+            disabledStreams.insert(index)
+        }
+    }
+
+    private func readAnyPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
         _ = try liveContext()
         clearStickyIOError()
         if current != nil { av_packet_free(&current) }

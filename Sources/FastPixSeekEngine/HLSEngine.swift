@@ -247,6 +247,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
         if let e = engines[s.sequence] { return e }
         if tm.locked({ closing }) { throw EngineError(.cancelled) }
         let e = try HLSEngine.openSegment(s, policy: policy, initSections: &initSections)
+        for i in disabledStreams { try? e.setStreamEnabled(i, false) }
         engines[s.sequence] = e
         engineOrder.append(s.sequence)
         // Keep the segment engines bounded: the current one and two neighbours.
@@ -501,6 +502,19 @@ public final class HLSEngine: MediaEngine, PacketSource {
                         duration: w.flatMap { $0.isLive ? nil : MediaTime.subtract($0.end, $0.start) } ?? .invalid,
                         timeline: timeline,
                         seekable: true, formatName: fpxHLSFormatName)
+    }
+
+    /// Streams the host disabled; applied to every segment engine, now and later.
+    private var disabledStreams: Set<Int32> = []
+
+    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
+        guard index >= 0, index < itemInfo.streamCount else { throw ErrorCode.invalidArgument }
+        if index == referenceStream {
+            if enabled { return }
+            throw ErrorCode.referenceStream
+        }
+        if enabled { disabledStreams.remove(index) } else { disabledStreams.insert(index) }
+        for e in engines.values { try e.setStreamEnabled(index, enabled) }
     }
 
     public func streamInfo(_ index: Int32) -> StreamInfo? { currentSequence.flatMap { engines[$0] }?.streamInfo(index) }

@@ -45,6 +45,7 @@ __all__ = [
     "InvalidStateError",
     "ExpiredError",
     "StalledError",
+    "ReferenceStreamError",
     "ERROR_CLASSES",
     "ERROR_NAMES",
     "error_class_for",
@@ -77,6 +78,7 @@ ERROR_NAMES: Dict[int, str] = {
     -22: "FPX_ERROR_INVALID_STATE",
     -23: "FPX_ERROR_EXPIRED",
     -24: "FPX_ERROR_STALLED",
+    -31: "FPX_ERROR_REFERENCE_STREAM",
 }
 
 
@@ -262,6 +264,11 @@ class StalledError(FastPixSeekError, TimeoutError):
     default_code = -24
 
 
+class ReferenceStreamError(FastPixSeekError, ValueError):
+    """FPX_ERROR_REFERENCE_STREAM: the reference stream cannot be disabled (seeks resolve on it)."""
+    default_code = -31
+
+
 #: code -> exception class. Unknown codes map to FastPixSeekError itself.
 ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     cls.default_code: cls
@@ -270,7 +277,8 @@ ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
                 NotFoundError, FastPixIOError, FastPixTimeoutError, InvalidDataError,
                 UnsupportedError, NoStreamError, EndOfFile, FastPixCancelledError,
                 InCallbackError, WrongModeError, NetworkError, NoSeekManagerError,
-                InternalError, InvalidStateError, ExpiredError, StalledError)
+                InternalError, InvalidStateError, ExpiredError, StalledError,
+                ReferenceStreamError)
 }
 
 

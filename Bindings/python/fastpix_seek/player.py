@@ -824,6 +824,13 @@ class Player:
         _lib.lib.fpx_player_stream_info(self._h(), index, ctypes.byref(info))
         return StreamInfo._from_c(info)
 
+    def set_stream_enabled(self, index: int, enabled: bool) -> None:
+        """Switches a stream of the ready item off or back on: a disabled stream is discarded
+        in the demuxer and never returned by read_packet(). ReferenceStreamError for the
+        reference stream, InvalidArgumentError for a bad index. Blocking (waits for a seek
+        in progress). The C function is ``fpx_player_set_stream_enabled``."""
+        _lib.lib.fpx_player_set_stream_enabled(self._h(), int(index), 1 if enabled else 0)
+
     def seekable_range(self) -> Tuple[Fraction, Fraction]:
         """(first frame, last frame) on the item timeline, exact. Blocking."""
         start, end = _lib.fpx_time(), _lib.fpx_time()
