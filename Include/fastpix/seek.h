@@ -108,6 +108,57 @@
  *                        fpx_player_event_fd(), which is readable while
  *                        events are queued.
  *
+ * The event fd and the wakeup, exactly (FPX_DELIVERY_HOST):
+ *
+ * - fpx_player_event_fd() is the read end of a pipe, non-blocking and
+ *   close-on-exec. It is LEVEL-triggered: it polls readable for as long as
+ *   events are queued and not yet taken by a dispatch, however many times
+ *   you poll, and stops being readable once a dispatch has taken the last
+ *   one. Never read from it or close it; watch it for POLLIN / EPOLLIN
+ *   (level-triggered: do not use EPOLLET) and call
+ *   fpx_player_dispatch_events() when it is readable.
+ * - It is the same fd for the player's whole life: across fpx_player_open(),
+ *   a replacing open and fpx_player_close_item(). Watch it once.
+ * - fpx_player_destroy() closes it (when destroy is called from inside a
+ *   dispatched callback: once that dispatch returns; when other threads are
+ *   still inside calls on the player: once the last of them returns). Stop
+ *   watching it before you destroy: after that its number may be reused by
+ *   any open() in the process.
+ * - The wakeup callback runs on a library thread once per change of the
+ *   queue from empty to non-empty: events queued while earlier ones wait
+ *   for a dispatch do not call it again. So schedule one dispatch per
+ *   wakeup, and have that dispatch drain everything (it does).
+ *
+ * With epoll (Linux):
+ *
+ *   int fd, ep = epoll_create1(EPOLL_CLOEXEC);
+ *   struct epoll_event ev = {.events = EPOLLIN, .data.ptr = player};
+ *   fpx_player_event_fd(player, &fd);
+ *   epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+ *   for (;;) {
+ *       struct epoll_event out[8];
+ *       int i, n = epoll_wait(ep, out, 8, -1);
+ *       for (i = 0; i < n; i++)
+ *           fpx_player_dispatch_events(out[i].data.ptr, NULL);
+ *   }
+ *   ... epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL); fpx_player_destroy(player);
+ *
+ * With GLib, watch the fd with a source whose callback dispatches and keeps
+ * the source (the fd stays the same for the player's life):
+ *
+ *   static gboolean on_fpx(gint fd, GIOCondition c, gpointer player) {
+ *       fpx_player_dispatch_events(player, NULL);
+ *       return G_SOURCE_CONTINUE;
+ *   }
+ *   guint id = g_unix_fd_add(fd, G_IO_IN, on_fpx, player);
+ *   ... g_source_remove(id); fpx_player_destroy(player);
+ *
+ * or, without the fd, have the wakeup callback only schedule a dispatch on
+ * your context: GSource *s = g_idle_source_new(); g_source_set_callback(s,
+ * dispatch_fn, player, NULL); g_source_attach(s, ctx); g_source_unref(s).
+ * (Not g_main_context_invoke(): it may run the function right there, on the
+ * library's thread, which must not call into the library.)
+ *
  * Callbacks must return quickly. Inside a callback you may call the
  * callback-safe functions, among them fpx_player_seek(), so a seek may be
  * issued from a completion.
@@ -747,8 +798,9 @@ typedef struct fpx_player_config {
     /** Bound on any one blocking I/O operation (open, read, network
      *  connect), in milliseconds. Default 10000. 0 means no bound. */
     int64_t io_timeout_ms;
-    /** FPX_DELIVERY_HOST: called from a library thread when events become
-     *  pending. It must not call into the library; schedule a dispatch. */
+    /** FPX_DELIVERY_HOST: called from a library thread once per change of
+     *  the event queue from empty to non-empty (see "Event delivery"). It
+     *  must not call into the library; schedule a dispatch. */
     void (*wakeup)(void *userdata);
     void *wakeup_userdata;
 } fpx_player_config;
@@ -904,7 +956,10 @@ FPX_API int fpx_player_dispatch_events(fpx_player *player, int *dispatched);
 
 /**
  * FPX_DELIVERY_HOST only: a file descriptor that polls readable while events
- * are queued. Owned by the player; do not read or close it. Callback-safe: yes.
+ * are queued (level-triggered), the same for the player's whole life, closed
+ * by fpx_player_destroy(). Owned by the player; do not read or close it. See
+ * "Event delivery" for the exact rules and an epoll and a GLib example.
+ * Callback-safe: yes.
  */
 FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
 
