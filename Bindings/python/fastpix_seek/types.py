@@ -323,6 +323,11 @@ class SeekClamp:
     clamped_target: Optional[Fraction]
     explanation: str
 
+    def __repr__(self) -> str:
+        kind = self.kind.name if isinstance(self.kind, ClampKind) else self.kind
+        moved = f" {self.requested} -> {self.clamped_to}" if self.did_clamp else ""
+        return f"SeekClamp({kind}{moved})"
+
     @classmethod
     def _from_c(cls, c: "_lib.fpx_clamp") -> "SeekClamp":
         return cls(_enum(ClampKind, c.kind), bool(c.did_clamp), from_fpx_time(c.requested),
@@ -353,6 +358,11 @@ class SeekAccuracy:
     def absolute_delta_seconds(self) -> float:
         """Display only; NaN when not landed."""
         return abs(_seconds(self.delta))
+
+    def __repr__(self) -> str:
+        return (f"SeekAccuracy(requested={self.requested_media_time}, landed={self.landed_media_time}, "
+                f"delta={self.delta}, tolerance={self.tolerance_before}, "
+                f"within={self.within_requested_tolerance})")
 
     @classmethod
     def _from_c(cls, a: "_lib.fpx_accuracy") -> "SeekAccuracy":
@@ -399,6 +409,9 @@ class SeekOutcome:
 
     @property
     def within_tolerance(self) -> bool:
+        """The tolerance verdict (accuracy.within_requested_tolerance). For exact seeks prefer
+        frame_covers_target: zero tolerance makes this False whenever the covering frame starts
+        before the target."""
         return self.accuracy.within_requested_tolerance
 
     @property
@@ -423,11 +436,32 @@ class SeekOutcome:
 
     @property
     def verdict(self) -> str:
-        """A one-word summary for reports: ok, outside, or the finish reason."""
+        """A one-word summary for reports: the finish reason when it did not land; for an
+        exact seek ``ok`` when the landed frame covers the target, else ``miss`` (its
+        zero-tolerance verdict is not the measure of an exact seek); for a keyframe
+        precision ``ok`` within the tolerance, else ``outside``."""
         if not self.finished:
             r = self.reason
             return r.name.lower() if isinstance(r, FinishReason) else f"reason{r}"
+        if self.precision.kind == PrecisionKind.EXACT:
+            return "ok" if self.frame_covers_target else "miss"
         return "ok" if self.within_tolerance else "outside"
+
+    def __repr__(self) -> str:
+        """Short: the id, the precision, and for a landed seek the hit (exact: the frame
+        covers the target) or the tolerance verdict, the times and the cost."""
+        if not self.finished:
+            r = self.reason.name if isinstance(self.reason, FinishReason) else self.reason
+            err = f", error={self.error}" if self.error else ""
+            return f"SeekOutcome(#{self.seek_id} {self.precision}: {r}{err}, requested={self.requested_time})"
+        if self.precision.kind == PrecisionKind.EXACT:
+            judged = "hit" if self.frame_covers_target else "MISS"
+        else:
+            judged = "within" if self.within_tolerance else "outside"
+        clamp = "" if not self.clamp.did_clamp else f", clamped to {self.clamp.clamped_to}"
+        return (f"SeekOutcome(#{self.seek_id} {self.precision}: {judged}, requested={self.requested_time}, "
+                f"landed={self.landed_time} (pts {self.landed_stream_pts}){clamp}, "
+                f"{self.packets_read} packets)")
 
     @classmethod
     def _from_c(cls, o: "_lib.fpx_seek_outcome") -> "SeekOutcome":
@@ -474,6 +508,14 @@ class FrameStepResult:
     #: Packets demuxed by this step.
     packets_read: int = 0
 
+    def __repr__(self) -> str:
+        d = self.direction.name.lower() if isinstance(self.direction, FrameStepDirection) else self.direction
+        if self.did_step:
+            return (f"FrameStepResult({d} -> {self.landed_media_time} (pts {self.landed_stream_pts}), "
+                    f"{self.packets_read} packets)")
+        r = self.reason.name if isinstance(self.reason, FrameStepUnavailableReason) else self.reason
+        return f"FrameStepResult({d} refused: {r})"
+
     @classmethod
     def _from_c(cls, r: "_lib.fpx_frame_step_result") -> "FrameStepResult":
         # Fields appended to the struct are read only when the library filled them.
@@ -497,6 +539,10 @@ class ScrubResult:
     sample_count: int
     was_cancelled: bool
 
+    def __repr__(self) -> str:
+        o = "cancelled" if self.outcome is None else repr(self.outcome)
+        return f"ScrubResult({self.sample_count} samples, {o})"
+
     @classmethod
     def _from_c(cls, r: "_lib.fpx_scrub_result") -> "ScrubResult":
         outcome = SeekOutcome._from_c(r.outcome.contents) if r.outcome else None
@@ -516,6 +562,7 @@ class ItemStatusInfo:
 
     @property
     def exception(self) -> Optional[_errors.FastPixSeekError]:
+        """The item's error as an exception when FAILED, else None."""
         return _lib.make_error(self.error) if self.error < 0 else None
 
     @classmethod
@@ -544,6 +591,7 @@ class ItemInfo:
 
     @property
     def duration_seconds(self) -> float:
+        """The duration in seconds as a float, for display (NaN when unknown)."""
         return _seconds(self.duration)
 
     @classmethod
@@ -725,14 +773,18 @@ class Packet:
 
     @property
     def is_key(self) -> bool:
+        """A keyframe (FPX_PACKET_FLAG_KEY)."""
         return bool(self.flags & _lib.FPX_PACKET_FLAG_KEY)
 
     @property
     def is_corrupt(self) -> bool:
+        """The demuxer flagged the packet corrupt (FPX_PACKET_FLAG_CORRUPT)."""
         return bool(self.flags & _lib.FPX_PACKET_FLAG_CORRUPT)
 
     @property
     def is_discard(self) -> bool:
+        """The container marks it discard (edit-list pre-roll, audio priming): decode it, never
+        present it."""
         return bool(self.flags & _lib.FPX_PACKET_FLAG_DISCARD)
 
     @property
@@ -747,6 +799,7 @@ class Packet:
 
     @property
     def size(self) -> int:
+        """The payload size in bytes."""
         return len(self.data)
 
     def __repr__(self) -> str:
@@ -808,11 +861,22 @@ class LiveSeekWindow:
 
     @property
     def start_date(self) -> "Optional[datetime.datetime]":
+        """The window's start as an aware UTC datetime; None when not date-addressable."""
         return unix_us_to_datetime(self.start_date_us) if self.is_date_addressable else None
 
     @property
     def end_date(self) -> "Optional[datetime.datetime]":
+        """The window's end (the live edge) as an aware UTC datetime; None when not
+        date-addressable."""
         return unix_us_to_datetime(self.end_date_us) if self.is_date_addressable else None
+
+    def __repr__(self) -> str:
+        if not self.is_available:
+            return "LiveSeekWindow(unavailable)"
+        kind = "live" if self.is_live else "vod"
+        dates = f", dates {self.start_date_us}..{self.end_date_us} us" if self.is_date_addressable else ""
+        return (f"LiveSeekWindow({kind} [{self.start}, {self.end}] s, segments "
+                f"{self.first_sequence}..{self.last_sequence}{dates})")
 
     @classmethod
     def _from_c(cls, w: "_lib.fpx_live_seek_window") -> "LiveSeekWindow":
@@ -834,8 +898,13 @@ class LiveEdgeResult:
 
     @property
     def exception(self) -> Optional[_errors.FastPixSeekError]:
+        """The error as an exception (None when the seek was issued)."""
         return _lib.make_error(self.error, "fpx_player_seek_to_live_edge") \
             if self.error < 0 else None
+
+    def __repr__(self) -> str:
+        return f"LiveEdgeResult({self.outcome!r})" if self.outcome is not None else \
+            f"LiveEdgeResult(error={self.error})"
 
 
 @dataclass(frozen=True)
@@ -855,7 +924,14 @@ class DateSeekResult:
 
     @property
     def requested_date(self) -> "datetime.datetime":
+        """The requested date as an aware UTC datetime."""
         return unix_us_to_datetime(self.requested_date_us)
+
+    def __repr__(self) -> str:
+        if self.seeked:
+            return f"DateSeekResult({self.requested_date_us} us: {self.outcome!r})"
+        r = self.reason.name if isinstance(self.reason, DateSeekUnavailableReason) else self.reason
+        return f"DateSeekResult({self.requested_date_us} us refused: {r})"
 
     @classmethod
     def _from_c(cls, r: "_lib.fpx_date_seek_result") -> "DateSeekResult":
