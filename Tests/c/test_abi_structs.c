@@ -30,6 +30,10 @@ typedef struct field {
 
 #define F(T, m) {offsetof(T, m), sizeof(((T *)0)->m), 0}
 #define FV(T, m) {offsetof(T, m), sizeof(((T *)0)->m), 1}
+/* The 0.2.0 layout: the struct as it ended at member m, padded to its alignment
+ * (every struct here is 8-byte aligned). Frozen: fields appended later do not
+ * change it. */
+#define LEGACY(T, m) ((offsetof(T, m) + sizeof(((T *)0)->m) + 7) / 8 * 8)
 
 static const field f_status[] = {F(fpx_item_status_info, item_id), F(fpx_item_status_info, status),
                                  F(fpx_item_status_info, error), F(fpx_item_status_info, av_error)};
@@ -103,16 +107,14 @@ typedef struct kind {
     {name, sizeof(T), legacy, fields, sizeof fields / sizeof fields[0], fn, two}
 
 static const kind kinds[] = {
-    K("fpx_player_item_status", fpx_item_status_info, sizeof(fpx_item_status_info), f_status, fill_status, 0),
-    K("fpx_player_wait_item", fpx_item_status_info, sizeof(fpx_item_status_info), f_status, fill_wait, 0),
-    K("fpx_player_item_info", fpx_item_info, sizeof(fpx_item_info), f_info, fill_info, 0),
-    /* fpx_stream_info grew in 0.3 (stream facts): a zero size gets the layout through codecpar */
-    K("fpx_player_stream_info", fpx_stream_info, offsetof(fpx_stream_info, profile), f_stream, fill_stream, 0),
-    /* fpx_packet grew in 0.3 (landed_pts...): a zero size gets the layout through av_packet */
-    K("fpx_player_read_packet", fpx_packet, offsetof(fpx_packet, landed_pts), f_packet, fill_packet, 1),
-    K("fpx_player_stats_get", fpx_player_stats, sizeof(fpx_player_stats), f_stats, fill_stats, 0),
+    K("fpx_player_item_status", fpx_item_status_info, LEGACY(fpx_item_status_info, av_error), f_status, fill_status, 0),
+    K("fpx_player_wait_item", fpx_item_status_info, LEGACY(fpx_item_status_info, av_error), f_status, fill_wait, 0),
+    K("fpx_player_item_info", fpx_item_info, LEGACY(fpx_item_info, format_name), f_info, fill_info, 0),
+    K("fpx_player_stream_info", fpx_stream_info, LEGACY(fpx_stream_info, codecpar), f_stream, fill_stream, 0),
+    K("fpx_player_read_packet", fpx_packet, LEGACY(fpx_packet, av_packet), f_packet, fill_packet, 1),
+    K("fpx_player_stats_get", fpx_player_stats, LEGACY(fpx_player_stats, events_delivered), f_stats, fill_stats, 0),
     K("fpx_player_step_frame", fpx_frame_step_result, 48, f_step, fill_step, 1),
-    K("fpx_player_live_seek_window", fpx_live_seek_window, sizeof(fpx_live_seek_window), f_window,
+    K("fpx_player_live_seek_window", fpx_live_seek_window, LEGACY(fpx_live_seek_window, hold_back), f_window,
       fill_window, 0),
 };
 
