@@ -108,6 +108,57 @@
  *                        fpx_player_event_fd(), which is readable while
  *                        events are queued.
  *
+ * The event fd and the wakeup, exactly (FPX_DELIVERY_HOST):
+ *
+ * - fpx_player_event_fd() is the read end of a pipe, non-blocking and
+ *   close-on-exec. It is LEVEL-triggered: it polls readable for as long as
+ *   events are queued and not yet taken by a dispatch, however many times
+ *   you poll, and stops being readable once a dispatch has taken the last
+ *   one. Never read from it or close it; watch it for POLLIN / EPOLLIN
+ *   (level-triggered: do not use EPOLLET) and call
+ *   fpx_player_dispatch_events() when it is readable.
+ * - It is the same fd for the player's whole life: across fpx_player_open(),
+ *   a replacing open and fpx_player_close_item(). Watch it once.
+ * - fpx_player_destroy() closes it (when destroy is called from inside a
+ *   dispatched callback: once that dispatch returns; when other threads are
+ *   still inside calls on the player: once the last of them returns). Stop
+ *   watching it before you destroy: after that its number may be reused by
+ *   any open() in the process.
+ * - The wakeup callback runs on a library thread once per change of the
+ *   queue from empty to non-empty: events queued while earlier ones wait
+ *   for a dispatch do not call it again. So schedule one dispatch per
+ *   wakeup, and have that dispatch drain everything (it does).
+ *
+ * With epoll (Linux):
+ *
+ *   int fd, ep = epoll_create1(EPOLL_CLOEXEC);
+ *   struct epoll_event ev = {.events = EPOLLIN, .data.ptr = player};
+ *   fpx_player_event_fd(player, &fd);
+ *   epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+ *   for (;;) {
+ *       struct epoll_event out[8];
+ *       int i, n = epoll_wait(ep, out, 8, -1);
+ *       for (i = 0; i < n; i++)
+ *           fpx_player_dispatch_events(out[i].data.ptr, NULL);
+ *   }
+ *   ... epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL); fpx_player_destroy(player);
+ *
+ * With GLib, watch the fd with a source whose callback dispatches and keeps
+ * the source (the fd stays the same for the player's life):
+ *
+ *   static gboolean on_fpx(gint fd, GIOCondition c, gpointer player) {
+ *       fpx_player_dispatch_events(player, NULL);
+ *       return G_SOURCE_CONTINUE;
+ *   }
+ *   guint id = g_unix_fd_add(fd, G_IO_IN, on_fpx, player);
+ *   ... g_source_remove(id); fpx_player_destroy(player);
+ *
+ * or, without the fd, have the wakeup callback only schedule a dispatch on
+ * your context: GSource *s = g_idle_source_new(); g_source_set_callback(s,
+ * dispatch_fn, player, NULL); g_source_attach(s, ctx); g_source_unref(s).
+ * (Not g_main_context_invoke(): it may run the function right there, on the
+ * library's thread, which must not call into the library.)
+ *
  * Callbacks must return quickly. Inside a callback you may call the
  * callback-safe functions, among them fpx_player_seek(), so a seek may be
  * issued from a completion.
@@ -210,8 +261,12 @@
  *   of this SONAME declared it. That is the whole struct for every struct
  *   above except fpx_frame_step_result, whose first 48 bytes (through
  *   explanation) are filled and whose landed_stream_pts and packets_read,
- *   added in 0.2.0, are not. Zeroed structs therefore stay safe for old
- *   hosts; set struct_size to get every field.
+ *   added in 0.2.0, are not; fpx_packet, filled through av_packet (the
+ *   landing fields after it came in 0.3); and fpx_stream_info, filled
+ *   through codecpar (the stream facts after it came in 0.3). Zeroed
+ *   structs therefore stay safe for old hosts; set struct_size to get every
+ *   field. (fpx_seek_outcome as the output of fpx_player_seek_wait, new in
+ *   0.3, is filled whole for a zero size.)
  * - struct_size is read, so it must be initialised: an uninitialised
  *   (garbage) size larger than the struct is taken as a newer host and the
  *   whole struct is filled, which overruns your memory if your struct is
@@ -296,7 +351,8 @@ typedef enum fpx_error {
     FPX_ERROR_STALLED = -24,         /**< a live playlist stopped updating */
     FPX_ERROR_PROTOCOL_NOT_ALLOWED = -25, /**< refused by the protocol policy (see "Untrusted media") */
     FPX_ERROR_INTERRUPTED = -26,     /**< a blocked read stopped by a seek, cancel, close or destroy */
-    FPX_ERROR_TOO_LARGE = -27        /**< media exceeds the player's buffer cap (max_buffer_bytes) */
+    FPX_ERROR_TOO_LARGE = -27,       /**< media exceeds the player's buffer cap (max_buffer_bytes) */
+    FPX_ERROR_REFERENCE_STREAM = -31 /**< the reference stream cannot be disabled */
 } fpx_error;
 
 /**
@@ -635,6 +691,63 @@ typedef struct fpx_stream_info {
     /** const AVCodecParameters * (the player's copy), for FFmpeg-based
      *  hosts; same lifetime as extradata. */
     const void *codecpar;
+
+    /* Added in 0.3: the stream facts a decoder that is not libavcodec, or a
+     * renderer, needs. Read from the container (AVCodecParameters, AVStream,
+     * its side data) as `ffprobe -show_streams` reads them. Integer enums are
+     * FFmpeg's own values (AVColorRange, AVColorPrimaries, ...); the names
+     * next to them are FFmpeg's static names. Strings are static unless
+     * noted; NULL means unknown or not applicable. */
+    int profile;                  /**< codec profile (FFmpeg's value); -99 unknown */
+    int level;                    /**< codec level (H.264: 31 = 3.1); -99 unknown */
+    const char *profile_name;     /**< e.g. "High", "LC"; NULL unknown */
+    const char *pixel_format;     /**< video: e.g. "yuv420p10le" */
+    /** Bits per component of pixel_format (video); bits per sample (audio:
+     *  bits_per_raw_sample, else the sample format's size). 0 unknown. */
+    int bit_depth;
+    int32_t sample_aspect_num;    /**< sample (pixel) aspect ratio; 0/1 unknown */
+    int32_t sample_aspect_den;
+    int32_t frame_rate_num;       /**< average frame rate (avg_frame_rate); 0/0 unknown */
+    int32_t frame_rate_den;
+    int32_t real_frame_rate_num;  /**< r_frame_rate: the lowest rate all timestamps fit */
+    int32_t real_frame_rate_den;
+    int color_range;              /**< AVColorRange: 0 unspecified, 1 tv, 2 pc */
+    int color_primaries;          /**< AVColorPrimaries: 2 unspecified */
+    int color_transfer;           /**< AVColorTransferCharacteristic: 2 unspecified */
+    int color_space;              /**< AVColorSpace (the matrix): 2 unspecified */
+    const char *color_range_name; /**< "tv", "pc", "unknown" */
+    const char *color_primaries_name;  /**< e.g. "bt709", "bt2020" */
+    const char *color_transfer_name;   /**< e.g. "bt709", "smpte2084" */
+    const char *color_space_name;      /**< e.g. "bt709", "bt2020nc" */
+    int chroma_location;          /**< AVChromaLocation: 0 unspecified, 1 left */
+    const char *chroma_location_name;
+    int field_order;              /**< AVFieldOrder: 0 unknown, 1 progressive */
+    /** 1 when the stream has a display matrix (side data); then
+     *  rotation_degrees is av_display_rotation_get() of it: the angle, in
+     *  degrees counterclockwise, by which the decoded picture must be rotated
+     *  to display it upright (ffprobe's "rotation", e.g. -90 for a phone
+     *  held upright). 0 without a display matrix. */
+    int has_display_matrix;
+    double rotation_degrees;
+    const char *sample_format;    /**< audio: e.g. "fltp", "s16" */
+    /** audio: e.g. "mono", "stereo", "5.1(side)"; the player's copy, valid
+     *  until fpx_player_destroy (like extradata). */
+    const char *channel_layout;
+    uint64_t channel_mask;        /**< AV_CH_* bits of a native-order layout; 0 otherwise */
+    int frame_size;               /**< audio samples per packet; 0 variable or unknown */
+    int initial_padding;          /**< audio: priming samples the decoder must skip */
+    int trailing_padding;
+    uint32_t codec_tag;           /**< container fourcc, little-endian ('avc1' = 0x31637661); 0 none */
+    int64_t bit_rate;             /**< bits per second; 0 unknown */
+    int bits_per_coded_sample;
+    int bits_per_raw_sample;
+    int64_t start_pts;            /**< the stream's start_time, stream time base; FPX_NOPTS unknown */
+    int64_t duration_ts;          /**< the stream's duration, stream time base; FPX_NOPTS unknown */
+    int64_t frame_count;          /**< nb_frames from the container; 0 unknown */
+    int disposition;              /**< FFmpeg's AV_DISPOSITION_* bits (1 = default) */
+    /** the "language" tag (ISO 639-2, e.g. "eng"); the player's copy, valid
+     *  until fpx_player_destroy; NULL when absent. */
+    const char *language;
 } fpx_stream_info;
 
 /* ======================================================================= */
@@ -748,8 +861,9 @@ typedef struct fpx_player_config {
     /** Bound on any one blocking I/O operation (open, read, network
      *  connect), in milliseconds. Default 10000. 0 means no bound. */
     int64_t io_timeout_ms;
-    /** FPX_DELIVERY_HOST: called from a library thread when events become
-     *  pending. It must not call into the library; schedule a dispatch. */
+    /** FPX_DELIVERY_HOST: called from a library thread once per change of
+     *  the event queue from empty to non-empty (see "Event delivery"). It
+     *  must not call into the library; schedule a dispatch. */
     void (*wakeup)(void *userdata);
     void *wakeup_userdata;
     /** The protocols the player may open, as FFmpeg names them, comma
@@ -878,9 +992,10 @@ FPX_API int fpx_player_seek(fpx_player *player, fpx_time target, fpx_precision p
  *
  * It returns as soon as the outcome is decided and does not wait for event
  * delivery: listeners (on_seek_clamped, on_seek_accuracy) still hear of the
- * seek through the event queue as usual, possibly after this call returns,
- * and in FPX_DELIVERY_HOST mode only at your next fpx_player_dispatch_events().
- * So it never deadlocks on a host-pumped queue.
+ * seek through the event queue as usual, possibly after this call returns.
+ * The seek's events are queued before it returns, so in FPX_DELIVERY_HOST
+ * mode your next fpx_player_dispatch_events() delivers them. So it never
+ * deadlocks on a host-pumped queue.
  *
  * Errors: those of fpx_player_seek(); FPX_ERROR_TIMEOUT when timeout_ms
  * passed first (*out untouched; the seek stays issued and completes later
@@ -921,7 +1036,10 @@ FPX_API int fpx_player_dispatch_events(fpx_player *player, int *dispatched);
 
 /**
  * FPX_DELIVERY_HOST only: a file descriptor that polls readable while events
- * are queued. Owned by the player; do not read or close it. Callback-safe: yes.
+ * are queued (level-triggered), the same for the player's whole life, closed
+ * by fpx_player_destroy(). Owned by the player; do not read or close it. See
+ * "Event delivery" for the exact rules and an epoll and a GLib example.
+ * Callback-safe: yes.
  */
 FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
 
@@ -956,6 +1074,27 @@ typedef struct fpx_player_stats {
 
 /** Copies the counters. Callback-safe: yes. */
 FPX_API int fpx_player_stats_get(fpx_player *player, fpx_player_stats *stats);
+
+/**
+ * Switches a stream of the READY item off (enabled 0) or back on (enabled
+ * != 0). A disabled stream is discarded in the demuxer (AVStream.discard =
+ * AVDISCARD_ALL): its packets are not read from the container where the
+ * format allows skipping them, are not counted in packets_demuxed and
+ * bytes_read, and are never returned by fpx_player_read_packet(), including
+ * packets already buffered when it was disabled. Seeks are unaffected: they
+ * resolve on the reference stream. Enabling a stream again takes effect for
+ * the packets demuxed from then on: packets already buffered stay without
+ * it, and the next seek reads the container again, with it.
+ * The setting belongs to the current item; a newly opened item has every
+ * stream enabled. Idempotent.
+ * Errors: FPX_ERROR_REFERENCE_STREAM when asked to disable the reference
+ * stream (fpx_item_info.reference_stream; enabling it is a no-op);
+ * FPX_ERROR_INVALID_ARGUMENT for an index outside [0, stream_count);
+ * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY, FPX_ERROR_ITEM_FAILED.
+ * It waits for a seek or read in progress on another thread to finish.
+ * Callback-safe: no.
+ */
+FPX_API int fpx_player_set_stream_enabled(fpx_player *player, int stream_index, int enabled);
 
 /* ======================================================================= */
 /* Scrub sessions                                                          */

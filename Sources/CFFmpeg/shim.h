@@ -5,6 +5,10 @@
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
 #include <libavutil/mathematics.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/display.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/samplefmt.h>
 #include <errno.h>
 
 static inline int64_t fpx_av_nopts_value(void) { return AV_NOPTS_VALUE; }

@@ -28,6 +28,7 @@ public enum ErrorCode: Int32, Error, CaseIterable {
     case protocolNotAllowed = -25
     case interrupted = -26
     case tooLarge = -27
+    case referenceStream = -31
 
     public var name: StaticString {
         switch self {
@@ -58,6 +59,7 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .protocolNotAllowed: return "FPX_ERROR_PROTOCOL_NOT_ALLOWED"
         case .interrupted: return "FPX_ERROR_INTERRUPTED"
         case .tooLarge: return "FPX_ERROR_TOO_LARGE"
+        case .referenceStream: return "FPX_ERROR_REFERENCE_STREAM"
         }
     }
 
@@ -90,6 +92,7 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .protocolNotAllowed: return "protocol not allowed by the player's protocol policy"
         case .interrupted: return "interrupted: a new seek, cancel, close or destroy stopped the call"
         case .tooLarge: return "too large: the media exceeds the player's buffer cap"
+        case .referenceStream: return "the reference stream cannot be disabled: seeks resolve on it"
         }
     }
 }

@@ -93,7 +93,7 @@ public final class Player {
         let issuedAt: UInt64
         var state = State.queued
         var stopReason: FinishReason?
-        /// Called under the player lock the moment the outcome is decided, before delivery
+        /// Called under the player lock once the outcome is decided and its event queued
         /// (for `seekAndWait`); it must only signal.
         var onDecided: ((SeekOutcome) -> Void)?
         init(id: UInt64, item: Item, target: MediaTime, precision: SeekPrecision,
@@ -358,8 +358,9 @@ public final class Player {
             landedStreamPTS: done ? (landing?.streamPTS ?? landing?.pts) : nil,
             timeline: timeline, packetsRead: landing?.packetsRead ?? 0)
         let callback = req.callback
-        req.onDecided?(outcome)
-        req.onDecided = nil
+        // seekAndWait's waiter is woken after the event is queued, so a host that dispatches
+        // after it returns finds the seek's events.
+        defer { req.onDecided?(outcome); req.onDecided = nil }
         events.post { [self] in
             let ls = self.m.locked { self.listeners.map { $0.listener } }
             if outcome.clamp.didClamp { for l in ls { l.onSeekClamped(outcome.clamp, seekID: outcome.seekID) } }

@@ -59,7 +59,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     /// The streams' facts, copied at open: `itemInfo` and `streamInfo` read
     /// only these, never `ctx`, so they are safe against `close()` on another
     /// thread, and their pointers outlive the engine (see `factsOwner`).
-    public let facts: StreamFacts
+    public let facts: ItemFacts
     /// Whether the container can seek, as found at open.
     private let seekableAtOpen: Bool
     /// The protocol gate of the context's nested opens; outlives the context.
@@ -152,7 +152,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
             origin = stStart
         }
         timeline = Timeline(timeBaseNum: num, timeBaseDen: den, originTicks: origin)
-        facts = StreamFacts(c)
+        facts = ItemFacts(c)
         seekableAtOpen = ((c.pointee.ctx_flags & fpx_avfmtctx_unseekable()) == 0)
             && (c.pointee.pb.map { $0.pointee.seekable != 0 } ?? true)
         if c.pointee.duration != nopts && c.pointee.duration > 0 {
@@ -164,6 +164,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     }
 
     deinit { close() }
+
+    /// Streams the host disabled (fpx_player_set_stream_enabled).
+    var disabledStreams: Set<Int32> = []
 
     public func close() {
         guard !closed else { return }
@@ -220,8 +223,11 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
             av_packet_free(&pp)
             if ret == fpx_averror_eof() && !ioGuard.wasCut { return nil }
             // An interrupted or failed read may have consumed part of a packet:
-            // the window no longer proves what follows its last packet.
+            // the window no longer proves what follows its last packet, and the
+            // demuxer may have skipped it: the next host read restarts at the
+            // playhead's keyframe, with DISCONTINUITY.
             contiguous = false
+            positionLost = true
             throw ioGuard.error(for: ret)
         }
         // A read cut short by the deadline, a stop or an abort, or by an I/O
@@ -231,6 +237,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         if ioGuard.wasCut || ((p.pointee.flags & fpx_pkt_flag_corrupt()) != 0 && ioError < 0 && ioError != fpx_averror_eof()) {
             var pp: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&pp)
+            // The demuxer has moved past the dropped packet (see above).
+            contiguous = false
+            positionLost = true
             throw ioGuard.error(for: ioError < 0 ? ioError : fpx_averror_exit())
         }
         counters.packets &+= 1
@@ -391,6 +400,41 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     // MARK: PacketSource
 
     public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
+        // Disabled streams are discarded by the demuxer; packets of theirs read before the
+        // stream was disabled (the window) are skipped here, keeping a discontinuity mark.
+        var carried: UInt32 = 0
+        while true {
+            var v = try readAnyPacket(shouldStop: shouldStop)
+            if disabledStreams.contains(v.streamIndex) {
+                carried |= v.flags & PacketView.flagDiscontinuity
+                continue
+            }
+            v.flags |= carried
+            return v
+        }
+    }
+
+    /// Discards `index` in the demuxer (AVStream.discard = AVDISCARD_ALL) or enables it.
+    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
+        let c = try liveContext()
+        guard index >= 0, index < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(index)] else {
+            throw ErrorCode.invalidArgument
+        }
+        if index == referenceStream {
+            if enabled { return }
+            throw ErrorCode.referenceStream
+        }
+        st.pointee.discard = enabled ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        if enabled {
+            // The window was read without this stream: the next seek must not replay it.
+            // Host reads still drain it, then pass straight through to the demuxer.
+            if disabledStreams.remove(index) != nil { contiguous = false }
+        } else {
+            disabledStreams.insert(index)
+        }
+    }
+
+    private func readAnyPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
         _ = try liveContext()
         clearStickyIOError()
         if positionLost { try restoreReadPosition(shouldStop: shouldStop) }

@@ -69,7 +69,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
     /// The stream facts of the item, from the first segment opened. Segment
     /// engines come and go; these stay, so `itemInfo`/`streamInfo` never
     /// touch `engines` and their pointers outlive any eviction.
-    private let facts: StreamFacts
+    private let facts: ItemFacts
 
     // Demux state: used under the player's engine lock only, except `engines`,
     // which `interrupt()` reads from any thread: it is written under both the
@@ -292,6 +292,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
         if let e = engines[s.sequence] { return e }
         if tm.locked({ closing }) { throw EngineError(.cancelled) }
         let e = try HLSEngine.openSegment(s, policy: policy, remote: remote, initSections: &initSections, stop: stop)
+        for i in disabledStreams { try? e.setStreamEnabled(i, false) }
         em.locked { engines[s.sequence] = e }
         engineOrder.append(s.sequence)
         // Keep the segment engines bounded: the current one and two neighbours,
@@ -560,6 +561,20 @@ public final class HLSEngine: MediaEngine, PacketSource {
     public func streamInfo(_ index: Int32) -> StreamInfo? { facts.info(index) }
 
     public var factsOwner: AnyObject? { facts.ownerIfHandedOut }
+
+    /// Streams the host disabled; applied to every segment engine, now and later.
+    /// Read and written under the player's engine lock, like `engines`' writers.
+    private var disabledStreams: Set<Int32> = []
+
+    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
+        guard index >= 0, index < itemInfo.streamCount else { throw ErrorCode.invalidArgument }
+        if index == referenceStream {
+            if enabled { return }
+            throw ErrorCode.referenceStream
+        }
+        if enabled { disabledStreams.remove(index) } else { disabledStreams.insert(index) }
+        for e in em.locked({ Array(engines.values) }) { try e.setStreamEnabled(index, enabled) }
+    }
 
     public func close() {
         let t: OSThread? = tm.locked { closing = true; tm.broadcast(); let t = reloader; reloader = nil; return t }

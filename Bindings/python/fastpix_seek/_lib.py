@@ -235,6 +235,46 @@ class fpx_stream_info(_OutputStruct):
         ("extradata", c_void_p),    # const uint8_t *
         ("extradata_size", c_size_t),
         ("codecpar", c_void_p),     # const void * (const AVCodecParameters *)
+        # 0.3: stream facts
+        ("profile", c_int),
+        ("level", c_int),
+        ("profile_name", c_char_p),
+        ("pixel_format", c_char_p),
+        ("bit_depth", c_int),
+        ("sample_aspect_num", c_int32),
+        ("sample_aspect_den", c_int32),
+        ("frame_rate_num", c_int32),
+        ("frame_rate_den", c_int32),
+        ("real_frame_rate_num", c_int32),
+        ("real_frame_rate_den", c_int32),
+        ("color_range", c_int),
+        ("color_primaries", c_int),
+        ("color_transfer", c_int),
+        ("color_space", c_int),
+        ("color_range_name", c_char_p),
+        ("color_primaries_name", c_char_p),
+        ("color_transfer_name", c_char_p),
+        ("color_space_name", c_char_p),
+        ("chroma_location", c_int),
+        ("chroma_location_name", c_char_p),
+        ("field_order", c_int),
+        ("has_display_matrix", c_int),
+        ("rotation_degrees", ctypes.c_double),
+        ("sample_format", c_char_p),
+        ("channel_layout", c_char_p),
+        ("channel_mask", c_uint64),
+        ("frame_size", c_int),
+        ("initial_padding", c_int),
+        ("trailing_padding", c_int),
+        ("codec_tag", c_uint32),
+        ("bit_rate", c_int64),
+        ("bits_per_coded_sample", c_int),
+        ("bits_per_raw_sample", c_int),
+        ("start_pts", c_int64),
+        ("duration_ts", c_int64),
+        ("frame_count", c_int64),
+        ("disposition", c_int),
+        ("language", c_char_p),
     ]
 
 
@@ -482,6 +522,7 @@ FUNCTIONS: List[Binding] = [
     Binding("fpx_player_seek_wait", [_P, fpx_time, fpx_precision, c_int64, POINTER(fpx_seek_outcome)],
             c_int, check_error),
     Binding("fpx_player_cancel_pending_seeks", [_P, _u64p], c_int, check_error),
+    Binding("fpx_player_set_stream_enabled", [_P, c_int, c_int], c_int, check_error),
     Binding("fpx_player_add_listener", [_P, POINTER(fpx_listener), _u64p], c_int, check_error),
     Binding("fpx_player_remove_listener", [_P, c_uint64], c_int, check_error),
     Binding("fpx_player_dispatch_events", [_P, POINTER(c_int)], c_int, check_error),
@@ -581,7 +622,7 @@ _OPTIONAL_PREFIXES = ("fpx_scrub_", "fpx_player_scrub_session", "fpx_player_step
                       "fpx_frame_step_reason_explanation", "fpx_player_current_time",
                       "fpx_player_live_seek_window", "fpx_player_seek_to_live_edge",
                       "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation",
-                      "fpx_player_seek_wait")
+                      "fpx_player_seek_wait", "fpx_player_set_stream_enabled")
 _REQUIRED = {b.name for b in FUNCTIONS if not b.name.startswith(_OPTIONAL_PREFIXES)}
 
 

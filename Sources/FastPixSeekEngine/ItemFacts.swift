@@ -9,10 +9,12 @@ import FastPixSeekCore
 /// Immutable after init, so any thread may read it without a lock. The
 /// engine hands it to the player (`factsOwner`) once a host has seen its
 /// pointers, and the player keeps it until it is destroyed (seek.h, section 5).
-public final class StreamFacts {
+public final class ItemFacts {
     let infos: [StreamInfo]
     public let formatName: UnsafePointer<CChar>?
     private var parameters: [UnsafeMutablePointer<AVCodecParameters>] = []
+    /// The strings the extended facts hand out (channel layouts, languages).
+    private let strings = EngineStrings()
     private let handedOutLock = Monitor()
     private var handedOut = false
 
@@ -47,7 +49,7 @@ public final class StreamFacts {
             default: type = .unknown
             }
             let extradata = par.flatMap { $0.pointee.extradata }
-            out.append(StreamInfo(index: Int32(i), type: type,
+            var info = StreamInfo(index: Int32(i), type: type,
                                   codecID: Int32(bitPattern: src.pointee.codec_id.rawValue),
                                   codecName: avcodec_get_name(src.pointee.codec_id),
                                   timeBaseNum: st.pointee.time_base.num, timeBaseDen: st.pointee.time_base.den,
@@ -56,7 +58,9 @@ public final class StreamFacts {
                                   videoDelay: src.pointee.video_delay,
                                   extradata: extradata.map { UnsafeRawPointer($0) },
                                   extradataSize: extradata == nil ? 0 : Int(max(0, par?.pointee.extradata_size ?? 0)),
-                                  codecParameters: par.map { UnsafeRawPointer($0) }))
+                                  codecParameters: par.map { UnsafeRawPointer($0) })
+            info.facts = FFmpegEngine.streamFacts(of: st, in: c, strings: strings)
+            out.append(info)
         }
         infos = out
     }
