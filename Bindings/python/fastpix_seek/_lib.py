@@ -10,12 +10,23 @@ Everything here mirrors the C header one to one and holds no policy:
 * :func:`check_error`, the errcheck turning negative ``int`` returns into
   :class:`~fastpix_seek.errors.FastPixSeekError` subclasses.
 
-Library lookup order (see :func:`load_library`):
+Library lookup order (see :func:`_candidates`), first that loads wins:
 
 1. ``$FASTPIX_SEEK_LIBRARY``, a path to the shared object. When set, it must load.
-2. The system loader: ``ctypes.CDLL("libfastpixseek.so.1")`` (``LD_LIBRARY_PATH``,
-   ``ldconfig`` cache, ...).
-3. The project's build folder: walking up from this package's directory, the first
+2. A copy inside this package (``fastpix_seek/libfastpixseek.so.1``): wheels built with
+   ``make wheel`` carry one, for machines with FFmpeg 5.1 but no system package.
+3. The system loader: ``ctypes.CDLL("libfastpixseek.so.1")``, which searches
+   ``LD_LIBRARY_PATH``, the ld cache (``ldconfig``: the Debian package's
+   ``/usr/lib/<multiarch>``, and ``/usr/local/lib/<multiarch>`` after ``make install``
+   and ``ldconfig``) and the default directories.
+4. ``ctypes.util.find_library("fastpixseek")`` (the ld cache again, and the compiler's
+   library path), when it names another file.
+5. ``pkg-config --variable=libdir fastpixseek`` (honours ``PKG_CONFIG_PATH``): a prefix
+   that ``make install`` wrote but the loader does not search.
+6. The usual install directories: ``/usr/local/lib/<multiarch>``, ``/usr/local/lib``,
+   ``/usr/lib/<multiarch>``, ``/usr/lib64``, ``/usr/lib`` (multiarch from
+   ``sysconfig.get_config_var("MULTIARCH")``), for an install made before ``ldconfig`` ran.
+7. The project's build folder: walking up from this package's directory, the first
    ``build/lib/libfastpixseek.so.1`` found (an in-tree or editable checkout after
    ``make lib``).
 
@@ -27,16 +38,22 @@ threads, and the library's own threads can take the GIL to run callbacks meanwhi
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
 import os
+import shutil
+import subprocess
+import sysconfig
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int32,
                     c_int64, c_size_t, c_uint, c_uint32, c_uint64, c_void_p)
 from pathlib import Path
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Type
+from typing import (Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
+                    Type)
 
 from . import errors as _errors
 
 __all__ = [
-    "SONAME", "EXPECTED_VERSION", "ENV_LIBRARY", "lib", "library_path", "library_version",
+    "SONAME", "EXPECTED_VERSION", "ENV_LIBRARY", "lib", "library_path", "library_found_by",
+    "library_version",
     "FUNCTIONS", "Binding", "check_error", "raise_for_code",
     "PlayerHandle", "ScrubSessionHandle", "missing_functions", "fpx_scrub_result",
     "fpx_scrub_callback", "FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS", "fpx_live_seek_window",
@@ -500,23 +517,55 @@ FUNCTIONS: List[Binding] = [
 # Loading
 # ----------------------------------------------------------------------------------------
 
-def _candidates() -> List[Tuple[str, str]]:
-    """(how, what to pass to CDLL) in lookup order; the env entry is handled separately."""
-    out: List[Tuple[str, str]] = [("system loader", SONAME)]
+def _pkg_config_libdir() -> Optional[str]:
+    """``pkg-config --variable=libdir fastpixseek``, or None (no pkg-config, no .pc file)."""
+    exe = shutil.which("pkg-config")
+    if not exe:
+        return None
+    try:
+        r = subprocess.run([exe, "--variable=libdir", "fastpixseek"], capture_output=True,
+                           text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    out = r.stdout.strip()
+    return out if r.returncode == 0 and out else None
+
+
+def _candidates() -> Iterator[Tuple[str, str]]:
+    """(how, what to pass to CDLL) in lookup order; the env entry is handled separately.
+
+    A generator: the slower probes (find_library, pkg-config) only run when the earlier
+    candidates failed to load."""
     here = Path(__file__).resolve().parent
+    bundled = here / SONAME
+    if bundled.is_file():
+        yield "bundled in the package", str(bundled)
+    yield "system loader", SONAME
+    found = ctypes.util.find_library("fastpixseek")
+    if found and found != SONAME:
+        yield "ctypes.util.find_library", found
+    libdir = _pkg_config_libdir()
+    if libdir and (Path(libdir) / SONAME).is_file():
+        yield "pkg-config libdir", str(Path(libdir) / SONAME)
+    multiarch = sysconfig.get_config_var("MULTIARCH") or ""
+    dirs = ["/usr/local/lib/" + multiarch if multiarch else "", "/usr/local/lib",
+            "/usr/lib/" + multiarch if multiarch else "", "/usr/lib64", "/usr/lib"]
+    for d in dirs:
+        if d and (Path(d) / SONAME).is_file():
+            yield "install directory", str(Path(d) / SONAME)
     for d in (here, *here.parents):
         p = d / "build" / "lib" / SONAME
         if p.is_file():
-            out.append(("project build folder", str(p)))
+            yield "project build folder", str(p)
             break
-    return out
 
 
-def _load() -> Tuple[ctypes.CDLL, str]:
+def _load() -> Tuple[ctypes.CDLL, str, str]:
+    """(library, its path, how it was found)."""
     env = os.environ.get(ENV_LIBRARY)
     if env:
         try:
-            return ctypes.CDLL(env), env
+            return ctypes.CDLL(env), env, "$" + ENV_LIBRARY
         except OSError as e:
             raise ImportError(f"fastpix_seek: ${ENV_LIBRARY}={env!r} could not be loaded: {e}"
                               ) from e
@@ -527,7 +576,7 @@ def _load() -> Tuple[ctypes.CDLL, str]:
         except OSError as e:
             tried.append(f"{how} ({what}): {e}")
             continue
-        return dll, what if os.sep in what else (_loaded_path(dll) or what)
+        return dll, what if os.sep in what else (_loaded_path(dll) or what), how
     raise ImportError(
         f"fastpix_seek: cannot find {SONAME}. Set ${ENV_LIBRARY} to its path, install it where "
         f"the system loader finds it, or build it in this checkout with `make lib`. Tried:\n  "
@@ -605,7 +654,8 @@ def _check_version(dll: ctypes.CDLL) -> Tuple[int, int, int]:
     return got
 
 
-lib, library_path = _load()
+#: The loaded library, its path, and which lookup step found it (see the module docstring).
+lib, library_path, library_found_by = _load()
 lib.fpx_version.argtypes = []
 lib.fpx_version.restype = c_uint
 #: The loaded library's version as (major, minor, patch).
