@@ -173,6 +173,28 @@
  * struct_size so you can tell which fields exist. Compare the header's
  * FPX_VERSION with fpx_version() at run time: the library must be at least
  * as new as the header you compiled against.
+ *
+ * FFmpeg ABI. This library is built against FFmpeg 5.x: libavformat 59,
+ * libavcodec 59 and libavutil 57 (Debian 12 ships FFmpeg 5.1: libavformat
+ * 59.27, libavcodec 59.37, libavutil 57.28). Two members of the API point
+ * into FFmpeg's own structs, whose layout is fixed only within a major
+ * version:
+ *
+ *   fpx_stream_info.codecpar   a const AVCodecParameters * (libavcodec 59)
+ *   fpx_packet.av_packet       a const AVPacket *          (libavcodec 59)
+ *
+ * A host that dereferences them must be compiled against the same majors
+ * (pkg-config: fastpixseek.pc lists libavformat, libavcodec and libavutil in
+ * Requires.private; the Debian package libfastpixseek1 depends on
+ * libavformat59, libavcodec59 and libavutil57). A host that does not want
+ * that coupling uses the plain members instead (codec_id, codec_name,
+ * extradata; data, size, pts, dts, flags). The SONAME libfastpixseek.so.1 does
+ * not change with FFmpeg: a new FFmpeg major means rebuilding this library.
+ * fpx_ffmpeg_versions() reports the versions built against and loaded, and
+ * fpx_player_open() refuses with FPX_ERROR_FFMPEG_MISMATCH, before touching
+ * FFmpeg, when a loaded library's major differs from the build's (an FFmpeg
+ * built with the wrong SONAME, or another FFmpeg linked statically into the
+ * host, whose symbols then take the place of the shared ones).
  */
 #ifndef FASTPIX_SEEK_H
 #define FASTPIX_SEEK_H
@@ -218,6 +240,40 @@ FPX_API unsigned fpx_version(void);
  */
 FPX_API const char *fpx_version_string(void);
 
+/** The major, minor and micro parts of an FFmpeg AV_VERSION_INT value. */
+#define FPX_AV_VERSION_MAJOR(v) (((unsigned)(v)) >> 16)
+#define FPX_AV_VERSION_MINOR(v) ((((unsigned)(v)) >> 8) & 0xffu)
+#define FPX_AV_VERSION_MICRO(v) (((unsigned)(v)) & 0xffu)
+
+/**
+ * FFmpeg library versions, packed as FFmpeg's AV_VERSION_INT
+ * (major << 16 | minor << 8 | micro). See "FFmpeg ABI".
+ */
+typedef struct fpx_ffmpeg_version_info {
+    size_t struct_size;         /**< set to sizeof before the call; see fpx_ffmpeg_versions */
+    unsigned avformat_build;    /**< LIBAVFORMAT_VERSION_INT this library was compiled against */
+    unsigned avformat_runtime;  /**< avformat_version() of the libavformat loaded */
+    unsigned avcodec_build;     /**< LIBAVCODEC_VERSION_INT compiled against */
+    unsigned avcodec_runtime;   /**< avcodec_version() of the libavcodec loaded */
+    unsigned avutil_build;      /**< LIBAVUTIL_VERSION_INT compiled against */
+    unsigned avutil_runtime;    /**< avutil_version() of the libavutil loaded */
+    /** 1 when every loaded major equals the build's: fpx_player_open() works.
+     *  0: fpx_player_open() returns FPX_ERROR_FFMPEG_MISMATCH. */
+    int compatible;
+} fpx_ffmpeg_version_info;
+
+/**
+ * Fills *out with the FFmpeg versions this library was built against and the
+ * ones loaded in the process. Set out->struct_size = sizeof *out first: the
+ * library writes min(out->struct_size, its own sizeof) bytes, with
+ * struct_size set to that count, so fields appended later are never written
+ * into an older host's shorter struct.
+ * Returns FPX_ERROR_INVALID_ARGUMENT (nothing written) for NULL or a
+ * struct_size smaller than sizeof(size_t).
+ * Thread-safe; callback-safe: yes.
+ */
+FPX_API int fpx_ffmpeg_versions(fpx_ffmpeg_version_info *out);
+
 /* ======================================================================= */
 /* Errors                                                                  */
 /* ======================================================================= */
@@ -247,7 +303,8 @@ typedef enum fpx_error {
     FPX_ERROR_INTERNAL = -21,        /**< a bug: please report it */
     FPX_ERROR_INVALID_STATE = -22,   /**< e.g. fpx_scrub_update without fpx_scrub_begin */
     FPX_ERROR_EXPIRED = -23,         /**< the live segment being read left the playlist window */
-    FPX_ERROR_STALLED = -24          /**< a live playlist stopped updating */
+    FPX_ERROR_STALLED = -24,         /**< a live playlist stopped updating */
+    FPX_ERROR_FFMPEG_MISMATCH = -29  /**< loaded FFmpeg majors differ from the build's; see "FFmpeg ABI" */
 } fpx_error;
 
 /**
@@ -530,7 +587,8 @@ typedef struct fpx_stream_info {
     int video_delay;           /**< reorder depth in frames (B-frames) */
     const uint8_t *extradata;  /**< valid until the item is closed or replaced */
     size_t extradata_size;
-    /** const AVCodecParameters *, for FFmpeg-based hosts; same lifetime. */
+    /** const AVCodecParameters * (FFmpeg 5.x, libavcodec 59; see "FFmpeg
+     *  ABI"), for FFmpeg-based hosts; same lifetime. */
     const void *codecpar;
 } fpx_stream_info;
 
@@ -557,7 +615,7 @@ typedef struct fpx_packet {
     int64_t pos;            /**< byte position, -1 if unknown */
     uint32_t flags;         /**< FPX_PACKET_FLAG_* */
     uint64_t seek_id;       /**< the latest seek this packet follows, 0 if none */
-    const void *av_packet;  /**< the const AVPacket *; same lifetime as data */
+    const void *av_packet;  /**< the const AVPacket * (FFmpeg 5.x, libavcodec 59; see "FFmpeg ABI"); same lifetime as data */
 } fpx_packet;
 
 /* ======================================================================= */
@@ -634,7 +692,10 @@ FPX_API int fpx_player_destroy(fpx_player *player);
  * current one (whose pending seeks complete as cancelled). Returns at once;
  * the open runs on the player's worker. Status events (LOADING, then READY or
  * FAILED) reach on_item_status. The url is copied.
- * Returns FPX_ERROR_INVALID_ARGUMENT for NULL or empty url.
+ * Returns FPX_ERROR_INVALID_ARGUMENT for NULL or empty url, and
+ * FPX_ERROR_FFMPEG_MISMATCH (nothing attached, no status event) when the
+ * loaded FFmpeg libraries have other majors than the library was built
+ * against (see "FFmpeg ABI" and fpx_ffmpeg_versions()).
  * Callback-safe: yes.
  */
 FPX_API int fpx_player_open(fpx_player *player, const char *url);

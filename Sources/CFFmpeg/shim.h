@@ -28,4 +28,11 @@ static inline int fpx_pkt_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
 static inline int fpx_pkt_flag_discard(void) { return AV_PKT_FLAG_DISCARD; }
 static inline int fpx_avseek_flag_backward(void) { return AVSEEK_FLAG_BACKWARD; }
 static inline int fpx_avfmtctx_unseekable(void) { return AVFMTCTX_UNSEEKABLE; }
+
+/* The FFmpeg versions this build was compiled against (AV_VERSION_INT), for the ABI check
+   (FastPixSeekEngine/FFmpegVersions.swift); the loaded ones come from *_version(). */
+#include <libavcodec/avcodec.h>
+static inline unsigned fpx_libavformat_build_version(void) { return LIBAVFORMAT_VERSION_INT; }
+static inline unsigned fpx_libavcodec_build_version(void) { return LIBAVCODEC_VERSION_INT; }
+static inline unsigned fpx_libavutil_build_version(void) { return LIBAVUTIL_VERSION_INT; }
 #endif

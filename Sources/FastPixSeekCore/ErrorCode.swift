@@ -25,6 +25,7 @@ public enum ErrorCode: Int32, Error, CaseIterable {
     case invalidState = -22
     case expired = -23
     case stalled = -24
+    case ffmpegMismatch = -29
 
     public var name: StaticString {
         switch self {
@@ -52,6 +53,7 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .invalidState: return "FPX_ERROR_INVALID_STATE"
         case .expired: return "FPX_ERROR_EXPIRED"
         case .stalled: return "FPX_ERROR_STALLED"
+        case .ffmpegMismatch: return "FPX_ERROR_FFMPEG_MISMATCH"
         }
     }
 
@@ -81,6 +83,7 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .invalidState: return "invalid state: e.g. a scrub update or end without begin"
         case .expired: return "the live segment being read has left the playlist window"
         case .stalled: return "the live playlist stopped updating"
+        case .ffmpegMismatch: return "the loaded FFmpeg libraries have other major versions than the library was built against"
         }
     }
 }

@@ -61,6 +61,7 @@ __all__ = [
     "fpx_time", "fpx_precision", "fpx_clamp", "fpx_accuracy", "fpx_seek_outcome",
     "fpx_scrub_position", "fpx_frame_step_result", "fpx_item_status_info", "fpx_item_info",
     "fpx_stream_info", "fpx_packet", "fpx_listener", "fpx_player_config", "fpx_player_stats",
+    "fpx_ffmpeg_version_info",
     "STRUCTS",
     "fpx_seek_callback", "fpx_on_seek_accuracy", "fpx_on_seek_clamped",
     "fpx_on_scrub_state_changed", "fpx_on_scrub_position_changed", "fpx_on_frame_step",
@@ -372,13 +373,28 @@ class fpx_player_stats(Structure):
     ]
 
 
+class fpx_ffmpeg_version_info(Structure):
+    """AV_VERSION_INT values (major << 16 | minor << 8 | micro); see seek.h "FFmpeg ABI"."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("avformat_build", c_uint),
+        ("avformat_runtime", c_uint),
+        ("avcodec_build", c_uint),
+        ("avcodec_runtime", c_uint),
+        ("avutil_build", c_uint),
+        ("avutil_runtime", c_uint),
+        ("compatible", c_int),
+    ]
+
+
 #: Every struct mirror by its C name (the struct-layout test iterates over this).
 STRUCTS: Dict[str, Type[Structure]] = {
     cls.__name__: cls
     for cls in (fpx_time, fpx_precision, fpx_clamp, fpx_accuracy, fpx_seek_outcome,
                 fpx_scrub_position, fpx_frame_step_result, fpx_item_status_info, fpx_item_info,
                 fpx_stream_info, fpx_packet, fpx_listener, fpx_player_config, fpx_player_stats,
-                fpx_scrub_result, fpx_live_seek_window, fpx_date_seek_result)
+                fpx_scrub_result, fpx_live_seek_window, fpx_date_seek_result,
+                fpx_ffmpeg_version_info)
 }
 
 # ----------------------------------------------------------------------------------------
@@ -439,6 +455,7 @@ FUNCTIONS: List[Binding] = [
     # Versions
     Binding("fpx_version", [], c_uint, None),
     Binding("fpx_version_string", [], c_char_p, _decode),
+    Binding("fpx_ffmpeg_versions", [POINTER(fpx_ffmpeg_version_info)], c_int, check_error),
     # Errors
     Binding("fpx_error_string", [c_int], c_char_p, _decode),
     Binding("fpx_error_name", [c_int], c_char_p, _decode),
@@ -606,7 +623,8 @@ missing_functions: List[str] = []
 _OPTIONAL_PREFIXES = ("fpx_scrub_", "fpx_player_scrub_session", "fpx_player_step_frame",
                       "fpx_frame_step_reason_explanation", "fpx_player_current_time",
                       "fpx_player_live_seek_window", "fpx_player_seek_to_live_edge",
-                      "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation")
+                      "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation",
+                      "fpx_ffmpeg_versions")
 _REQUIRED = {b.name for b in FUNCTIONS if not b.name.startswith(_OPTIONAL_PREFIXES)}
 
 

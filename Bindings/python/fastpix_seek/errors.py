@@ -45,6 +45,7 @@ __all__ = [
     "InvalidStateError",
     "ExpiredError",
     "StalledError",
+    "FFmpegMismatchError",
     "ERROR_CLASSES",
     "ERROR_NAMES",
     "error_class_for",
@@ -77,6 +78,7 @@ ERROR_NAMES: Dict[int, str] = {
     -22: "FPX_ERROR_INVALID_STATE",
     -23: "FPX_ERROR_EXPIRED",
     -24: "FPX_ERROR_STALLED",
+    -29: "FPX_ERROR_FFMPEG_MISMATCH",
 }
 
 
@@ -262,6 +264,12 @@ class StalledError(FastPixSeekError, TimeoutError):
     default_code = -24
 
 
+class FFmpegMismatchError(FastPixSeekError, RuntimeError):
+    """FPX_ERROR_FFMPEG_MISMATCH: the loaded FFmpeg libraries have other major versions than
+    the library was built against (see ``fastpix_seek.ffmpeg_versions()``)."""
+    default_code = -29
+
+
 #: code -> exception class. Unknown codes map to FastPixSeekError itself.
 ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     cls.default_code: cls
@@ -270,7 +278,8 @@ ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
                 NotFoundError, FastPixIOError, FastPixTimeoutError, InvalidDataError,
                 UnsupportedError, NoStreamError, EndOfFile, FastPixCancelledError,
                 InCallbackError, WrongModeError, NetworkError, NoSeekManagerError,
-                InternalError, InvalidStateError, ExpiredError, StalledError)
+                InternalError, InvalidStateError, ExpiredError, StalledError,
+                FFmpegMismatchError)
 }
 
 
