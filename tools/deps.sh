@@ -16,3 +16,5 @@ fi
 command -v swift >/dev/null || { echo "deps: the Swift toolchain (swift) must be on PATH" >&2; exit 1; }
 # Python test dependencies.
 python3 -c 'import pytest' 2>/dev/null || python3 -m pip install -q pytest
+# PyAV, for Examples/python (Tests/python/test_examples.py) and the benchmarks.
+python3 -c 'import av' 2>/dev/null || python3 -m pip install -q av
