@@ -129,3 +129,12 @@ check:
 
 clean:
 	rm -rf $(OUT) .build
+
+# ---- memsafe: relink when the version script changes --------------------------
+# swift build does not see the version script as an input; this stamp removes
+# the linked library when fastpixseek.map is newer, so `make lib` relinks.
+lib: $(OUT)/.map-stamp
+$(OUT)/.map-stamp: $(MAP)
+	@mkdir -p $(OUT)
+	rm -f .build/release/libfastpixseek.so
+	@touch $@

@@ -362,9 +362,8 @@ public final class HLSEngine: MediaEngine, PacketSource {
                 if w.contains(nextKeyTicks) {
                     // Compare with what this segment offers.
                     let here = try e.resolve(req, shouldStop: shouldStop)
-                    let dHere = (Rational(here.pts) - req.target).magnitude
-                    let dNext = Rational(nr.lowerBound) - req.target
-                    if here.resolution == .keyframe && dHere <= dNext {
+                    if here.resolution == .keyframe,
+                       LandingPolicy.isBetterKeyframe(Rational(here.pts), than: Rational(nr.lowerBound), target: req.target) {
                         return finish(here, seg: seg, anchor: a, seekID: request.seekID)
                     }
                     req.target = Rational(nr.lowerBound)

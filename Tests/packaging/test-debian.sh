@@ -105,6 +105,11 @@ else
     grep -E '^W: ' "$W/lintian.log" | sed 's/^/    /'
 fi
 
+hv=$(sed -n 's/^#define FPX_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' "$ROOT/Include/fastpix/seek.h" | paste -sd.)
+dv=$(dpkg-deb -f "$DEBS"/libfastpixseek1_*.deb Version)
+[ "${dv%-*}" = "$hv" ] && pass "package version $dv carries the header's FPX_VERSION $hv" ||
+    fail "package version $dv, header FPX_VERSION $hv: add a debian/changelog entry"
+
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 X=$W/x
 for p in libfastpixseek1 fpx-seek; do dpkg-deb -x "$DEBS/${p}_"*"_$(dpkg --print-architecture).deb" "$X"; done

@@ -101,11 +101,16 @@ def test_struct_size_prefix_contract(library):
     full = (full + size_t - 1) // size_t * size_t
     buf = (ctypes.c_ubyte * 64)(*([0xAB] * 64))
     assert f(None) == -2
-    ctypes.c_size_t.from_buffer(buf).value = 0
-    assert f(ctypes.addressof(buf)) == -2
-    assert bytes(buf[size_t:]) == b"\xab" * (64 - size_t)
     ctypes.c_size_t.from_buffer(buf).value = size_t - 1
     assert f(ctypes.addressof(buf)) == -2
+    assert bytes(buf[size_t:]) == b"\xab" * (64 - size_t)
+    assert ctypes.c_size_t.from_buffer(buf).value == size_t - 1
+    # struct_size 0 (the output-struct rule's older host): the whole struct, new in 0.2.
+    ctypes.c_size_t.from_buffer(buf).value = 0
+    assert f(ctypes.addressof(buf)) == 0
+    assert ctypes.c_size_t.from_buffer(buf).value == full
+    assert bytes(buf[full:]) == b"\xab" * (64 - full)
+    buf[:] = [0xAB] * 64
     # A host whose struct ends after avformat_build: exactly those bytes are written.
     ctypes.c_size_t.from_buffer(buf).value = size_t + 4
     assert f(ctypes.addressof(buf)) == 0
