@@ -239,8 +239,8 @@
  *
  * Structs the library fills in your memory (the output-struct rule).
  * fpx_item_status_info, fpx_item_info, fpx_stream_info, fpx_packet,
- * fpx_player_stats, fpx_frame_step_result and fpx_live_seek_window (and any
- * output struct added later) start with size_t struct_size, and YOU set it:
+ * fpx_player_stats, fpx_frame_step_result, fpx_live_seek_window and
+ * fpx_ffmpeg_version_info (and any output struct added later) start with size_t struct_size, and YOU set it:
  *
  *   fpx_packet pkt = {.struct_size = sizeof(fpx_packet)};
  *   fpx_player_read_packet(p, &pkt);
@@ -274,6 +274,28 @@
  * - On failure the struct, struct_size included, is left untouched.
  * Structs the library hands you (outcomes and other callback payloads) are
  * library memory, always complete; their struct_size is the library's sizeof.
+ *
+ * FFmpeg ABI. This library is built against FFmpeg 5.x: libavformat 59,
+ * libavcodec 59 and libavutil 57 (Debian 12 ships FFmpeg 5.1: libavformat
+ * 59.27, libavcodec 59.37, libavutil 57.28). Two members of the API point
+ * into FFmpeg's own structs, whose layout is fixed only within a major
+ * version:
+ *
+ *   fpx_stream_info.codecpar   a const AVCodecParameters * (libavcodec 59)
+ *   fpx_packet.av_packet       a const AVPacket *          (libavcodec 59)
+ *
+ * A host that dereferences them must be compiled against the same majors
+ * (pkg-config: fastpixseek.pc lists libavformat, libavcodec and libavutil in
+ * Requires.private; the Debian package libfastpixseek1 depends on
+ * libavformat59, libavcodec59 and libavutil57). A host that does not want
+ * that coupling uses the plain members instead (codec_id, codec_name,
+ * extradata; data, size, pts, dts, flags). The SONAME libfastpixseek.so.1 does
+ * not change with FFmpeg: a new FFmpeg major means rebuilding this library.
+ * fpx_ffmpeg_versions() reports the versions built against and loaded, and
+ * fpx_player_open() refuses with FPX_ERROR_FFMPEG_MISMATCH, before touching
+ * FFmpeg, when a loaded library's major differs from the build's (an FFmpeg
+ * built with the wrong SONAME, or another FFmpeg linked statically into the
+ * host, whose symbols then take the place of the shared ones).
  */
 #ifndef FASTPIX_SEEK_H
 #define FASTPIX_SEEK_H
@@ -319,6 +341,39 @@ FPX_API unsigned fpx_version(void);
  */
 FPX_API const char *fpx_version_string(void);
 
+/** The major, minor and micro parts of an FFmpeg AV_VERSION_INT value. */
+#define FPX_AV_VERSION_MAJOR(v) (((unsigned)(v)) >> 16)
+#define FPX_AV_VERSION_MINOR(v) ((((unsigned)(v)) >> 8) & 0xffu)
+#define FPX_AV_VERSION_MICRO(v) (((unsigned)(v)) & 0xffu)
+
+/**
+ * FFmpeg library versions, packed as FFmpeg's AV_VERSION_INT
+ * (major << 16 | minor << 8 | micro). See "FFmpeg ABI".
+ */
+typedef struct fpx_ffmpeg_version_info {
+    size_t struct_size;         /**< set to sizeof before the call; see fpx_ffmpeg_versions */
+    unsigned avformat_build;    /**< LIBAVFORMAT_VERSION_INT this library was compiled against */
+    unsigned avformat_runtime;  /**< avformat_version() of the libavformat loaded */
+    unsigned avcodec_build;     /**< LIBAVCODEC_VERSION_INT compiled against */
+    unsigned avcodec_runtime;   /**< avcodec_version() of the libavcodec loaded */
+    unsigned avutil_build;      /**< LIBAVUTIL_VERSION_INT compiled against */
+    unsigned avutil_runtime;    /**< avutil_version() of the libavutil loaded */
+    /** 1 when every loaded major equals the build's: fpx_player_open() works.
+     *  0: fpx_player_open() returns FPX_ERROR_FFMPEG_MISMATCH. */
+    int compatible;
+} fpx_ffmpeg_version_info;
+
+/**
+ * Fills *out with the FFmpeg versions this library was built against and the
+ * ones loaded in the process. Set out->struct_size = sizeof *out first: the
+ * output-struct rule (see "Compatibility") applies; struct_size 0 gets the
+ * whole struct, which is new in this version.
+ * Returns FPX_ERROR_INVALID_ARGUMENT (nothing written) for NULL or a
+ * struct_size of 1 ... sizeof(size_t) - 1.
+ * Thread-safe; callback-safe: yes.
+ */
+FPX_API int fpx_ffmpeg_versions(fpx_ffmpeg_version_info *out);
+
 /* ======================================================================= */
 /* Errors                                                                  */
 /* ======================================================================= */
@@ -352,6 +407,7 @@ typedef enum fpx_error {
     FPX_ERROR_PROTOCOL_NOT_ALLOWED = -25, /**< refused by the protocol policy (see "Untrusted media") */
     FPX_ERROR_INTERRUPTED = -26,     /**< a blocked read stopped by a seek, cancel, close or destroy */
     FPX_ERROR_TOO_LARGE = -27,       /**< media exceeds the player's buffer cap (max_buffer_bytes) */
+    FPX_ERROR_FFMPEG_MISMATCH = -29, /**< loaded FFmpeg majors differ from the build's; see "FFmpeg ABI" */
     FPX_ERROR_REFERENCE_STREAM = -31 /**< the reference stream cannot be disabled */
 } fpx_error;
 
@@ -688,8 +744,9 @@ typedef struct fpx_stream_info {
     int video_delay;           /**< reorder depth in frames (B-frames) */
     const uint8_t *extradata;  /**< the player's copy; valid until fpx_player_destroy */
     size_t extradata_size;
-    /** const AVCodecParameters * (the player's copy), for FFmpeg-based
-     *  hosts; same lifetime as extradata. */
+    /** const AVCodecParameters * (the player's copy; FFmpeg 5.x, libavcodec
+     *  59, see "FFmpeg ABI"), for FFmpeg-based hosts; same lifetime as
+     *  extradata. */
     const void *codecpar;
 
     /* Added in 0.3: the stream facts a decoder that is not libavcodec, or a
@@ -797,7 +854,7 @@ typedef struct fpx_packet {
     int64_t pos;            /**< byte position, -1 if unknown */
     uint32_t flags;         /**< FPX_PACKET_FLAG_* */
     uint64_t seek_id;       /**< the latest seek this packet follows, 0 if none */
-    const void *av_packet;  /**< the const AVPacket *; same lifetime as data */
+    const void *av_packet;  /**< the const AVPacket * (FFmpeg 5.x, libavcodec 59; see "FFmpeg ABI"); same lifetime as data */
     /* Added in 0.3 (see "Landing on the packet stream" above). */
     /** The landed frame of the seek this packet follows: its pts in the time
      *  base of landed_stream_index (the reference stream), the value the
@@ -906,7 +963,10 @@ FPX_API int fpx_player_destroy(fpx_player *player);
  * current one (whose pending seeks complete as cancelled). Returns at once;
  * the open runs on the player's worker. Status events (LOADING, then READY or
  * FAILED) reach on_item_status. The url is copied.
- * Returns FPX_ERROR_INVALID_ARGUMENT for NULL or empty url.
+ * Returns FPX_ERROR_INVALID_ARGUMENT for NULL or empty url, and
+ * FPX_ERROR_FFMPEG_MISMATCH (nothing attached, no status event) when the
+ * loaded FFmpeg libraries have other majors than the library was built
+ * against (see "FFmpeg ABI" and fpx_ffmpeg_versions()).
  * Callback-safe: yes.
  */
 FPX_API int fpx_player_open(fpx_player *player, const char *url);

@@ -53,4 +53,11 @@ static void fpx_av_log_callback_(void *avcl, int level, const char *fmt, va_list
     fastpixseek_log_line(lv, buf);
 }
 static inline void fpx_av_log_install(void) { av_log_set_callback(fpx_av_log_callback_); }
+
+/* The FFmpeg versions this build was compiled against (AV_VERSION_INT), for the ABI check
+   (FastPixSeekEngine/FFmpegVersions.swift); the loaded ones come from *_version(). */
+#include <libavcodec/avcodec.h>
+static inline unsigned fpx_libavformat_build_version(void) { return LIBAVFORMAT_VERSION_INT; }
+static inline unsigned fpx_libavcodec_build_version(void) { return LIBAVCODEC_VERSION_INT; }
+static inline unsigned fpx_libavutil_build_version(void) { return LIBAVUTIL_VERSION_INT; }
 #endif

@@ -195,6 +195,7 @@ public func fpxPlayerDestroy(_ h: OpaquePointer?) -> Int32 {
 public func fpxPlayerOpen(_ h: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
     withPlayer(h) { p in
         guard let url = url, url.pointee != 0 else { throw ErrorCode.invalidArgument }
+        if let refusal = ffmpegOpenRefusal() { throw refusal }  // Exports+Build.swift
         try p.open(String(cString: url))
     }
 }

@@ -48,6 +48,7 @@ __all__ = [
     "ProtocolNotAllowedError",
     "ReadInterruptedError",
     "TooLargeError",
+    "FFmpegMismatchError",
     "ReferenceStreamError",
     "ERROR_CLASSES",
     "ERROR_NAMES",
@@ -84,6 +85,7 @@ ERROR_NAMES: Dict[int, str] = {
     -25: "FPX_ERROR_PROTOCOL_NOT_ALLOWED",
     -26: "FPX_ERROR_INTERRUPTED",
     -27: "FPX_ERROR_TOO_LARGE",
+    -29: "FPX_ERROR_FFMPEG_MISMATCH",
     -31: "FPX_ERROR_REFERENCE_STREAM",
 }
 
@@ -293,6 +295,12 @@ class ReferenceStreamError(FastPixSeekError, ValueError):
     default_code = -31
 
 
+class FFmpegMismatchError(FastPixSeekError, RuntimeError):
+    """FPX_ERROR_FFMPEG_MISMATCH: the loaded FFmpeg libraries have other major versions than
+    the library was built against (see ``fastpix_seek.ffmpeg_versions()``)."""
+    default_code = -29
+
+
 #: code -> exception class. Unknown codes map to FastPixSeekError itself.
 ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     cls.default_code: cls
@@ -303,7 +311,7 @@ ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
                 InCallbackError, WrongModeError, NetworkError, NoSeekManagerError,
                 InternalError, InvalidStateError, ExpiredError, StalledError,
                 ProtocolNotAllowedError, ReadInterruptedError, TooLargeError,
-                ReferenceStreamError)
+                ReferenceStreamError, FFmpegMismatchError)
 }
 
 
