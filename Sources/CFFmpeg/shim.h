@@ -28,4 +28,14 @@ static inline int fpx_pkt_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
 static inline int fpx_pkt_flag_discard(void) { return AV_PKT_FLAG_DISCARD; }
 static inline int fpx_avseek_flag_backward(void) { return AVSEEK_FLAG_BACKWARD; }
 static inline int fpx_avfmtctx_unseekable(void) { return AVFMTCTX_UNSEEKABLE; }
+/* Index entry i of st (the container's own index): timestamp and AVINDEX_* flags; 0 when it exists. */
+static inline int fpx_index_entry(AVStream *st, int i, int64_t *timestamp, int *flags) {
+    const AVIndexEntry *e = avformat_index_get_entry(st, i);
+    if (!e) return -1;
+    *timestamp = e->timestamp;
+    *flags = e->flags & (AVINDEX_KEYFRAME | AVINDEX_DISCARD_FRAME);
+    return 0;
+}
+static inline int fpx_avindex_keyframe(void) { return AVINDEX_KEYFRAME; }
+static inline int fpx_avindex_discard_frame(void) { return AVINDEX_DISCARD_FRAME; }
 #endif

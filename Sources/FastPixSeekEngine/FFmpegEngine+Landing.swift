@@ -114,6 +114,56 @@ extension FFmpegEngine {
         lastSeekID = seekID
     }
 
+    // MARK: The container's keyframe index
+
+    /// The keyframe index, read once (after the seekable range is measured,
+    /// whose seeks make Matroska load its cues). nil when the container has
+    /// none that is known to be complete:
+    /// - mov/MP4: the sample table lists every sample, so it is complete when
+    ///   it holds as many entries as the stream has frames (not fragmented);
+    /// - Matroska: the cues, when libavformat wrote the file (it cues every
+    ///   video keyframe) and they cover the stream without holes;
+    /// - everything else (MPEG-TS, fragmented MP4, ...): none.
+    func keyframeIndex() -> KeyframeIndex? {
+        if indexRead { return keyIndex }
+        guard let r = range else { return nil }
+        indexRead = true
+        guard let c = ctx, let st = c.pointee.streams[Int(referenceStream)], let fmt = c.pointee.iformat else { return nil }
+        let name = String(cString: fmt.pointee.name)
+        let n = avformat_index_get_entries_count(st)
+        guard n > 1 else { return nil }
+        let isMov = name.hasPrefix("mov,"), isMKV = name.hasPrefix("matroska")
+        var entries: [KeyframeIndex.Entry] = []
+        for i in 0..<n {
+            var ts: Int64 = 0
+            var flags: Int32 = 0
+            guard fpx_index_entry(st, i, &ts, &flags) == 0 else { return nil }
+            if (flags & fpx_avindex_keyframe()) != 0 {
+                entries.append(KeyframeIndex.Entry(timestamp: ts, pts: nil,
+                                                   landable: (flags & fpx_avindex_discard_frame()) == 0))
+            }
+        }
+        guard !entries.isEmpty else { return nil }
+        if isMov {
+            guard st.pointee.nb_frames == Int64(n) else { return nil }
+        } else if isMKV {
+            guard hasVideo, let e = av_dict_get(c.pointee.metadata, "encoder", nil, 0), let v = e.pointee.value,
+                  String(cString: v).hasPrefix("Lavf") else { return nil }
+            // Cues loaded, not only the keyframes read so far: they reach both
+            // ends, with no gap over twice the typical one.
+            let ts = entries.map(\.timestamp)
+            guard ts.count >= 2, ts.first! <= r.lowerBound else { return nil }
+            var gaps = zip(ts.dropFirst(), ts).map { $0 - $1 }
+            gaps.sort()
+            let typical = gaps[gaps.count / 2]
+            guard gaps.last! <= 2 * typical, r.upperBound - ts.last! <= 2 * typical else { return nil }
+        } else {
+            return nil
+        }
+        keyIndex = KeyframeIndex(entries: entries, timestampIsPTS: isMKV)
+        return keyIndex
+    }
+
     // MARK: Resolve
 
     public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
@@ -128,6 +178,20 @@ extension FFmpegEngine {
                 land(known.pts, seekID: request.seekID)
                 return Landing(pts: known.pts, isKeyframe: known.pts == known.key.pts, resolution: known.resolution,
                                coversTarget: known.covers, packetsRead: demuxCounters.packets &- startPackets)
+            }
+        }
+        if request.wantsKeyframe, request.keyframeWindow != nil, var index = keyframeIndex() {
+            let d = try LandingResolver.resolveFromIndex(request, index: &index, demuxer: self, settleCount: settleCount,
+                                                         shouldStop: shouldStop)
+            keyIndex = index
+            dropPending()
+            if let d = d {
+                contiguous = true
+                recordWindow()
+                cursor = d.startIndex
+                land(d.pts, seekID: request.seekID)
+                return Landing(pts: d.pts, isKeyframe: d.isKeyframe, resolution: d.resolution,
+                               coversTarget: d.coversTarget, packetsRead: demuxCounters.packets &- startPackets)
             }
         }
         let scan = try scanFrom(target: request.targetFloor, exactTarget: request.target, window: request.keyframeWindow,
@@ -268,6 +332,23 @@ extension FFmpegEngine: LandingDemuxer {
     }
 
     public func drop() { dropPending() }
+
+    public func seek(toIndexTimestamp timestamp: Int64) throws -> Bool {
+        let c = try liveContext()
+        ioGuard.extend()
+        // mov searches its index for `timestamp - (min_corrected_pts +
+        // dts_shift)`, a per-file constant of a few frames that libavformat
+        // does not publish: aim halfway to the next keyframe entry, so that the
+        // search finds this one whatever that constant (under half a GOP). The
+        // resolver checks where the seek landed.
+        var aim = timestamp
+        if let e = keyIndex?.entries, let i = e.firstIndex(where: { $0.timestamp == timestamp }),
+           (ctx?.pointee.iformat.map { String(cString: $0.pointee.name).hasPrefix("mov,") } ?? false) {
+            let gap = i + 1 < e.count ? e[i + 1].timestamp &- timestamp : (i > 0 ? timestamp &- e[i - 1].timestamp : 0)
+            aim = timestamp &+ max(0, gap / 2)
+        }
+        return av_seek_frame(c, referenceStream, aim, fpx_avseek_flag_backward()) >= 0
+    }
 
     func dropPending() {
         guard let p = pending else { return }

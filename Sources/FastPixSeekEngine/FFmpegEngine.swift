@@ -41,6 +41,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     /// a backward seek lands exactly on it.
     var seekAimShift: Int64 = 0
     var landedPTS: Int64?
+    /// The container's keyframe index (see keyframeIndex()).
+    var keyIndex: KeyframeIndex?
+    var indexRead = false
     /// The packet the landing resolver read last and has not kept or dropped.
     var pending: UnsafeMutablePointer<AVPacket>?
     var discontinuity = false
