@@ -101,14 +101,14 @@ static void on_seek_done(const fpx_seek_outcome *outcome, void *userdata)
 static void player_open(bench_player *bp, const char *path)
 {
     fpx_player_config cfg;
-    fpx_item_info info;
+    fpx_item_info info = {.struct_size = sizeof(fpx_item_info)};
     fpx_player_config_init(&cfg);
     cfg.delivery = FPX_DELIVERY_THREAD;
     check(fpx_player_create(&cfg, &bp->player), "fpx_player_create");
     check(fpx_player_open(bp->player, path), "fpx_player_open");
     check(fpx_player_wait_item(bp->player, 60000, NULL), "fpx_player_wait_item");
     check(fpx_player_setup_seek_manager(bp->player), "fpx_player_setup_seek_manager");
-    memset(&info, 0, sizeof info);
+    memset(&info, 0, sizeof info); info.struct_size = sizeof info;
     info.struct_size = sizeof info;
     check(fpx_player_item_info(bp->player, &info), "fpx_player_item_info");
     bp->start_pts = info.start_pts;
@@ -200,7 +200,7 @@ static int cmd_seek(int argc, char **argv)
     for (pass = 0; pass < passes; pass++) {
         for (i = 0; i < n; i++) {
             uint64_t ns;
-            fpx_player_stats st0, st1;
+            fpx_player_stats st0 = {.struct_size = sizeof(fpx_player_stats)}, st1 = {.struct_size = sizeof(fpx_player_stats)};
             if (reopen && pass == 0 && t[i].segment != seg && seg != -1) {
                 player_close(&bp);
                 player_open(&bp, path);
@@ -284,7 +284,7 @@ static int cmd_step(int argc, char **argv)
 {
     bench_player bp;
     waiter w;
-    fpx_player_stats st0, st1, st2;
+    fpx_player_stats st0 = {.struct_size = sizeof(fpx_player_stats)}, st1 = {.struct_size = sizeof(fpx_player_stats)}, st2 = {.struct_size = sizeof(fpx_player_stats)};
     int64_t ticks;
     int count, i;
     uint64_t seek_ns, total = 0;
@@ -296,7 +296,7 @@ static int cmd_step(int argc, char **argv)
     count = atoi(argv[4]);
     waiter_init(&w);
     player_open(&bp, argv[2]);
-    memset(&st0, 0, sizeof st0);
+    memset(&st0, 0, sizeof st0); st0.struct_size = sizeof st0;
     st0.struct_size = sizeof st0;
     st1 = st0;
     st2 = st0;
@@ -306,9 +306,9 @@ static int cmd_step(int argc, char **argv)
     printf("step,landed,ns,packets_read\n0,%" PRId64 ",%" PRIu64 ",%" PRIu64 "\n",
            w.outcome.landed_stream_pts, seek_ns, w.outcome.packets_read);
     for (i = 1; i <= count; i++) {
-        fpx_frame_step_result r;
+        fpx_frame_step_result r = {.struct_size = sizeof(fpx_frame_step_result)};
         uint64_t t0, t1;
-        memset(&r, 0, sizeof r);
+        memset(&r, 0, sizeof r); r.struct_size = sizeof r;
         r.struct_size = sizeof r;
         t0 = now_ns();
         check(fpx_player_step_frame(bp.player, FPX_STEP_BACKWARD, 1, &r),
@@ -352,13 +352,13 @@ static int open_child(int argc, char **argv)
     hwm1 = vm_hwm_kb();
     if (argc == 4) {
         bench_player bp;
-        fpx_item_info info;
+        fpx_item_info info = {.struct_size = sizeof(fpx_item_info)};
         waiter w;
         size_t n, i;
         target *t = read_targets("fpx_bench", argv[3], &n);
         waiter_init(&w);
         check(fpx_player_setup_seek_manager(p), "fpx_player_setup_seek_manager");
-        memset(&info, 0, sizeof info);
+        memset(&info, 0, sizeof info); info.struct_size = sizeof info;
         info.struct_size = sizeof info;
         check(fpx_player_item_info(p, &info), "fpx_player_item_info");
         bp.player = p;

@@ -73,7 +73,7 @@
  * them on any player at any time. Each player owns one worker thread that
  * performs the media I/O of opens and seeks, in order. No API call blocks on
  * media I/O except those documented as blocking (fpx_player_wait_item,
- * fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
+ * fpx_player_seek_wait, fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
  * fpx_player_current_time). Every blocking call is bounded by the player's
  * I/O timeout and returns early when the player is destroyed.
  *
@@ -172,7 +172,42 @@
  * library fills (outcomes, events) only grow at the end, and carry
  * struct_size so you can tell which fields exist. Compare the header's
  * FPX_VERSION with fpx_version() at run time: the library must be at least
- * as new as the header you compiled against.
+ * as new as the header you compiled against. Every export carries the
+ * symbol version FASTPIXSEEK_1.
+ *
+ * Structs the library fills in your memory (the output-struct rule).
+ * fpx_item_status_info, fpx_item_info, fpx_stream_info, fpx_packet,
+ * fpx_player_stats, fpx_frame_step_result and fpx_live_seek_window (and any
+ * output struct added later) start with size_t struct_size, and YOU set it:
+ *
+ *   fpx_packet pkt = {.struct_size = sizeof(fpx_packet)};
+ *   fpx_player_read_packet(p, &pkt);
+ *
+ * - The library writes at most min(struct_size, its own sizeof) bytes, a
+ *   prefix of the struct, and never a byte past your struct_size. On success
+ *   it sets struct_size to the number of bytes it filled: a host built
+ *   against an older, shorter struct gets the fields it knows; a host built
+ *   against a newer header than the library sees struct_size shrink and
+ *   knows the fields past it were not filled (they keep your values).
+ * - struct_size 1 ... sizeof(size_t) - 1 (smaller than the size field
+ *   itself) gives FPX_ERROR_INVALID_ARGUMENT and writes nothing; so does a
+ *   NULL struct pointer. The size is checked before the call does anything:
+ *   a read_packet or step_frame refused for it consumes no packet and moves
+ *   no playhead.
+ * - struct_size 0 is read as a host that predates this rule (0.2.0 and
+ *   older did not read struct_size): it gets the struct as the oldest header
+ *   of this SONAME declared it. That is the whole struct for every struct
+ *   above except fpx_frame_step_result, whose first 48 bytes (through
+ *   explanation) are filled and whose landed_stream_pts and packets_read,
+ *   added in 0.2.0, are not. Zeroed structs therefore stay safe for old
+ *   hosts; set struct_size to get every field.
+ * - struct_size is read, so it must be initialised: an uninitialised
+ *   (garbage) size larger than the struct is taken as a newer host and the
+ *   whole struct is filled, which overruns your memory if your struct is
+ *   older than the library's. Always set it (or zero the struct).
+ * - On failure the struct, struct_size included, is left untouched.
+ * Structs the library hands you (outcomes and other callback payloads) are
+ * library memory, always complete; their struct_size is the library's sizeof.
  */
 #ifndef FASTPIX_SEEK_H
 #define FASTPIX_SEEK_H
@@ -551,6 +586,30 @@ typedef struct fpx_stream_info {
 /** The first packet after a seek: flush your decoder. */
 #define FPX_PACKET_FLAG_DISCONTINUITY 0x200u
 
+/*
+ * Landing on the packet stream. After a seek, packets start at the keyframe
+ * the landing needs; the first one is flagged DISCONTINUITY, and from it on
+ * every packet carries the landing (landed_pts, landed_stream_index, and
+ * landed_pts_in_stream in its own time base), so a host can decide what to
+ * present from the packets alone, without waiting for the completion.
+ *
+ * - Video with B-frames: DECODE_ONLY marks packets whose pts precede the
+ *   landing, but a reordering decoder returns frames in presentation order,
+ *   not packet order, so do not map flags to decoded frames. Instead, flush
+ *   at DISCONTINUITY, decode every packet, and present the decoded frames
+ *   whose pts (libavcodec: frame->pts, or best_effort_timestamp) is
+ *   >= landed_pts_in_stream (== landed_pts on the reference stream). The
+ *   first such frame is the landed frame.
+ * - Audio: a packet whose samples straddle the landing is flagged
+ *   DECODE_ONLY (its pts is earlier) and carries trim_samples > 0. Decode
+ *   it and present its decoded samples after dropping the first
+ *   trim_samples, then the packets after it whole. Example: AAC at 48 kHz,
+ *   a landing at 25.5 s (1224000/48000) inside the packet with pts 1223680
+ *   ([25.4933, 25.5147) s, 1024 samples): trim_samples = 320, and the 704
+ *   samples after them (14.7 ms) are presented instead of being lost. Packets wholly before the landing are decode-only (prime the
+ *   decoder), with trim_samples 0.
+ */
+
 typedef struct fpx_packet {
     size_t struct_size;
     const uint8_t *data;    /**< see "Ownership" for how long it lives */
@@ -563,6 +622,22 @@ typedef struct fpx_packet {
     uint32_t flags;         /**< FPX_PACKET_FLAG_* */
     uint64_t seek_id;       /**< the latest seek this packet follows, 0 if none */
     const void *av_packet;  /**< the const AVPacket *; same lifetime as data */
+    /* Added in 0.3 (see "Landing on the packet stream" above). */
+    /** The landed frame of the seek this packet follows: its pts in the time
+     *  base of landed_stream_index (the reference stream), the value the
+     *  outcome reports as landed_stream_pts. FPX_NOPTS before any landed seek.
+     *  Set on every packet from the DISCONTINUITY one on. */
+    int64_t landed_pts;
+    /** The same landing in THIS packet's stream time base, rounded up, so a
+     *  decoded frame of this stream presents at or after the landing exactly
+     *  when its pts >= landed_pts_in_stream. FPX_NOPTS when unknown. */
+    int64_t landed_pts_in_stream;
+    /** Audio packets that straddle the landing (pts < landing < pts +
+     *  duration): how many samples at the start of this packet's decoded frame
+     *  present before the landing, ceil((landing - pts) x sample_rate), exact.
+     *  0 for every other packet. */
+    int64_t trim_samples;
+    int landed_stream_index; /**< the stream of landed_pts; -1 before any landed seek */
 } fpx_packet;
 
 /* ======================================================================= */
@@ -652,7 +727,7 @@ FPX_API int fpx_player_open(fpx_player *player, const char *url);
 FPX_API int fpx_player_close_item(fpx_player *player);
 
 /**
- * The current item's status. info->struct_size is set by the library.
+ * The current item's status. Set info->struct_size first (see "Compatibility").
  * Callback-safe: yes.
  */
 FPX_API int fpx_player_item_status(fpx_player *player, fpx_item_status_info *info);
@@ -705,6 +780,38 @@ FPX_API int fpx_player_setup_seek_manager(fpx_player *player);
  */
 FPX_API int fpx_player_seek(fpx_player *player, fpx_time target, fpx_precision precision,
                             fpx_seek_callback callback, void *userdata, uint64_t *seek_id);
+
+/**
+ * The synchronous seek, for simple hosts and scripts: issues a seek exactly as
+ * fpx_player_seek() does (it supersedes older seeks, and is superseded by
+ * newer ones), then BLOCKS the calling thread until that seek is decided
+ * (landed, failed, superseded or cancelled) or timeout_ms passes (negative:
+ * no limit; the worker's own I/O timeout still bounds the seek).
+ *
+ * Returns FPX_OK and fills *out with the outcome, the same outcome the
+ * completion callback of fpx_player_seek() would get; read out->finished and
+ * out->reason, as a superseded or cancelled seek also returns FPX_OK.
+ * out->struct_size is read first: the library writes at most that many bytes
+ * (0 is read as sizeof(fpx_seek_outcome)) and sets it to the bytes filled;
+ * 1 ... sizeof(size_t) - 1 or a NULL out is FPX_ERROR_INVALID_ARGUMENT and
+ * issues no seek. Pointers in *out are static strings.
+ *
+ * It returns as soon as the outcome is decided and does not wait for event
+ * delivery: listeners (on_seek_clamped, on_seek_accuracy) still hear of the
+ * seek through the event queue as usual, possibly after this call returns,
+ * and in FPX_DELIVERY_HOST mode only at your next fpx_player_dispatch_events().
+ * So it never deadlocks on a host-pumped queue.
+ *
+ * Errors: those of fpx_player_seek(); FPX_ERROR_TIMEOUT when timeout_ms
+ * passed first (*out untouched; the seek stays issued and completes later
+ * through the listeners); FPX_ERROR_IN_CALLBACK from inside any callback of
+ * the library, since blocking there would stall the delivery of the very
+ * outcome it waits for. Destroying the player from another thread makes it
+ * return with the seek cancelled.
+ * Callback-safe: no. Blocking.
+ */
+FPX_API int fpx_player_seek_wait(fpx_player *player, fpx_time target, fpx_precision precision,
+                                 int64_t timeout_ms, fpx_seek_outcome *out);
 
 /**
  * Cancels every queued or in-flight seek: each completes with reason

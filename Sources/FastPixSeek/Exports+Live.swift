@@ -4,7 +4,7 @@ import FastPixSeekCore
 @_cdecl("fpx_player_live_seek_window")
 public func fpxPlayerLiveSeekWindow(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<fpx_live_seek_window>?) -> Int32 {
     withPlayer(h) { p in
-        guard let out = out else { throw ErrorCode.invalidArgument }
+        let slot = try OutputSlot(out)
         var c = fpx_live_seek_window()
         c.struct_size = MemoryLayout<fpx_live_seek_window>.size
         c.start = MediaTime.invalid.c
@@ -28,7 +28,7 @@ public func fpxPlayerLiveSeekWindow(_ h: OpaquePointer?, _ out: UnsafeMutablePoi
             c.target_duration = w.targetDuration.c
             c.hold_back = w.holdBack.c
         }
-        out.pointee = c
+        slot.store(c)
     }
 }
 

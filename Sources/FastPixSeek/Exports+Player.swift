@@ -193,8 +193,8 @@ public func fpxPlayerCloseItem(_ h: OpaquePointer?) -> Int32 {
 @_cdecl("fpx_player_item_status")
 public func fpxPlayerItemStatus(_ h: OpaquePointer?, _ info: UnsafeMutablePointer<fpx_item_status_info>?) -> Int32 {
     withPlayer(h) { p in
-        guard let info = info else { throw ErrorCode.invalidArgument }
-        info.pointee = cStatus(p.itemStatus)
+        let slot = try OutputSlot(info)
+        slot.store(cStatus(p.itemStatus))
     }
 }
 
@@ -203,6 +203,7 @@ public func fpxPlayerWaitItem(_ h: OpaquePointer?, _ timeoutMS: Int64,
                               _ info: UnsafeMutablePointer<fpx_item_status_info>?) -> Int32 {
     var result: Int32 = 0
     let rc = withPlayer(h, callbackSafe: false) { p in
+        let slot = try OutputSlot.optional(info)
         let ns: UInt64? = timeoutMS < 0 ? nil : UInt64(min(timeoutMS, Int64.max / 1_000_000)) * 1_000_000
         let s = p.waitItem(timeoutNanoseconds: ns)
         switch s.status {
@@ -211,7 +212,7 @@ public func fpxPlayerWaitItem(_ h: OpaquePointer?, _ timeoutMS: Int64,
         case .failed: result = s.error?.rawValue ?? ErrorCode.itemFailed.rawValue
         case .ready: result = 0
         }
-        info?.pointee = cStatus(s)
+        slot?.store(cStatus(s))
     }
     return rc != 0 ? rc : result
 }
@@ -219,7 +220,7 @@ public func fpxPlayerWaitItem(_ h: OpaquePointer?, _ timeoutMS: Int64,
 @_cdecl("fpx_player_item_info")
 public func fpxPlayerItemInfo(_ h: OpaquePointer?, _ info: UnsafeMutablePointer<fpx_item_info>?) -> Int32 {
     withPlayer(h) { p in
-        guard let info = info else { throw ErrorCode.invalidArgument }
+        let slot = try OutputSlot(info)
         let i = try p.readyEngine().itemInfo
         var c = fpx_item_info()
         c.struct_size = MemoryLayout<fpx_item_info>.size
@@ -232,7 +233,7 @@ public func fpxPlayerItemInfo(_ h: OpaquePointer?, _ info: UnsafeMutablePointer<
         c.time_base_den = i.timeline.timeBaseDen
         c.seekable = i.seekable ? 1 : 0
         c.format_name = i.formatName
-        info.pointee = c
+        slot.store(c)
     }
 }
 
@@ -240,7 +241,7 @@ public func fpxPlayerItemInfo(_ h: OpaquePointer?, _ info: UnsafeMutablePointer<
 public func fpxPlayerStreamInfo(_ h: OpaquePointer?, _ index: Int32,
                                 _ info: UnsafeMutablePointer<fpx_stream_info>?) -> Int32 {
     withPlayer(h) { p in
-        guard let info = info else { throw ErrorCode.invalidArgument }
+        let slot = try OutputSlot(info)
         guard let s = try p.readyEngine().streamInfo(index) else { throw ErrorCode.invalidArgument }
         var c = fpx_stream_info()
         c.struct_size = MemoryLayout<fpx_stream_info>.size
@@ -258,7 +259,7 @@ public func fpxPlayerStreamInfo(_ h: OpaquePointer?, _ index: Int32,
         c.extradata = s.extradata?.assumingMemoryBound(to: UInt8.self)
         c.extradata_size = s.extradataSize
         c.codecpar = s.codecParameters
-        info.pointee = c
+        slot.store(c)
     }
 }
 
@@ -295,6 +296,34 @@ public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: 
         }
         let id = try p.seek(to: t, precision: prec, completion: completion)
         seekID?.pointee = id
+    }
+}
+
+@_cdecl("fpx_player_seek_wait")
+public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precision: fpx_precision,
+                              _ timeoutMS: Int64, _ out: UnsafeMutablePointer<fpx_seek_outcome>?) -> Int32 {
+    withPlayer(h, callbackSafe: false) { p in
+        // The output-struct rule (the caller's struct_size bounds what is written; 0 = the
+        // whole struct, as this function is new), checked before the seek is issued.
+        // TODO(memsafe OutputSlot): `extension fpx_seek_outcome: OutputStruct` with
+        // legacySize = MemoryLayout<fpx_seek_outcome>.size, then `try OutputSlot(out)`.
+        guard let out = out else { throw ErrorCode.invalidArgument }
+        let declared = UnsafeRawPointer(out).load(as: Int.self)
+        let size = min(declared == 0 ? MemoryLayout<fpx_seek_outcome>.size : declared, MemoryLayout<fpx_seek_outcome>.size)
+        guard size >= MemoryLayout<Int>.size else { throw ErrorCode.invalidArgument }
+        let t = MediaTime(target)
+        guard t.isNumeric else { throw ErrorCode.invalidTime }
+        let prec = try seekPrecision(from: precision)
+        let ns: UInt64? = timeoutMS < 0 ? nil : UInt64(min(timeoutMS, Int64.max / 1_000_000)) * 1_000_000
+        guard let outcome = try p.seekAndWait(to: t, precision: prec, timeoutNanoseconds: ns) else {
+            throw ErrorCode.timeout
+        }
+        var c = cOutcome(outcome)
+        withUnsafeMutableBytes(of: &c) { src in
+            guard let base = src.baseAddress else { return }
+            src.storeBytes(of: size, toByteOffset: 0, as: Int.self)
+            UnsafeMutableRawPointer(out).copyMemory(from: base, byteCount: size)
+        }
     }
 }
 
@@ -344,7 +373,7 @@ public func fpxPlayerEventFD(_ h: OpaquePointer?, _ fd: UnsafeMutablePointer<Int
 @_cdecl("fpx_player_read_packet")
 public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<fpx_packet>?) -> Int32 {
     withPlayer(h, callbackSafe: false) { p in
-        guard let out = out else { throw ErrorCode.invalidArgument }
+        let slot = try OutputSlot(out)
         let v = try p.readPacket()
         var c = fpx_packet()
         c.struct_size = MemoryLayout<fpx_packet>.size
@@ -358,19 +387,23 @@ public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer
         c.flags = v.flags
         c.seek_id = v.seekID
         c.av_packet = v.avPacket
-        out.pointee = c
+        c.landed_pts = v.landedPTS ?? FPX_NOPTS
+        c.landed_pts_in_stream = v.landedPTSInStream ?? FPX_NOPTS
+        c.trim_samples = v.trimSamples
+        c.landed_stream_index = v.landedPTS == nil ? -1 : v.landedStreamIndex
+        slot.store(c)
     }
 }
 
 @_cdecl("fpx_player_stats_get")
 public func fpxPlayerStatsGet(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<fpx_player_stats>?) -> Int32 {
     withPlayer(h) { p in
-        guard let out = out else { throw ErrorCode.invalidArgument }
+        let slot = try OutputSlot(out)
         let s = p.statistics
-        out.pointee = fpx_player_stats(struct_size: MemoryLayout<fpx_player_stats>.size,
+        slot.store(fpx_player_stats(struct_size: MemoryLayout<fpx_player_stats>.size,
                                        seeks_issued: s.seeksIssued, seeks_completed: s.seeksCompleted,
                                        seeks_superseded: s.seeksSuperseded, seeks_cancelled: s.seeksCancelled,
                                        seeks_failed: s.seeksFailed, packets_demuxed: s.packetsDemuxed,
-                                       bytes_read: s.bytesRead, events_delivered: s.eventsDelivered)
+                                       bytes_read: s.bytesRead, events_delivered: s.eventsDelivered))
     }
 }

@@ -124,11 +124,12 @@ public func fpxScrubGetPositionThrottle(_ h: OpaquePointer?, _ t: UnsafeMutableP
 public func fpxPlayerStepFrame(_ h: OpaquePointer?, _ direction: fpx_frame_step_direction, _ count: Int32,
                                _ result: UnsafeMutablePointer<fpx_frame_step_result>?) -> Int32 {
     withPlayer(h, callbackSafe: false) { p in
-        guard let result = result, count >= 1 else { throw ErrorCode.invalidArgument }
+        let slot = try OutputSlot(result)
+        guard count >= 1 else { throw ErrorCode.invalidArgument }
         guard let d = FrameStepDirection(rawValue: Int32(bitPattern: direction.rawValue)) else {
             throw ErrorCode.unknownEnum
         }
-        result.pointee = cStepResult(try p.stepFrame(d, count: Int(count)))
+        slot.store(cStepResult(try p.stepFrame(d, count: Int(count))))
     }
 }
 

@@ -148,6 +148,16 @@ public struct PacketView {
     public var flags: UInt32
     public var seekID: UInt64
     public var avPacket: UnsafeRawPointer?
+    /// The landing of the seek this packet follows (reference stream pts), nil before any
+    /// landed seek. The C fields are `fpx_packet.landed_pts` and `landed_stream_index`.
+    public var landedPTS: Int64? = nil
+    public var landedStreamIndex: Int32 = -1
+    /// The landing in this packet's own stream time base, rounded up: a decoded frame of this
+    /// stream presents at or after the landing exactly when its pts >= this.
+    public var landedPTSInStream: Int64? = nil
+    /// Audio: samples at the start of this packet's decoded frame that present before the
+    /// landing (0 unless the packet straddles it).
+    public var trimSamples: Int64 = 0
 
     public init(data: UnsafeRawPointer?, size: Int, streamIndex: Int32, pts: Int64?, dts: Int64?, duration: Int64,
                 position: Int64, flags: UInt32, seekID: UInt64, avPacket: UnsafeRawPointer?) {

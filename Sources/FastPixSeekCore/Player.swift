@@ -84,6 +84,9 @@ public final class Player {
         let issuedAt: UInt64
         var state = State.queued
         var stopReason: FinishReason?
+        /// Called under the player lock the moment the outcome is decided, before delivery
+        /// (for `seekAndWait`); it must only signal.
+        var onDecided: ((SeekOutcome) -> Void)?
         init(id: UInt64, item: Item, target: MediaTime, precision: SeekPrecision,
              callback: ((SeekOutcome) -> Void)?, issuedAt: UInt64) {
             self.id = id; self.item = item; self.target = target; self.precision = precision
@@ -224,7 +227,8 @@ public final class Player {
     /// Issues a seek. Returns its id; the callback runs exactly once.
     /// The C function is `fpx_player_seek`.
     public func seek(to target: MediaTime, precision: SeekPrecision,
-                     completion: ((SeekOutcome) -> Void)?) throws -> UInt64 {
+                     completion: ((SeekOutcome) -> Void)?,
+                     onDecided: ((SeekOutcome) -> Void)? = nil) throws -> UInt64 {
         guard target.isNumeric else { throw ErrorCode.invalidTime }
         if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
             throw ErrorCode.invalidArgument
@@ -238,6 +242,7 @@ public final class Player {
             stats.seeksIssued += 1
             let req = SeekRequest(id: id, item: it, target: target, precision: precision,
                                   callback: completion, issuedAt: monotonicNanoseconds())
+            req.onDecided = onDecided
             guard seekManagerEnabled else {
                 completeLocked(req, reason: .noSeekManager, clamp: .seekableRangeUnknown)
                 return id
@@ -321,6 +326,8 @@ public final class Player {
             landedStreamPTS: done ? (landing?.streamPTS ?? landing?.pts) : nil,
             timeline: timeline, packetsRead: landing?.packetsRead ?? 0)
         let callback = req.callback
+        req.onDecided?(outcome)
+        req.onDecided = nil
         events.post { [self] in
             let ls = self.m.locked { self.listeners.map { $0.listener } }
             if outcome.clamp.didClamp { for l in ls { l.onSeekClamped(outcome.clamp, seekID: outcome.seekID) } }

@@ -25,7 +25,11 @@ common options:
   -h, --help     help
   --version      the version
 
-exit codes: 0 success, 1 open/seek/I/O failure, 2 usage error
+Put `--` before a negative TIME if you like (`seek f -- -3`); `seek f -3` works too.
+JSON output follows docs/fpx-seek.schema.json.
+
+exit codes: 0 success, 1 open/seek/I/O failure, 2 usage error,
+            3 refused with a typed reason (a frame step, a date outside the window)
 """
 
 var argv = Array(CommandLine.arguments.dropFirst())

@@ -20,7 +20,7 @@ static void on_done(const fpx_seek_outcome *o, void *ud) {
 
 int main(int argc, char **argv) {
     fpx_player *p = NULL;
-    fpx_packet pkt;
+    fpx_packet pkt = {.struct_size = sizeof(fpx_packet)};
     int rc, i, key_first = 0, landed_seen = 0;
     if (argc < 2) { fprintf(stderr, "usage: install_host FILE\n"); return 2; }
     if (fpx_version() < FPX_VERSION) { fprintf(stderr, "library older than header\n"); return 1; }

@@ -293,9 +293,9 @@ static int seek_and_wait(fpx_player *p, const char *target_text, fpx_time target
 
 static void print_item(fpx_player *p)
 {
-    fpx_item_info info;
+    fpx_item_info info = {.struct_size = sizeof(fpx_item_info)};
     int rc;
-    memset(&info, 0, sizeof(info));
+    memset(&info, 0, sizeof(info)); info.struct_size = sizeof info;
     info.struct_size = sizeof(info);
     rc = fpx_player_item_info(p, &info);
     printf("{\"type\":\"item\",\"item_info_rc\":%d", rc);
@@ -344,7 +344,7 @@ int main(int argc, char **argv)
     fpx_precision prec;
     fpx_player_config cfg;
     fpx_player *p = NULL;
-    fpx_item_status_info st;
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
     int rc, status = 0;
     int read_after = 0;
     int64_t ra_num = 0;
@@ -394,7 +394,7 @@ int main(int argc, char **argv)
         fpx_player_destroy(p);
         return 2;
     }
-    memset(&st, 0, sizeof(st));
+    memset(&st, 0, sizeof(st)); st.struct_size = sizeof st;
     st.struct_size = sizeof(st);
     rc = fpx_player_wait_item(p, WAIT_ITEM_MS, &st);
     if (rc != FPX_OK) {
@@ -440,8 +440,8 @@ int main(int argc, char **argv)
         snprintf(text, sizeof(text), "%" PRId64 "/%" PRId32, ra_num, ra_den);
         status = seek_and_wait(p, text, fpx_time_make(ra_num, ra_den), prec, &landed, &id);
         for (i = 0; status == 0 && i < npackets; i++) {
-            fpx_packet pkt;
-            memset(&pkt, 0, sizeof(pkt));
+            fpx_packet pkt = {.struct_size = sizeof(fpx_packet)};
+            memset(&pkt, 0, sizeof(pkt)); pkt.struct_size = sizeof pkt;
             pkt.struct_size = sizeof(pkt);
             rc = fpx_player_read_packet(p, &pkt);
             if (rc == FPX_ERROR_EOF) {

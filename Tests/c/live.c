@@ -564,10 +564,10 @@ static void wait_and_print(size_t idx, const char *type, int64_t t_before, int64
 
 static void cmd_window(void)
 {
-    fpx_live_seek_window w;
+    fpx_live_seek_window w = {.struct_size = sizeof(fpx_live_seek_window)};
     int64_t t0, t1;
     int rc;
-    memset(&w, 0, sizeof(w));
+    memset(&w, 0, sizeof(w)); w.struct_size = sizeof w;
     w.struct_size = sizeof(w);
     t0 = wall_us();
     rc = fpx_player_live_seek_window(g_player, &w);
@@ -684,7 +684,7 @@ static void cmd_date(const char *date, const char *precision)
 static void cmd_step(const char *dir, const char *count)
 {
     fpx_frame_step_direction d = FPX_STEP_FORWARD;
-    fpx_frame_step_result r;
+    fpx_frame_step_result r = {.struct_size = sizeof(fpx_frame_step_result)};
     int64_t n, t0, t1;
     int rc;
     if (dir != NULL && strcmp(dir, "forward") == 0)
@@ -695,7 +695,7 @@ static void cmd_step(const char *dir, const char *count)
         die_usage("bad direction (forward|backward)", dir);
     if (parse_i64(count, &n) != 0 || n < 1 || n > INT_MAX)
         die_usage("bad step count", count);
-    memset(&r, 0, sizeof(r));
+    memset(&r, 0, sizeof(r)); r.struct_size = sizeof r;
     r.struct_size = sizeof(r);
     t0 = wall_us();
     rc = fpx_player_step_frame(g_player, d, (int)n, &r);
@@ -721,14 +721,14 @@ static void cmd_read(const char *count)
 {
     int64_t n, i, t0;
     double m0;
-    fpx_packet pk;
+    fpx_packet pk = {.struct_size = sizeof(fpx_packet)};
     int rc = FPX_OK;
     if (parse_i64(count, &n) != 0 || n < 0)
         die_usage("bad packet count", count);
     t0 = wall_us();
     m0 = mono_ms();
     for (i = 0; i < n; i++) {
-        memset(&pk, 0, sizeof(pk));
+        memset(&pk, 0, sizeof(pk)); pk.struct_size = sizeof pk;
         pk.struct_size = sizeof(pk);
         rc = fpx_player_read_packet(g_player, &pk);
         if (rc != FPX_OK)
@@ -904,8 +904,8 @@ static void open_item(const char *url, int64_t io_timeout_ms, int64_t wait_item_
 {
     fpx_player_config cfg;
     fpx_listener l;
-    fpx_item_status_info st;
-    fpx_item_info info;
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
+    fpx_item_info info = {.struct_size = sizeof(fpx_item_info)};
     int64_t t_open, t_ready;
     double m0;
     int rc;
@@ -928,7 +928,7 @@ static void open_item(const char *url, int64_t io_timeout_ms, int64_t wait_item_
     rc = fpx_player_open(g_player, url);
     if (rc != FPX_OK)
         die_call("fpx_player_open", rc);
-    memset(&st, 0, sizeof(st));
+    memset(&st, 0, sizeof(st)); st.struct_size = sizeof st;
     st.struct_size = sizeof(st);
     rc = fpx_player_wait_item(g_player, wait_item_ms, &st);
     t_ready = wall_us();
@@ -949,7 +949,7 @@ static void open_item(const char *url, int64_t io_timeout_ms, int64_t wait_item_
     rc = fpx_player_setup_seek_manager(g_player);
     if (rc != FPX_OK)
         die_call("fpx_player_setup_seek_manager", rc);
-    memset(&info, 0, sizeof(info));
+    memset(&info, 0, sizeof(info)); info.struct_size = sizeof info;
     info.struct_size = sizeof(info);
     rc = fpx_player_item_info(g_player, &info);
     if (rc != FPX_OK)

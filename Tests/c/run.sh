@@ -12,6 +12,8 @@
 #      cc -std=c99 -Wall -Wextra -Werror -pedantic -IInclude ... -lfastpixseek -lpthread
 #    and runs it in a clean environment (env -i LD_LIBRARY_PATH=build/lib),
 #    120 s timeout each;
+#    Tests/c/avc_*.c are libavcodec hosts: built the same way plus
+#    $(pkg-config --cflags --libs libavcodec libavutil) (a test-only dependency);
 # 3. meta-tests on the shared object: exports == header (both ways), no
 #    Swift-mangled exports, no libswift dependency, SONAME and NODELETE,
 #    a distinct string for every error code of the header's enum.
@@ -126,6 +128,8 @@ run_prog() {
 }
 
 TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse test_scrub test_step test_live_api)
+TESTS+=(test_abi_structs)
+TESTS+=(test_seek_wait)
 for t in "${TESTS[@]}"; do
     echo "# $t"
     if ! $CC "${CFLAGS[@]}" "Tests/c/$t.c" -o "$TMP/$t" "${LDFLAGS[@]}" >"$TMP/$t.build" 2>&1; then
@@ -135,6 +139,27 @@ for t in "${TESTS[@]}"; do
     fi
     run_prog "$t" "$TMP/$t" "$FIX"
 done
+
+# ---- libavcodec hosts (test-only dependency) -----------------------------------------
+# Tests/c/avc_*.c decode the packet stream with libavcodec, as a real host would. They
+# link libavcodec/libavutil through pkg-config; the library itself never does.
+if pkg-config --exists libavcodec libavutil; then
+    for src in Tests/c/avc_*.c; do
+        [ -f "$src" ] || continue
+        t=$(basename "$src" .c)
+        echo "# $t"
+        # shellcheck disable=SC2046
+        if ! $CC "${CFLAGS[@]}" "$src" -o "$TMP/$t" $(pkg-config --cflags --libs libavcodec libavutil) \
+            "${LDFLAGS[@]}" >"$TMP/$t.build" 2>&1; then
+            cat "$TMP/$t.build"
+            fail "$t: does not build"
+            continue
+        fi
+        run_prog "$t" "$TMP/$t" "$FIX"
+    done
+else
+    fail "libavcodec/libavutil development files are missing (tools/deps.sh installs libavcodec-dev)"
+fi
 
 # ---- meta-tests ------------------------------------------------------------------------
 echo "# meta: the shared object"
@@ -200,6 +225,16 @@ if grep -E '\(FLAGS_1\)' "$TMP/dyn.out" | grep -qw 'NODELETE'; then
     pass "(d) FLAGS_1 include NODELETE"
 else
     fail "(d) FLAGS_1 lack NODELETE: '$(grep -E '\(FLAGS_1\)' "$TMP/dyn.out" | sed 's/^ *//')'"
+fi
+
+# (f) every export carries the symbol version FASTPIXSEEK_1 (the version script's node).
+objdump -T "$LIB" | awk '$NF ~ /^fpx_/ && $0 !~ /\*UND\*/' >"$TMP/versions.out"
+nver=$(wc -l <"$TMP/versions.out")
+unversioned=$(grep -vw 'FASTPIXSEEK_1' "$TMP/versions.out" | awk '{ print $NF }')
+if [ "$nver" -gt 0 ] && [ "$nver" -eq "$(wc -l <"$TMP/lib.syms")" ] && [ -z "$unversioned" ]; then
+    pass "(f) all $nver fpx_ exports carry the version FASTPIXSEEK_1 (objdump -T)"
+else
+    fail "(f) exports without the version FASTPIXSEEK_1: $(echo $unversioned | head -c 400) ($nver versioned of $(wc -l <"$TMP/lib.syms"))"
 fi
 
 # (e) every error code of the header's enum: a distinct, known string.

@@ -15,7 +15,7 @@ static double now_ms(void) {
 int main(int argc, char **argv) {
     fpx_player_config cfg;
     fpx_player *p = NULL;
-    fpx_item_status_info st;
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
     struct timespec nap = {0, 300 * 1000 * 1000};
     double t0, ms;
     int rc;

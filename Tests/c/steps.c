@@ -39,8 +39,8 @@ static void print_step(const fpx_frame_step_result *r) {
 
 int main(int argc, char **argv) {
     fpx_player *p = NULL;
-    fpx_frame_step_result r;
-    fpx_player_stats st;
+    fpx_frame_step_result r = {.struct_size = sizeof(fpx_frame_step_result)};
+    fpx_player_stats st = {.struct_size = sizeof(fpx_player_stats)};
     int rc, n = argc > 3 ? atoi(argv[3]) : 1, i;
     if (argc < 3) { fprintf(stderr, "usage: steps FILE forward|backward|gop ...\n"); return 2; }
     if (fpx_player_create(NULL, &p) != FPX_OK) return 1;

@@ -393,10 +393,10 @@ static void on_inner(const fpx_seek_outcome *o, void *ud)
 {
     inner *in = (inner *)ud;
     fpx_time s, e;
-    fpx_packet pk;
-    fpx_item_status_info st;
-    fpx_player_stats stats;
-    fpx_item_info ii;
+    fpx_packet pk = {.struct_size = sizeof(fpx_packet)};
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
+    fpx_player_stats stats = {.struct_size = sizeof(fpx_player_stats)};
+    fpx_item_info ii = {.struct_size = sizeof(fpx_item_info)};
     int n = 0;
     (void)o;
     if (in->started++)

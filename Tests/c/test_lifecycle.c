@@ -205,11 +205,11 @@ static void check_status_sequence(status_log *l, uint64_t item_id, fpx_item_stat
 
 static void check_mp4_info(fpx_player *p)
 {
-    fpx_item_info ii;
-    fpx_stream_info si;
+    fpx_item_info ii = {.struct_size = sizeof(fpx_item_info)};
+    fpx_stream_info si = {.struct_size = sizeof(fpx_stream_info)};
     int i;
 
-    memset(&ii, 0, sizeof ii);
+    memset(&ii, 0, sizeof ii); ii.struct_size = sizeof ii;
     CHECK_OK(fpx_player_item_info(p, &ii));
     CHECK_EQ(ii.struct_size, sizeof(fpx_item_info));
     CHECK(ii.stream_count >= 1);
@@ -226,7 +226,7 @@ static void check_mp4_info(fpx_player *p)
              ii.format_name, ii.stream_count, ii.reference_stream, (int)ii.time_base_num,
              (int)ii.time_base_den, ii.start_pts, fpx_time_to_seconds(ii.duration));
 
-    memset(&si, 0, sizeof si);
+    memset(&si, 0, sizeof si); si.struct_size = sizeof si;
     CHECK_OK(fpx_player_stream_info(p, ii.reference_stream, &si));
     CHECK_EQ(si.struct_size, sizeof(fpx_stream_info));
     CHECK_EQ(si.index, ii.reference_stream);
@@ -242,7 +242,7 @@ static void check_mp4_info(fpx_player *p)
          si.codec_id, si.video_delay, si.extradata_size);
 
     for (i = 0; i < ii.stream_count; i++) {
-        memset(&si, 0, sizeof si);
+        memset(&si, 0, sizeof si); si.struct_size = sizeof si;
         CHECK_OK(fpx_player_stream_info(p, i, &si));
         CHECK_EQ(si.index, i);
         CHECK(si.codec_name != NULL);
@@ -260,8 +260,8 @@ static void test_open(void)
 {
     fpx_player *p = make_player(FPX_DELIVERY_THREAD);
     status_log log;
-    fpx_item_status_info st, st2;
-    fpx_item_info ii;
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)}, st2 = {.struct_size = sizeof(fpx_item_status_info)};
+    fpx_item_info ii = {.struct_size = sizeof(fpx_item_info)};
     uint64_t first_id;
     int rc, seen;
 
@@ -270,7 +270,7 @@ static void test_open(void)
     add_logger(p, &log, 0);
 
     SECTION("no item yet");
-    memset(&st, 0, sizeof st);
+    memset(&st, 0, sizeof st); st.struct_size = sizeof st;
     CHECK_OK(fpx_player_item_status(p, &st));
     CHECK_EQ(st.status, FPX_ITEM_NONE);
     CHECK_ERR(fpx_player_wait_item(p, 100, NULL), FPX_ERROR_NO_ITEM);
@@ -280,12 +280,12 @@ static void test_open(void)
     SECTION("open mp4_bframes.mp4: LOADING then READY");
     CHECK_OK(fpx_player_open(p, fixture("mp4_bframes.mp4")));
     /* immediately: loading or (fast machine) already ready */
-    memset(&st, 0, sizeof st);
+    memset(&st, 0, sizeof st); st.struct_size = sizeof st;
     CHECK_OK(fpx_player_item_status(p, &st));
     CHECK(st.status == FPX_ITEM_LOADING || st.status == FPX_ITEM_READY);
     rc = fpx_player_wait_item(p, 0, NULL);
     CHECK(rc == FPX_OK || rc == FPX_ERROR_TIMEOUT);
-    memset(&st, 0, sizeof st);
+    memset(&st, 0, sizeof st); st.struct_size = sizeof st;
     CHECK_OK(fpx_player_wait_item(p, 10000, &st));
     CHECK_EQ(st.status, FPX_ITEM_READY);
     CHECK_EQ(st.error, 0);
@@ -294,7 +294,7 @@ static void test_open(void)
     CHECK(st.item_id >= 1);
     first_id = st.item_id;
     check_status_sequence(&log, first_id, FPX_ITEM_READY, 0);
-    memset(&st2, 0, sizeof st2);
+    memset(&st2, 0, sizeof st2); st2.struct_size = sizeof st2;
     CHECK_OK(fpx_player_item_status(p, &st2));
     CHECK_EQ(st2.status, FPX_ITEM_READY);
     CHECK_EQ(st2.item_id, first_id);
@@ -305,12 +305,12 @@ static void test_open(void)
 
     SECTION("replace item with mkv.mkv");
     CHECK_OK(fpx_player_open(p, fixture("mkv.mkv")));
-    memset(&st, 0, sizeof st);
+    memset(&st, 0, sizeof st); st.struct_size = sizeof st;
     CHECK_OK(fpx_player_wait_item(p, 10000, &st));
     CHECK_EQ(st.status, FPX_ITEM_READY);
     CHECK(st.item_id > first_id);
     check_status_sequence(&log, st.item_id, FPX_ITEM_READY, 0);
-    memset(&ii, 0, sizeof ii);
+    memset(&ii, 0, sizeof ii); ii.struct_size = sizeof ii;
     CHECK_OK(fpx_player_item_info(p, &ii));
     CHECK(ii.format_name != NULL && strstr(ii.format_name, "matroska") != NULL);
     first_id = st.item_id;
@@ -318,7 +318,7 @@ static void test_open(void)
     SECTION("close_item");
     seen = log_count(&log);
     CHECK_OK(fpx_player_close_item(p));
-    memset(&st, 0, sizeof st);
+    memset(&st, 0, sizeof st); st.struct_size = sizeof st;
     CHECK_OK(fpx_player_item_status(p, &st));
     CHECK_EQ(st.status, FPX_ITEM_NONE);
     CHECK_ERR(fpx_player_wait_item(p, 100, NULL), FPX_ERROR_NO_ITEM);
@@ -342,14 +342,14 @@ static void test_open(void)
 
     SECTION("open a missing file -> FAILED, FPX_ERROR_NOT_FOUND");
     CHECK_OK(fpx_player_open(p, fixture("no-such-file-here.mp4")));
-    memset(&st, 0, sizeof st);
+    memset(&st, 0, sizeof st); st.struct_size = sizeof st;
     CHECK_ERR(fpx_player_wait_item(p, 10000, &st), FPX_ERROR_NOT_FOUND);
     CHECK_EQ(st.status, FPX_ITEM_FAILED);
     CHECK_EQ(st.error, FPX_ERROR_NOT_FOUND);
     CHECK_EQ(st.av_error, -ENOENT); /* AVERROR(ENOENT) */
     CHECK(st.item_id > first_id);
     check_status_sequence(&log, st.item_id, FPX_ITEM_FAILED, FPX_ERROR_NOT_FOUND);
-    memset(&st2, 0, sizeof st2);
+    memset(&st2, 0, sizeof st2); st2.struct_size = sizeof st2;
     CHECK_OK(fpx_player_item_status(p, &st2));
     CHECK_EQ(st2.status, FPX_ITEM_FAILED);
     CHECK_EQ(st2.error, FPX_ERROR_NOT_FOUND);
@@ -358,7 +358,7 @@ static void test_open(void)
 
     SECTION("open garbage.bin -> FAILED, FPX_ERROR_INVALID_DATA");
     CHECK_OK(fpx_player_open(p, fixture("garbage.bin")));
-    memset(&st, 0, sizeof st);
+    memset(&st, 0, sizeof st); st.struct_size = sizeof st;
     CHECK_ERR(fpx_player_wait_item(p, 10000, &st), FPX_ERROR_INVALID_DATA);
     CHECK_EQ(st.status, FPX_ITEM_FAILED);
     CHECK_EQ(st.error, FPX_ERROR_INVALID_DATA);
@@ -366,7 +366,7 @@ static void test_open(void)
     check_status_sequence(&log, st.item_id, FPX_ITEM_FAILED, FPX_ERROR_INVALID_DATA);
 
     SECTION("a failed item can be replaced by a good one");
-    memset(&st, 0, sizeof st);
+    memset(&st, 0, sizeof st); st.struct_size = sizeof st;
     CHECK_OK(open_wait(p, fixture("mp4_bframes.mp4"), &st));
     CHECK_EQ(st.status, FPX_ITEM_READY);
     check_status_sequence(&log, st.item_id, FPX_ITEM_READY, 0);

@@ -39,7 +39,7 @@ static int calls(int *c) {
 int main(int argc, char **argv) {
     char path[4096];
     fpx_player *p = NULL, *gone;
-    fpx_live_seek_window w;
+    fpx_live_seek_window w = {.struct_size = sizeof(fpx_live_seek_window)};
     fpx_precision bad;
     if (argc < 2) { fprintf(stderr, "usage: test_live_api FIXTURE_DIR\n"); return 2; }
     snprintf(path, sizeof path, "%s/mp4_bframes.mp4", argv[1]);

@@ -106,15 +106,15 @@ static int untouched(const void *p, size_t n)
 
 static void bad_handle(fpx_player *h, const char *label)
 {
-    fpx_item_status_info st;
-    fpx_item_info ii;
-    fpx_stream_info si;
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
+    fpx_item_info ii = {.struct_size = sizeof(fpx_item_info)};
+    fpx_stream_info si = {.struct_size = sizeof(fpx_stream_info)};
     fpx_time s, e;
-    fpx_packet pk;
-    fpx_player_stats stats;
+    fpx_packet pk = {.struct_size = sizeof(fpx_packet)};
+    fpx_player_stats stats = {.struct_size = sizeof(fpx_player_stats)};
     fpx_listener li;
     fpx_scrub_session *sess;
-    fpx_frame_step_result step;
+    fpx_frame_step_result step = {.struct_size = sizeof(fpx_frame_step_result)};
     uint64_t id, n64;
     int n, fd;
     char name[128];
@@ -307,9 +307,9 @@ static void null_outs(void)
 {
     fpx_player *p = make_player(FPX_DELIVERY_THREAD), *h;
     fpx_time s, e;
-    fpx_item_status_info st;
-    fpx_stream_info si;
-    fpx_frame_step_result step;
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
+    fpx_stream_info si = {.struct_size = sizeof(fpx_stream_info)};
+    fpx_frame_step_result step = {.struct_size = sizeof(fpx_frame_step_result)};
     uint64_t id;
     int fd;
 
@@ -335,7 +335,7 @@ static void null_outs(void)
     CHECK_ERR(fpx_player_open(p, NULL), FPX_ERROR_INVALID_ARGUMENT);
     CHECK_ERR(fpx_player_open(p, ""), FPX_ERROR_INVALID_ARGUMENT);
     /* the rejected opens did not touch the current item */
-    memset(&st, 0, sizeof st);
+    memset(&st, 0, sizeof st); st.struct_size = sizeof st;
     CHECK_OK(fpx_player_item_status(p, &st));
     CHECK_EQ(st.status, FPX_ITEM_READY);
     /* optional outputs may be NULL */
@@ -377,7 +377,7 @@ static void bad_seeks(void)
     fpx_time bad_tols[6];
     int bad_kinds[4] = {99, -1, 3, 0x7fffffff};
     fpx_precision pr;
-    fpx_player_stats stats;
+    fpx_player_stats stats = {.struct_size = sizeof(fpx_player_stats)};
     uint64_t id;
     size_t i;
 
@@ -437,7 +437,7 @@ static void bad_seeks(void)
     SECTION("rejected seeks never call back and are not counted as issued");
     sleep_ms(300);
     CHECK_EQ(get(&cb_calls), 0);
-    memset(&stats, 0, sizeof stats);
+    memset(&stats, 0, sizeof stats); stats.struct_size = sizeof stats;
     CHECK_OK(fpx_player_stats_get(p, &stats));
     CHECK_EQ(stats.seeks_issued, 1);
     CHECK_OK(fpx_player_destroy(p));
@@ -447,9 +447,9 @@ static void bad_seeks(void)
 static void no_item(void)
 {
     fpx_player *p = make_player(FPX_DELIVERY_THREAD);
-    fpx_packet pk;
+    fpx_packet pk = {.struct_size = sizeof(fpx_packet)};
     fpx_time s, e;
-    fpx_stream_info si;
+    fpx_stream_info si = {.struct_size = sizeof(fpx_stream_info)};
     uint64_t id;
 
     SECTION("seek with no item -> NO_ITEM");
@@ -512,9 +512,9 @@ static void on_count(const fpx_seek_outcome *o, void *ud)
 static void bad_media(const char *name)
 {
     fpx_player *p = make_player(FPX_DELIVERY_THREAD);
-    fpx_item_status_info st;
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
     fpx_time s, e;
-    fpx_packet pk;
+    fpx_packet pk = {.struct_size = sizeof(fpx_packet)};
     counter c;
     int rc, i, issued = 0, n;
     char title[128];
@@ -524,7 +524,7 @@ static void bad_media(const char *name)
     REQUIRE(p != NULL);
     memset(&c, 0, sizeof c);
     pthread_mutex_init(&c.mu, NULL);
-    memset(&st, 0, sizeof st);
+    memset(&st, 0, sizeof st); st.struct_size = sizeof st;
     rc = open_wait(p, fixture(name), &st);
     NOTE("open/wait -> %d (%s), status %s, av_error %d", rc, fpx_error_name(rc), fpx_item_status_name(st.status),
          st.av_error);

@@ -81,7 +81,7 @@ int main(int argc, char **argv) {
     fpx_player *p = NULL;
     fpx_scrub_session *s = NULL, *s2 = NULL;
     fpx_listener l;
-    fpx_player_stats before, after;
+    fpx_player_stats before = {.struct_size = sizeof(fpx_player_stats)}, after = {.struct_size = sizeof(fpx_player_stats)};
     fpx_scrub_state st;
     fpx_time thr;
     int active, i;

@@ -206,13 +206,13 @@ static fpx_time ftime(const grid *g, int i)
 /* Reads the whole item from the start; fills g. Returns 1 on success. */
 static int build_grid(fpx_player *p, grid *g, const char *name)
 {
-    fpx_item_info ii;
-    fpx_packet pk;
+    fpx_item_info ii = {.struct_size = sizeof(fpx_item_info)};
+    fpx_packet pk = {.struct_size = sizeof(fpx_packet)};
     int cap = 1024, count = 0, rc = FPX_OK, dups = 0, i;
 
     memset(g, 0, sizeof *g);
     g->name = name;
-    memset(&ii, 0, sizeof ii);
+    memset(&ii, 0, sizeof ii); ii.struct_size = sizeof ii;
     if (!CHECK_OK(fpx_player_item_info(p, &ii)))
         return 0;
     g->ref = ii.reference_stream;
@@ -222,7 +222,7 @@ static int build_grid(fpx_player *p, grid *g, const char *name)
     g->has_video = ii.has_video;
     g->f = (frame *)malloc(sizeof(frame) * (size_t)cap);
     for (count = 0; count < 500000; count++) {
-        memset(&pk, 0, sizeof pk);
+        memset(&pk, 0, sizeof pk); pk.struct_size = sizeof pk;
         rc = fpx_player_read_packet(p, &pk);
         if (rc != FPX_OK)
             break;
@@ -592,7 +592,7 @@ static void read_after_seek(ctx *c)
     int k, key = -1, i, n, seen_landed = 0, discontinuities = 0, rc = FPX_OK;
     fpx_seek_outcome o;
     uint64_t id = 0;
-    fpx_packet pk;
+    fpx_packet pk = {.struct_size = sizeof(fpx_packet)};
     int64_t landed_pts;
 
     SECTION("read_packet after an exact seek");
@@ -615,7 +615,7 @@ static void read_after_seek(ctx *c)
     CHECK_EQ(o.landed_is_keyframe, g->f[k].key);
 
     for (n = 0; n < 5000; n++) {
-        memset(&pk, 0, sizeof pk);
+        memset(&pk, 0, sizeof pk); pk.struct_size = sizeof pk;
         rc = fpx_player_read_packet(c->p, &pk);
         if (rc != FPX_OK)
             break;
@@ -663,7 +663,7 @@ static void read_after_seek(ctx *c)
     SECTION("a new seek after EOF rewinds");
     memset(&o, 0, sizeof o);
     if (seek_wait(c, fpx_time_make(0, 1), fpx_precision_exact(), &o, &id)) {
-        memset(&pk, 0, sizeof pk);
+        memset(&pk, 0, sizeof pk); pk.struct_size = sizeof pk;
         CHECK_OK(fpx_player_read_packet(c->p, &pk));
         CHECK(pk.flags & FPX_PACKET_FLAG_DISCONTINUITY);
         CHECK_EQ(pk.seek_id, id);
@@ -675,7 +675,7 @@ static void fixture_suite(const char *name, int expect_video)
     ctx c;
     rec r;
     grid g;
-    fpx_item_info ii;
+    fpx_item_info ii = {.struct_size = sizeof(fpx_item_info)};
     char what[128];
 
     snprintf(what, sizeof what, "%s: open and read the frame grid", name);
@@ -692,7 +692,7 @@ static void fixture_suite(const char *name, int expect_video)
         rec_free(&r);
         return;
     }
-    memset(&ii, 0, sizeof ii);
+    memset(&ii, 0, sizeof ii); ii.struct_size = sizeof ii;
     CHECK_OK(fpx_player_item_info(c.p, &ii));
     CHECK_EQ(ii.has_video, expect_video);
     CHECK_OK(fpx_player_setup_seek_manager(c.p));
@@ -760,8 +760,8 @@ static void no_seek_manager(void)
         check_event_order(&r, id, &o);
     }
     {
-        fpx_player_stats st;
-        memset(&st, 0, sizeof st);
+        fpx_player_stats st = {.struct_size = sizeof(fpx_player_stats)};
+        memset(&st, 0, sizeof st); st.struct_size = sizeof st;
         CHECK_OK(fpx_player_stats_get(p, &st));
         CHECK_EQ(st.seeks_failed, 2);
         CHECK_EQ(st.seeks_completed, 0);
@@ -855,7 +855,7 @@ typedef struct killer {
 static void on_kill(const fpx_seek_outcome *o, void *ud)
 {
     killer *k = (killer *)ud;
-    fpx_item_status_info st;
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
     int rc, rc2;
     (void)o;
     rc = fpx_player_destroy(k->p);

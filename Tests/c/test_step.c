@@ -29,7 +29,7 @@ static int event_count(void) {
 int main(int argc, char **argv) {
     char video[4096], audio[4096];
     fpx_player *p = NULL, *gone = NULL;
-    fpx_frame_step_result r;
+    fpx_frame_step_result r = {.struct_size = sizeof(fpx_frame_step_result)};
     fpx_listener l;
     fpx_time t, first, second;
     if (argc < 2) { fprintf(stderr, "usage: test_step FIXTURE_DIR\n"); return 2; }

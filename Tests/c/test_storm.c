@@ -185,8 +185,8 @@ static void check_exactly_once(int n)
 
 static void check_stats(fpx_player *p, uint64_t want_issued)
 {
-    fpx_player_stats st;
-    memset(&st, 0, sizeof st);
+    fpx_player_stats st = {.struct_size = sizeof(fpx_player_stats)};
+    memset(&st, 0, sizeof st); st.struct_size = sizeof st;
     if (!CHECK_OK(fpx_player_stats_get(p, &st)))
         return;
     CHECK_EQ(st.struct_size, sizeof(fpx_player_stats));

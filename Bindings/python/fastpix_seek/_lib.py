@@ -96,6 +96,16 @@ class ScrubSessionHandle(c_void_p):
 # Struct mirrors, field order and types exactly as in seek.h
 # ----------------------------------------------------------------------------------------
 
+class _OutputStruct(Structure):
+    """A struct the library fills in our memory: struct_size is set to our sizeof at
+    construction, so the library writes exactly the fields this mirror has (seek.h,
+    section 7, the output-struct rule)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.struct_size = ctypes.sizeof(self)
+
+
 class fpx_time(Structure):
     _fields_ = [
         ("value", c_int64),
@@ -170,7 +180,7 @@ class fpx_scrub_position(Structure):
     ]
 
 
-class fpx_frame_step_result(Structure):
+class fpx_frame_step_result(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("did_step", c_int),
@@ -183,7 +193,7 @@ class fpx_frame_step_result(Structure):
     ]
 
 
-class fpx_item_status_info(Structure):
+class fpx_item_status_info(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("item_id", c_uint64),
@@ -193,7 +203,7 @@ class fpx_item_status_info(Structure):
     ]
 
 
-class fpx_item_info(Structure):
+class fpx_item_info(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("stream_count", c_int),
@@ -208,7 +218,7 @@ class fpx_item_info(Structure):
     ]
 
 
-class fpx_stream_info(Structure):
+class fpx_stream_info(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("index", c_int),
@@ -228,7 +238,7 @@ class fpx_stream_info(Structure):
     ]
 
 
-class fpx_packet(Structure):
+class fpx_packet(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("data", c_void_p),         # const uint8_t *
@@ -241,6 +251,11 @@ class fpx_packet(Structure):
         ("flags", c_uint32),
         ("seek_id", c_uint64),
         ("av_packet", c_void_p),    # const void * (const AVPacket *)
+        # 0.3: the landing on the packet stream
+        ("landed_pts", c_int64),
+        ("landed_pts_in_stream", c_int64),
+        ("trim_samples", c_int64),
+        ("landed_stream_index", c_int),
     ]
 
 
@@ -276,7 +291,7 @@ class fpx_scrub_result(Structure):
 fpx_scrub_callback = CFUNCTYPE(None, POINTER(fpx_scrub_result), c_void_p)
 
 
-class fpx_live_seek_window(Structure):
+class fpx_live_seek_window(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("is_available", c_int),
@@ -341,7 +356,7 @@ class fpx_player_config(Structure):
     ]
 
 
-class fpx_player_stats(Structure):
+class fpx_player_stats(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
         ("seeks_issued", c_uint64),
@@ -458,6 +473,8 @@ FUNCTIONS: List[Binding] = [
     Binding("fpx_player_setup_seek_manager", [_P], c_int, check_error),
     Binding("fpx_player_seek", [_P, fpx_time, fpx_precision, fpx_seek_callback, c_void_p,
                                 _u64p], c_int, check_error),
+    Binding("fpx_player_seek_wait", [_P, fpx_time, fpx_precision, c_int64, POINTER(fpx_seek_outcome)],
+            c_int, check_error),
     Binding("fpx_player_cancel_pending_seeks", [_P, _u64p], c_int, check_error),
     Binding("fpx_player_add_listener", [_P, POINTER(fpx_listener), _u64p], c_int, check_error),
     Binding("fpx_player_remove_listener", [_P, c_uint64], c_int, check_error),
@@ -557,7 +574,8 @@ missing_functions: List[str] = []
 _OPTIONAL_PREFIXES = ("fpx_scrub_", "fpx_player_scrub_session", "fpx_player_step_frame",
                       "fpx_frame_step_reason_explanation", "fpx_player_current_time",
                       "fpx_player_live_seek_window", "fpx_player_seek_to_live_edge",
-                      "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation")
+                      "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation",
+                      "fpx_player_seek_wait")
 _REQUIRED = {b.name for b in FUNCTIONS if not b.name.startswith(_OPTIONAL_PREFIXES)}
 
 

@@ -881,6 +881,24 @@ class Player:
         seek_id = self._issue_seek(target, precision, _SeekEntry(waiter=waiter))
         return cast(SeekOutcome, self._wait(waiter, seek_id, timeout, "seek_and_wait"))
 
+    def seek_wait(self, target: TimeLike, precision: Optional[SeekPrecision] = None,
+                  timeout: Optional[float] = 10.0) -> SeekOutcome:
+        """The C synchronous seek: seeks and blocks (the GIL released) until the seek is decided.
+
+        Unlike :meth:`seek_and_wait` it does not wait for event delivery, so listeners may
+        hear of the seek after it returns (in HOST mode at the next dispatch). Returns the
+        outcome whatever its reason; check ``outcome.finished``. Raises FastPixTimeoutError
+        after ``timeout`` seconds (None: no limit; the seek stays issued) and InCallbackError
+        from inside a callback. The C function is ``fpx_player_seek_wait``.
+        """
+        t = to_fpx_time(target, "seek target", _errors.InvalidTimeError)
+        prec = _check_precision(precision)._to_c()
+        ms = -1 if timeout is None else _timeout_ms(timeout, "timeout")
+        out = _lib.fpx_seek_outcome()
+        out.struct_size = ctypes.sizeof(out)
+        _lib.lib.fpx_player_seek_wait(self._h(), t, prec, ms, ctypes.byref(out))
+        return SeekOutcome._from_c(out)
+
     def _check_can_wait(self, what: str, timeout: Optional[float]) -> None:
         if self._core.in_callback():
             raise _errors.InCallbackError(
@@ -1099,6 +1117,7 @@ class Player:
         Raises EndOfFile at the end. Blocking; waits for pending seeks to settle first.
         """
         p = _lib.fpx_packet()
+        p.struct_size = ctypes.sizeof(p)
         _lib.lib.fpx_player_read_packet(self._h(), ctypes.byref(p))
         # Copy the payload before anything else calls into the library.
         data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
