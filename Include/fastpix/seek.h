@@ -58,7 +58,12 @@
  * The frame grid. A seek lands on a frame: the presentation timestamp (pts)
  * of a packet of the reference stream, in presentation order. Packets that
  * the container marks as discard (edit-list pre-roll, audio priming) are
- * delivered for decoding but are never a landing. The frame that "covers" a
+ * delivered for decoding but are never a landing. Neither is encoder priming
+ * that FFmpeg announces only as skip samples (MP3, Opus): an audio packet
+ * that is all priming is never a landing, and one that starts with priming
+ * presents (and is landed on) from its first real sample, where a decoder's
+ * first frame starts: the seekable range of an MP3 or Opus file starts at 0,
+ * and an exact seek to 0 lands there. The frame that "covers" a
  * time t is the frame with the largest pts <= t; its presentation interval is
  * [pts, next frame's pts).
  *

@@ -36,15 +36,15 @@ extension FFmpegEngine {
     /// Records what the window proves about the frame grid.
     func recordWindow() {
         guard contiguous, let first = window.first, first.pointee.stream_index == referenceStream,
-              let start = Self.pts(first) else { return }
+              let start = landPTS(first) else { return }
         let end: Int64
         if atEOF { end = Int64.max } else if let d = windowMaxDTS { end = d } else { return }
         var frames: [(pts: Int64, key: Bool, dts: Int64?)] = []
         var entries: [FrameGrid.Keyframe] = []
         frames.reserveCapacity(window.count)
         for p in window where p.pointee.stream_index == referenceStream {
-            guard let t = Self.pts(p) ?? Self.dts(p) else { continue }
-            if !Self.isDiscard(p) {
+            guard let t = landPTS(p) ?? Self.dts(p) else { continue }
+            if !notLandable(p) {
                 frames.append((t, Self.isKey(p), Self.dts(p)))
             } else if Self.isKey(p) {
                 entries.append(FrameGrid.Keyframe(pts: t, dts: Self.dts(p), landable: false))
@@ -58,7 +58,7 @@ extension FFmpegEngine {
     /// found where the grid said (the caller then scans).
     func position(at k: FrameGrid.Keyframe, shouldStop: () -> Bool) throws -> Bool {
         if contiguous, let i = window.firstIndex(where: {
-            $0.pointee.stream_index == referenceStream && Self.isKey($0) && Self.pts($0) == k.pts
+            $0.pointee.stream_index == referenceStream && Self.isKey($0) && landPTS($0) == k.pts
         }) {
             cursor = i
             return true
@@ -81,7 +81,7 @@ extension FFmpegEngine {
             while let p = try readRaw() {
                 if shouldStop() { free(p); throw EngineError(.cancelled) }
                 if found != nil { appendToWindow(p); break }
-                guard p.pointee.stream_index == referenceStream, Self.isKey(p), let t = Self.pts(p) else {
+                guard p.pointee.stream_index == referenceStream, Self.isKey(p), let t = landPTS(p) else {
                     let late = p.pointee.stream_index == referenceStream && (Self.dts(p) ?? Int64.min) > (k.dts ?? k.pts)
                     free(p)
                     if late { passed = true; break }
@@ -288,7 +288,7 @@ extension FFmpegEngine {
     /// Reads one more packet into the window (which must hold `f0`'s GOP and
     /// be contiguous), and records the grid it proves.
     func extendWindow(covering f0: Int64, shouldStop: () -> Bool) throws {
-        let holds = contiguous && window.first.flatMap { Self.pts($0) }.map { $0 <= f0 } == true
+        let holds = contiguous && window.first.flatMap { landPTS($0) }.map { $0 <= f0 } == true
         if !holds {
             _ = try scanFrom(target: f0, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
         }
@@ -321,8 +321,8 @@ extension FFmpegEngine: LandingDemuxer {
         dropPending()
         guard let p = try readRaw() else { return nil }
         pending = p
-        return PacketHeader(stream: p.pointee.stream_index, pts: Self.pts(p), dts: Self.dts(p), isKey: Self.isKey(p),
-                            isDiscard: Self.isDiscard(p))
+        return PacketHeader(stream: p.pointee.stream_index, pts: landPTS(p), dts: Self.dts(p), isKey: Self.isKey(p),
+                            isDiscard: notLandable(p))
     }
 
     public func keep() {
