@@ -108,6 +108,23 @@ extension FFmpegEngine {
         return false
     }
 
+    /// Points the host's reads at the first packet, with no landing: fresh
+    /// flags (no DECODE_ONLY threshold, no DISCONTINUITY) under `seekID`. The
+    /// HLS engine calls it when reading enters a segment whose reader may have
+    /// been used before (a rewind into an open segment).
+    public func restartFromBeginning(seekID: UInt64) throws {
+        _ = try liveContext()
+        clearStickyIOError()
+        ioGuard.begin()
+        defer { ioGuard.end() }
+        dropPending()
+        clearWindow()
+        try rewind()
+        landedPTS = nil
+        discontinuity = false
+        lastSeekID = seekID
+    }
+
     func land(_ pts: Int64, seekID: UInt64) {
         landedPTS = pts
         discontinuity = true
