@@ -376,10 +376,13 @@ typedef enum fpx_precision_kind {
     /** Zero tolerance. Lands on the frame whose presentation interval holds
      *  the target, and reports whether it does (frame_covers_target). */
     FPX_PRECISION_EXACT = 0,
-    /** The keyframe nearest the target inside [target - tol, target + tol],
-     *  from the engine's own keyframe scan. When no keyframe is inside the
-     *  window, the seek falls back to the exact landing and says so
-     *  (FPX_LANDING_FALLBACK_COVERING_FRAME). */
+    /** The keyframe nearest the target inside [target - tol, target + tol]
+     *  (exact rationals: the tolerance is never rounded to stream ticks; ties
+     *  go to the earlier keyframe). Found from the container's own keyframe
+     *  index when it has a complete one (MP4 sample table, libavformat-written
+     *  Matroska cues: a few packets, not a GOP), else from a keyframe scan.
+     *  When no keyframe is inside the window, the seek falls back to the exact
+     *  landing and says so (FPX_LANDING_FALLBACK_COVERING_FRAME). */
     FPX_PRECISION_NEAREST_KEYFRAME = 1,
     /** Exactly FPX_PRECISION_NEAREST_KEYFRAME with tolerance 1/10 s. Outcomes
      *  report it in that normalized form. */
