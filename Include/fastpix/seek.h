@@ -58,7 +58,12 @@
  * The frame grid. A seek lands on a frame: the presentation timestamp (pts)
  * of a packet of the reference stream, in presentation order. Packets that
  * the container marks as discard (edit-list pre-roll, audio priming) are
- * delivered for decoding but are never a landing. The frame that "covers" a
+ * delivered for decoding but are never a landing. Neither is encoder priming
+ * that FFmpeg announces only as skip samples (MP3, Opus): an audio packet
+ * that is all priming is never a landing, and one that starts with priming
+ * presents (and is landed on) from its first real sample, where a decoder's
+ * first frame starts: the seekable range of an MP3 or Opus file starts at 0,
+ * and an exact seek to 0 lands there. The frame that "covers" a
  * time t is the frame with the largest pts <= t; its presentation interval is
  * [pts, next frame's pts).
  *
@@ -545,10 +550,13 @@ typedef enum fpx_precision_kind {
     /** Zero tolerance. Lands on the frame whose presentation interval holds
      *  the target, and reports whether it does (frame_covers_target). */
     FPX_PRECISION_EXACT = 0,
-    /** The keyframe nearest the target inside [target - tol, target + tol],
-     *  from the engine's own keyframe scan. When no keyframe is inside the
-     *  window, the seek falls back to the exact landing and says so
-     *  (FPX_LANDING_FALLBACK_COVERING_FRAME). */
+    /** The keyframe nearest the target inside [target - tol, target + tol]
+     *  (exact rationals: the tolerance is never rounded to stream ticks; ties
+     *  go to the earlier keyframe). Found from the container's own keyframe
+     *  index when it has a complete one (MP4 sample table, libavformat-written
+     *  Matroska cues: a few packets, not a GOP), else from a keyframe scan.
+     *  When no keyframe is inside the window, the seek falls back to the exact
+     *  landing and says so (FPX_LANDING_FALLBACK_COVERING_FRAME). */
     FPX_PRECISION_NEAREST_KEYFRAME = 1,
     /** Exactly FPX_PRECISION_NEAREST_KEYFRAME with tolerance 1/10 s. Outcomes
      *  report it in that normalized form. */

@@ -358,15 +358,16 @@ public final class Player {
             landedStreamPTS: done ? (landing?.streamPTS ?? landing?.pts) : nil,
             timeline: timeline, packetsRead: landing?.packetsRead ?? 0)
         let callback = req.callback
-        // seekAndWait's waiter is woken after the event is queued, so a host that dispatches
-        // after it returns finds the seek's events.
-        defer { req.onDecided?(outcome); req.onDecided = nil }
         events.post { [self] in
             let ls = self.m.locked { self.listeners.map { $0.listener } }
             if outcome.clamp.didClamp { for l in ls { l.onSeekClamped(outcome.clamp, seekID: outcome.seekID) } }
             if outcome.finished { for l in ls { l.onSeekAccuracy(outcome) } }
             callback?(outcome)
         }
+        // After the post: a seek_wait that returns now finds the events queued, so the
+        // host's next dispatch delivers them (seek.h, fpx_player_seek_wait).
+        req.onDecided?(outcome)
+        req.onDecided = nil
     }
 
     private func postItemStatusLocked(_ it: Item) {

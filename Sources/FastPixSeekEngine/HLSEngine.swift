@@ -518,7 +518,9 @@ public final class HLSEngine: MediaEngine, PacketSource {
             }
             let next = engines[seq] == nil ? seq : seq &+ 1
             let s = try waitForSegment(next, shouldStop: shouldStop)
-            _ = try engine(for: s, stop: shouldStop)
+            // The segment's reader may be open from before (a seek there, then
+            // one back): read it from its start, with this seek's id and flags.
+            try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: lastSeekID)
             if s.discontinuity { markDiscontinuity = true }
             currentSequence = s.sequence
         }
