@@ -412,8 +412,8 @@ typedef enum fpx_error {
     FPX_ERROR_PROTOCOL_NOT_ALLOWED = -25, /**< refused by the protocol policy (see "Untrusted media") */
     FPX_ERROR_INTERRUPTED = -26,     /**< a blocked read stopped by a seek, cancel, close or destroy */
     FPX_ERROR_TOO_LARGE = -27,       /**< media exceeds the player's buffer cap (max_buffer_bytes) */
-    FPX_ERROR_FFMPEG_MISMATCH = -29, /**< loaded FFmpeg majors differ from the build's; see "FFmpeg ABI" */
-    FPX_ERROR_REFERENCE_STREAM = -31 /**< the reference stream cannot be disabled */
+    FPX_ERROR_FFMPEG_MISMATCH = -28, /**< loaded FFmpeg majors differ from the build's; see "FFmpeg ABI" */
+    FPX_ERROR_REFERENCE_STREAM = -29 /**< the reference stream cannot be disabled */
 } fpx_error;
 
 /**
