@@ -179,9 +179,20 @@
  *   name a destroy_notify function: it is called exactly once, on the delivery
  *   thread, after the library has dropped the pointer (listener removed, or
  *   player destroyed).
- * - Packet data returned by fpx_player_read_packet() stays valid until the
- *   next fpx_player_read_packet() call on that player, fpx_player_close_item(),
- *   fpx_player_open() or fpx_player_destroy(), whichever comes first.
+ * - Packet data returned by fpx_player_read_packet() (data and av_packet)
+ *   belongs to the player, not to the item: it stays valid until the next
+ *   fpx_player_read_packet() call on that player or fpx_player_destroy(),
+ *   whichever comes first. Seeks, steps, fpx_player_close_item(),
+ *   fpx_player_open() and the library's own housekeeping (an HLS segment
+ *   dropped from memory) never free it. Two threads reading one player
+ *   invalidate each other's packets: serialise the read with your copy.
+ * - Item facts. fpx_item_info.format_name and fpx_stream_info.codec_name are
+ *   static strings, valid for the life of the process. fpx_stream_info's
+ *   extradata and codecpar are the player's copies: once handed out they stay
+ *   valid until the player is destroyed, even when another thread closes or
+ *   replaces the item meanwhile. (Cost: the player keeps the codec parameters
+ *   and extradata of every item whose stream info was asked for, typically
+ *   well under a kilobyte per stream, until fpx_player_destroy().)
  * - Every seek gets exactly one completion, ever. When fpx_player_seek()
  *   returns an error, its callback is never called.
  * - fpx_player_destroy(): pending and in-flight seeks complete with reason
@@ -338,6 +349,9 @@ typedef enum fpx_error {
     FPX_ERROR_INVALID_STATE = -22,   /**< e.g. fpx_scrub_update without fpx_scrub_begin */
     FPX_ERROR_EXPIRED = -23,         /**< the live segment being read left the playlist window */
     FPX_ERROR_STALLED = -24,         /**< a live playlist stopped updating */
+    FPX_ERROR_PROTOCOL_NOT_ALLOWED = -25, /**< refused by the protocol policy (see "Untrusted media") */
+    FPX_ERROR_INTERRUPTED = -26,     /**< a blocked read stopped by a seek, cancel, close or destroy */
+    FPX_ERROR_TOO_LARGE = -27,       /**< media exceeds the player's buffer cap (max_buffer_bytes) */
     FPX_ERROR_REFERENCE_STREAM = -31 /**< the reference stream cannot be disabled */
 } fpx_error;
 
@@ -352,6 +366,54 @@ FPX_API const char *fpx_error_string(int code);
  * for codes this library does not define. Never NULL. Callback-safe: yes.
  */
 FPX_API const char *fpx_error_name(int code);
+
+/* ======================================================================= */
+/* Logging                                                                 */
+/* ======================================================================= */
+
+/*
+ * By default the library prints nothing: not its own messages, not FFmpeg's.
+ * FFmpeg's logger is process-wide (av_log_set_callback), so the library takes
+ * it over: the first fpx_player_create or fpx_set_log_callback installs the
+ * library's av_log callback for the whole process, which drops every message
+ * unless a log callback is set. A host that routes FFmpeg's log itself (its
+ * own av_log callback, or FFmpeg's default printing to stderr) must say so
+ * before creating the first player: fpx_set_log_callback with
+ * FPX_LOG_KEEP_FFMPEG_CALLBACK in level. The library then never touches
+ * FFmpeg's logger (if it already had, it puts back av_log_default_callback:
+ * FFmpeg has no way to read the callback it replaced), and only the
+ * library's own messages reach the callback.
+ *
+ * Levels are FFmpeg's (AV_LOG_*), so both kinds of message share one scale.
+ */
+#define FPX_LOG_QUIET   (-8)
+#define FPX_LOG_ERROR   16
+#define FPX_LOG_WARNING 24
+#define FPX_LOG_INFO    32
+#define FPX_LOG_VERBOSE 40
+#define FPX_LOG_DEBUG   48
+#define FPX_LOG_TRACE   56
+/** OR into fpx_set_log_callback's level: leave FFmpeg's logger alone. */
+#define FPX_LOG_KEEP_FFMPEG_CALLBACK 0x10000
+
+/**
+ * One log line: level (FPX_LOG_*), the message without its trailing newline
+ * (FFmpeg's carry their "[mov,mp4,... @ 0x...]" prefix), valid during the
+ * call only. Runs on whichever thread logged (a player's worker, a reload
+ * thread, a host thread inside a blocking call), possibly concurrently with
+ * other calls; it must return quickly and must not destroy players.
+ */
+typedef void (*fpx_log_callback)(int level, const char *message, void *userdata);
+
+/**
+ * Routes FFmpeg's log and the library's own messages with a level at or
+ * below level (e.g. FPX_LOG_WARNING: errors and warnings) to callback, for
+ * the whole process. callback NULL silences everything (the default).
+ * Returns FPX_OK, or FPX_ERROR_INVALID_ARGUMENT for a level outside
+ * FPX_LOG_QUIET..FPX_LOG_TRACE. Thread-safe; callable from a log callback.
+ * Callback-safe: yes.
+ */
+FPX_API int fpx_set_log_callback(int level, fpx_log_callback callback, void *userdata);
 
 /* ======================================================================= */
 /* Rational time                                                           */
@@ -439,7 +501,7 @@ typedef enum fpx_precision_kind {
 
 typedef struct fpx_precision {
     fpx_precision_kind kind;
-    fpx_time tolerance; /**< NEAREST_KEYFRAME only: >= 0, numeric */
+    fpx_time tolerance; /**< NEAREST_KEYFRAME only: >= 0, numeric, <= 2^31 s, flags VALID only */
 } fpx_precision;
 
 /** {FPX_PRECISION_EXACT, 0}. Callback-safe: yes. */
@@ -602,7 +664,7 @@ typedef struct fpx_item_info {
     int32_t time_base_num;   /**< reference stream's time base */
     int32_t time_base_den;
     int seekable;            /**< the container can seek */
-    const char *format_name; /**< valid until the item is closed or replaced */
+    const char *format_name; /**< static; valid for the life of the process */
 } fpx_item_info;
 
 typedef enum fpx_media_type {
@@ -624,9 +686,10 @@ typedef struct fpx_stream_info {
     int width, height;         /**< video */
     int sample_rate, channels; /**< audio */
     int video_delay;           /**< reorder depth in frames (B-frames) */
-    const uint8_t *extradata;  /**< valid until the item is closed or replaced */
+    const uint8_t *extradata;  /**< the player's copy; valid until fpx_player_destroy */
     size_t extradata_size;
-    /** const AVCodecParameters *, for FFmpeg-based hosts; same lifetime. */
+    /** const AVCodecParameters * (the player's copy), for FFmpeg-based
+     *  hosts; same lifetime as extradata. */
     const void *codecpar;
 
     /* Added in 0.3: the stream facts a decoder that is not libavcodec, or a
@@ -667,8 +730,8 @@ typedef struct fpx_stream_info {
     int has_display_matrix;
     double rotation_degrees;
     const char *sample_format;    /**< audio: e.g. "fltp", "s16" */
-    /** audio: e.g. "mono", "stereo", "5.1(side)"; owned by the library, valid
-     *  until the item is closed or replaced. */
+    /** audio: e.g. "mono", "stereo", "5.1(side)"; the player's copy, valid
+     *  until fpx_player_destroy (like extradata). */
     const char *channel_layout;
     uint64_t channel_mask;        /**< AV_CH_* bits of a native-order layout; 0 otherwise */
     int frame_size;               /**< audio samples per packet; 0 variable or unknown */
@@ -682,8 +745,8 @@ typedef struct fpx_stream_info {
     int64_t duration_ts;          /**< the stream's duration, stream time base; FPX_NOPTS unknown */
     int64_t frame_count;          /**< nb_frames from the container; 0 unknown */
     int disposition;              /**< FFmpeg's AV_DISPOSITION_* bits (1 = default) */
-    /** the "language" tag (ISO 639-2, e.g. "eng"); valid until the item is
-     *  closed or replaced; NULL when absent. */
+    /** the "language" tag (ISO 639-2, e.g. "eng"); the player's copy, valid
+     *  until fpx_player_destroy; NULL when absent. */
     const char *language;
 } fpx_stream_info;
 
@@ -803,6 +866,21 @@ typedef struct fpx_player_config {
      *  must not call into the library; schedule a dispatch. */
     void (*wakeup)(void *userdata);
     void *wakeup_userdata;
+    /** The protocols the player may open, as FFmpeg names them, comma
+     *  separated ("file,http,https"). NULL (the default) means
+     *  "file,http,https". The list replaces the default: it can narrow it
+     *  ("https" alone) or widen it ("file,http,https,pipe"). Whatever it
+     *  says, content reached over the network (a remote playlist's
+     *  segments, keys, init sections and variants; a remote file's nested
+     *  references) may name only http and https. An empty list or a name
+     *  with characters other than [a-z0-9_] is FPX_ERROR_INVALID_ARGUMENT.
+     *  Copied at create. See "Untrusted media". */
+    const char *protocol_whitelist;
+    /** Cap on the media a player buffers, in bytes: one HLS segment (with
+     *  its init section), the HLS segments held together, the packet
+     *  window. Default (and 0): 67108864 (64 MiB). Exceeding it is
+     *  FPX_ERROR_TOO_LARGE. Negative is FPX_ERROR_INVALID_ARGUMENT. */
+    int64_t max_buffer_bytes;
 } fpx_player_config;
 
 /** Fills *config with the defaults and sets its size. Callback-safe: yes. */
@@ -887,7 +965,9 @@ FPX_API int fpx_player_setup_seek_manager(fpx_player *player);
  * never called.
  * Errors: FPX_ERROR_INVALID_HANDLE; FPX_ERROR_INVALID_TIME (NaN, infinite,
  * invalid, timescale <= 0); FPX_ERROR_UNKNOWN_ENUM (precision kind);
- * FPX_ERROR_INVALID_ARGUMENT (negative or non-numeric tolerance);
+ * FPX_ERROR_INVALID_ARGUMENT (tolerance negative, non-numeric, over
+ * 2^31 seconds, or with flag bits other than FPX_TIME_FLAG_VALID: checked
+ * here, so an accepted seek never fails for its tolerance);
  * FPX_ERROR_NO_ITEM. A seek issued while the item is still loading is queued
  * behind the open.
  * Callback-safe: yes.
@@ -969,7 +1049,11 @@ FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
  * packets whose pts is before the landed frame carry
  * FPX_PACKET_FLAG_DECODE_ONLY, and the first carries
  * FPX_PACKET_FLAG_DISCONTINUITY. A read issued while seeks are pending waits
- * for them to settle first. Blocking (bounded by the I/O timeout).
+ * for them to settle first. Packets without DISCONTINUITY always follow the
+ * previous one in demux order: when a seek or step that did not land
+ * (cancelled, superseded, failed, or refused after reading media) moved the
+ * demuxer, the next read starts again at the keyframe the playhead frame
+ * needs, flagged DISCONTINUITY. Blocking (bounded by the I/O timeout).
  * Returns FPX_OK, FPX_ERROR_EOF at the end, or an I/O error.
  * Callback-safe: no.
  */

@@ -47,7 +47,7 @@ __all__ = [
     "STRUCTS",
     "fpx_seek_callback", "fpx_on_seek_accuracy", "fpx_on_seek_clamped",
     "fpx_on_scrub_state_changed", "fpx_on_scrub_position_changed", "fpx_on_frame_step",
-    "fpx_on_item_status", "fpx_destroy_notify", "fpx_wakeup",
+    "fpx_on_item_status", "fpx_destroy_notify", "fpx_wakeup", "fpx_log_callback",
     "FPX_NOPTS", "FPX_TIME_FLAG_VALID", "FPX_TIME_FLAG_POSITIVE_INFINITY",
     "FPX_TIME_FLAG_NEGATIVE_INFINITY", "FPX_PACKET_FLAG_KEY", "FPX_PACKET_FLAG_CORRUPT",
     "FPX_PACKET_FLAG_DISCARD", "FPX_PACKET_FLAG_DECODE_ONLY",
@@ -316,6 +316,8 @@ fpx_on_item_status = CFUNCTYPE(None, POINTER(fpx_item_status_info), c_void_p)
 fpx_destroy_notify = CFUNCTYPE(None, c_void_p)
 #: fpx_player_config.wakeup
 fpx_wakeup = CFUNCTYPE(None, c_void_p)
+#: fpx_set_log_callback's callback: (level, message, userdata)
+fpx_log_callback = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
 
 
 class fpx_scrub_result(Structure):
@@ -393,6 +395,8 @@ class fpx_player_config(Structure):
         ("io_timeout_ms", c_int64),
         ("wakeup", fpx_wakeup),
         ("wakeup_userdata", c_void_p),
+        ("protocol_whitelist", c_char_p),
+        ("max_buffer_bytes", c_int64),
     ]
 
 
@@ -480,6 +484,8 @@ FUNCTIONS: List[Binding] = [
     # Errors
     Binding("fpx_error_string", [c_int], c_char_p, _decode),
     Binding("fpx_error_name", [c_int], c_char_p, _decode),
+    # Logging
+    Binding("fpx_set_log_callback", [c_int, fpx_log_callback, c_void_p], c_int, check_error),
     # Rational time
     Binding("fpx_time_make", [c_int64, c_int32], fpx_time, None),
     Binding("fpx_time_invalid", [], fpx_time, None),

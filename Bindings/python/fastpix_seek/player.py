@@ -68,11 +68,14 @@ import traceback
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
-from typing import (Any, AsyncIterator, Callable, Dict, Iterator, List, Optional, Protocol, Tuple, Union,
+from typing import (Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, Optional, Protocol,
+                    Tuple, Union,
                     cast)
 
 from . import _lib
 from . import errors as _errors
+
+_INT64_MAX = 2**63 - 1
 from .types import (DateSeekResult, DeliveryMode, FrameStepResult, LiveEdgeResult,
                     LiveSeekWindow, ItemInfo, ItemStatusInfo, Packet,
                     PlayerStats, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
@@ -612,7 +615,7 @@ class Player:
     """A FastPixSeek player: one media item, precision seeks, packets.
 
     ``Player(url=None, *, delivery=DeliveryMode.THREAD, io_timeout=10.0, wakeup=None,
-    seek_manager=True)``
+    seek_manager=True, protocols=None, max_buffer_bytes=None)``
 
     * ``url``: opened at once when given (see :meth:`open`); wait with :meth:`wait_item`.
     * ``delivery``: where callbacks run (see the module doc).
@@ -621,6 +624,16 @@ class Player:
       pending. It must not call into the player; schedule a dispatch instead.
     * ``seek_manager``: call :meth:`setup_seek_manager` right away (the C default is off:
       without it every seek completes with ``FinishReason.NO_SEEK_MANAGER``).
+    * ``protocols``: the protocols the player may open (``fpx_player_config.protocol_whitelist``),
+      e.g. ``("https",)``; None for the library's default ``file, http, https``. Content from
+      the network may name only http/https whatever this says. A refused URL raises
+      :class:`~fastpix_seek.errors.ProtocolNotAllowedError` (as the item's error).
+    * ``max_buffer_bytes``: cap on buffered media (``fpx_player_config.max_buffer_bytes``);
+      None or 0 for the library's default (64 MiB). Exceeding it is
+      :class:`~fastpix_seek.errors.TooLargeError`.
+
+    ``io_timeout`` values that int64 milliseconds cannot hold raise
+    :class:`~fastpix_seek.errors.InvalidArgumentError` (never a silent wrap to "no bound").
 
     A context manager; :meth:`close` is idempotent and also runs when the Player is garbage
     collected and at interpreter exit. Methods are thread-safe like the C API. Calling any
@@ -632,10 +645,16 @@ class Player:
                  delivery: DeliveryMode = DeliveryMode.THREAD,
                  io_timeout: Optional[float] = 10.0,
                  wakeup: Optional[Callable[[], Any]] = None,
-                 seek_manager: bool = True) -> None:
+                 seek_manager: bool = True,
+                 protocols: Optional[Iterable[str]] = None,
+                 max_buffer_bytes: Optional[int] = None) -> None:
         self._handle: Optional[_lib.PlayerHandle] = None
         self._core = _Core()
         self._close_lock = threading.Lock()
+        # Serialises fpx_player_read_packet with the copy of its payload: a packet's
+        # bytes are valid only until the next read on the player (seek.h, section 5),
+        # so another thread's read must not run between our read and our copy.
+        self._read_lock = threading.Lock()
         self._listener_keys: Dict[int, int] = {}
         self._tb_cache: Dict[int, Optional[Fraction]] = {}
         self._origin: Optional[Fraction] = None
@@ -658,9 +677,27 @@ class Player:
                                 f"{type(io_timeout).__name__}")
             if io_timeout != io_timeout or io_timeout in (float("inf"), float("-inf")):
                 raise _errors.InvalidArgumentError(detail=f"io_timeout is {io_timeout!r}")
-            cfg.io_timeout_ms = int(round(io_timeout * 1000))
+            ms = round(io_timeout * 1000)
+            # Refuse what int64 milliseconds cannot hold (ctypes would wrap it silently);
+            # negative values go to the library, which refuses them.
+            if not -_INT64_MAX - 1 <= ms <= _INT64_MAX:
+                raise _errors.InvalidArgumentError(
+                    detail=f"io_timeout is {io_timeout!r}: must be 0 <= seconds <= {_INT64_MAX // 1000}")
+            cfg.io_timeout_ms = int(ms)
         else:
             cfg.io_timeout_ms = 0
+        if protocols is not None:
+            if isinstance(protocols, (str, bytes)):
+                raise TypeError("protocols must be an iterable of protocol names, e.g. ('file', 'https')")
+            names = [str(n) for n in protocols]
+            self._protocols = ",".join(names).encode("ascii", "replace")
+            cfg.protocol_whitelist = self._protocols
+        if max_buffer_bytes is not None:
+            if isinstance(max_buffer_bytes, bool) or not isinstance(max_buffer_bytes, int):
+                raise TypeError("max_buffer_bytes must be an int (bytes)")
+            if not 0 <= max_buffer_bytes <= _INT64_MAX:
+                raise _errors.InvalidArgumentError(detail=f"max_buffer_bytes is {max_buffer_bytes!r}")
+            cfg.max_buffer_bytes = max_buffer_bytes
         if wakeup is not None:
             cfg.wakeup = _wakeup
             cfg.wakeup_userdata = self._core.register(_WakeupEntry(wakeup))
@@ -730,10 +767,17 @@ class Player:
             self._handle = None
         _live_players.discard(self)
         in_callback = self._core.in_callback()
+        # Destroy frees the last packet read: not while another thread copies it.
+        # A read still blocked on I/O after a second is not copying; destroy
+        # interrupts it (and it then raises instead of returning a packet).
+        got = self._read_lock.acquire(timeout=1.0)
         try:
             _lib.lib.fpx_player_destroy(h)
         except _errors.InvalidHandleError:
             pass
+        finally:
+            if got:
+                self._read_lock.release()
         self._detach_loop_reader()
         ex, self._async_executor = self._async_executor, None
         if ex is not None:
@@ -1146,9 +1190,10 @@ class Player:
         """
         p = _lib.fpx_packet()
         p.struct_size = ctypes.sizeof(p)
-        _lib.lib.fpx_player_read_packet(self._h(), ctypes.byref(p))
-        # Copy the payload before anything else calls into the library.
-        data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
+        with self._read_lock:
+            _lib.lib.fpx_player_read_packet(self._h(), ctypes.byref(p))
+            # Copy the payload before another read (or destroy) can invalidate it.
+            data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
         return Packet._from_c(p, self._time_base(int(p.stream_index)), self._item_origin(),
                               data)
 
