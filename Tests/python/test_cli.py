@@ -46,6 +46,16 @@ def test_probe_json(fixtures_dir: Path, name):
     assert j["start_pts"] == gt.origin_ticks
     assert frac(j["seekable_range"]["start"]) == gt.to_item(gt.frames[0].pts)
     assert frac(j["seekable_range"]["end"]) == gt.to_item(gt.frames[-1].pts)
+    # Stream details, as ffprobe -show_streams has them.
+    probe = json.loads(subprocess.check_output(["ffprobe", "-v", "error", "-show_streams", "-of", "json",
+                                                str(fixtures_dir / name)]))["streams"]
+    for s, f in zip(j["streams"], probe):
+        assert s["profile"] == f.get("profile")
+        if f["codec_type"] == "video":
+            assert (s["pixel_format"], s["level"]) == (f["pix_fmt"], f["level"])
+            assert Fraction(s["frame_rate"]) == Fraction(f["avg_frame_rate"])
+        else:
+            assert (s["sample_format"], s["channel_layout"]) == (f["sample_fmt"], f["channel_layout"])
 
 
 def test_probe_human(fixtures_dir: Path):
