@@ -199,7 +199,9 @@ def test_report_json_and_svg(fixtures_dir: Path, tmp_path: Path):
     assert p.returncode == 0, p.stderr
     j = conforms(json.loads(p.stdout), "report")
     assert j["frames"] == len(gt.frames) and j["keyframes"] == len([f for f in gt.frames if f.key])
-    rows = {r["precision"]: r for r in j["precisions"]}
+    rows = {r["label"]: r for r in j["precisions"]}
+    assert rows["keyframe:0.5"]["precision"] == {"kind": "nearest_keyframe", "tolerance": "1/2", "tolerance_seconds": 0.5}
+    assert rows["default"]["precision"]["tolerance"] == "1/10" and rows["exact"]["precision"]["kind"] == "exact"
     assert set(rows) == {"exact", "default", "keyframe:0.5", "keyframe:2"}
     assert all(r["landed"] == 30 for r in rows.values())
     assert rows["keyframe:2"]["within_tolerance"] == 30  # GOP 1.6 s: a keyframe is always within 2 s
