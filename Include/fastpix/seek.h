@@ -871,7 +871,10 @@ typedef struct fpx_packet {
     int64_t landed_pts;
     /** The same landing in THIS packet's stream time base, rounded up, so a
      *  decoded frame of this stream presents at or after the landing exactly
-     *  when its pts >= landed_pts_in_stream. FPX_NOPTS when unknown. */
+     *  when its pts >= landed_pts_in_stream. FPX_NOPTS when unknown, and for
+     *  HLS packets from the segments after the landing's (every frame of
+     *  those presents after the landing; their pts may restart at an
+     *  EXT-X-DISCONTINUITY). */
     int64_t landed_pts_in_stream;
     /** Audio packets that straddle the landing (pts < landing < pts +
      *  duration): how many samples at the start of this packet's decoded frame

@@ -274,7 +274,7 @@ public func fpxPlayerStreamInfo(_ h: OpaquePointer?, _ index: Int32,
         c.extradata = s.extradata?.assumingMemoryBound(to: UInt8.self)
         c.extradata_size = s.extradataSize
         c.codecpar = s.codecParameters
-        let f = s.facts
+        let f = s.details
         c.profile = f.profile
         c.level = f.level
         c.profile_name = f.profileName
