@@ -633,8 +633,6 @@ public final class Player {
             }
             readEpoch &+= 1
             destroyed = true
-            for (_, l) in listeners { events.post { l.onRemoved() } }
-            listeners.removeAll()
             m.broadcast()
             return false
         }
@@ -650,6 +648,17 @@ public final class Player {
         let packet: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
         _ = packet
         scrubSession?.shutdown()
+        // The listeners are dropped by an event, not here: events already queued look the
+        // listeners up when they run (postToListeners), so emptying the list now would lose
+        // them (a step's on_frame_step, a seek's on_seek_accuracy still queued behind a busy
+        // callback, or everything in FPX_DELIVERY_HOST). Posted last, after the worker and
+        // the scrub timer stopped, it runs after every event of this player and before
+        // destroy returns; add/remove_listener are refused from `destroyed` on, so nothing
+        // else changes the list meanwhile.
+        events.post { [self] in
+            let dropped = self.m.locked { let ls = self.listeners; self.listeners.removeAll(); return ls }
+            for (_, l) in dropped { l.onRemoved() }
+        }
         events.shutdown()
         // Item facts handed to the host live until here (seek.h, section 5).
         m.locked { retainedFacts.removeAll() }
