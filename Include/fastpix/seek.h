@@ -113,6 +113,57 @@
  *                        fpx_player_event_fd(), which is readable while
  *                        events are queued.
  *
+ * The event fd and the wakeup, exactly (FPX_DELIVERY_HOST):
+ *
+ * - fpx_player_event_fd() is the read end of a pipe, non-blocking and
+ *   close-on-exec. It is LEVEL-triggered: it polls readable for as long as
+ *   events are queued and not yet taken by a dispatch, however many times
+ *   you poll, and stops being readable once a dispatch has taken the last
+ *   one. Never read from it or close it; watch it for POLLIN / EPOLLIN
+ *   (level-triggered: do not use EPOLLET) and call
+ *   fpx_player_dispatch_events() when it is readable.
+ * - It is the same fd for the player's whole life: across fpx_player_open(),
+ *   a replacing open and fpx_player_close_item(). Watch it once.
+ * - fpx_player_destroy() closes it (when destroy is called from inside a
+ *   dispatched callback: once that dispatch returns; when other threads are
+ *   still inside calls on the player: once the last of them returns). Stop
+ *   watching it before you destroy: after that its number may be reused by
+ *   any open() in the process.
+ * - The wakeup callback runs on a library thread once per change of the
+ *   queue from empty to non-empty: events queued while earlier ones wait
+ *   for a dispatch do not call it again. So schedule one dispatch per
+ *   wakeup, and have that dispatch drain everything (it does).
+ *
+ * With epoll (Linux):
+ *
+ *   int fd, ep = epoll_create1(EPOLL_CLOEXEC);
+ *   struct epoll_event ev = {.events = EPOLLIN, .data.ptr = player};
+ *   fpx_player_event_fd(player, &fd);
+ *   epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+ *   for (;;) {
+ *       struct epoll_event out[8];
+ *       int i, n = epoll_wait(ep, out, 8, -1);
+ *       for (i = 0; i < n; i++)
+ *           fpx_player_dispatch_events(out[i].data.ptr, NULL);
+ *   }
+ *   ... epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL); fpx_player_destroy(player);
+ *
+ * With GLib, watch the fd with a source whose callback dispatches and keeps
+ * the source (the fd stays the same for the player's life):
+ *
+ *   static gboolean on_fpx(gint fd, GIOCondition c, gpointer player) {
+ *       fpx_player_dispatch_events(player, NULL);
+ *       return G_SOURCE_CONTINUE;
+ *   }
+ *   guint id = g_unix_fd_add(fd, G_IO_IN, on_fpx, player);
+ *   ... g_source_remove(id); fpx_player_destroy(player);
+ *
+ * or, without the fd, have the wakeup callback only schedule a dispatch on
+ * your context: GSource *s = g_idle_source_new(); g_source_set_callback(s,
+ * dispatch_fn, player, NULL); g_source_attach(s, ctx); g_source_unref(s).
+ * (Not g_main_context_invoke(): it may run the function right there, on the
+ * library's thread, which must not call into the library.)
+ *
  * Callbacks must return quickly. Inside a callback you may call the
  * callback-safe functions, among them fpx_player_seek(), so a seek may be
  * issued from a completion.
@@ -133,9 +184,20 @@
  *   name a destroy_notify function: it is called exactly once, on the delivery
  *   thread, after the library has dropped the pointer (listener removed, or
  *   player destroyed).
- * - Packet data returned by fpx_player_read_packet() stays valid until the
- *   next fpx_player_read_packet() call on that player, fpx_player_close_item(),
- *   fpx_player_open() or fpx_player_destroy(), whichever comes first.
+ * - Packet data returned by fpx_player_read_packet() (data and av_packet)
+ *   belongs to the player, not to the item: it stays valid until the next
+ *   fpx_player_read_packet() call on that player or fpx_player_destroy(),
+ *   whichever comes first. Seeks, steps, fpx_player_close_item(),
+ *   fpx_player_open() and the library's own housekeeping (an HLS segment
+ *   dropped from memory) never free it. Two threads reading one player
+ *   invalidate each other's packets: serialise the read with your copy.
+ * - Item facts. fpx_item_info.format_name and fpx_stream_info.codec_name are
+ *   static strings, valid for the life of the process. fpx_stream_info's
+ *   extradata and codecpar are the player's copies: once handed out they stay
+ *   valid until the player is destroyed, even when another thread closes or
+ *   replaces the item meanwhile. (Cost: the player keeps the codec parameters
+ *   and extradata of every item whose stream info was asked for, typically
+ *   well under a kilobyte per stream, until fpx_player_destroy().)
  * - Every seek gets exactly one completion, ever. When fpx_player_seek()
  *   returns an error, its callback is never called.
  * - fpx_player_destroy(): pending and in-flight seeks complete with reason
@@ -182,8 +244,8 @@
  *
  * Structs the library fills in your memory (the output-struct rule).
  * fpx_item_status_info, fpx_item_info, fpx_stream_info, fpx_packet,
- * fpx_player_stats, fpx_frame_step_result and fpx_live_seek_window (and any
- * output struct added later) start with size_t struct_size, and YOU set it:
+ * fpx_player_stats, fpx_frame_step_result, fpx_live_seek_window and
+ * fpx_ffmpeg_version_info (and any output struct added later) start with size_t struct_size, and YOU set it:
  *
  *   fpx_packet pkt = {.struct_size = sizeof(fpx_packet)};
  *   fpx_player_read_packet(p, &pkt);
@@ -204,8 +266,12 @@
  *   of this SONAME declared it. That is the whole struct for every struct
  *   above except fpx_frame_step_result, whose first 48 bytes (through
  *   explanation) are filled and whose landed_stream_pts and packets_read,
- *   added in 0.2.0, are not. Zeroed structs therefore stay safe for old
- *   hosts; set struct_size to get every field.
+ *   added in 0.2.0, are not; fpx_packet, filled through av_packet (the
+ *   landing fields after it came in 0.3); and fpx_stream_info, filled
+ *   through codecpar (the stream facts after it came in 0.3). Zeroed
+ *   structs therefore stay safe for old hosts; set struct_size to get every
+ *   field. (fpx_seek_outcome as the output of fpx_player_seek_wait, new in
+ *   0.3, is filled whole for a zero size.)
  * - struct_size is read, so it must be initialised: an uninitialised
  *   (garbage) size larger than the struct is taken as a newer host and the
  *   whole struct is filled, which overruns your memory if your struct is
@@ -213,6 +279,28 @@
  * - On failure the struct, struct_size included, is left untouched.
  * Structs the library hands you (outcomes and other callback payloads) are
  * library memory, always complete; their struct_size is the library's sizeof.
+ *
+ * FFmpeg ABI. This library is built against FFmpeg 5.x: libavformat 59,
+ * libavcodec 59 and libavutil 57 (Debian 12 ships FFmpeg 5.1: libavformat
+ * 59.27, libavcodec 59.37, libavutil 57.28). Two members of the API point
+ * into FFmpeg's own structs, whose layout is fixed only within a major
+ * version:
+ *
+ *   fpx_stream_info.codecpar   a const AVCodecParameters * (libavcodec 59)
+ *   fpx_packet.av_packet       a const AVPacket *          (libavcodec 59)
+ *
+ * A host that dereferences them must be compiled against the same majors
+ * (pkg-config: fastpixseek.pc lists libavformat, libavcodec and libavutil in
+ * Requires.private; the Debian package libfastpixseek1 depends on
+ * libavformat59, libavcodec59 and libavutil57). A host that does not want
+ * that coupling uses the plain members instead (codec_id, codec_name,
+ * extradata; data, size, pts, dts, flags). The SONAME libfastpixseek.so.1 does
+ * not change with FFmpeg: a new FFmpeg major means rebuilding this library.
+ * fpx_ffmpeg_versions() reports the versions built against and loaded, and
+ * fpx_player_open() refuses with FPX_ERROR_FFMPEG_MISMATCH, before touching
+ * FFmpeg, when a loaded library's major differs from the build's (an FFmpeg
+ * built with the wrong SONAME, or another FFmpeg linked statically into the
+ * host, whose symbols then take the place of the shared ones).
  */
 #ifndef FASTPIX_SEEK_H
 #define FASTPIX_SEEK_H
@@ -258,6 +346,39 @@ FPX_API unsigned fpx_version(void);
  */
 FPX_API const char *fpx_version_string(void);
 
+/** The major, minor and micro parts of an FFmpeg AV_VERSION_INT value. */
+#define FPX_AV_VERSION_MAJOR(v) (((unsigned)(v)) >> 16)
+#define FPX_AV_VERSION_MINOR(v) ((((unsigned)(v)) >> 8) & 0xffu)
+#define FPX_AV_VERSION_MICRO(v) (((unsigned)(v)) & 0xffu)
+
+/**
+ * FFmpeg library versions, packed as FFmpeg's AV_VERSION_INT
+ * (major << 16 | minor << 8 | micro). See "FFmpeg ABI".
+ */
+typedef struct fpx_ffmpeg_version_info {
+    size_t struct_size;         /**< set to sizeof before the call; see fpx_ffmpeg_versions */
+    unsigned avformat_build;    /**< LIBAVFORMAT_VERSION_INT this library was compiled against */
+    unsigned avformat_runtime;  /**< avformat_version() of the libavformat loaded */
+    unsigned avcodec_build;     /**< LIBAVCODEC_VERSION_INT compiled against */
+    unsigned avcodec_runtime;   /**< avcodec_version() of the libavcodec loaded */
+    unsigned avutil_build;      /**< LIBAVUTIL_VERSION_INT compiled against */
+    unsigned avutil_runtime;    /**< avutil_version() of the libavutil loaded */
+    /** 1 when every loaded major equals the build's: fpx_player_open() works.
+     *  0: fpx_player_open() returns FPX_ERROR_FFMPEG_MISMATCH. */
+    int compatible;
+} fpx_ffmpeg_version_info;
+
+/**
+ * Fills *out with the FFmpeg versions this library was built against and the
+ * ones loaded in the process. Set out->struct_size = sizeof *out first: the
+ * output-struct rule (see "Compatibility") applies; struct_size 0 gets the
+ * whole struct, which is new in this version.
+ * Returns FPX_ERROR_INVALID_ARGUMENT (nothing written) for NULL or a
+ * struct_size of 1 ... sizeof(size_t) - 1.
+ * Thread-safe; callback-safe: yes.
+ */
+FPX_API int fpx_ffmpeg_versions(fpx_ffmpeg_version_info *out);
+
 /* ======================================================================= */
 /* Errors                                                                  */
 /* ======================================================================= */
@@ -287,7 +408,12 @@ typedef enum fpx_error {
     FPX_ERROR_INTERNAL = -21,        /**< a bug: please report it */
     FPX_ERROR_INVALID_STATE = -22,   /**< e.g. fpx_scrub_update without fpx_scrub_begin */
     FPX_ERROR_EXPIRED = -23,         /**< the live segment being read left the playlist window */
-    FPX_ERROR_STALLED = -24          /**< a live playlist stopped updating */
+    FPX_ERROR_STALLED = -24,         /**< a live playlist stopped updating */
+    FPX_ERROR_PROTOCOL_NOT_ALLOWED = -25, /**< refused by the protocol policy (see "Untrusted media") */
+    FPX_ERROR_INTERRUPTED = -26,     /**< a blocked read stopped by a seek, cancel, close or destroy */
+    FPX_ERROR_TOO_LARGE = -27,       /**< media exceeds the player's buffer cap (max_buffer_bytes) */
+    FPX_ERROR_FFMPEG_MISMATCH = -29, /**< loaded FFmpeg majors differ from the build's; see "FFmpeg ABI" */
+    FPX_ERROR_REFERENCE_STREAM = -31 /**< the reference stream cannot be disabled */
 } fpx_error;
 
 /**
@@ -301,6 +427,54 @@ FPX_API const char *fpx_error_string(int code);
  * for codes this library does not define. Never NULL. Callback-safe: yes.
  */
 FPX_API const char *fpx_error_name(int code);
+
+/* ======================================================================= */
+/* Logging                                                                 */
+/* ======================================================================= */
+
+/*
+ * By default the library prints nothing: not its own messages, not FFmpeg's.
+ * FFmpeg's logger is process-wide (av_log_set_callback), so the library takes
+ * it over: the first fpx_player_create or fpx_set_log_callback installs the
+ * library's av_log callback for the whole process, which drops every message
+ * unless a log callback is set. A host that routes FFmpeg's log itself (its
+ * own av_log callback, or FFmpeg's default printing to stderr) must say so
+ * before creating the first player: fpx_set_log_callback with
+ * FPX_LOG_KEEP_FFMPEG_CALLBACK in level. The library then never touches
+ * FFmpeg's logger (if it already had, it puts back av_log_default_callback:
+ * FFmpeg has no way to read the callback it replaced), and only the
+ * library's own messages reach the callback.
+ *
+ * Levels are FFmpeg's (AV_LOG_*), so both kinds of message share one scale.
+ */
+#define FPX_LOG_QUIET   (-8)
+#define FPX_LOG_ERROR   16
+#define FPX_LOG_WARNING 24
+#define FPX_LOG_INFO    32
+#define FPX_LOG_VERBOSE 40
+#define FPX_LOG_DEBUG   48
+#define FPX_LOG_TRACE   56
+/** OR into fpx_set_log_callback's level: leave FFmpeg's logger alone. */
+#define FPX_LOG_KEEP_FFMPEG_CALLBACK 0x10000
+
+/**
+ * One log line: level (FPX_LOG_*), the message without its trailing newline
+ * (FFmpeg's carry their "[mov,mp4,... @ 0x...]" prefix), valid during the
+ * call only. Runs on whichever thread logged (a player's worker, a reload
+ * thread, a host thread inside a blocking call), possibly concurrently with
+ * other calls; it must return quickly and must not destroy players.
+ */
+typedef void (*fpx_log_callback)(int level, const char *message, void *userdata);
+
+/**
+ * Routes FFmpeg's log and the library's own messages with a level at or
+ * below level (e.g. FPX_LOG_WARNING: errors and warnings) to callback, for
+ * the whole process. callback NULL silences everything (the default).
+ * Returns FPX_OK, or FPX_ERROR_INVALID_ARGUMENT for a level outside
+ * FPX_LOG_QUIET..FPX_LOG_TRACE. Thread-safe; callable from a log callback.
+ * Callback-safe: yes.
+ */
+FPX_API int fpx_set_log_callback(int level, fpx_log_callback callback, void *userdata);
 
 /* ======================================================================= */
 /* Rational time                                                           */
@@ -391,7 +565,7 @@ typedef enum fpx_precision_kind {
 
 typedef struct fpx_precision {
     fpx_precision_kind kind;
-    fpx_time tolerance; /**< NEAREST_KEYFRAME only: >= 0, numeric */
+    fpx_time tolerance; /**< NEAREST_KEYFRAME only: >= 0, numeric, <= 2^31 s, flags VALID only */
 } fpx_precision;
 
 /** {FPX_PRECISION_EXACT, 0}. Callback-safe: yes. */
@@ -554,7 +728,7 @@ typedef struct fpx_item_info {
     int32_t time_base_num;   /**< reference stream's time base */
     int32_t time_base_den;
     int seekable;            /**< the container can seek */
-    const char *format_name; /**< valid until the item is closed or replaced */
+    const char *format_name; /**< static; valid for the life of the process */
 } fpx_item_info;
 
 typedef enum fpx_media_type {
@@ -576,10 +750,69 @@ typedef struct fpx_stream_info {
     int width, height;         /**< video */
     int sample_rate, channels; /**< audio */
     int video_delay;           /**< reorder depth in frames (B-frames) */
-    const uint8_t *extradata;  /**< valid until the item is closed or replaced */
+    const uint8_t *extradata;  /**< the player's copy; valid until fpx_player_destroy */
     size_t extradata_size;
-    /** const AVCodecParameters *, for FFmpeg-based hosts; same lifetime. */
+    /** const AVCodecParameters * (the player's copy; FFmpeg 5.x, libavcodec
+     *  59, see "FFmpeg ABI"), for FFmpeg-based hosts; same lifetime as
+     *  extradata. */
     const void *codecpar;
+
+    /* Added in 0.3: the stream facts a decoder that is not libavcodec, or a
+     * renderer, needs. Read from the container (AVCodecParameters, AVStream,
+     * its side data) as `ffprobe -show_streams` reads them. Integer enums are
+     * FFmpeg's own values (AVColorRange, AVColorPrimaries, ...); the names
+     * next to them are FFmpeg's static names. Strings are static unless
+     * noted; NULL means unknown or not applicable. */
+    int profile;                  /**< codec profile (FFmpeg's value); -99 unknown */
+    int level;                    /**< codec level (H.264: 31 = 3.1); -99 unknown */
+    const char *profile_name;     /**< e.g. "High", "LC"; NULL unknown */
+    const char *pixel_format;     /**< video: e.g. "yuv420p10le" */
+    /** Bits per component of pixel_format (video); bits per sample (audio:
+     *  bits_per_raw_sample, else the sample format's size). 0 unknown. */
+    int bit_depth;
+    int32_t sample_aspect_num;    /**< sample (pixel) aspect ratio; 0/1 unknown */
+    int32_t sample_aspect_den;
+    int32_t frame_rate_num;       /**< average frame rate (avg_frame_rate); 0/0 unknown */
+    int32_t frame_rate_den;
+    int32_t real_frame_rate_num;  /**< r_frame_rate: the lowest rate all timestamps fit */
+    int32_t real_frame_rate_den;
+    int color_range;              /**< AVColorRange: 0 unspecified, 1 tv, 2 pc */
+    int color_primaries;          /**< AVColorPrimaries: 2 unspecified */
+    int color_transfer;           /**< AVColorTransferCharacteristic: 2 unspecified */
+    int color_space;              /**< AVColorSpace (the matrix): 2 unspecified */
+    const char *color_range_name; /**< "tv", "pc", "unknown" */
+    const char *color_primaries_name;  /**< e.g. "bt709", "bt2020" */
+    const char *color_transfer_name;   /**< e.g. "bt709", "smpte2084" */
+    const char *color_space_name;      /**< e.g. "bt709", "bt2020nc" */
+    int chroma_location;          /**< AVChromaLocation: 0 unspecified, 1 left */
+    const char *chroma_location_name;
+    int field_order;              /**< AVFieldOrder: 0 unknown, 1 progressive */
+    /** 1 when the stream has a display matrix (side data); then
+     *  rotation_degrees is av_display_rotation_get() of it: the angle, in
+     *  degrees counterclockwise, by which the decoded picture must be rotated
+     *  to display it upright (ffprobe's "rotation", e.g. -90 for a phone
+     *  held upright). 0 without a display matrix. */
+    int has_display_matrix;
+    double rotation_degrees;
+    const char *sample_format;    /**< audio: e.g. "fltp", "s16" */
+    /** audio: e.g. "mono", "stereo", "5.1(side)"; the player's copy, valid
+     *  until fpx_player_destroy (like extradata). */
+    const char *channel_layout;
+    uint64_t channel_mask;        /**< AV_CH_* bits of a native-order layout; 0 otherwise */
+    int frame_size;               /**< audio samples per packet; 0 variable or unknown */
+    int initial_padding;          /**< audio: priming samples the decoder must skip */
+    int trailing_padding;
+    uint32_t codec_tag;           /**< container fourcc, little-endian ('avc1' = 0x31637661); 0 none */
+    int64_t bit_rate;             /**< bits per second; 0 unknown */
+    int bits_per_coded_sample;
+    int bits_per_raw_sample;
+    int64_t start_pts;            /**< the stream's start_time, stream time base; FPX_NOPTS unknown */
+    int64_t duration_ts;          /**< the stream's duration, stream time base; FPX_NOPTS unknown */
+    int64_t frame_count;          /**< nb_frames from the container; 0 unknown */
+    int disposition;              /**< FFmpeg's AV_DISPOSITION_* bits (1 = default) */
+    /** the "language" tag (ISO 639-2, e.g. "eng"); the player's copy, valid
+     *  until fpx_player_destroy; NULL when absent. */
+    const char *language;
 } fpx_stream_info;
 
 /* ======================================================================= */
@@ -629,7 +862,7 @@ typedef struct fpx_packet {
     int64_t pos;            /**< byte position, -1 if unknown */
     uint32_t flags;         /**< FPX_PACKET_FLAG_* */
     uint64_t seek_id;       /**< the latest seek this packet follows, 0 if none */
-    const void *av_packet;  /**< the const AVPacket *; same lifetime as data */
+    const void *av_packet;  /**< the const AVPacket * (FFmpeg 5.x, libavcodec 59; see "FFmpeg ABI"); same lifetime as data */
     /* Added in 0.3 (see "Landing on the packet stream" above). */
     /** The landed frame of the seek this packet follows: its pts in the time
      *  base of landed_stream_index (the reference stream), the value the
@@ -693,10 +926,26 @@ typedef struct fpx_player_config {
     /** Bound on any one blocking I/O operation (open, read, network
      *  connect), in milliseconds. Default 10000. 0 means no bound. */
     int64_t io_timeout_ms;
-    /** FPX_DELIVERY_HOST: called from a library thread when events become
-     *  pending. It must not call into the library; schedule a dispatch. */
+    /** FPX_DELIVERY_HOST: called from a library thread once per change of
+     *  the event queue from empty to non-empty (see "Event delivery"). It
+     *  must not call into the library; schedule a dispatch. */
     void (*wakeup)(void *userdata);
     void *wakeup_userdata;
+    /** The protocols the player may open, as FFmpeg names them, comma
+     *  separated ("file,http,https"). NULL (the default) means
+     *  "file,http,https". The list replaces the default: it can narrow it
+     *  ("https" alone) or widen it ("file,http,https,pipe"). Whatever it
+     *  says, content reached over the network (a remote playlist's
+     *  segments, keys, init sections and variants; a remote file's nested
+     *  references) may name only http and https. An empty list or a name
+     *  with characters other than [a-z0-9_] is FPX_ERROR_INVALID_ARGUMENT.
+     *  Copied at create. See "Untrusted media". */
+    const char *protocol_whitelist;
+    /** Cap on the media a player buffers, in bytes: one HLS segment (with
+     *  its init section), the HLS segments held together, the packet
+     *  window. Default (and 0): 67108864 (64 MiB). Exceeding it is
+     *  FPX_ERROR_TOO_LARGE. Negative is FPX_ERROR_INVALID_ARGUMENT. */
+    int64_t max_buffer_bytes;
 } fpx_player_config;
 
 /** Fills *config with the defaults and sets its size. Callback-safe: yes. */
@@ -722,7 +971,10 @@ FPX_API int fpx_player_destroy(fpx_player *player);
  * current one (whose pending seeks complete as cancelled). Returns at once;
  * the open runs on the player's worker. Status events (LOADING, then READY or
  * FAILED) reach on_item_status. The url is copied.
- * Returns FPX_ERROR_INVALID_ARGUMENT for NULL or empty url.
+ * Returns FPX_ERROR_INVALID_ARGUMENT for NULL or empty url, and
+ * FPX_ERROR_FFMPEG_MISMATCH (nothing attached, no status event) when the
+ * loaded FFmpeg libraries have other majors than the library was built
+ * against (see "FFmpeg ABI" and fpx_ffmpeg_versions()).
  * Callback-safe: yes.
  */
 FPX_API int fpx_player_open(fpx_player *player, const char *url);
@@ -781,7 +1033,9 @@ FPX_API int fpx_player_setup_seek_manager(fpx_player *player);
  * never called.
  * Errors: FPX_ERROR_INVALID_HANDLE; FPX_ERROR_INVALID_TIME (NaN, infinite,
  * invalid, timescale <= 0); FPX_ERROR_UNKNOWN_ENUM (precision kind);
- * FPX_ERROR_INVALID_ARGUMENT (negative or non-numeric tolerance);
+ * FPX_ERROR_INVALID_ARGUMENT (tolerance negative, non-numeric, over
+ * 2^31 seconds, or with flag bits other than FPX_TIME_FLAG_VALID: checked
+ * here, so an accepted seek never fails for its tolerance);
  * FPX_ERROR_NO_ITEM. A seek issued while the item is still loading is queued
  * behind the open.
  * Callback-safe: yes.
@@ -806,9 +1060,10 @@ FPX_API int fpx_player_seek(fpx_player *player, fpx_time target, fpx_precision p
  *
  * It returns as soon as the outcome is decided and does not wait for event
  * delivery: listeners (on_seek_clamped, on_seek_accuracy) still hear of the
- * seek through the event queue as usual, possibly after this call returns,
- * and in FPX_DELIVERY_HOST mode only at your next fpx_player_dispatch_events().
- * So it never deadlocks on a host-pumped queue.
+ * seek through the event queue as usual, possibly after this call returns.
+ * The seek's events are queued before it returns, so in FPX_DELIVERY_HOST
+ * mode your next fpx_player_dispatch_events() delivers them. So it never
+ * deadlocks on a host-pumped queue.
  *
  * Errors: those of fpx_player_seek(); FPX_ERROR_TIMEOUT when timeout_ms
  * passed first (*out untouched; the seek stays issued and completes later
@@ -849,7 +1104,10 @@ FPX_API int fpx_player_dispatch_events(fpx_player *player, int *dispatched);
 
 /**
  * FPX_DELIVERY_HOST only: a file descriptor that polls readable while events
- * are queued. Owned by the player; do not read or close it. Callback-safe: yes.
+ * are queued (level-triggered), the same for the player's whole life, closed
+ * by fpx_player_destroy(). Owned by the player; do not read or close it. See
+ * "Event delivery" for the exact rules and an epoll and a GLib example.
+ * Callback-safe: yes.
  */
 FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
 
@@ -859,7 +1117,11 @@ FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
  * packets whose pts is before the landed frame carry
  * FPX_PACKET_FLAG_DECODE_ONLY, and the first carries
  * FPX_PACKET_FLAG_DISCONTINUITY. A read issued while seeks are pending waits
- * for them to settle first. Blocking (bounded by the I/O timeout).
+ * for them to settle first. Packets without DISCONTINUITY always follow the
+ * previous one in demux order: when a seek or step that did not land
+ * (cancelled, superseded, failed, or refused after reading media) moved the
+ * demuxer, the next read starts again at the keyframe the playhead frame
+ * needs, flagged DISCONTINUITY. Blocking (bounded by the I/O timeout).
  * Returns FPX_OK, FPX_ERROR_EOF at the end, or an I/O error.
  * Callback-safe: no.
  */
@@ -880,6 +1142,27 @@ typedef struct fpx_player_stats {
 
 /** Copies the counters. Callback-safe: yes. */
 FPX_API int fpx_player_stats_get(fpx_player *player, fpx_player_stats *stats);
+
+/**
+ * Switches a stream of the READY item off (enabled 0) or back on (enabled
+ * != 0). A disabled stream is discarded in the demuxer (AVStream.discard =
+ * AVDISCARD_ALL): its packets are not read from the container where the
+ * format allows skipping them, are not counted in packets_demuxed and
+ * bytes_read, and are never returned by fpx_player_read_packet(), including
+ * packets already buffered when it was disabled. Seeks are unaffected: they
+ * resolve on the reference stream. Enabling a stream again takes effect for
+ * the packets demuxed from then on: packets already buffered stay without
+ * it, and the next seek reads the container again, with it.
+ * The setting belongs to the current item; a newly opened item has every
+ * stream enabled. Idempotent.
+ * Errors: FPX_ERROR_REFERENCE_STREAM when asked to disable the reference
+ * stream (fpx_item_info.reference_stream; enabling it is a no-op);
+ * FPX_ERROR_INVALID_ARGUMENT for an index outside [0, stream_count);
+ * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY, FPX_ERROR_ITEM_FAILED.
+ * It waits for a seek or read in progress on another thread to finish.
+ * Callback-safe: no.
+ */
+FPX_API int fpx_player_set_stream_enabled(fpx_player *player, int stream_index, int enabled);
 
 /* ======================================================================= */
 /* Scrub sessions                                                          */

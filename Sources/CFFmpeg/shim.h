@@ -5,6 +5,10 @@
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
 #include <libavutil/mathematics.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/display.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/samplefmt.h>
 #include <errno.h>
 
 static inline int64_t fpx_av_nopts_value(void) { return AV_NOPTS_VALUE; }
@@ -46,4 +50,32 @@ static inline int64_t fpx_packet_skip_samples(const AVPacket *p) {
 }
 static inline int fpx_avindex_keyframe(void) { return AVINDEX_KEYFRAME; }
 static inline int fpx_avindex_discard_frame(void) { return AVINDEX_DISCARD_FRAME; }
+/* FFmpeg's own logger back (av_log_default_callback cannot cross into Swift: va_list). */
+static inline void fpx_av_log_restore_default(void) { av_log_set_callback(av_log_default_callback); }
+
+/* The library's av_log callback: va_list cannot cross into Swift, so the line
+ * is formatted here and handed to Swift (FFmpegLog.swift, which defines these
+ * two with @_cdecl; the version script keeps them local) as text. `wants`
+ * filters by level before any formatting. */
+int fastpixseek_log_wants(int level);
+void fastpixseek_log_line(int level, const char *text);
+static void fpx_av_log_callback_(void *avcl, int level, const char *fmt, va_list vl)
+{
+    static int print_prefix = 1; /* a racy hint for FFmpeg's prefix: harmless */
+    char buf[1024];
+    int lv = level >= 0 ? (level & 0xff) : level;
+    if (!fmt || !fastpixseek_log_wants(lv))
+        return;
+    buf[0] = 0;
+    av_log_format_line2(avcl, level, fmt, vl, buf, (int)sizeof buf, &print_prefix);
+    fastpixseek_log_line(lv, buf);
+}
+static inline void fpx_av_log_install(void) { av_log_set_callback(fpx_av_log_callback_); }
+
+/* The FFmpeg versions this build was compiled against (AV_VERSION_INT), for the ABI check
+   (FastPixSeekEngine/FFmpegVersions.swift); the loaded ones come from *_version(). */
+#include <libavcodec/avcodec.h>
+static inline unsigned fpx_libavformat_build_version(void) { return LIBAVFORMAT_VERSION_INT; }
+static inline unsigned fpx_libavcodec_build_version(void) { return LIBAVCODEC_VERSION_INT; }
+static inline unsigned fpx_libavutil_build_version(void) { return LIBAVUTIL_VERSION_INT; }
 #endif

@@ -130,6 +130,8 @@ public func fpxPlayerConfigInit(_ c: UnsafeMutablePointer<fpx_player_config>?) {
     c.pointee.size = MemoryLayout<fpx_player_config>.size
     c.pointee.delivery = FPX_DELIVERY_THREAD
     c.pointee.io_timeout_ms = 10_000
+    c.pointee.protocol_whitelist = nil
+    c.pointee.max_buffer_bytes = Int64(IOPolicy.defaultMaxBufferBytes)
 }
 
 @_cdecl("fpx_player_create")
@@ -154,16 +156,28 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
     case FPX_DELIVERY_HOST.rawValue: mode = .host
     default: return ErrorCode.unknownEnum.rawValue
     }
-    guard cfg.io_timeout_ms >= 0, cfg.io_timeout_ms <= Int64.max / 1_000_000 else {
-        return ErrorCode.invalidArgument.rawValue
-    }
+    // Any non-negative timeout: huge ones saturate (INT64_MAX ms is never reached).
+    guard cfg.io_timeout_ms >= 0 else { return ErrorCode.invalidArgument.rawValue }
     var wakeup: (() -> Void)?
     if let w = cfg.wakeup {
         let ud = cfg.wakeup_userdata
         wakeup = { w(ud) }
     }
-    let config = Player.Config(delivery: mode, ioTimeoutNanoseconds: UInt64(cfg.io_timeout_ms) * 1_000_000,
-                               wakeup: wakeup)
+    // Fields past the host's size stay at their defaults (NULL list, 0 cap).
+    let protocols: ProtocolPolicy
+    if let list = cfg.protocol_whitelist {
+        guard let p = ProtocolPolicy.parse(String(cString: list)) else { return ErrorCode.invalidArgument.rawValue }
+        protocols = p
+    } else {
+        protocols = .default
+    }
+    guard cfg.max_buffer_bytes >= 0 else { return ErrorCode.invalidArgument.rawValue }
+    let cap = cfg.max_buffer_bytes == 0 ? IOPolicy.defaultMaxBufferBytes : Int(clamping: cfg.max_buffer_bytes)
+    let config = Player.Config(delivery: mode, ioTimeoutNanoseconds: Deadline.nanoseconds(milliseconds: cfg.io_timeout_ms),
+                               wakeup: wakeup, protocols: protocols, maxBufferBytes: cap)
+    // FFmpeg's log goes through the library's (silent unless the host set a
+    // log callback) from the first player on: see fpx_set_log_callback.
+    FFmpegLog.installIfAllowed()
     guard let p = Player(config: config, factory: makeFFmpegEngine) else { return ErrorCode.noMemory.rawValue }
     out.pointee = Handles.register(p)
     return 0
@@ -181,6 +195,7 @@ public func fpxPlayerDestroy(_ h: OpaquePointer?) -> Int32 {
 public func fpxPlayerOpen(_ h: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
     withPlayer(h) { p in
         guard let url = url, url.pointee != 0 else { throw ErrorCode.invalidArgument }
+        if let refusal = ffmpegOpenRefusal() { throw refusal }  // Exports+Build.swift
         try p.open(String(cString: url))
     }
 }
@@ -204,11 +219,11 @@ public func fpxPlayerWaitItem(_ h: OpaquePointer?, _ timeoutMS: Int64,
     var result: Int32 = 0
     let rc = withPlayer(h, callbackSafe: false) { p in
         let slot = try OutputSlot.optional(info)
-        let ns: UInt64? = timeoutMS < 0 ? nil : UInt64(min(timeoutMS, Int64.max / 1_000_000)) * 1_000_000
+        let ns: UInt64? = timeoutMS < 0 ? nil : Deadline.nanoseconds(milliseconds: timeoutMS)
         let s = p.waitItem(timeoutNanoseconds: ns)
         switch s.status {
-        case .none: throw ErrorCode.noItem
-        case .loading: throw ErrorCode.timeout
+        case .none: throw p.isDestroyed ? ErrorCode.cancelled : ErrorCode.noItem
+        case .loading: throw p.isDestroyed ? ErrorCode.cancelled : ErrorCode.timeout
         case .failed: result = s.error?.rawValue ?? ErrorCode.itemFailed.rawValue
         case .ready: result = 0
         }
@@ -259,6 +274,46 @@ public func fpxPlayerStreamInfo(_ h: OpaquePointer?, _ index: Int32,
         c.extradata = s.extradata?.assumingMemoryBound(to: UInt8.self)
         c.extradata_size = s.extradataSize
         c.codecpar = s.codecParameters
+        let f = s.facts
+        c.profile = f.profile
+        c.level = f.level
+        c.profile_name = f.profileName
+        c.pixel_format = f.pixelFormat
+        c.bit_depth = f.bitDepth
+        c.sample_aspect_num = f.sampleAspectNum
+        c.sample_aspect_den = f.sampleAspectDen
+        c.frame_rate_num = f.frameRateNum
+        c.frame_rate_den = f.frameRateDen
+        c.real_frame_rate_num = f.realFrameRateNum
+        c.real_frame_rate_den = f.realFrameRateDen
+        c.color_range = f.colorRange
+        c.color_primaries = f.colorPrimaries
+        c.color_transfer = f.colorTransfer
+        c.color_space = f.colorSpace
+        c.color_range_name = f.colorRangeName
+        c.color_primaries_name = f.colorPrimariesName
+        c.color_transfer_name = f.colorTransferName
+        c.color_space_name = f.colorSpaceName
+        c.chroma_location = f.chromaLocation
+        c.chroma_location_name = f.chromaLocationName
+        c.field_order = f.fieldOrder
+        c.has_display_matrix = f.hasDisplayMatrix ? 1 : 0
+        c.rotation_degrees = f.rotationDegrees
+        c.sample_format = f.sampleFormat
+        c.channel_layout = f.channelLayout
+        c.channel_mask = f.channelMask
+        c.frame_size = f.frameSize
+        c.initial_padding = f.initialPadding
+        c.trailing_padding = f.trailingPadding
+        c.codec_tag = f.codecTag
+        c.bit_rate = f.bitRate
+        c.bits_per_coded_sample = f.bitsPerCodedSample
+        c.bits_per_raw_sample = f.bitsPerRawSample
+        c.start_pts = f.startPTS ?? FPX_NOPTS
+        c.duration_ts = f.durationTicks ?? FPX_NOPTS
+        c.frame_count = f.frameCount
+        c.disposition = f.disposition
+        c.language = f.language
         slot.store(c)
     }
 }
@@ -303,14 +358,8 @@ public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: 
 public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precision: fpx_precision,
                               _ timeoutMS: Int64, _ out: UnsafeMutablePointer<fpx_seek_outcome>?) -> Int32 {
     withPlayer(h, callbackSafe: false) { p in
-        // The output-struct rule (the caller's struct_size bounds what is written; 0 = the
-        // whole struct, as this function is new), checked before the seek is issued.
-        // TODO(memsafe OutputSlot): `extension fpx_seek_outcome: OutputStruct` with
-        // legacySize = MemoryLayout<fpx_seek_outcome>.size, then `try OutputSlot(out)`.
-        guard let out = out else { throw ErrorCode.invalidArgument }
-        let declared = UnsafeRawPointer(out).load(as: Int.self)
-        let size = min(declared == 0 ? MemoryLayout<fpx_seek_outcome>.size : declared, MemoryLayout<fpx_seek_outcome>.size)
-        guard size >= MemoryLayout<Int>.size else { throw ErrorCode.invalidArgument }
+        // The output-struct rule (OutputStruct.swift), checked before the seek is issued.
+        let slot = try OutputSlot(out)
         let t = MediaTime(target)
         guard t.isNumeric else { throw ErrorCode.invalidTime }
         let prec = try seekPrecision(from: precision)
@@ -318,12 +367,7 @@ public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precisi
         guard let outcome = try p.seekAndWait(to: t, precision: prec, timeoutNanoseconds: ns) else {
             throw ErrorCode.timeout
         }
-        var c = cOutcome(outcome)
-        withUnsafeMutableBytes(of: &c) { src in
-            guard let base = src.baseAddress else { return }
-            src.storeBytes(of: size, toByteOffset: 0, as: Int.self)
-            UnsafeMutableRawPointer(out).copyMemory(from: base, byteCount: size)
-        }
+        slot.store(cOutcome(outcome))
     }
 }
 
@@ -393,6 +437,11 @@ public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer
         c.landed_stream_index = v.landedPTS == nil ? -1 : v.landedStreamIndex
         slot.store(c)
     }
+}
+
+@_cdecl("fpx_player_set_stream_enabled")
+public func fpxPlayerSetStreamEnabled(_ h: OpaquePointer?, _ index: Int32, _ enabled: Int32) -> Int32 {
+    withPlayer(h, callbackSafe: false) { p in try p.setStreamEnabled(index, enabled: enabled != 0) }
 }
 
 @_cdecl("fpx_player_stats_get")

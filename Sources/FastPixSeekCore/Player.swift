@@ -54,11 +54,18 @@ public final class Player {
         public var delivery: EventQueue.Mode
         public var ioTimeoutNanoseconds: UInt64
         public var wakeup: (() -> Void)?
+        /// The protocol policy. The C field is `protocol_whitelist`.
+        public var protocols: ProtocolPolicy
+        /// The cap on buffered media. The C field is `max_buffer_bytes`.
+        public var maxBufferBytes: Int
         public init(delivery: EventQueue.Mode = .thread, ioTimeoutNanoseconds: UInt64 = 10_000_000_000,
-                    wakeup: (() -> Void)? = nil) {
+                    wakeup: (() -> Void)? = nil, protocols: ProtocolPolicy = .default,
+                    maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes) {
             self.delivery = delivery
             self.ioTimeoutNanoseconds = ioTimeoutNanoseconds
             self.wakeup = wakeup
+            self.protocols = protocols
+            self.maxBufferBytes = maxBufferBytes
         }
     }
 
@@ -70,6 +77,8 @@ public final class Player {
         var avError: Int32 = 0
         var engine: PlayerEngine?
         var cancelled = false
+        /// While the item opens: the deadline of the whole open (0 after).
+        var openDeadline: UInt64 = 0
         init(id: UInt64, url: String) { self.id = id; self.url = url }
         var statusInfo: ItemStatusInfo { ItemStatusInfo(itemID: id, status: status, error: error, avError: avError) }
     }
@@ -84,7 +93,7 @@ public final class Player {
         let issuedAt: UInt64
         var state = State.queued
         var stopReason: FinishReason?
-        /// Called under the player lock the moment the outcome is decided, before delivery
+        /// Called under the player lock once the outcome is decided and its event queued
         /// (for `seekAndWait`); it must only signal.
         var onDecided: ((SeekOutcome) -> Void)?
         init(id: UInt64, item: Item, target: MediaTime, precision: SeekPrecision,
@@ -120,10 +129,25 @@ public final class Player {
     let engineLock = Monitor()
     /// The frame the player stands on (stream pts), from the last landing or step.
     var playheadTicks: Int64?
-    /// The scrub session, created with the seek manager.
-    public private(set) var scrubSession: ScrubSession?
+    /// The scrub session, created with the seek manager. Guarded by `m`.
+    private var scrubSessionStorage: ScrubSession?
+    /// The scrub session, created with the seek manager (read under `m`).
+    public var scrubSession: ScrubSession? { m.locked { scrubSessionStorage } }
+    /// Item facts (stream info strings, extradata, codec parameters) the host
+    /// was handed, kept until destroy so that another thread's open or close
+    /// cannot free them under it (seek.h, section 5). Guarded by `m`.
+    private var retainedFacts: [AnyObject] = []
     /// Demux counters of engines already closed.
     private var retiredDemux: (packets: UInt64, bytes: UInt64) = (0, 0)
+    /// The packet last handed to the host (`PacketView.owner`). The player,
+    /// not the engine that demuxed it, owns it: it is released by the next
+    /// read or by destroy, never by a seek, a step, a close, an open or an
+    /// engine evicting a segment. Guarded by `m`.
+    private var hostPacket: AnyObject?
+    /// Bumped by every call that interrupts a blocked packet read (a new
+    /// seek, cancel_pending_seeks, close_item, open, destroy); a read in
+    /// progress stops when it changes. Guarded by `m`.
+    var readEpoch: UInt64 = 0
 
     public init?(config: Config, factory: @escaping EngineFactory) {
         self.config = config
@@ -164,6 +188,7 @@ public final class Player {
     }
 
     private func retireCurrentItemLocked() {
+        readEpoch &+= 1
         guard let old = item else { return }
         old.cancelled = true
         cancelPendingLocked(reason: .cancelled)
@@ -180,8 +205,9 @@ public final class Player {
     }
 
     /// Waits for the current item to be ready or failed. The C function is `fpx_player_wait_item`.
+    /// Returns early when the player is destroyed (see `isDestroyed`).
     public func waitItem(timeoutNanoseconds: UInt64?) -> ItemStatusInfo {
-        let deadline = timeoutNanoseconds.map { monotonicNanoseconds() &+ $0 }
+        let deadline = timeoutNanoseconds.map { Deadline.after($0) }
         return m.locked {
             while let it = item, it.status == .loading, !destroyed {
                 if let d = deadline, monotonicNanoseconds() >= d { break }
@@ -190,6 +216,10 @@ public final class Player {
             return item?.statusInfo ?? ItemStatusInfo(itemID: 0, status: .none, error: nil, avError: 0)
         }
     }
+
+    /// True once `destroy` has begun: a wait that returned early because of it
+    /// reports `.cancelled`.
+    public var isDestroyed: Bool { m.locked { destroyed } }
 
     /// The ready item's engine.
     public func readyEngine() throws -> PlayerEngine {
@@ -220,7 +250,7 @@ public final class Player {
         try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
             seekManagerEnabled = true
-            if scrubSession == nil { scrubSession = ScrubSession(player: self) }
+            if scrubSessionStorage == nil { scrubSessionStorage = ScrubSession(player: self) }
         }
     }
 
@@ -256,6 +286,7 @@ public final class Player {
             }
             pending.removeAll { $0.state == .done }
             pending.append(req)
+            readEpoch &+= 1
             jobs.append(.seek(req))
             m.broadcast()
             return id
@@ -267,6 +298,7 @@ public final class Player {
     public func cancelPendingSeeks() throws -> Int {
         try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
+            readEpoch &+= 1
             return cancelPendingLocked(reason: .cancelled)
         }
     }
@@ -326,16 +358,15 @@ public final class Player {
             landedStreamPTS: done ? (landing?.streamPTS ?? landing?.pts) : nil,
             timeline: timeline, packetsRead: landing?.packetsRead ?? 0)
         let callback = req.callback
+        // seekAndWait's waiter is woken after the event is queued, so a host that dispatches
+        // after it returns finds the seek's events.
+        defer { req.onDecided?(outcome); req.onDecided = nil }
         events.post { [self] in
             let ls = self.m.locked { self.listeners.map { $0.listener } }
             if outcome.clamp.didClamp { for l in ls { l.onSeekClamped(outcome.clamp, seekID: outcome.seekID) } }
             if outcome.finished { for l in ls { l.onSeekAccuracy(outcome) } }
             callback?(outcome)
         }
-        // After the post: a seek_wait that returns now finds the events queued, so the
-        // host's next dispatch delivers them (seek.h, fpx_player_seek_wait).
-        req.onDecided?(outcome)
-        req.onDecided = nil
     }
 
     private func postItemStatusLocked(_ it: Item) {
@@ -366,8 +397,13 @@ public final class Player {
     private func runOpen(_ it: Item) {
         let skip = m.locked { it.cancelled || destroyed }
         if skip { return }
+        // One deadline bounds the whole open: the engine's open and the range
+        // measurement below (seek.h, "Time bounds").
+        m.locked { it.openDeadline = config.ioTimeoutNanoseconds > 0 ? Deadline.after(config.ioTimeoutNanoseconds) : 0 }
         let policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds,
-                              aborted: { [self] in self.m.locked { it.cancelled || self.destroyed } })
+                              aborted: { [self] in self.m.locked { it.cancelled || self.destroyed } },
+                              protocols: config.protocols, maxBufferBytes: config.maxBufferBytes,
+                              openDeadline: { [self] in self.m.locked { it.openDeadline } })
         var engine: PlayerEngine?
         var failure: ErrorCode?
         var avError: Int32 = 0
@@ -387,6 +423,7 @@ public final class Player {
         }
         var discard: PlayerEngine?
         m.locked {
+            it.openDeadline = 0
             if it.cancelled || destroyed {
                 discard = engine
                 return
@@ -416,7 +453,11 @@ public final class Player {
         engineLock.locked {
             e.close()
             let c = e.demuxCounters
-            m.locked { retiredDemux.packets &+= c.packets; retiredDemux.bytes &+= c.bytes }
+            let facts = e.factsOwner
+            m.locked {
+                retiredDemux.packets &+= c.packets; retiredDemux.bytes &+= c.bytes
+                if let f = facts { retainedFacts.append(f) }
+            }
         }
     }
 
@@ -511,11 +552,32 @@ public final class Player {
     }
 
     /// Reads the next packet, after pending seeks settle. The C function is `fpx_player_read_packet`.
+    ///
+    /// A new seek, `cancelPendingSeeks`, `closeItem`, `open` or `destroy`
+    /// interrupts a read blocked in I/O: it throws `.interrupted` (never a
+    /// truncated packet).
     public func readPacket() throws -> PacketView {
-        let deadline = config.ioTimeoutNanoseconds > 0 ? monotonicNanoseconds() &+ config.ioTimeoutNanoseconds : nil
-        let engine: PlayerEngine = try m.locked { try settledEngineLocked(deadline: deadline) }
-        let stop: () -> Bool = { [self] in self.m.locked { self.destroyed || self.item?.engine !== engine } }
-        return try engineLock.locked { try engine.readPacket(shouldStop: stop) }
+        let deadline = config.ioTimeoutNanoseconds > 0 ? Deadline.after(config.ioTimeoutNanoseconds) : nil
+        let (engine, epoch): (PlayerEngine, UInt64) = try m.locked { (try settledEngineLocked(deadline: deadline), readEpoch) }
+        let stop: () -> Bool = { [self] in
+            self.m.locked { self.destroyed || self.readEpoch != epoch || self.item?.engine !== engine }
+        }
+        // The previous packet is released only now, at the next read (seek.h, section 5).
+        let previous: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
+        _ = previous
+        let v = try engineLock.locked {
+            // Interrupted while waiting for the engine lock: nothing was read.
+            if stop() { throw ErrorCode.interrupted }
+            return try engine.readPacket(shouldStop: stop)
+        }
+        let dropped: AnyObject? = m.locked {
+            // Destroyed meanwhile: do not outlive the player's teardown.
+            if destroyed { return v.owner }
+            hostPacket = v.owner
+            return nil
+        }
+        if dropped != nil { throw ErrorCode.invalidHandle }
+        return v
     }
 
     // MARK: Listeners
@@ -568,6 +630,7 @@ public final class Player {
                 it.cancelled = true
                 it.engine?.interrupt()
             }
+            readEpoch &+= 1
             destroyed = true
             for (_, l) in listeners { events.post { l.onRemoved() } }
             listeners.removeAll()
@@ -583,8 +646,12 @@ public final class Player {
         if let e = e { retire(e) }
         for case .close(let it) in m.locked({ jobs }) { runClose(it) }
         m.locked { jobs.removeAll() }
+        let packet: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
+        _ = packet
         scrubSession?.shutdown()
         events.shutdown()
+        // Item facts handed to the host live until here (seek.h, section 5).
+        m.locked { retainedFacts.removeAll() }
     }
 
     /// True when the calling thread is running one of this player's callbacks.

@@ -12,6 +12,7 @@ extension FFmpegEngine {
 
     func appendToWindow(_ p: UnsafeMutablePointer<AVPacket>) {
         window.append(p)
+        windowBytes &+= Int(max(0, p.pointee.size))
         if p.pointee.stream_index == referenceStream, let d = Self.dts(p) {
             windowMaxDTS = max(windowMaxDTS ?? d, d)
         }
@@ -20,14 +21,14 @@ extension FFmpegEngine {
     /// Keeps the window under its cap: drops whole GOPs the host has read past,
     /// or gives up the window (host reads then go straight through).
     func trimWindow() {
-        guard window.count > Self.maxWindowPackets else { return }
+        guard window.count > Self.maxWindowPackets || windowBytes > ioGuard.policy.maxBufferBytes else { return }
         var cut: Int?
         for i in stride(from: min(cursor, window.count) - 1, to: 0, by: -1) {
             let p = window[i]
             if p.pointee.stream_index == referenceStream && Self.isKey(p) { cut = i; break }
         }
         let n = cut ?? min(cursor, window.count)
-        for i in 0..<n { free(window[i]) }
+        for i in 0..<n { windowBytes &-= Int(max(0, window[i].pointee.size)); free(window[i]) }
         window.removeFirst(n)
         cursor -= n
         if cut == nil { contiguous = false }
@@ -120,6 +121,7 @@ extension FFmpegEngine {
         dropPending()
         clearWindow()
         try rewind()
+        positionLost = false
         landedPTS = nil
         discontinuity = false
         lastSeekID = seekID
@@ -127,6 +129,7 @@ extension FFmpegEngine {
 
     func land(_ pts: Int64, seekID: UInt64) {
         landedPTS = pts
+        positionLost = false
         discontinuity = true
         lastSeekID = seekID
     }
@@ -275,10 +278,11 @@ extension FFmpegEngine {
                 // proving the frames up to the old segment: read on until it does.
                 try extendWindow(untilDTS: cov.lowerBound &- 1, shouldStop: shouldStop)
                 guard let now = grid.coverage(around: f0), now.lowerBound < cov.lowerBound else {
-                    if getenv("FPX_DEBUG") != nil {
-                        fputs("step debug f0=\(f0) cov=\(cov) now=\(String(describing: grid.coverage(around: f0))) maxdts=\(String(describing: windowMaxDTS)) first=\(String(describing: window.first.flatMap { Self.pts($0) })) n=\(window.count) eof=\(atEOF) contiguous=\(contiguous)\n", stderr)
-                    }
-                    throw EngineError(.internal)
+                    // The frames before the proven run cannot be connected to
+                    // it: packets between them are missing or unreadable
+                    // (corrupt media, or the file changed under us). That is
+                    // the media's fault, not a bug: a typed error.
+                    throw EngineError(.invalidData)
                 }
             }
         }

@@ -34,13 +34,14 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     var cursor = 0
     var contiguous = false
     var windowMaxDTS: Int64?
+    /// Payload bytes of the packets in the window; bounded by the policy's
+    /// maxBufferBytes (`readRaw` refuses to grow it past the cap).
+    var windowBytes = 0
     var atEOF = false
     /// At most this many packets are kept; see `trimWindow`.
     static let maxWindowPackets = 4096
     /// What is known of the frame grid.
     var grid = FrameGrid()
-    /// The packet last handed to the host (a reference, owned until the next read).
-    private var current: UnsafeMutablePointer<AVPacket>?
     /// Learned by `position(at:)`: what to add to a keyframe's pts (or dts) so
     /// a backward seek lands exactly on it.
     var seekAimShift: Int64 = 0
@@ -52,10 +53,24 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     var pending: UnsafeMutablePointer<AVPacket>?
     var discontinuity = false
     var lastSeekID: UInt64 = 0
+    /// The host's read position was moved (the window cleared, the demuxer
+    /// sought) by an operation that did not land: a seek or step interrupted
+    /// by a cancel or supersede, failed, or refused after scanning. The next
+    /// read first puts it back at the keyframe the playhead frame needs, with
+    /// DISCONTINUITY, so packets never continue from where a scan stopped.
+    var positionLost = false
     private var counters: (packets: UInt64, bytes: UInt64) = (0, 0)
     private var closed = false
     /// Owns the custom I/O of an in-memory item; outlives the format context.
     private let memoryIO: MemoryIO?
+    /// The streams' facts, copied at open: `itemInfo` and `streamInfo` read
+    /// only these, never `ctx`, so they are safe against `close()` on another
+    /// thread, and their pointers outlive the engine (see `factsOwner`).
+    public let facts: ItemFacts
+    /// Whether the container can seek, as found at open.
+    private let seekableAtOpen: Bool
+    /// The protocol gate of the context's nested opens; outlives the context.
+    private let gate: ProtocolGate.Context
 
     /// Opens `url`. Blocking, bounded by the policy's timeout. `options` are
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
@@ -63,12 +78,15 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: [UInt8]? = nil) throws {
         let g = IOGuard(policy: policy)
         ioGuard = g
-        // A FIFO or device would block open(2) in the kernel, beyond any
-        // interrupt callback or timeout: refuse anything but regular files.
-        if memory == nil, let path = FFmpegEngine.localPath(url) {
-            var st = stat()
-            if stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG { throw EngineError(.unsupported) }
+        // The protocol policy, and no FIFO or device (which would block open(2)
+        // in the kernel, beyond any interrupt callback or timeout) whatever the
+        // URL form: see ProtocolGate.
+        var remote = false
+        if memory == nil {
+            try ProtocolGate.check(url, policy: policy.protocols, fromRemote: false)
+            remote = ProtocolGate.protocolName(url).map(ProtocolPolicy.isRemote) ?? false
         }
+        gate = ProtocolGate.Context(policy: policy.protocols, remoteOrigin: remote, refuseAll: memory != nil, ioGuard: g)
         if let m = memory {
             guard let io = MemoryIO(m) else { throw EngineError(.noMemory) }
             memoryIO = io
@@ -82,10 +100,13 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         }
         c.pointee.interrupt_callback = AVIOInterruptCB(callback: ioInterruptCallback,
                                                        opaque: Unmanaged.passUnretained(g).toOpaque())
+        ProtocolGate.install(on: c, gate)
         var opts: OpaquePointer?
         if policy.timeoutNanoseconds > 0 {
-            av_dict_set(&opts, "rw_timeout", String(policy.timeoutNanoseconds / 1000), 0)
+            av_dict_set(&opts, "rw_timeout", String(min(policy.timeoutNanoseconds / 1000, UInt64(Int64.max))), 0)
         }
+        av_dict_set(&opts, "protocol_whitelist", ProtocolGate.whitelist(policy.protocols), 0)
+        for (k, v) in FFmpegEngine.allocationBounds { av_dict_set(&opts, k, v, 0) }
         for (k, v) in options { av_dict_set(&opts, k, v, 0) }
         g.begin()
         var cOpt: UnsafeMutablePointer<AVFormatContext>? = c
@@ -141,6 +162,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
             origin = stStart
         }
         timeline = Timeline(timeBaseNum: num, timeBaseDen: den, originTicks: origin)
+        facts = ItemFacts(c)
+        seekableAtOpen = ((c.pointee.ctx_flags & fpx_avfmtctx_unseekable()) == 0)
+            && (c.pointee.pb.map { $0.pointee.seekable != 0 } ?? true)
         if c.pointee.duration != nopts && c.pointee.duration > 0 {
             durationTime = MediaTime(value: c.pointee.duration, timescale: fpx_av_time_base())
         } else {
@@ -151,26 +175,21 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
 
     deinit { close() }
 
-    /// The filesystem path of a plain path or file: URL; nil for other protocols.
-    static func localPath(_ url: String) -> String? {
-        if url.hasPrefix("file:") { return String(url.dropFirst(5)) }
-        if let colon = url.firstIndex(of: ":"), url[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" }),
-           url[..<colon].count > 1 {
-            return nil
-        }
-        return url
-    }
+    /// Streams the host disabled (fpx_player_set_stream_enabled).
+    var disabledStreams: Set<Int32> = []
 
     public func close() {
         guard !closed else { return }
         closed = true
         dropPending()
         clearWindow()
-        if current != nil { av_packet_free(&current) }
         if ctx != nil { avformat_close_input(&ctx) }
     }
 
     public func interrupt() { ioGuard.interrupt() }
+
+    /// Media bytes this engine holds: an in-memory item's bytes and the packet window.
+    var bufferedBytes: Int { (memoryIO?.bytes.count ?? 0) &+ windowBytes }
 
     public var demuxCounters: (packets: UInt64, bytes: UInt64) { counters }
 
@@ -203,14 +222,35 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     /// One av_read_frame into a new packet; nil at EOF.
     func readRaw() throws -> UnsafeMutablePointer<AVPacket>? {
         let c = try liveContext()
+        // The packet window may not grow past the buffer cap (a hostile stream
+        // whose GOP never ends would otherwise grow it without bound).
+        if windowBytes > ioGuard.policy.maxBufferBytes { throw EngineError(.tooLarge) }
         guard let p = av_packet_alloc() else { throw EngineError(.noMemory) }
         ioGuard.extend()
         let ret = av_read_frame(c, p)
         if ret < 0 {
             var pp: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&pp)
-            if ret == fpx_averror_eof() { return nil }
+            if ret == fpx_averror_eof() && !ioGuard.wasCut { return nil }
+            // An interrupted or failed read may have consumed part of a packet:
+            // the window no longer proves what follows its last packet, and the
+            // demuxer may have skipped it: the next host read restarts at the
+            // playhead's keyframe, with DISCONTINUITY.
+            contiguous = false
+            positionLost = true
             throw ioGuard.error(for: ret)
+        }
+        // A read cut short by the deadline, a stop or an abort, or by an I/O
+        // error FFmpeg papered over, returns a truncated packet (flagged
+        // corrupt, or not at all): never hand that out as media.
+        let ioError = c.pointee.pb?.pointee.error ?? 0
+        if ioGuard.wasCut || ((p.pointee.flags & fpx_pkt_flag_corrupt()) != 0 && ioError < 0 && ioError != fpx_averror_eof()) {
+            var pp: UnsafeMutablePointer<AVPacket>? = p
+            av_packet_free(&pp)
+            // The demuxer has moved past the dropped packet (see above).
+            contiguous = false
+            positionLost = true
+            throw ioGuard.error(for: ioError < 0 ? ioError : fpx_averror_exit())
         }
         counters.packets &+= 1
         counters.bytes &+= UInt64(max(0, p.pointee.size))
@@ -218,8 +258,10 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     }
 
     func clearWindow() {
+        positionLost = true
         for p in window { free(p) }
         window.removeAll(keepingCapacity: true)
+        windowBytes = 0
         cursor = 0
         contiguous = false
         windowMaxDTS = nil
@@ -339,6 +381,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         try rewind()
         clearWindow()
         landedPTS = nil
+        positionLost = false
         return range
     }
 
@@ -399,9 +442,44 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     // MARK: PacketSource
 
     public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
+        // Disabled streams are discarded by the demuxer; packets of theirs read before the
+        // stream was disabled (the window) are skipped here, keeping a discontinuity mark.
+        var carried: UInt32 = 0
+        while true {
+            var v = try readAnyPacket(shouldStop: shouldStop)
+            if disabledStreams.contains(v.streamIndex) {
+                carried |= v.flags & PacketView.flagDiscontinuity
+                continue
+            }
+            v.flags |= carried
+            return v
+        }
+    }
+
+    /// Discards `index` in the demuxer (AVStream.discard = AVDISCARD_ALL) or enables it.
+    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
+        let c = try liveContext()
+        guard index >= 0, index < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(index)] else {
+            throw ErrorCode.invalidArgument
+        }
+        if index == referenceStream {
+            if enabled { return }
+            throw ErrorCode.referenceStream
+        }
+        st.pointee.discard = enabled ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        if enabled {
+            // The window was read without this stream: the next seek must not replay it.
+            // Host reads still drain it, then pass straight through to the demuxer.
+            if disabledStreams.remove(index) != nil { contiguous = false }
+        } else {
+            disabledStreams.insert(index)
+        }
+    }
+
+    private func readAnyPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
         _ = try liveContext()
         clearStickyIOError()
-        if current != nil { av_packet_free(&current) }
+        if positionLost { try restoreReadPosition(shouldStop: shouldStop) }
         let p: UnsafeMutablePointer<AVPacket>
         var owned = false
         if cursor < window.count {
@@ -427,7 +505,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         let clone = av_packet_clone(p)
         if owned { free(p) }
         guard let ref = clone else { throw EngineError(.noMemory) }
-        current = ref
+        // The host's packet belongs to whoever holds `owner` (the player), not
+        // to this engine: closing the engine or evicting it cannot free it.
+        let owner = OwnedPacket(ref)
         var flags: UInt32 = 0
         let f = ref.pointee.flags
         if (f & fpx_pkt_flag_key()) != 0 { flags |= PacketView.flagKey }
@@ -443,7 +523,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         var view = PacketView(data: UnsafeRawPointer(ref.pointee.data), size: Int(max(0, ref.pointee.size)),
                               streamIndex: ref.pointee.stream_index, pts: pts, dts: Self.dts(ref),
                               duration: ref.pointee.duration, position: ref.pointee.pos, flags: flags,
-                              seekID: lastSeekID, avPacket: UnsafeRawPointer(ref))
+                              seekID: lastSeekID, avPacket: UnsafeRawPointer(ref), owner: owner)
         if let landed = landedPTS { describeLanding(&view, landed: landed) }
         return view
     }
@@ -479,6 +559,26 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         if samples > 0 && samples <= Int128(Int64.max) { v.trimSamples = Int64(samples) }
     }
 
+    /// Puts the host's reads back at the keyframe the playhead frame (the last
+    /// landing) needs, or at the start when nothing landed yet.
+    private func restoreReadPosition(shouldStop: @escaping () -> Bool) throws {
+        ioGuard.begin(stop: shouldStop)
+        defer { ioGuard.end() }
+        if let l = landedPTS {
+            if let k = grid.keyframe(for: l), try position(at: k, shouldStop: shouldStop) {
+                // positioned
+            } else {
+                let s = try scanFrom(target: l, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+                cursor = s.lastKeyLE?.index ?? s.firstKey.index
+            }
+        } else {
+            try rewind()
+            clearWindow()
+        }
+        positionLost = false
+        discontinuity = true
+    }
+
     /// Whether a timestamp of `stream` presents before the landed frame.
     private func isBefore(_ t: Int64, stream: Int32, landed: Int64) -> Bool {
         if stream == referenceStream { return t < landed }
@@ -494,34 +594,20 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     }
 
     public var itemInfo: ItemInfo {
-        let c = ctx
-        let name: UnsafePointer<CChar>? = c?.pointee.iformat?.pointee.name
-        return ItemInfo(streamCount: Int32(c?.pointee.nb_streams ?? 0), referenceStream: referenceStream,
-                        hasVideo: hasVideo, duration: durationTime, timeline: timeline, seekable: seekable,
-                        formatName: name)
+        ItemInfo(streamCount: facts.streamCount, referenceStream: referenceStream, hasVideo: hasVideo,
+                 duration: durationTime, timeline: timeline, seekable: seekableAtOpen, formatName: facts.formatName)
     }
 
-    public func streamInfo(_ index: Int32) -> StreamInfo? {
-        guard let c = ctx, index >= 0, index < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(index)],
-              let par = st.pointee.codecpar else { return nil }
-        let type: MediaType
-        switch par.pointee.codec_type {
-        case AVMEDIA_TYPE_VIDEO: type = .video
-        case AVMEDIA_TYPE_AUDIO: type = .audio
-        case AVMEDIA_TYPE_SUBTITLE: type = .subtitle
-        case AVMEDIA_TYPE_DATA: type = .data
-        default: type = .unknown
-        }
-        return StreamInfo(index: index, type: type, codecID: Int32(bitPattern: par.pointee.codec_id.rawValue),
-                          codecName: avcodec_get_name(par.pointee.codec_id),
-                          timeBaseNum: st.pointee.time_base.num, timeBaseDen: st.pointee.time_base.den,
-                          width: par.pointee.width, height: par.pointee.height,
-                          sampleRate: par.pointee.sample_rate, channels: par.pointee.ch_layout.nb_channels,
-                          videoDelay: par.pointee.video_delay,
-                          extradata: UnsafeRawPointer(par.pointee.extradata),
-                          extradataSize: Int(max(0, par.pointee.extradata_size)),
-                          codecParameters: UnsafeRawPointer(par))
-    }
+    public func streamInfo(_ index: Int32) -> StreamInfo? { facts.info(index) }
+
+    public var factsOwner: AnyObject? { facts.ownerIfHandedOut }
+}
+
+/// One packet reference (an `av_packet_clone`), freed when the last owner lets go.
+final class OwnedPacket {
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    init(_ p: UnsafeMutablePointer<AVPacket>) { packet = p }
+    deinit { av_packet_free(&packet) }
 }
 
 /// The engine factory for the player: HLS playlists go to `HLSEngine`, every

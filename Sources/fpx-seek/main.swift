@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FastPixSeekCore
 import FastPixSeekEngine
 
 let usage = """
@@ -33,8 +34,13 @@ exit codes: 0 success, 1 open/seek/I/O failure, 2 usage error,
 """
 
 var argv = Array(CommandLine.arguments.dropFirst())
-// FFmpeg's own log lines would duplicate our one-line errors; --verbose keeps them.
-if let i = argv.firstIndex(of: "--verbose") { argv.remove(at: i) } else { setFFmpegLogQuiet(true) }
+// FFmpeg's and the library's log lines would duplicate our one-line errors;
+// --verbose shows them on stderr (through the library's log, as a host would).
+FFmpegLog.installIfAllowed()
+if let i = argv.firstIndex(of: "--verbose") {
+    argv.remove(at: i)
+    Log.setSink(level: Log.info) { _, line in fputs(line + "\n", stderr) }
+}
 guard let command = argv.first else { fputs(usage + "\n", stderr); exit(Exit.usage) }
 argv.removeFirst()
 switch command {

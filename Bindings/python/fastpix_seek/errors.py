@@ -45,6 +45,11 @@ __all__ = [
     "InvalidStateError",
     "ExpiredError",
     "StalledError",
+    "ProtocolNotAllowedError",
+    "ReadInterruptedError",
+    "TooLargeError",
+    "FFmpegMismatchError",
+    "ReferenceStreamError",
     "ERROR_CLASSES",
     "ERROR_NAMES",
     "error_class_for",
@@ -77,6 +82,11 @@ ERROR_NAMES: Dict[int, str] = {
     -22: "FPX_ERROR_INVALID_STATE",
     -23: "FPX_ERROR_EXPIRED",
     -24: "FPX_ERROR_STALLED",
+    -25: "FPX_ERROR_PROTOCOL_NOT_ALLOWED",
+    -26: "FPX_ERROR_INTERRUPTED",
+    -27: "FPX_ERROR_TOO_LARGE",
+    -29: "FPX_ERROR_FFMPEG_MISMATCH",
+    -31: "FPX_ERROR_REFERENCE_STREAM",
 }
 
 
@@ -262,6 +272,35 @@ class StalledError(FastPixSeekError, TimeoutError):
     default_code = -24
 
 
+class ProtocolNotAllowedError(FastPixSeekError, PermissionError):
+    """FPX_ERROR_PROTOCOL_NOT_ALLOWED: a URL (or a URI named by remote content) uses a protocol
+    the player's protocol policy refuses (see ``Player(protocols=...)``)."""
+    default_code = -25
+
+
+class ReadInterruptedError(FastPixSeekError):
+    """FPX_ERROR_INTERRUPTED: a blocked read was stopped by a new seek, cancel_pending_seeks,
+    close_item or close(). No packet was consumed; read again after the seek."""
+    default_code = -26
+
+
+class TooLargeError(FastPixSeekError, MemoryError):
+    """FPX_ERROR_TOO_LARGE: a segment (or the media) exceeds the player's buffer cap
+    (``Player(max_buffer_bytes=...)``)."""
+    default_code = -27
+
+
+class ReferenceStreamError(FastPixSeekError, ValueError):
+    """FPX_ERROR_REFERENCE_STREAM: the reference stream cannot be disabled (seeks resolve on it)."""
+    default_code = -31
+
+
+class FFmpegMismatchError(FastPixSeekError, RuntimeError):
+    """FPX_ERROR_FFMPEG_MISMATCH: the loaded FFmpeg libraries have other major versions than
+    the library was built against (see ``fastpix_seek.ffmpeg_versions()``)."""
+    default_code = -29
+
+
 #: code -> exception class. Unknown codes map to FastPixSeekError itself.
 ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     cls.default_code: cls
@@ -270,7 +309,9 @@ ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
                 NotFoundError, FastPixIOError, FastPixTimeoutError, InvalidDataError,
                 UnsupportedError, NoStreamError, EndOfFile, FastPixCancelledError,
                 InCallbackError, WrongModeError, NetworkError, NoSeekManagerError,
-                InternalError, InvalidStateError, ExpiredError, StalledError)
+                InternalError, InvalidStateError, ExpiredError, StalledError,
+                ProtocolNotAllowedError, ReadInterruptedError, TooLargeError,
+                ReferenceStreamError, FFmpegMismatchError)
 }
 
 
