@@ -169,14 +169,15 @@ extension FFmpegEngine {
         } else if isMKV {
             guard hasVideo, let e = av_dict_get(c.pointee.metadata, "encoder", nil, 0), let v = e.pointee.value,
                   String(cString: v).hasPrefix("Lavf") else { return nil }
-            // Cues loaded, not only the keyframes read so far: they reach both
-            // ends, with no gap over twice the typical one.
+            // Cues loaded, not only the keyframes read so far (a file written
+            // without cues has those at both ends, a hole between): they reach
+            // both ends, with no gap over twice the typical (lower median) one.
             let ts = entries.map(\.timestamp)
-            guard ts.count >= 2, ts.first! <= r.lowerBound else { return nil }
-            var gaps = zip(ts.dropFirst(), ts).map { $0 - $1 }
+            guard ts.count >= 3, ts.first! <= r.lowerBound else { return nil }
+            var gaps = zip(ts.dropFirst(), ts).map { $0 &- $1 }
             gaps.sort()
-            let typical = gaps[gaps.count / 2]
-            guard gaps.last! <= 2 * typical, r.upperBound - ts.last! <= 2 * typical else { return nil }
+            let typical = gaps[(gaps.count - 1) / 2]
+            guard typical > 0, gaps.last! <= 2 &* typical, r.upperBound &- ts.last! <= 2 &* typical else { return nil }
         } else {
             return nil
         }
