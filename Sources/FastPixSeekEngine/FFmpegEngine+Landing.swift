@@ -154,10 +154,12 @@ extension FFmpegEngine {
         guard n > 1 else { return nil }
         let isMov = name.hasPrefix("mov,"), isMKV = name.hasPrefix("matroska")
         var entries: [KeyframeIndex.Entry] = []
+        var lastTimestamp = Int64.min
         for i in 0..<n {
             var ts: Int64 = 0
             var flags: Int32 = 0
             guard fpx_index_entry(st, i, &ts, &flags) == 0 else { return nil }
+            lastTimestamp = max(lastTimestamp, ts)
             if (flags & fpx_avindex_keyframe()) != 0 {
                 entries.append(KeyframeIndex.Entry(timestamp: ts, pts: nil,
                                                    landable: (flags & fpx_avindex_discard_frame()) == 0))
@@ -165,7 +167,9 @@ extension FFmpegEngine {
         }
         guard !entries.isEmpty else { return nil }
         if isMov {
-            guard st.pointee.nb_frames == Int64(n) else { return nil }
+            // Every sample listed, and they reach the last frame measured from the
+            // file's end (fragments parsed lazily would not be listed yet).
+            guard st.pointee.nb_frames == Int64(n), lastTimestamp &+ ticksPerSecond >= r.upperBound else { return nil }
         } else if isMKV {
             guard hasVideo, let e = av_dict_get(c.pointee.metadata, "encoder", nil, 0), let v = e.pointee.value,
                   String(cString: v).hasPrefix("Lavf") else { return nil }
