@@ -1338,7 +1338,7 @@ typedef struct fpx_live_seek_window {
     int64_t first_sequence;   /**< media sequence number of the oldest segment */
     int64_t last_sequence;    /**< of the newest */
     fpx_time target_duration;
-    fpx_time hold_back;       /**< the distance from the newest segment's end to the edge */
+    fpx_time hold_back;       /**< the distance from the newest segment's end to the edge (0 for VOD) */
 } fpx_live_seek_window;
 
 /**

@@ -364,10 +364,6 @@ public final class Player {
             if outcome.finished { for l in ls { l.onSeekAccuracy(outcome) } }
             callback?(outcome)
         }
-        // After the post: a seek_wait that returns now finds the events queued, so the
-        // host's next dispatch delivers them (seek.h, fpx_player_seek_wait).
-        req.onDecided?(outcome)
-        req.onDecided = nil
     }
 
     private func postItemStatusLocked(_ it: Item) {
