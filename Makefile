@@ -130,3 +130,88 @@ $(OUT)/.map-stamp: $(MAP)
 	@mkdir -p $(OUT)
 	rm -f .build/release/libfastpixseek.so
 	@touch $@
+# ---- memsafe: sanitizer builds (make test-asan, make test-tsan) ---------------
+# The library is built with the sanitizer into build/asan/lib or build/tsan/lib
+# (separate scratch paths, so the shipped build is untouched), the C tests are
+# compiled with the toolchain's clang and the same sanitizer (ASan + UBSan for
+# the C side: swiftc has no -sanitize=undefined on Linux, and Swift code traps
+# on overflow and out-of-bounds access by itself), then run by Tests/c/run.sh
+# without its meta-tests (the instrumented .so is not the shipped one). The
+# Swift tests run with `swift test --sanitize`. Any sanitizer report fails.
+# test-asan-c / test-tsan-c: the C tests only (tools/test-all.sh runs test-asan-c).
+SAN_CLANG  ?= $(dir $(realpath $(shell command -v $(SWIFT))))clang
+FPX_FIXTURES ?=
+# The toolchain's TSan runtime carries libdispatch interceptors: link its libdispatch.
+SAN_SWIFT_LIBDIR = $(dir $(realpath $(shell command -v $(SWIFT))))../lib/swift/linux
+SAN_TSAN_LIBS = -L$(SAN_SWIFT_LIBDIR) -Wl,-rpath,$(SAN_SWIFT_LIBDIR) -ldispatch -lBlocksRuntime
+SAN_LINK   := -Xswiftc -static-stdlib -Xswiftc -use-ld=lld -Xlinker --version-script=$(MAP) \
+	-Xlinker -soname=libfastpixseek.so.$(SOVERSION) -Xlinker -z -Xlinker nodelete
+
+.PHONY: lib-asan lib-tsan test-asan test-tsan test-asan-c test-tsan-c
+
+lib-asan lib-tsan: lib-%:
+	$(SWIFT) build -c release --scratch-path .build-$* -Xswiftc -sanitize=$(if $(filter asan,$*),address,thread) \
+		$(SAN_LINK) --product fastpixseek
+	@mkdir -p $(OUT)/$*/lib
+	cp -f .build-$*/release/libfastpixseek.so $(OUT)/$*/lib/libfastpixseek.so.$(SOVERSION)
+	ln -sf libfastpixseek.so.$(SOVERSION) $(OUT)/$*/lib/libfastpixseek.so
+
+test-asan-c: lib-asan
+	FPX_LIBDIR=$(CURDIR)/$(OUT)/asan/lib FPX_SKIP_META=1 FPX_TEST_TIMEOUT=300 \
+	CC="$(SAN_CLANG) -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -fuse-ld=lld" \
+	ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	bash Tests/c/run.sh $(FPX_FIXTURES)
+
+test-tsan-c: lib-tsan
+	FPX_LIBDIR=$(CURDIR)/$(OUT)/tsan/lib FPX_SKIP_META=1 FPX_TEST_TIMEOUT=600 \
+	CC="$(SAN_CLANG) -fsanitize=thread -fno-omit-frame-pointer -fuse-ld=lld $(SAN_TSAN_LIBS)" \
+	TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+	bash Tests/c/run.sh $(FPX_FIXTURES)
+
+# Leak checking stays on for the C tests; for swift test it is off, because
+# XCTest's own runner leaks its test closures (LeakSanitizer lists them, rooted
+# in libXCTest), and the core tests' fake players are reachable only from them.
+test-asan: test-asan-c
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --scratch-path .build-asan-test --sanitize=address
+
+test-tsan: test-tsan-c
+	$(SWIFT) test --scratch-path .build-tsan-test --sanitize=thread
+
+# ---- memsafe: fuzzing (make fuzz SECONDS=N) -------------------------------------
+# libFuzzer harnesses in Tests/fuzz (C, against the C ABI) linked with a library
+# built with ASan and sanitizer coverage of the Swift code (build/fuzz/lib).
+# Each harness runs SECONDS seconds (one process, one core) on a working copy of
+# its seed corpus in build/fuzz/corpus/<name>; logs in build/fuzz/<name>.log,
+# crashes as build/fuzz/crash-*. Tests/fuzz/replay.sh replays the committed seeds.
+SECONDS    ?= 60
+FUZZERS    := media api hls
+
+.PHONY: lib-fuzz fuzz-build fuzz
+
+lib-fuzz:
+	$(SWIFT) build -c release --scratch-path .build-fuzz -Xswiftc -sanitize=address \
+		-Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table $(SAN_LINK) --product fastpixseek
+	@mkdir -p $(OUT)/fuzz/lib
+	cp -f .build-fuzz/release/libfastpixseek.so $(OUT)/fuzz/lib/libfastpixseek.so.$(SOVERSION)
+	ln -sf libfastpixseek.so.$(SOVERSION) $(OUT)/fuzz/lib/libfastpixseek.so
+
+fuzz-build: lib-fuzz
+	@mkdir -p $(OUT)/fuzz/bin
+	for f in $(FUZZERS); do \
+		$(SAN_CLANG) -std=c99 -g -O1 -fsanitize=fuzzer,address -fuse-ld=lld -IInclude Tests/fuzz/fuzz_$$f.c \
+			-o $(OUT)/fuzz/bin/fuzz_$$f -L$(OUT)/fuzz/lib -Wl,-rpath,$(CURDIR)/$(OUT)/fuzz/lib \
+			-lfastpixseek -lpthread || exit 1; \
+	done
+
+fuzz: fuzz-build
+	@for f in $(FUZZERS); do \
+		mkdir -p $(OUT)/fuzz/corpus/$$f; cp -n Tests/fuzz/corpus/$$f/* $(OUT)/fuzz/corpus/$$f/ 2>/dev/null; \
+		echo "fuzz_$$f: $(SECONDS) s"; \
+		ASAN_OPTIONS=detect_leaks=1 FPX_FUZZ_MEDIA_DIR=$(CURDIR)/Tests/fuzz/files \
+		$(OUT)/fuzz/bin/fuzz_$$f -max_total_time=$(SECONDS) -timeout=60 -rss_limit_mb=2048 \
+			-artifact_prefix=$(OUT)/fuzz/crash-$$f- -print_final_stats=1 \
+			$(OUT)/fuzz/corpus/$$f >$(OUT)/fuzz/$$f.log 2>&1; \
+		rc=$$?; grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb)' $(OUT)/fuzz/$$f.log; \
+		grep -E 'ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|fuzz invariant' $(OUT)/fuzz/$$f.log | head -n 5; \
+		[ $$rc -eq 0 ] || { echo "fuzz_$$f: exit $$rc (see $(OUT)/fuzz/$$f.log)"; exit $$rc; }; \
+	done

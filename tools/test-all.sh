@@ -2,7 +2,8 @@
 # Runs every test of FastPixSeek. This is the command README.md names and .ci/run calls.
 # It installs what it needs (Debian packages, Python test dependencies), builds the
 # library and tool, generates the media fixtures with the ffmpeg CLI, and runs:
-#   Swift core tests, C API tests and meta-tests, the install + pkg-config test,
+#   Swift core tests, C API tests and meta-tests, the C tests again under ASan + UBSan,
+#   the fuzz corpus replay, the install + pkg-config test,
 #   and the pytest suites (ffprobe ground truth, Python bindings).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,6 +26,11 @@ export FPX_FIXTURES=$fixtures
 
 step "C API tests and meta-tests"
 bash Tests/c/run.sh "$fixtures" || failed+=("C tests")
+
+step "C API tests under AddressSanitizer + UBSan (make test-asan-c)"
+# Builds an instrumented copy of the library in build/asan (own scratch path) and runs
+# every C test against it: any ASan, LSan or UBSan report fails the step.
+make -s test-asan-c FPX_FIXTURES="$fixtures" || failed+=("ASan C tests")
 
 step "install + pkg-config host"
 stage=$(mktemp -d)

@@ -128,9 +128,20 @@
  *   name a destroy_notify function: it is called exactly once, on the delivery
  *   thread, after the library has dropped the pointer (listener removed, or
  *   player destroyed).
- * - Packet data returned by fpx_player_read_packet() stays valid until the
- *   next fpx_player_read_packet() call on that player, fpx_player_close_item(),
- *   fpx_player_open() or fpx_player_destroy(), whichever comes first.
+ * - Packet data returned by fpx_player_read_packet() (data and av_packet)
+ *   belongs to the player, not to the item: it stays valid until the next
+ *   fpx_player_read_packet() call on that player or fpx_player_destroy(),
+ *   whichever comes first. Seeks, steps, fpx_player_close_item(),
+ *   fpx_player_open() and the library's own housekeeping (an HLS segment
+ *   dropped from memory) never free it. Two threads reading one player
+ *   invalidate each other's packets: serialise the read with your copy.
+ * - Item facts. fpx_item_info.format_name and fpx_stream_info.codec_name are
+ *   static strings, valid for the life of the process. fpx_stream_info's
+ *   extradata and codecpar are the player's copies: once handed out they stay
+ *   valid until the player is destroyed, even when another thread closes or
+ *   replaces the item meanwhile. (Cost: the player keeps the codec parameters
+ *   and extradata of every item whose stream info was asked for, typically
+ *   well under a kilobyte per stream, until fpx_player_destroy().)
  * - Every seek gets exactly one completion, ever. When fpx_player_seek()
  *   returns an error, its callback is never called.
  * - fpx_player_destroy(): pending and in-flight seeks complete with reason
@@ -434,7 +445,7 @@ typedef enum fpx_precision_kind {
 
 typedef struct fpx_precision {
     fpx_precision_kind kind;
-    fpx_time tolerance; /**< NEAREST_KEYFRAME only: >= 0, numeric */
+    fpx_time tolerance; /**< NEAREST_KEYFRAME only: >= 0, numeric, <= 2^31 s, flags VALID only */
 } fpx_precision;
 
 /** {FPX_PRECISION_EXACT, 0}. Callback-safe: yes. */
@@ -597,7 +608,7 @@ typedef struct fpx_item_info {
     int32_t time_base_num;   /**< reference stream's time base */
     int32_t time_base_den;
     int seekable;            /**< the container can seek */
-    const char *format_name; /**< valid until the item is closed or replaced */
+    const char *format_name; /**< static; valid for the life of the process */
 } fpx_item_info;
 
 typedef enum fpx_media_type {
@@ -619,9 +630,10 @@ typedef struct fpx_stream_info {
     int width, height;         /**< video */
     int sample_rate, channels; /**< audio */
     int video_delay;           /**< reorder depth in frames (B-frames) */
-    const uint8_t *extradata;  /**< valid until the item is closed or replaced */
+    const uint8_t *extradata;  /**< the player's copy; valid until fpx_player_destroy */
     size_t extradata_size;
-    /** const AVCodecParameters *, for FFmpeg-based hosts; same lifetime. */
+    /** const AVCodecParameters * (the player's copy), for FFmpeg-based
+     *  hosts; same lifetime as extradata. */
     const void *codecpar;
 } fpx_stream_info;
 
@@ -839,7 +851,9 @@ FPX_API int fpx_player_setup_seek_manager(fpx_player *player);
  * never called.
  * Errors: FPX_ERROR_INVALID_HANDLE; FPX_ERROR_INVALID_TIME (NaN, infinite,
  * invalid, timescale <= 0); FPX_ERROR_UNKNOWN_ENUM (precision kind);
- * FPX_ERROR_INVALID_ARGUMENT (negative or non-numeric tolerance);
+ * FPX_ERROR_INVALID_ARGUMENT (tolerance negative, non-numeric, over
+ * 2^31 seconds, or with flag bits other than FPX_TIME_FLAG_VALID: checked
+ * here, so an accepted seek never fails for its tolerance);
  * FPX_ERROR_NO_ITEM. A seek issued while the item is still loading is queued
  * behind the open.
  * Callback-safe: yes.
@@ -917,7 +931,11 @@ FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
  * packets whose pts is before the landed frame carry
  * FPX_PACKET_FLAG_DECODE_ONLY, and the first carries
  * FPX_PACKET_FLAG_DISCONTINUITY. A read issued while seeks are pending waits
- * for them to settle first. Blocking (bounded by the I/O timeout).
+ * for them to settle first. Packets without DISCONTINUITY always follow the
+ * previous one in demux order: when a seek or step that did not land
+ * (cancelled, superseded, failed, or refused after reading media) moved the
+ * demuxer, the next read starts again at the keyframe the playhead frame
+ * needs, flagged DISCONTINUITY. Blocking (bounded by the I/O timeout).
  * Returns FPX_OK, FPX_ERROR_EOF at the end, or an I/O error.
  * Callback-safe: no.
  */

@@ -1,9 +1,28 @@
 /// What the seek manager needs from media, and nothing more. The FFmpeg engines
 /// implement it; core tests use a fake.
 ///
-/// Threading: the player calls `resolve`, `readPacket` and `seekableRange` with
-/// its engine lock held, so an engine never sees two of them at once. `interrupt`
-/// may be called from any thread at any time.
+/// Threading contract (for `MediaEngine` and `PacketSource` together; see
+/// docs/ARCHITECTURE.md, "Threading and lock order"):
+///
+/// - Serial members, called only with the player's `engineLock` held, so an
+///   engine never runs two of them at once and needs no lock of its own for
+///   the state they share: `seekableRange`, `resolve`, `step`, `readPacket`,
+///   `close`, `demuxCounters`, `factsOwner`. They may block on I/O.
+/// - Concurrent members, callable from any thread at any time, also while a
+///   serial member runs and after `close()`: `interrupt`, `liveWindow`,
+///   `itemTime(forDateMicroseconds:)`, `itemInfo`, `streamInfo`, and the
+///   immutable `timeline`, `referenceStream`, `hasVideo`. They never block
+///   on I/O, never take `engineLock`, and read only immutable state or state
+///   under an engine-private leaf lock (no other lock is taken while it is
+///   held). `itemInfo`/`streamInfo` read facts copied at open, never the
+///   format context, so `close()` on another thread cannot free what they read.
+/// - Memory handed out: a packet's bytes belong to `PacketView.owner` (the
+///   player keeps it), stream facts to `factsOwner`: never to engine state
+///   that a later serial call frees.
+/// - Lock order: engineLock -> Player.m -> { IOGuard.m, EventQueue.m,
+///   engine-private leaf locks }. Callbacks the engine is given (`shouldStop`,
+///   `IOPolicy.aborted`) take `Player.m`: call them with no engine-private
+///   lock held.
 public protocol MediaEngine: AnyObject {
     /// The reference stream's timeline.
     var timeline: Timeline { get }
@@ -27,7 +46,7 @@ public protocol MediaEngine: AnyObject {
               shouldStop: @escaping () -> Bool) throws -> StepResultKind
 
     /// The seekable window as of now, without blocking on I/O; nil when the
-    /// engine cannot say yet. Callable without the engine lock.
+    /// engine cannot say yet. Concurrent: callable without the engine lock.
     func liveWindow() -> LiveWindow?
 
     /// The item time of a wall-clock date (Unix microseconds), when the item
@@ -126,7 +145,8 @@ public struct Landing: Hashable {
 
 /// Read access to packets and stream facts, for engines that demux.
 public protocol PacketSource: AnyObject {
-    /// The next packet, valid until the next call or until the engine closes.
+    /// The next packet. Its memory belongs to `PacketView.owner`, not to the
+    /// engine: it stays valid as long as the owner is retained.
     func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView
     var itemInfo: ItemInfo { get }
     func streamInfo(_ index: Int32) -> StreamInfo?
@@ -134,6 +154,14 @@ public protocol PacketSource: AnyObject {
     func close()
     /// Demux counters: packets and payload bytes read.
     var demuxCounters: (packets: UInt64, bytes: UInt64) { get }
+    /// What keeps the pointers of `itemInfo` and `streamInfo` alive, once any
+    /// of them was handed out (nil before, or when they are static). The
+    /// player keeps it after `close()` until it is destroyed.
+    var factsOwner: AnyObject? { get }
+}
+
+public extension PacketSource {
+    var factsOwner: AnyObject? { nil }
 }
 
 /// A borrowed view of one demuxed packet. The C type is `fpx_packet`.
@@ -158,12 +186,17 @@ public struct PacketView {
     /// Audio: samples at the start of this packet's decoded frame that present before the
     /// landing (0 unless the packet straddles it).
     public var trimSamples: Int64 = 0
+    /// What keeps `data` and `avPacket` alive: the packet's own reference,
+    /// freed when the last owner lets go. The engine keeps none of it; the
+    /// player holds it for the host (see `Player.readPacket`), so no engine
+    /// event (a seek, a segment evicted, the engine closed) can free it.
+    public var owner: AnyObject?
 
     public init(data: UnsafeRawPointer?, size: Int, streamIndex: Int32, pts: Int64?, dts: Int64?, duration: Int64,
-                position: Int64, flags: UInt32, seekID: UInt64, avPacket: UnsafeRawPointer?) {
+                position: Int64, flags: UInt32, seekID: UInt64, avPacket: UnsafeRawPointer?, owner: AnyObject? = nil) {
         self.data = data; self.size = size; self.streamIndex = streamIndex; self.pts = pts; self.dts = dts
         self.duration = duration; self.position = position; self.flags = flags; self.seekID = seekID
-        self.avPacket = avPacket
+        self.avPacket = avPacket; self.owner = owner
     }
 
     public static let flagKey: UInt32 = 0x1

@@ -129,14 +129,25 @@ public final class Player {
     let engineLock = Monitor()
     /// The frame the player stands on (stream pts), from the last landing or step.
     var playheadTicks: Int64?
-    /// The scrub session, created with the seek manager.
-    public private(set) var scrubSession: ScrubSession?
+    /// The scrub session, created with the seek manager. Guarded by `m`.
+    private var scrubSessionStorage: ScrubSession?
+    /// The scrub session, created with the seek manager (read under `m`).
+    public var scrubSession: ScrubSession? { m.locked { scrubSessionStorage } }
+    /// Item facts (stream info strings, extradata, codec parameters) the host
+    /// was handed, kept until destroy so that another thread's open or close
+    /// cannot free them under it (seek.h, section 5). Guarded by `m`.
+    private var retainedFacts: [AnyObject] = []
     /// Demux counters of engines already closed.
     private var retiredDemux: (packets: UInt64, bytes: UInt64) = (0, 0)
     /// Bumped by every call that interrupts a blocked packet read (a new
     /// seek, cancel_pending_seeks, close_item, open, destroy); a read in
     /// progress stops when it changes. Guarded by `m`.
     var readEpoch: UInt64 = 0
+    /// The packet last handed to the host (`PacketView.owner`). The player,
+    /// not the engine that demuxed it, owns it: it is released by the next
+    /// read or by destroy, never by a seek, a step, a close, an open or an
+    /// engine evicting a segment. Guarded by `m`.
+    private var hostPacket: AnyObject?
 
     public init?(config: Config, factory: @escaping EngineFactory) {
         self.config = config
@@ -239,7 +250,7 @@ public final class Player {
         try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
             seekManagerEnabled = true
-            if scrubSession == nil { scrubSession = ScrubSession(player: self) }
+            if scrubSessionStorage == nil { scrubSessionStorage = ScrubSession(player: self) }
         }
     }
 
@@ -441,7 +452,11 @@ public final class Player {
         engineLock.locked {
             e.close()
             let c = e.demuxCounters
-            m.locked { retiredDemux.packets &+= c.packets; retiredDemux.bytes &+= c.bytes }
+            let facts = e.factsOwner
+            m.locked {
+                retiredDemux.packets &+= c.packets; retiredDemux.bytes &+= c.bytes
+                if let f = facts { retainedFacts.append(f) }
+            }
         }
     }
 
@@ -546,11 +561,22 @@ public final class Player {
         let stop: () -> Bool = { [self] in
             self.m.locked { self.destroyed || self.readEpoch != epoch || self.item?.engine !== engine }
         }
-        return try engineLock.locked {
+        // The previous packet is released only now, at the next read (seek.h, section 5).
+        let previous: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
+        _ = previous
+        let v = try engineLock.locked { () throws -> PacketView in
             // Interrupted while waiting for the engine lock: nothing was read.
             if stop() { throw ErrorCode.interrupted }
             return try engine.readPacket(shouldStop: stop)
         }
+        let dropped: AnyObject? = m.locked {
+            // Destroyed meanwhile: do not outlive the player's teardown.
+            if destroyed { return v.owner }
+            hostPacket = v.owner
+            return nil
+        }
+        if dropped != nil { throw ErrorCode.invalidHandle }
+        return v
     }
 
     // MARK: Listeners
@@ -619,8 +645,12 @@ public final class Player {
         if let e = e { retire(e) }
         for case .close(let it) in m.locked({ jobs }) { runClose(it) }
         m.locked { jobs.removeAll() }
+        let packet: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
+        _ = packet
         scrubSession?.shutdown()
         events.shutdown()
+        // Item facts handed to the host live until here (seek.h, section 5).
+        m.locked { retainedFacts.removeAll() }
     }
 
     /// True when the calling thread is running one of this player's callbacks.

@@ -46,7 +46,10 @@ public final class ScrubSession {
     private var lastEmit: UInt64 = 0
     private var trailing = false
     private var timerArmed = false
-    private var settlingSeekID: UInt64 = 0
+    /// The gesture whose end seek is settling. Set, with the state, before the
+    /// seek is issued: its completion may run before `player.seek` returns.
+    private var settlingGesture: UInt64 = 0
+    private var nextGesture: UInt64 = 1
     private var timer: OSThread?
     private var stopping = false
 
@@ -110,24 +113,29 @@ public final class ScrubSession {
         if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
             throw ErrorCode.invalidArgument
         }
-        let (count, flush): (UInt64, ScrubPosition?) = try m.locked {
+        let (count, flush, gesture): (UInt64, ScrubPosition?, UInt64) = try m.locked {
             guard state == .scrubbing else { throw ErrorCode.invalidState }
             let f = trailing ? ScrubPosition(time: latest, sampleCount: samples) : nil
             trailing = false
             state = .settling
-            return (samples, f)
+            let g = nextGesture
+            nextGesture &+= 1
+            settlingGesture = g
+            return (samples, f, g)
         }
         if let f = flush { postPosition(f) }
         postState(.settling)
         do {
-            let id = try player.seek(to: time, precision: precision) { [self] outcome in
-                self.settled(outcome, sampleCount: count, completion: completion)
+            return try player.seek(to: time, precision: precision) { [self] outcome in
+                self.settled(outcome, gesture: gesture, sampleCount: count, completion: completion)
             }
-            m.locked { settlingSeekID = id }
-            return id
         } catch {
-            m.locked { if state == .settling { state = .idle } }
-            postState(.idle)
+            let idle: Bool = m.locked {
+                guard state == .settling && settlingGesture == gesture else { return false }
+                state = .idle
+                return true
+            }
+            if idle { postState(.idle) }
             throw error
         }
     }
@@ -157,9 +165,10 @@ public final class ScrubSession {
     }
 
     /// Runs on the delivery thread, inside the seek's completion.
-    private func settled(_ outcome: SeekOutcome, sampleCount: UInt64, completion: ((ScrubResult) -> Void)?) {
+    private func settled(_ outcome: SeekOutcome, gesture: UInt64, sampleCount: UInt64,
+                         completion: ((ScrubResult) -> Void)?) {
         let becameIdle: Bool = m.locked {
-            if state == .settling && settlingSeekID == outcome.seekID { state = .idle; return true }
+            if state == .settling && settlingGesture == gesture { state = .idle; return true }
             return false
         }
         if becameIdle { player.notifyListenersNow { $0.onScrubStateChanged(.idle) } }

@@ -15,8 +15,16 @@ public enum SeekPrecision: Hashable {
         }
     }
 
-    /// Validates a tolerance: numeric and not negative.
+    /// The largest tolerance accepted: 2^31 seconds (about 68 years). Any
+    /// larger one could not be expressed in ticks of every stream time base,
+    /// so it would fail only when the seek runs; it is refused up front.
+    public static let maxToleranceSeconds: Int64 = 1 << 31
+
+    /// Validates a tolerance up front, so that a seek accepted with it never
+    /// fails for it later: numeric, not negative, at most
+    /// `maxToleranceSeconds`, and no flag bits other than VALID.
     public static func validate(tolerance: MediaTime) -> Bool {
-        tolerance.isNumeric && MediaTime.compare(tolerance, .zero) >= 0
+        tolerance.isNumeric && tolerance.flags == .valid && MediaTime.compare(tolerance, .zero) >= 0
+            && MediaTime.compare(tolerance, MediaTime(value: maxToleranceSeconds, timescale: 1)) <= 0
     }
 }

@@ -111,6 +111,7 @@ extension FFmpegEngine {
 
     func land(_ pts: Int64, seekID: UInt64) {
         landedPTS = pts
+        positionLost = false
         discontinuity = true
         lastSeekID = seekID
     }
@@ -195,10 +196,11 @@ extension FFmpegEngine {
                 // proving the frames up to the old segment: read on until it does.
                 try extendWindow(untilDTS: cov.lowerBound &- 1, shouldStop: shouldStop)
                 guard let now = grid.coverage(around: f0), now.lowerBound < cov.lowerBound else {
-                    if getenv("FPX_DEBUG") != nil {
-                        fputs("step debug f0=\(f0) cov=\(cov) now=\(String(describing: grid.coverage(around: f0))) maxdts=\(String(describing: windowMaxDTS)) first=\(String(describing: window.first.flatMap { Self.pts($0) })) n=\(window.count) eof=\(atEOF) contiguous=\(contiguous)\n", stderr)
-                    }
-                    throw EngineError(.internal)
+                    // The frames before the proven run cannot be connected to
+                    // it: packets between them are missing or unreadable
+                    // (corrupt media, or the file changed under us). That is
+                    // the media's fault, not a bug: a typed error.
+                    throw EngineError(.invalidData)
                 }
             }
         }

@@ -38,8 +38,6 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     static let maxWindowPackets = 4096
     /// What is known of the frame grid.
     var grid = FrameGrid()
-    /// The packet last handed to the host (a reference, owned until the next read).
-    private var current: UnsafeMutablePointer<AVPacket>?
     /// Learned by `position(at:)`: what to add to a keyframe's pts (or dts) so
     /// a backward seek lands exactly on it.
     var seekAimShift: Int64 = 0
@@ -48,12 +46,24 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     var pending: UnsafeMutablePointer<AVPacket>?
     var discontinuity = false
     var lastSeekID: UInt64 = 0
+    /// The host's read position was moved (the window cleared, the demuxer
+    /// sought) by an operation that did not land: a seek or step interrupted
+    /// by a cancel or supersede, failed, or refused after scanning. The next
+    /// read first puts it back at the keyframe the playhead frame needs, with
+    /// DISCONTINUITY, so packets never continue from where a scan stopped.
+    var positionLost = false
     private var counters: (packets: UInt64, bytes: UInt64) = (0, 0)
     private var closed = false
     /// Owns the custom I/O of an in-memory item; outlives the format context.
     private let memoryIO: MemoryIO?
     /// The protocol gate of the context's nested opens; outlives the context.
     private let gate: ProtocolGate.Context
+    /// The streams' facts, copied at open: `itemInfo` and `streamInfo` read
+    /// only these, never `ctx`, so they are safe against `close()` on another
+    /// thread, and their pointers outlive the engine (see `factsOwner`).
+    public let facts: StreamFacts
+    /// Whether the container can seek, as found at open.
+    private let seekableAtOpen: Bool
 
     /// Opens `url`. Blocking, bounded by the policy's timeout. `options` are
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
@@ -142,6 +152,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
             origin = stStart
         }
         timeline = Timeline(timeBaseNum: num, timeBaseDen: den, originTicks: origin)
+        facts = StreamFacts(c)
+        seekableAtOpen = ((c.pointee.ctx_flags & fpx_avfmtctx_unseekable()) == 0)
+            && (c.pointee.pb.map { $0.pointee.seekable != 0 } ?? true)
         if c.pointee.duration != nopts && c.pointee.duration > 0 {
             durationTime = MediaTime(value: c.pointee.duration, timescale: fpx_av_time_base())
         } else {
@@ -157,7 +170,6 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         closed = true
         dropPending()
         clearWindow()
-        if current != nil { av_packet_free(&current) }
         if ctx != nil { avformat_close_input(&ctx) }
     }
 
@@ -207,6 +219,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
             var pp: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&pp)
             if ret == fpx_averror_eof() && !ioGuard.wasCut { return nil }
+            // An interrupted or failed read may have consumed part of a packet:
+            // the window no longer proves what follows its last packet.
+            contiguous = false
             throw ioGuard.error(for: ret)
         }
         // A read cut short by the deadline, a stop or an abort, or by an I/O
@@ -216,6 +231,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         if ioGuard.wasCut || ((p.pointee.flags & fpx_pkt_flag_corrupt()) != 0 && ioError < 0 && ioError != fpx_averror_eof()) {
             var pp: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&pp)
+            contiguous = false
             throw ioGuard.error(for: ioError < 0 ? ioError : fpx_averror_exit())
         }
         counters.packets &+= 1
@@ -224,6 +240,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     }
 
     func clearWindow() {
+        positionLost = true
         for p in window { free(p) }
         window.removeAll(keepingCapacity: true)
         windowBytes = 0
@@ -314,6 +331,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         try rewind()
         clearWindow()
         landedPTS = nil
+        positionLost = false
         return range
     }
 
@@ -376,7 +394,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
         _ = try liveContext()
         clearStickyIOError()
-        if current != nil { av_packet_free(&current) }
+        if positionLost { try restoreReadPosition(shouldStop: shouldStop) }
         let p: UnsafeMutablePointer<AVPacket>
         var owned = false
         if cursor < window.count {
@@ -402,7 +420,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         let clone = av_packet_clone(p)
         if owned { free(p) }
         guard let ref = clone else { throw EngineError(.noMemory) }
-        current = ref
+        // The host's packet belongs to whoever holds `owner` (the player), not
+        // to this engine: closing the engine or evicting it cannot free it.
+        let owner = OwnedPacket(ref)
         var flags: UInt32 = 0
         let f = ref.pointee.flags
         if (f & fpx_pkt_flag_key()) != 0 { flags |= PacketView.flagKey }
@@ -416,7 +436,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         var view = PacketView(data: UnsafeRawPointer(ref.pointee.data), size: Int(max(0, ref.pointee.size)),
                               streamIndex: ref.pointee.stream_index, pts: pts, dts: Self.dts(ref),
                               duration: ref.pointee.duration, position: ref.pointee.pos, flags: flags,
-                              seekID: lastSeekID, avPacket: UnsafeRawPointer(ref))
+                              seekID: lastSeekID, avPacket: UnsafeRawPointer(ref), owner: owner)
         if let landed = landedPTS { describeLanding(&view, landed: landed) }
         return view
     }
@@ -452,6 +472,26 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         if samples > 0 && samples <= Int128(Int64.max) { v.trimSamples = Int64(samples) }
     }
 
+    /// Puts the host's reads back at the keyframe the playhead frame (the last
+    /// landing) needs, or at the start when nothing landed yet.
+    private func restoreReadPosition(shouldStop: @escaping () -> Bool) throws {
+        ioGuard.begin(stop: shouldStop)
+        defer { ioGuard.end() }
+        if let l = landedPTS {
+            if let k = grid.keyframe(for: l), try position(at: k, shouldStop: shouldStop) {
+                // positioned
+            } else {
+                let s = try scanFrom(target: l, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+                cursor = s.lastKeyLE?.index ?? s.firstKey.index
+            }
+        } else {
+            try rewind()
+            clearWindow()
+        }
+        positionLost = false
+        discontinuity = true
+    }
+
     /// Whether a timestamp of `stream` presents before the landed frame.
     private func isBefore(_ t: Int64, stream: Int32, landed: Int64) -> Bool {
         if stream == referenceStream { return t < landed }
@@ -467,34 +507,20 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     }
 
     public var itemInfo: ItemInfo {
-        let c = ctx
-        let name: UnsafePointer<CChar>? = c?.pointee.iformat?.pointee.name
-        return ItemInfo(streamCount: Int32(c?.pointee.nb_streams ?? 0), referenceStream: referenceStream,
-                        hasVideo: hasVideo, duration: durationTime, timeline: timeline, seekable: seekable,
-                        formatName: name)
+        ItemInfo(streamCount: facts.streamCount, referenceStream: referenceStream, hasVideo: hasVideo,
+                 duration: durationTime, timeline: timeline, seekable: seekableAtOpen, formatName: facts.formatName)
     }
 
-    public func streamInfo(_ index: Int32) -> StreamInfo? {
-        guard let c = ctx, index >= 0, index < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(index)],
-              let par = st.pointee.codecpar else { return nil }
-        let type: MediaType
-        switch par.pointee.codec_type {
-        case AVMEDIA_TYPE_VIDEO: type = .video
-        case AVMEDIA_TYPE_AUDIO: type = .audio
-        case AVMEDIA_TYPE_SUBTITLE: type = .subtitle
-        case AVMEDIA_TYPE_DATA: type = .data
-        default: type = .unknown
-        }
-        return StreamInfo(index: index, type: type, codecID: Int32(bitPattern: par.pointee.codec_id.rawValue),
-                          codecName: avcodec_get_name(par.pointee.codec_id),
-                          timeBaseNum: st.pointee.time_base.num, timeBaseDen: st.pointee.time_base.den,
-                          width: par.pointee.width, height: par.pointee.height,
-                          sampleRate: par.pointee.sample_rate, channels: par.pointee.ch_layout.nb_channels,
-                          videoDelay: par.pointee.video_delay,
-                          extradata: UnsafeRawPointer(par.pointee.extradata),
-                          extradataSize: Int(max(0, par.pointee.extradata_size)),
-                          codecParameters: UnsafeRawPointer(par))
-    }
+    public func streamInfo(_ index: Int32) -> StreamInfo? { facts.info(index) }
+
+    public var factsOwner: AnyObject? { facts.ownerIfHandedOut }
+}
+
+/// One packet reference (an `av_packet_clone`), freed when the last owner lets go.
+final class OwnedPacket {
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    init(_ p: UnsafeMutablePointer<AVPacket>) { packet = p }
+    deinit { av_packet_free(&packet) }
 }
 
 /// The engine factory for the player: HLS playlists go to `HLSEngine`, every

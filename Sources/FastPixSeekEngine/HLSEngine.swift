@@ -66,7 +66,15 @@ public final class HLSEngine: MediaEngine, PacketSource {
     private var reloadError: ErrorCode?
     private var reloader: OSThread?
 
-    // Demux state: used under the player's engine lock only.
+    /// The stream facts of the item, from the first segment opened. Segment
+    /// engines come and go; these stay, so `itemInfo`/`streamInfo` never
+    /// touch `engines` and their pointers outlive any eviction.
+    private let facts: StreamFacts
+
+    // Demux state: used under the player's engine lock only, except `engines`,
+    // which `interrupt()` reads from any thread: it is written under both the
+    // engine lock and `em`, and read under either.
+    private let em = Monitor()
     private var engines: [Int64: FFmpegEngine] = [:]
     private var engineOrder: [Int64] = []
     private var anchors: [Int64: Anchor] = [:]
@@ -119,8 +127,9 @@ public final class HLSEngine: MediaEngine, PacketSource {
         timeline = Timeline(timeBaseNum: e.timeline.timeBaseNum, timeBaseDen: e.timeline.timeBaseDen, originTicks: 0)
         referenceStream = e.referenceStream
         hasVideo = e.hasVideo
+        facts = e.facts
         ticksPerSecond = Rational(Int128(e.timeline.timeBaseDen), Int128(e.timeline.timeBaseNum))
-        engines[seg.sequence] = e
+        em.locked { engines[seg.sequence] = e }
         engineOrder = [seg.sequence]
         currentSequence = seg.sequence
         tracker = t
@@ -283,18 +292,19 @@ public final class HLSEngine: MediaEngine, PacketSource {
         if let e = engines[s.sequence] { return e }
         if tm.locked({ closing }) { throw EngineError(.cancelled) }
         let e = try HLSEngine.openSegment(s, policy: policy, remote: remote, initSections: &initSections, stop: stop)
-        engines[s.sequence] = e
+        em.locked { engines[s.sequence] = e }
         engineOrder.append(s.sequence)
         // Keep the segment engines bounded: the current one and two neighbours,
         // and the segments held within the buffer cap (the current and the new
-        // one are always kept).
-        var held = engines.values.reduce(0) { $0 &+ $1.bufferedBytes }
+        // one are always kept). Evicting one frees nothing the host holds:
+        // packets belong to the player (PacketView.owner), stream facts to `facts`.
+        var held = em.locked { engines.values.reduce(0) { $0 &+ $1.bufferedBytes } }
         var i = 0
         while i < engineOrder.count && (engineOrder.count > 3 || held > policy.maxBufferBytes) {
             let old = engineOrder[i]
             if old == currentSequence || old == s.sequence { i += 1; continue }
             engineOrder.remove(at: i)
-            if let o = engines.removeValue(forKey: old) { held &-= o.bufferedBytes; retire(o) }
+            if let o = em.locked({ engines.removeValue(forKey: old) }) { held &-= o.bufferedBytes; retire(o) }
         }
         return e
     }
@@ -487,7 +497,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
     public func interrupt() {
         tm.locked { closing = true; tm.broadcast() }
         fetchGuard.interrupt()
-        for e in engines.values { e.interrupt() }
+        for e in em.locked({ Array(engines.values) }) { e.interrupt() }
     }
 
     // MARK: PacketSource
@@ -518,8 +528,8 @@ public final class HLSEngine: MediaEngine, PacketSource {
         let deadline = policy.timeoutNanoseconds > 0
             ? Deadline.after(max(policy.timeoutNanoseconds, UInt64(max(targetDurationNow, 1)) * 3_000_000_000))
             : nil
-        return try tm.locked {
-            while true {
+        while true {
+            let found: Segment? = try tm.locked {
                 if closing { throw EngineError(.cancelled) }
                 if let s = segments.first(where: { $0.sequence == sequence }) { return s }
                 if let first = segments.first, sequence < first.sequence { throw EngineError(.expired) }
@@ -527,8 +537,12 @@ public final class HLSEngine: MediaEngine, PacketSource {
                 if stalled { throw EngineError(.stalled) }
                 if let d = deadline, monotonicNanoseconds() >= d { throw EngineError(reloadError ?? .stalled) }
                 tm.wait(until: min(deadline ?? UInt64.max, Deadline.after(50_000_000)))
-                if shouldStop() { throw EngineError(.interrupted) }
+                return nil
             }
+            if let s = found { return s }
+            // Outside `tm`: shouldStop takes the player's lock, which is held
+            // while interrupt() takes `tm` (lock order: Player.m -> tm).
+            if shouldStop() { throw EngineError(.interrupted) }
         }
     }
 
@@ -536,22 +550,23 @@ public final class HLSEngine: MediaEngine, PacketSource {
 
     public var itemInfo: ItemInfo {
         let w = liveWindow()
-        let e = currentSequence.flatMap { engines[$0] }
-        return ItemInfo(streamCount: e?.itemInfo.streamCount ?? 0, referenceStream: referenceStream, hasVideo: hasVideo,
+        return ItemInfo(streamCount: facts.streamCount, referenceStream: referenceStream, hasVideo: hasVideo,
                         // A live item has no duration: its window moves (see liveWindow()).
                         duration: w.flatMap { $0.isLive ? nil : MediaTime.subtract($0.end, $0.start) } ?? .invalid,
                         timeline: timeline,
                         seekable: true, formatName: fpxHLSFormatName)
     }
 
-    public func streamInfo(_ index: Int32) -> StreamInfo? { currentSequence.flatMap { engines[$0] }?.streamInfo(index) }
+    public func streamInfo(_ index: Int32) -> StreamInfo? { facts.info(index) }
+
+    public var factsOwner: AnyObject? { facts.ownerIfHandedOut }
 
     public func close() {
         let t: OSThread? = tm.locked { closing = true; tm.broadcast(); let t = reloader; reloader = nil; return t }
         fetchGuard.interrupt()
         t?.join()
-        for e in engines.values { retire(e) }
-        engines.removeAll()
+        let all: [FFmpegEngine] = em.locked { let a = Array(engines.values); engines.removeAll(); return a }
+        for e in all { retire(e) }
         engineOrder.removeAll()
         currentSequence = nil
     }

@@ -225,6 +225,24 @@ static inline void check_watchdog(unsigned seconds)
 
 /* ---- small helpers shared by the tests ---------------------------------- */
 
+/* Flags shared between a test's threads (stop flags), read and written under
+ * a lock so that ThreadSanitizer (make test-tsan) sees no race in the tests. */
+static pthread_mutex_t check_flag_mu_ = PTHREAD_MUTEX_INITIALIZER;
+static inline int flag_get(volatile int *f)
+{
+    int v;
+    pthread_mutex_lock(&check_flag_mu_);
+    v = *f;
+    pthread_mutex_unlock(&check_flag_mu_);
+    return v;
+}
+static inline void flag_set(volatile int *f, int v)
+{
+    pthread_mutex_lock(&check_flag_mu_);
+    *f = v;
+    pthread_mutex_unlock(&check_flag_mu_);
+}
+
 static inline uint64_t now_ns(void)
 {
     struct timespec ts;

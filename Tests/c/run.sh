@@ -25,7 +25,14 @@ set -u
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 cd "$ROOT" || exit 2
-LIBDIR=$ROOT/build/lib
+# FPX_LIBDIR: test another build of the library (make test-asan / test-tsan use
+# build/asan/lib and build/tsan/lib, with CC set to a sanitizing compiler).
+LIBDIR=${FPX_LIBDIR:-$ROOT/build/lib}
+# Sanitizer settings reach the programs through the clean environment.
+SAN_ENV=()
+for v in ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS LSAN_OPTIONS; do
+    [ -n "${!v:-}" ] && SAN_ENV+=("$v=${!v}")
+done
 LIB=$LIBDIR/libfastpixseek.so.1
 HDR=$ROOT/Include/fastpix/seek.h
 CC=${CC:-cc}
@@ -102,7 +109,7 @@ run_prog() {
     local name=$1 bin=$2
     shift 2
     local out=$TMP/$name.out rc summary p f
-    timeout -k 5 "$TIMEOUT" env -i LD_LIBRARY_PATH="$LIBDIR" "$bin" "$@" >"$out" 2>&1
+    timeout -k 5 "$TIMEOUT" env -i LD_LIBRARY_PATH="$LIBDIR" "${SAN_ENV[@]}" "$bin" "$@" >"$out" 2>&1
     rc=$?
     if [ "$VERBOSE" = 1 ]; then
         sed 's/^/    /' "$out"
@@ -128,7 +135,7 @@ run_prog() {
 }
 
 TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse test_scrub test_step test_live_api test_log)
-TESTS+=(test_abi_structs)
+TESTS+=(test_abi_structs test_lifetimes test_memsafe test_storm_packets test_stress_seeks)
 TESTS+=(test_seek_wait)
 for t in "${TESTS[@]}"; do
     echo "# $t"
@@ -162,6 +169,10 @@ else
 fi
 
 # ---- meta-tests ------------------------------------------------------------------------
+# FPX_SKIP_META=1 (sanitizer builds): the shared object is not the shipped one.
+if [ "${FPX_SKIP_META:-0}" = 1 ]; then
+    finish
+fi
 echo "# meta: the shared object"
 gcc -E -P -I"$ROOT/Include" -x c "$HDR" | grep -oE '\bfpx_[a-z0-9_]+[[:space:]]*\(' | tr -d '( \t' |
     sort -u >"$TMP/header.syms"

@@ -83,7 +83,7 @@ typedef struct dispatcher {
 static void *dispatch_main(void *arg)
 {
     dispatcher *d = (dispatcher *)arg;
-    while (!d->stop) {
+    while (!flag_get(&d->stop)) {
         struct pollfd pf;
         pf.fd = d->fd;
         pf.events = POLLIN;
@@ -108,7 +108,7 @@ static void dispatcher_stop(dispatcher *d)
 {
     if (!d->running)
         return;
-    d->stop = 1;
+    flag_set(&d->stop, 1);
     pthread_join(d->th, NULL);
     d->running = 0;
     CHECK_EQ(d->errors, 0);

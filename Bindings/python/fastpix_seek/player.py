@@ -647,6 +647,10 @@ class Player:
         self._handle: Optional[_lib.PlayerHandle] = None
         self._core = _Core()
         self._close_lock = threading.Lock()
+        # Serialises fpx_player_read_packet with the copy of its payload: a packet's
+        # bytes are valid only until the next read on the player (seek.h, section 5),
+        # so another thread's read must not run between our read and our copy.
+        self._read_lock = threading.Lock()
         self._listener_keys: Dict[int, int] = {}
         self._tb_cache: Dict[int, Optional[Fraction]] = {}
         self._origin: Optional[Fraction] = None
@@ -752,10 +756,17 @@ class Player:
             self._handle = None
         _live_players.discard(self)
         in_callback = self._core.in_callback()
+        # Destroy frees the last packet read: not while another thread copies it.
+        # A read still blocked on I/O after a second is not copying; destroy
+        # interrupts it (and it then raises instead of returning a packet).
+        got = self._read_lock.acquire(timeout=1.0)
         try:
             _lib.lib.fpx_player_destroy(h)
         except _errors.InvalidHandleError:
             pass
+        finally:
+            if got:
+                self._read_lock.release()
         self._detach_loop_reader()
         if not in_callback:
             self._release_core()
@@ -1150,9 +1161,10 @@ class Player:
         """
         p = _lib.fpx_packet()
         p.struct_size = ctypes.sizeof(p)
-        _lib.lib.fpx_player_read_packet(self._h(), ctypes.byref(p))
-        # Copy the payload before anything else calls into the library.
-        data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
+        with self._read_lock:
+            _lib.lib.fpx_player_read_packet(self._h(), ctypes.byref(p))
+            # Copy the payload before another read (or destroy) can invalidate it.
+            data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
         return Packet._from_c(p, self._time_base(int(p.stream_index)), self._item_origin(),
                               data)
 

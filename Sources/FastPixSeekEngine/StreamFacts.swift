@@ -1,0 +1,82 @@
+import CFFmpeg
+import FastPixSeekCore
+
+/// The facts of an item's streams, copied out of the format context when the
+/// engine opens, so that reading them never touches the context (which
+/// `close()` frees, possibly on another thread) and the pointers they hold
+/// (extradata, codec parameters) belong to this object alone.
+///
+/// Immutable after init, so any thread may read it without a lock. The
+/// engine hands it to the player (`factsOwner`) once a host has seen its
+/// pointers, and the player keeps it until it is destroyed (seek.h, section 5).
+public final class StreamFacts {
+    let infos: [StreamInfo]
+    public let formatName: UnsafePointer<CChar>?
+    private var parameters: [UnsafeMutablePointer<AVCodecParameters>] = []
+    private let handedOutLock = Monitor()
+    private var handedOut = false
+
+    init(_ c: UnsafeMutablePointer<AVFormatContext>) {
+        // AVInputFormat names are static strings of libavformat.
+        formatName = c.pointee.iformat?.pointee.name
+        var out: [StreamInfo] = []
+        let n = Int(c.pointee.nb_streams)
+        for i in 0..<n {
+            guard let st = c.pointee.streams[i], let src = st.pointee.codecpar else {
+                out.append(StreamInfo(index: Int32(i), type: .unknown, codecID: 0, codecName: nil, timeBaseNum: 0,
+                                      timeBaseDen: 0, width: 0, height: 0, sampleRate: 0, channels: 0, videoDelay: 0,
+                                      extradata: nil, extradataSize: 0, codecParameters: nil))
+                continue
+            }
+            var par: UnsafeMutablePointer<AVCodecParameters>?
+            if let p = avcodec_parameters_alloc() {
+                if avcodec_parameters_copy(p, src) >= 0 {
+                    par = p
+                    parameters.append(p)
+                } else {
+                    var pp: UnsafeMutablePointer<AVCodecParameters>? = p
+                    avcodec_parameters_free(&pp)
+                }
+            }
+            let type: MediaType
+            switch src.pointee.codec_type {
+            case AVMEDIA_TYPE_VIDEO: type = .video
+            case AVMEDIA_TYPE_AUDIO: type = .audio
+            case AVMEDIA_TYPE_SUBTITLE: type = .subtitle
+            case AVMEDIA_TYPE_DATA: type = .data
+            default: type = .unknown
+            }
+            let extradata = par.flatMap { $0.pointee.extradata }
+            out.append(StreamInfo(index: Int32(i), type: type,
+                                  codecID: Int32(bitPattern: src.pointee.codec_id.rawValue),
+                                  codecName: avcodec_get_name(src.pointee.codec_id),
+                                  timeBaseNum: st.pointee.time_base.num, timeBaseDen: st.pointee.time_base.den,
+                                  width: src.pointee.width, height: src.pointee.height,
+                                  sampleRate: src.pointee.sample_rate, channels: src.pointee.ch_layout.nb_channels,
+                                  videoDelay: src.pointee.video_delay,
+                                  extradata: extradata.map { UnsafeRawPointer($0) },
+                                  extradataSize: extradata == nil ? 0 : Int(max(0, par?.pointee.extradata_size ?? 0)),
+                                  codecParameters: par.map { UnsafeRawPointer($0) }))
+        }
+        infos = out
+    }
+
+    deinit {
+        for p in parameters {
+            var pp: UnsafeMutablePointer<AVCodecParameters>? = p
+            avcodec_parameters_free(&pp)
+        }
+    }
+
+    var streamCount: Int32 { Int32(infos.count) }
+
+    /// The facts of stream `index`, marking them handed out.
+    func info(_ index: Int32) -> StreamInfo? {
+        guard index >= 0, Int(index) < infos.count else { return nil }
+        handedOutLock.locked { handedOut = true }
+        return infos[Int(index)]
+    }
+
+    /// This object once a host has seen its pointers, else nil.
+    var ownerIfHandedOut: AnyObject? { handedOutLock.locked { handedOut ? self : nil } }
+}
