@@ -616,3 +616,15 @@ def test_truncated_fragmented_mp4_stays_bounded(host, fixtures_dir: Path, tmp_pa
     assert r.one("wait")["rc"] == 0, r.describe()
     assert r.one("read")["err"] in ("FPX_ERROR_EOF", "FPX_ERROR_INVALID_DATA"), r.describe()
     assert r.one("rss")["hwm_kb"] * 1024 < 128 * MiB, r.describe()
+
+
+def test_packet_window_cap(host, fixtures_dir: Path):
+    """A seek whose scan would hold more than the cap fails with FPX_ERROR_TOO_LARGE; host
+    reads past the cap keep going (the window drops what was read)."""
+    f = str(fixtures_dir / "mp4_bframes.mp4")
+    r = host(f, "wait", "seek", "1.5", "read", "400", options=["--cap", "20000"])
+    s = r.one("seek")
+    assert s["rc"] == 0 and s["error"] == "FPX_ERROR_TOO_LARGE", r.describe()
+    assert r.one("read")["packets"] == 400, r.describe()
+    r = host(f, "wait", "seek", "1.5", options=["--cap", str(4 * MiB)])
+    assert r.one("seek")["error"] == "FPX_OK", r.describe()
