@@ -440,7 +440,7 @@ def long_ts(fixtures_dir: Path, tmp_path_factory) -> bytes:
     return out.read_bytes()
 
 
-@pytest.mark.parametrize("kind", ["seek", "cancel", "close", "destroy"])
+@pytest.mark.parametrize("kind", ["seek", "cancel", "close", "open", "destroy"])
 def test_blocked_read_is_interrupted_within_100ms(hostile_bin: Path, server, long_ts: bytes, kind: str):
     server.file("/long.ts", long_ts, throttle=4_000_000)
     r = run_with_stall(hostile_bin, server, f"{server.base}/long.ts", ["during-read", "1500", kind], 10000)
