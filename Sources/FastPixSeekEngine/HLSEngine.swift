@@ -186,8 +186,10 @@ public final class HLSEngine: MediaEngine, PacketSource {
         let size = avio_size(ctx)
         if range == nil && size > Int64(limit) { throw EngineError(.tooLarge) }
         if range != nil && want > limit { throw EngineError(.tooLarge) }
+        // Reserve once: without a size, the cap (untouched pages cost no
+        // memory), so growing never copies and the peak stays near the bytes held.
         var out: [UInt8] = []
-        if size > 0 { out.reserveCapacity(Int(min(Int64(want), size))) }
+        out.reserveCapacity(size > 0 ? Int(min(Int64(want), size)) : want)
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
             let room = min(buf.count, want - out.count + 1)
