@@ -1,62 +1,120 @@
-# FastPixSeek build. `make` builds build/lib/libfastpixseek.so.1 and build/bin/fpx-seek.
-# `make install PREFIX=/usr/local DESTDIR=...` installs the library, header and pkg-config file.
-# `make check` runs every test (see tools/test-all.sh for the full CI entry point).
+# FastPixSeek build. `make` builds build/lib/libfastpixseek.so.1 and build/bin/fpx-seek,
+# and is a no-op when no source changed (real file targets; the library and the tool
+# build in separate SwiftPM scratch directories, because their link flags differ and
+# sharing one .build/release would make each build undo the other).
+#
+# `make install PREFIX=/usr/local DESTDIR=...` installs what `make` built (it never
+# builds): the library (stripped, no RUNPATH), the header, fastpixseek.pc, the fpx-seek
+# tool and its man page. `make uninstall` removes exactly those files.
+# `make wheel` builds a Python wheel that carries the library (see Bindings/python).
+# `make check` runs every test (tools/test-all.sh, the CI entry point).
+#
+# The Swift toolchain: SWIFT names the `swift` driver: $(SWIFT_TOOLCHAIN)/usr/bin/swift
+# when SWIFT_TOOLCHAIN is set, else `swift` on PATH, else /opt/swift/usr/bin/swift.
 
 PREFIX     ?= /usr/local
-LIBDIR     ?= $(PREFIX)/lib
+# Debian and derivatives: the multiarch directory (/usr/lib/x86_64-linux-gnu, ...).
+MULTIARCH  := $(shell dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null)
+LIBDIR     ?= $(PREFIX)/lib$(if $(MULTIARCH),/$(MULTIARCH))
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR     ?= $(PREFIX)/bin
+MANDIR     ?= $(PREFIX)/share/man
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DESTDIR    ?=
-SWIFT      ?= swift
+# Stripping on install; debian/rules passes STRIP=: and lets dh_strip do it (-dbgsym).
+STRIP      ?= strip --strip-unneeded --remove-section=.comment --remove-section=.note
+ifdef SWIFT_TOOLCHAIN
+SWIFT      ?= $(SWIFT_TOOLCHAIN)/usr/bin/swift
+else
+SWIFT      ?= $(or $(shell command -v swift 2>/dev/null),/opt/swift/usr/bin/swift)
+endif
+PYTHON     ?= python3
 SOVERSION  := 1
 VERSION    := $(shell sed -n 's/^\#define FPX_VERSION_MAJOR \([0-9]*\)/\1/p' Include/fastpix/seek.h).$(shell sed -n 's/^\#define FPX_VERSION_MINOR \([0-9]*\)/\1/p' Include/fastpix/seek.h).$(shell sed -n 's/^\#define FPX_VERSION_PATCH \([0-9]*\)/\1/p' Include/fastpix/seek.h)
 OUT        := build
 MAP        := $(CURDIR)/Sources/FastPixSeek/fastpixseek.map
+LIB_SCRATCH := .build/lib
+CLI_SCRATCH := .build/cli
+LIB_FILE   := $(OUT)/lib/libfastpixseek.so.$(SOVERSION)
+CLI_FILE   := $(OUT)/bin/fpx-seek
+UNINST_PC  := $(OUT)/lib/fastpixseek-uninstalled.pc
 
 # These flags must stay on the command line: in Package.swift's unsafeFlags
 # they break `swift test`. See docs/ARCHITECTURE.md ("Shipping the .so").
 # lld, unlike gold, keeps the Swift symbols made local by the version script out
-# of .dynsym entirely.
-SWIFT_RELEASE_FLAGS := -c release -Xswiftc -static-stdlib -Xswiftc -use-ld=lld \
+# of .dynsym entirely. --disable-local-rpath: no RUNPATH [$ORIGIN] (the library
+# and the tool need nothing from their own directory).
+SWIFT_COMMON_FLAGS := -c release --disable-local-rpath -Xswiftc -static-stdlib
+SWIFT_LIB_FLAGS := $(SWIFT_COMMON_FLAGS) --scratch-path $(LIB_SCRATCH) -Xswiftc -use-ld=lld \
 	-Xlinker --version-script=$(MAP) \
 	-Xlinker -soname=libfastpixseek.so.$(SOVERSION) \
 	-Xlinker -z -Xlinker nodelete
+SWIFT_CLI_FLAGS := $(SWIFT_COMMON_FLAGS) --scratch-path $(CLI_SCRATCH)
+# Extra flags from the environment (debian/rules passes the hardening LDFLAGS).
+SWIFT_EXTRA_FLAGS ?=
 
-.PHONY: all lib cli install uninstall check clean fixtures
+# What each product is built from (the tool links the core and engine statically,
+# never the library).
+COMMON_SRC := Package.swift $(shell find Sources/FastPixSeekCore Sources/FastPixSeekEngine Sources/CFFmpeg -type f 2>/dev/null)
+LIB_SRC    := $(COMMON_SRC) $(shell find Sources/FastPixSeek Sources/CFastPixSeekABI Include -type f 2>/dev/null)
+CLI_SRC    := $(COMMON_SRC) $(shell find Sources/fpx-seek -type f 2>/dev/null)
+
+.PHONY: all lib cli install uninstall check clean fixtures wheel
+
+# One clear line when the toolchain is missing (first line of every Swift recipe).
+SWIFT_CHECK = @command -v $(firstword $(SWIFT)) >/dev/null 2>&1 || { echo "error: no Swift toolchain at '$(SWIFT)': set SWIFT_TOOLCHAIN=/path/to/toolchain (holding usr/bin/swift) or SWIFT=/path/to/swift" >&2; exit 1; }
 
 all: lib cli
 
-lib:
-	$(SWIFT) build $(SWIFT_RELEASE_FLAGS) --product fastpixseek
+lib: $(LIB_FILE) $(OUT)/lib/libfastpixseek.so $(UNINST_PC)
+cli: $(CLI_FILE)
+
+$(LIB_FILE): $(LIB_SRC)
+	$(SWIFT_CHECK)
+	@rm -f $(LIB_SCRATCH)/release/libfastpixseek.so  # relink: SwiftPM does not see the version script change
+	$(SWIFT) build $(SWIFT_LIB_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fastpixseek
 	@mkdir -p $(OUT)/lib
-	cp -f .build/release/libfastpixseek.so $(OUT)/lib/.libfastpixseek.so.tmp
-	mv -f $(OUT)/lib/.libfastpixseek.so.tmp $(OUT)/lib/libfastpixseek.so.$(SOVERSION)
-	ln -sf libfastpixseek.so.$(SOVERSION) $(OUT)/lib/libfastpixseek.so
-	@sed -e 's|@PREFIX@|$(CURDIR)/$(OUT)|' -e 's|@LIBDIR@|$(CURDIR)/$(OUT)/lib|' \
-	     -e 's|@INCLUDEDIR@|$(CURDIR)/Include|' -e 's|@VERSION@|$(VERSION)|' \
-	     fastpixseek.pc.in > $(OUT)/lib/fastpixseek-uninstalled.pc
+	cp -f $(LIB_SCRATCH)/release/libfastpixseek.so $(OUT)/lib/.libfastpixseek.so.tmp
+	mv -f $(OUT)/lib/.libfastpixseek.so.tmp $@
 
-cli:
-	$(SWIFT) build -c release -Xswiftc -static-stdlib --product fpx-seek
+$(OUT)/lib/libfastpixseek.so: | $(LIB_FILE)
+	ln -sf libfastpixseek.so.$(SOVERSION) $@
+
+$(UNINST_PC): fastpixseek.pc.in Include/fastpix/seek.h
+	@mkdir -p $(OUT)/lib
+	sed -e 's|@PREFIX@|$(CURDIR)/$(OUT)|' -e 's|@LIBDIR@|$(CURDIR)/$(OUT)/lib|' \
+	    -e 's|@INCLUDEDIR@|$(CURDIR)/Include|' -e 's|@VERSION@|$(VERSION)|' \
+	    fastpixseek.pc.in > $@
+
+$(CLI_FILE): $(CLI_SRC)
+	$(SWIFT_CHECK)
+	$(SWIFT) build $(SWIFT_CLI_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fpx-seek
 	@mkdir -p $(OUT)/bin
-	cp -f .build/release/fpx-seek $(OUT)/bin/.fpx-seek.tmp
-	mv -f $(OUT)/bin/.fpx-seek.tmp $(OUT)/bin/fpx-seek
+	cp -f $(CLI_SCRATCH)/release/fpx-seek $(OUT)/bin/.fpx-seek.tmp
+	mv -f $(OUT)/bin/.fpx-seek.tmp $@
 
-install: lib
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/fastpix $(DESTDIR)$(PKGCONFIGDIR)
-	install -m 0644 $(OUT)/lib/libfastpixseek.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/
+# install never builds: it installs what `make` built, or stops with one line.
+install:
+	@for f in $(LIB_FILE) $(CLI_FILE); do [ -f $$f ] || { echo "make install: $$f is missing; run 'make' first" >&2; exit 1; }; done
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/fastpix $(DESTDIR)$(PKGCONFIGDIR) \
+	    $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0644 $(LIB_FILE) $(DESTDIR)$(LIBDIR)/libfastpixseek.so.$(SOVERSION)
+	$(STRIP) $(DESTDIR)$(LIBDIR)/libfastpixseek.so.$(SOVERSION)
 	ln -sf libfastpixseek.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libfastpixseek.so
 	install -m 0644 Include/fastpix/seek.h $(DESTDIR)$(INCLUDEDIR)/fastpix/seek.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 	    fastpixseek.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/fastpixseek.pc
-	@if [ -f $(OUT)/bin/fpx-seek ]; then install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(PREFIX)/share/man/man1 && install -m 0755 $(OUT)/bin/fpx-seek $(DESTDIR)$(BINDIR)/ && install -m 0644 docs/fpx-seek.1 $(DESTDIR)$(PREFIX)/share/man/man1/; fi
+	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/fastpixseek.pc
+	install -m 0755 $(CLI_FILE) $(DESTDIR)$(BINDIR)/fpx-seek
+	$(STRIP) $(DESTDIR)$(BINDIR)/fpx-seek
+	install -m 0644 docs/fpx-seek.1 $(DESTDIR)$(MANDIR)/man1/fpx-seek.1
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libfastpixseek.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libfastpixseek.so \
 	      $(DESTDIR)$(INCLUDEDIR)/fastpix/seek.h $(DESTDIR)$(PKGCONFIGDIR)/fastpixseek.pc \
-	      $(DESTDIR)$(BINDIR)/fpx-seek
+	      $(DESTDIR)$(BINDIR)/fpx-seek $(DESTDIR)$(MANDIR)/man1/fpx-seek.1
+	rmdir $(DESTDIR)$(INCLUDEDIR)/fastpix 2>/dev/null || true
 
 check:
 	bash tools/test-all.sh

@@ -41,12 +41,15 @@ FPX_LIBDIR="$root/build/asan/lib" \
 step "install + pkg-config host"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-make -s install PREFIX=/usr/local DESTDIR="$stage"
+make -s install PREFIX=/usr/local LIBDIR=/usr/local/lib DESTDIR="$stage"
 if (
   export PKG_CONFIG_SYSROOT_DIR="$stage" PKG_CONFIG_PATH="$stage/usr/local/lib/pkgconfig"
   cc -std=c99 -Wall -Wextra -Werror -pedantic Tests/c/install_host.c $(pkg-config --cflags --libs fastpixseek) -lpthread -o "$stage/host"
   env -i LD_LIBRARY_PATH="$stage/usr/local/lib" "$stage/host" samples/sample.mp4
 ); then echo "install host: ok"; else failed+=("install host"); fi
+
+step "Makefile: make && make is a no-op, install never builds, uninstall removes all"
+bash Tests/packaging/test-make.sh || failed+=("Makefile test")
 
 step "pytest (ffprobe ground truth, CLI, HTTP, live HLS, Python bindings)"
 python3 -m pytest -q -p no:cacheprovider || failed+=("pytest")

@@ -73,7 +73,7 @@
  * them on any player at any time. Each player owns one worker thread that
  * performs the media I/O of opens and seeks, in order. No API call blocks on
  * media I/O except those documented as blocking (fpx_player_wait_item,
- * fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
+ * fpx_player_seek_wait, fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
  * fpx_player_current_time). Every blocking call is bounded by the player's
  * I/O timeout and returns early when the player is destroyed.
  *
@@ -293,7 +293,10 @@ typedef enum fpx_error {
     FPX_ERROR_INTERNAL = -21,        /**< a bug: please report it */
     FPX_ERROR_INVALID_STATE = -22,   /**< e.g. fpx_scrub_update without fpx_scrub_begin */
     FPX_ERROR_EXPIRED = -23,         /**< the live segment being read left the playlist window */
-    FPX_ERROR_STALLED = -24          /**< a live playlist stopped updating */
+    FPX_ERROR_STALLED = -24,         /**< a live playlist stopped updating */
+    FPX_ERROR_PROTOCOL_NOT_ALLOWED = -25, /**< refused by the protocol policy (see "Untrusted media") */
+    FPX_ERROR_INTERRUPTED = -26,     /**< a blocked read stopped by a seek, cancel, close or destroy */
+    FPX_ERROR_TOO_LARGE = -27        /**< media exceeds the player's buffer cap (max_buffer_bytes) */
 } fpx_error;
 
 /**
@@ -307,6 +310,54 @@ FPX_API const char *fpx_error_string(int code);
  * for codes this library does not define. Never NULL. Callback-safe: yes.
  */
 FPX_API const char *fpx_error_name(int code);
+
+/* ======================================================================= */
+/* Logging                                                                 */
+/* ======================================================================= */
+
+/*
+ * By default the library prints nothing: not its own messages, not FFmpeg's.
+ * FFmpeg's logger is process-wide (av_log_set_callback), so the library takes
+ * it over: the first fpx_player_create or fpx_set_log_callback installs the
+ * library's av_log callback for the whole process, which drops every message
+ * unless a log callback is set. A host that routes FFmpeg's log itself (its
+ * own av_log callback, or FFmpeg's default printing to stderr) must say so
+ * before creating the first player: fpx_set_log_callback with
+ * FPX_LOG_KEEP_FFMPEG_CALLBACK in level. The library then never touches
+ * FFmpeg's logger (if it already had, it puts back av_log_default_callback:
+ * FFmpeg has no way to read the callback it replaced), and only the
+ * library's own messages reach the callback.
+ *
+ * Levels are FFmpeg's (AV_LOG_*), so both kinds of message share one scale.
+ */
+#define FPX_LOG_QUIET   (-8)
+#define FPX_LOG_ERROR   16
+#define FPX_LOG_WARNING 24
+#define FPX_LOG_INFO    32
+#define FPX_LOG_VERBOSE 40
+#define FPX_LOG_DEBUG   48
+#define FPX_LOG_TRACE   56
+/** OR into fpx_set_log_callback's level: leave FFmpeg's logger alone. */
+#define FPX_LOG_KEEP_FFMPEG_CALLBACK 0x10000
+
+/**
+ * One log line: level (FPX_LOG_*), the message without its trailing newline
+ * (FFmpeg's carry their "[mov,mp4,... @ 0x...]" prefix), valid during the
+ * call only. Runs on whichever thread logged (a player's worker, a reload
+ * thread, a host thread inside a blocking call), possibly concurrently with
+ * other calls; it must return quickly and must not destroy players.
+ */
+typedef void (*fpx_log_callback)(int level, const char *message, void *userdata);
+
+/**
+ * Routes FFmpeg's log and the library's own messages with a level at or
+ * below level (e.g. FPX_LOG_WARNING: errors and warnings) to callback, for
+ * the whole process. callback NULL silences everything (the default).
+ * Returns FPX_OK, or FPX_ERROR_INVALID_ARGUMENT for a level outside
+ * FPX_LOG_QUIET..FPX_LOG_TRACE. Thread-safe; callable from a log callback.
+ * Callback-safe: yes.
+ */
+FPX_API int fpx_set_log_callback(int level, fpx_log_callback callback, void *userdata);
 
 /* ======================================================================= */
 /* Rational time                                                           */
@@ -442,12 +493,17 @@ typedef struct fpx_clamp {
 typedef struct fpx_accuracy {
     fpx_time requested_media_time; /**< what the host asked for, not the clamped target */
     fpx_time landed_media_time;    /**< the landed frame's pts; invalid when not landed */
-    fpx_time tolerance_before;     /**< tolerances actually applied, in the stream's timescale */
+    /** The tolerances applied, exactly as requested (never rounded to the
+     *  stream's ticks): zero for EXACT, the precision's tolerance else. */
+    fpx_time tolerance_before;
     fpx_time tolerance_after;
     /** requested - tolerance_before <= landed <= requested + tolerance_after,
      *  by exact rational comparison. 0 when not landed. */
     int within_requested_tolerance;
-    fpx_time delta;                /**< landed - requested, exact; invalid when not landed */
+    /** landed - requested, exact: in the lcm of both timescales, else in its
+     *  own reduced denominator; rounded only when that exceeds 32 bits.
+     *  Invalid when not landed. */
+    fpx_time delta;
     double delta_seconds;          /**< display only; positive = landed after the request */
     double absolute_delta_seconds; /**< display only */
 } fpx_accuracy;
@@ -593,6 +649,30 @@ typedef struct fpx_stream_info {
 /** The first packet after a seek: flush your decoder. */
 #define FPX_PACKET_FLAG_DISCONTINUITY 0x200u
 
+/*
+ * Landing on the packet stream. After a seek, packets start at the keyframe
+ * the landing needs; the first one is flagged DISCONTINUITY, and from it on
+ * every packet carries the landing (landed_pts, landed_stream_index, and
+ * landed_pts_in_stream in its own time base), so a host can decide what to
+ * present from the packets alone, without waiting for the completion.
+ *
+ * - Video with B-frames: DECODE_ONLY marks packets whose pts precede the
+ *   landing, but a reordering decoder returns frames in presentation order,
+ *   not packet order, so do not map flags to decoded frames. Instead, flush
+ *   at DISCONTINUITY, decode every packet, and present the decoded frames
+ *   whose pts (libavcodec: frame->pts, or best_effort_timestamp) is
+ *   >= landed_pts_in_stream (== landed_pts on the reference stream). The
+ *   first such frame is the landed frame.
+ * - Audio: a packet whose samples straddle the landing is flagged
+ *   DECODE_ONLY (its pts is earlier) and carries trim_samples > 0. Decode
+ *   it and present its decoded samples after dropping the first
+ *   trim_samples, then the packets after it whole. Example: AAC at 48 kHz,
+ *   a landing at 25.5 s (1224000/48000) inside the packet with pts 1223680
+ *   ([25.4933, 25.5147) s, 1024 samples): trim_samples = 320, and the 704
+ *   samples after them (14.7 ms) are presented instead of being lost. Packets wholly before the landing are decode-only (prime the
+ *   decoder), with trim_samples 0.
+ */
+
 typedef struct fpx_packet {
     size_t struct_size;
     const uint8_t *data;    /**< see "Ownership" for how long it lives */
@@ -605,6 +685,22 @@ typedef struct fpx_packet {
     uint32_t flags;         /**< FPX_PACKET_FLAG_* */
     uint64_t seek_id;       /**< the latest seek this packet follows, 0 if none */
     const void *av_packet;  /**< the const AVPacket *; same lifetime as data */
+    /* Added in 0.3 (see "Landing on the packet stream" above). */
+    /** The landed frame of the seek this packet follows: its pts in the time
+     *  base of landed_stream_index (the reference stream), the value the
+     *  outcome reports as landed_stream_pts. FPX_NOPTS before any landed seek.
+     *  Set on every packet from the DISCONTINUITY one on. */
+    int64_t landed_pts;
+    /** The same landing in THIS packet's stream time base, rounded up, so a
+     *  decoded frame of this stream presents at or after the landing exactly
+     *  when its pts >= landed_pts_in_stream. FPX_NOPTS when unknown. */
+    int64_t landed_pts_in_stream;
+    /** Audio packets that straddle the landing (pts < landing < pts +
+     *  duration): how many samples at the start of this packet's decoded frame
+     *  present before the landing, ceil((landing - pts) x sample_rate), exact.
+     *  0 for every other packet. */
+    int64_t trim_samples;
+    int landed_stream_index; /**< the stream of landed_pts; -1 before any landed seek */
 } fpx_packet;
 
 /* ======================================================================= */
@@ -656,6 +752,21 @@ typedef struct fpx_player_config {
      *  pending. It must not call into the library; schedule a dispatch. */
     void (*wakeup)(void *userdata);
     void *wakeup_userdata;
+    /** The protocols the player may open, as FFmpeg names them, comma
+     *  separated ("file,http,https"). NULL (the default) means
+     *  "file,http,https". The list replaces the default: it can narrow it
+     *  ("https" alone) or widen it ("file,http,https,pipe"). Whatever it
+     *  says, content reached over the network (a remote playlist's
+     *  segments, keys, init sections and variants; a remote file's nested
+     *  references) may name only http and https. An empty list or a name
+     *  with characters other than [a-z0-9_] is FPX_ERROR_INVALID_ARGUMENT.
+     *  Copied at create. See "Untrusted media". */
+    const char *protocol_whitelist;
+    /** Cap on the media a player buffers, in bytes: one HLS segment (with
+     *  its init section), the HLS segments held together, the packet
+     *  window. Default (and 0): 67108864 (64 MiB). Exceeding it is
+     *  FPX_ERROR_TOO_LARGE. Negative is FPX_ERROR_INVALID_ARGUMENT. */
+    int64_t max_buffer_bytes;
 } fpx_player_config;
 
 /** Fills *config with the defaults and sets its size. Callback-safe: yes. */
@@ -749,6 +860,38 @@ FPX_API int fpx_player_setup_seek_manager(fpx_player *player);
  */
 FPX_API int fpx_player_seek(fpx_player *player, fpx_time target, fpx_precision precision,
                             fpx_seek_callback callback, void *userdata, uint64_t *seek_id);
+
+/**
+ * The synchronous seek, for simple hosts and scripts: issues a seek exactly as
+ * fpx_player_seek() does (it supersedes older seeks, and is superseded by
+ * newer ones), then BLOCKS the calling thread until that seek is decided
+ * (landed, failed, superseded or cancelled) or timeout_ms passes (negative:
+ * no limit; the worker's own I/O timeout still bounds the seek).
+ *
+ * Returns FPX_OK and fills *out with the outcome, the same outcome the
+ * completion callback of fpx_player_seek() would get; read out->finished and
+ * out->reason, as a superseded or cancelled seek also returns FPX_OK.
+ * out->struct_size is read first: the library writes at most that many bytes
+ * (0 is read as sizeof(fpx_seek_outcome)) and sets it to the bytes filled;
+ * 1 ... sizeof(size_t) - 1 or a NULL out is FPX_ERROR_INVALID_ARGUMENT and
+ * issues no seek. Pointers in *out are static strings.
+ *
+ * It returns as soon as the outcome is decided and does not wait for event
+ * delivery: listeners (on_seek_clamped, on_seek_accuracy) still hear of the
+ * seek through the event queue as usual, possibly after this call returns,
+ * and in FPX_DELIVERY_HOST mode only at your next fpx_player_dispatch_events().
+ * So it never deadlocks on a host-pumped queue.
+ *
+ * Errors: those of fpx_player_seek(); FPX_ERROR_TIMEOUT when timeout_ms
+ * passed first (*out untouched; the seek stays issued and completes later
+ * through the listeners); FPX_ERROR_IN_CALLBACK from inside any callback of
+ * the library, since blocking there would stall the delivery of the very
+ * outcome it waits for. Destroying the player from another thread makes it
+ * return with the seek cancelled.
+ * Callback-safe: no. Blocking.
+ */
+FPX_API int fpx_player_seek_wait(fpx_player *player, fpx_time target, fpx_precision precision,
+                                 int64_t timeout_ms, fpx_seek_outcome *out);
 
 /**
  * Cancels every queued or in-flight seek: each completes with reason

@@ -28,4 +28,25 @@ static inline int fpx_pkt_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
 static inline int fpx_pkt_flag_discard(void) { return AV_PKT_FLAG_DISCARD; }
 static inline int fpx_avseek_flag_backward(void) { return AVSEEK_FLAG_BACKWARD; }
 static inline int fpx_avfmtctx_unseekable(void) { return AVFMTCTX_UNSEEKABLE; }
+/* FFmpeg's own logger back (av_log_default_callback cannot cross into Swift: va_list). */
+static inline void fpx_av_log_restore_default(void) { av_log_set_callback(av_log_default_callback); }
+
+/* The library's av_log callback: va_list cannot cross into Swift, so the line
+ * is formatted here and handed to Swift (FFmpegLog.swift, which defines these
+ * two with @_cdecl; the version script keeps them local) as text. `wants`
+ * filters by level before any formatting. */
+int fastpixseek_log_wants(int level);
+void fastpixseek_log_line(int level, const char *text);
+static void fpx_av_log_callback_(void *avcl, int level, const char *fmt, va_list vl)
+{
+    static int print_prefix = 1; /* a racy hint for FFmpeg's prefix: harmless */
+    char buf[1024];
+    int lv = level >= 0 ? (level & 0xff) : level;
+    if (!fmt || !fastpixseek_log_wants(lv))
+        return;
+    buf[0] = 0;
+    av_log_format_line2(avcl, level, fmt, vl, buf, (int)sizeof buf, &print_prefix);
+    fastpixseek_log_line(lv, buf);
+}
+static inline void fpx_av_log_install(void) { av_log_set_callback(fpx_av_log_callback_); }
 #endif

@@ -130,6 +130,8 @@ public func fpxPlayerConfigInit(_ c: UnsafeMutablePointer<fpx_player_config>?) {
     c.pointee.size = MemoryLayout<fpx_player_config>.size
     c.pointee.delivery = FPX_DELIVERY_THREAD
     c.pointee.io_timeout_ms = 10_000
+    c.pointee.protocol_whitelist = nil
+    c.pointee.max_buffer_bytes = Int64(IOPolicy.defaultMaxBufferBytes)
 }
 
 @_cdecl("fpx_player_create")
@@ -154,16 +156,28 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
     case FPX_DELIVERY_HOST.rawValue: mode = .host
     default: return ErrorCode.unknownEnum.rawValue
     }
-    guard cfg.io_timeout_ms >= 0, cfg.io_timeout_ms <= Int64.max / 1_000_000 else {
-        return ErrorCode.invalidArgument.rawValue
-    }
+    // Any non-negative timeout: huge ones saturate (INT64_MAX ms is never reached).
+    guard cfg.io_timeout_ms >= 0 else { return ErrorCode.invalidArgument.rawValue }
     var wakeup: (() -> Void)?
     if let w = cfg.wakeup {
         let ud = cfg.wakeup_userdata
         wakeup = { w(ud) }
     }
-    let config = Player.Config(delivery: mode, ioTimeoutNanoseconds: UInt64(cfg.io_timeout_ms) * 1_000_000,
-                               wakeup: wakeup)
+    // Fields past the host's size stay at their defaults (NULL list, 0 cap).
+    let protocols: ProtocolPolicy
+    if let list = cfg.protocol_whitelist {
+        guard let p = ProtocolPolicy.parse(String(cString: list)) else { return ErrorCode.invalidArgument.rawValue }
+        protocols = p
+    } else {
+        protocols = .default
+    }
+    guard cfg.max_buffer_bytes >= 0 else { return ErrorCode.invalidArgument.rawValue }
+    let cap = cfg.max_buffer_bytes == 0 ? IOPolicy.defaultMaxBufferBytes : Int(clamping: cfg.max_buffer_bytes)
+    let config = Player.Config(delivery: mode, ioTimeoutNanoseconds: Deadline.nanoseconds(milliseconds: cfg.io_timeout_ms),
+                               wakeup: wakeup, protocols: protocols, maxBufferBytes: cap)
+    // FFmpeg's log goes through the library's (silent unless the host set a
+    // log callback) from the first player on: see fpx_set_log_callback.
+    FFmpegLog.installIfAllowed()
     guard let p = Player(config: config, factory: makeFFmpegEngine) else { return ErrorCode.noMemory.rawValue }
     out.pointee = Handles.register(p)
     return 0
@@ -204,11 +218,11 @@ public func fpxPlayerWaitItem(_ h: OpaquePointer?, _ timeoutMS: Int64,
     var result: Int32 = 0
     let rc = withPlayer(h, callbackSafe: false) { p in
         let slot = try OutputSlot.optional(info)
-        let ns: UInt64? = timeoutMS < 0 ? nil : UInt64(min(timeoutMS, Int64.max / 1_000_000)) * 1_000_000
+        let ns: UInt64? = timeoutMS < 0 ? nil : Deadline.nanoseconds(milliseconds: timeoutMS)
         let s = p.waitItem(timeoutNanoseconds: ns)
         switch s.status {
-        case .none: throw ErrorCode.noItem
-        case .loading: throw ErrorCode.timeout
+        case .none: throw p.isDestroyed ? ErrorCode.cancelled : ErrorCode.noItem
+        case .loading: throw p.isDestroyed ? ErrorCode.cancelled : ErrorCode.timeout
         case .failed: result = s.error?.rawValue ?? ErrorCode.itemFailed.rawValue
         case .ready: result = 0
         }
@@ -299,6 +313,34 @@ public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: 
     }
 }
 
+@_cdecl("fpx_player_seek_wait")
+public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precision: fpx_precision,
+                              _ timeoutMS: Int64, _ out: UnsafeMutablePointer<fpx_seek_outcome>?) -> Int32 {
+    withPlayer(h, callbackSafe: false) { p in
+        // The output-struct rule (the caller's struct_size bounds what is written; 0 = the
+        // whole struct, as this function is new), checked before the seek is issued.
+        // TODO(memsafe OutputSlot): `extension fpx_seek_outcome: OutputStruct` with
+        // legacySize = MemoryLayout<fpx_seek_outcome>.size, then `try OutputSlot(out)`.
+        guard let out = out else { throw ErrorCode.invalidArgument }
+        let declared = UnsafeRawPointer(out).load(as: Int.self)
+        let size = min(declared == 0 ? MemoryLayout<fpx_seek_outcome>.size : declared, MemoryLayout<fpx_seek_outcome>.size)
+        guard size >= MemoryLayout<Int>.size else { throw ErrorCode.invalidArgument }
+        let t = MediaTime(target)
+        guard t.isNumeric else { throw ErrorCode.invalidTime }
+        let prec = try seekPrecision(from: precision)
+        let ns: UInt64? = timeoutMS < 0 ? nil : UInt64(min(timeoutMS, Int64.max / 1_000_000)) * 1_000_000
+        guard let outcome = try p.seekAndWait(to: t, precision: prec, timeoutNanoseconds: ns) else {
+            throw ErrorCode.timeout
+        }
+        var c = cOutcome(outcome)
+        withUnsafeMutableBytes(of: &c) { src in
+            guard let base = src.baseAddress else { return }
+            src.storeBytes(of: size, toByteOffset: 0, as: Int.self)
+            UnsafeMutableRawPointer(out).copyMemory(from: base, byteCount: size)
+        }
+    }
+}
+
 @_cdecl("fpx_player_cancel_pending_seeks")
 public func fpxPlayerCancelPendingSeeks(_ h: OpaquePointer?, _ count: UnsafeMutablePointer<UInt64>?) -> Int32 {
     withPlayer(h) { p in
@@ -359,6 +401,10 @@ public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer
         c.flags = v.flags
         c.seek_id = v.seekID
         c.av_packet = v.avPacket
+        c.landed_pts = v.landedPTS ?? FPX_NOPTS
+        c.landed_pts_in_stream = v.landedPTSInStream ?? FPX_NOPTS
+        c.trim_samples = v.trimSamples
+        c.landed_stream_index = v.landedPTS == nil ? -1 : v.landedStreamIndex
         slot.store(c)
     }
 }

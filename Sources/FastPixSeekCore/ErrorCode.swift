@@ -25,6 +25,9 @@ public enum ErrorCode: Int32, Error, CaseIterable {
     case invalidState = -22
     case expired = -23
     case stalled = -24
+    case protocolNotAllowed = -25
+    case interrupted = -26
+    case tooLarge = -27
 
     public var name: StaticString {
         switch self {
@@ -52,6 +55,9 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .invalidState: return "FPX_ERROR_INVALID_STATE"
         case .expired: return "FPX_ERROR_EXPIRED"
         case .stalled: return "FPX_ERROR_STALLED"
+        case .protocolNotAllowed: return "FPX_ERROR_PROTOCOL_NOT_ALLOWED"
+        case .interrupted: return "FPX_ERROR_INTERRUPTED"
+        case .tooLarge: return "FPX_ERROR_TOO_LARGE"
         }
     }
 
@@ -81,6 +87,9 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .invalidState: return "invalid state: e.g. a scrub update or end without begin"
         case .expired: return "the live segment being read has left the playlist window"
         case .stalled: return "the live playlist stopped updating"
+        case .protocolNotAllowed: return "protocol not allowed by the player's protocol policy"
+        case .interrupted: return "interrupted: a new seek, cancel, close or destroy stopped the call"
+        case .tooLarge: return "too large: the media exceeds the player's buffer cap"
         }
     }
 }

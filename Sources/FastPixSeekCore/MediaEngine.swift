@@ -176,6 +176,16 @@ public struct PacketView {
     public var flags: UInt32
     public var seekID: UInt64
     public var avPacket: UnsafeRawPointer?
+    /// The landing of the seek this packet follows (reference stream pts), nil before any
+    /// landed seek. The C fields are `fpx_packet.landed_pts` and `landed_stream_index`.
+    public var landedPTS: Int64? = nil
+    public var landedStreamIndex: Int32 = -1
+    /// The landing in this packet's own stream time base, rounded up: a decoded frame of this
+    /// stream presents at or after the landing exactly when its pts >= this.
+    public var landedPTSInStream: Int64? = nil
+    /// Audio: samples at the start of this packet's decoded frame that present before the
+    /// landing (0 unless the packet straddles it).
+    public var trimSamples: Int64 = 0
     /// What keeps `data` and `avPacket` alive: the packet's own reference,
     /// freed when the last owner lets go. The engine keeps none of it; the
     /// player holds it for the host (see `Player.readPacket`), so no engine
@@ -247,10 +257,25 @@ public struct IOPolicy {
     public var timeoutNanoseconds: UInt64
     /// True when the owner wants every operation aborted (close, destroy).
     public var aborted: () -> Bool
+    /// Which protocols may be opened (see `ProtocolPolicy`).
+    public var protocols: ProtocolPolicy
+    /// Cap on buffered media, bytes (HLS segments held, the packet window).
+    public var maxBufferBytes: Int
+    /// An absolute monotonic deadline that bounds every operation while it is
+    /// nonzero: the player sets it for the whole open (engine open plus range
+    /// measurement), so open takes at most one I/O timeout. 0 = none.
+    public var openDeadline: () -> UInt64
 
-    public init(timeoutNanoseconds: UInt64, aborted: @escaping () -> Bool) {
+    public static let defaultMaxBufferBytes = 64 << 20
+
+    public init(timeoutNanoseconds: UInt64, aborted: @escaping () -> Bool,
+                protocols: ProtocolPolicy = .default, maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes,
+                openDeadline: @escaping () -> UInt64 = { 0 }) {
         self.timeoutNanoseconds = timeoutNanoseconds
         self.aborted = aborted
+        self.protocols = protocols
+        self.maxBufferBytes = maxBufferBytes
+        self.openDeadline = openDeadline
     }
 }
 

@@ -116,6 +116,21 @@ public struct MediaTime: Hashable, CustomStringConvertible {
         return MediaTime(rational: ra - rb, preferredTimescales: [a.timescale, b.timescale])
     }
 
+    /// `r` exactly: in the lcm of the preferred timescales when that fits, else
+    /// in its own reduced denominator when that fits 32 bits; only when neither
+    /// does, the nearest tick of the largest preferred timescale.
+    public init(exactly r: Rational, preferredTimescales: [Int32]) {
+        var lcm: Int128 = 1
+        for ts in preferredTimescales where ts > 0 { lcm = Rational.lcm(lcm, Int128(ts)) }
+        if lcm <= Int128(Int32.max), let v = r.scaledExactly(by: lcm), let v64 = Int64(exactly: v) {
+            self.init(value: v64, timescale: Int32(lcm))
+        } else if r.den <= Int128(Int32.max), let v64 = Int64(exactly: r.num) {
+            self.init(value: v64, timescale: Int32(r.den))
+        } else {
+            self.init(rational: r, preferredTimescales: preferredTimescales)
+        }
+    }
+
     /// The time nearest `r`: exact in the lcm of the preferred timescales when it
     /// fits, else rounded to the nearest tick of the largest preferred timescale.
     public init(rational r: Rational, preferredTimescales: [Int32]) {

@@ -54,11 +54,18 @@ public final class Player {
         public var delivery: EventQueue.Mode
         public var ioTimeoutNanoseconds: UInt64
         public var wakeup: (() -> Void)?
+        /// The protocol policy. The C field is `protocol_whitelist`.
+        public var protocols: ProtocolPolicy
+        /// The cap on buffered media. The C field is `max_buffer_bytes`.
+        public var maxBufferBytes: Int
         public init(delivery: EventQueue.Mode = .thread, ioTimeoutNanoseconds: UInt64 = 10_000_000_000,
-                    wakeup: (() -> Void)? = nil) {
+                    wakeup: (() -> Void)? = nil, protocols: ProtocolPolicy = .default,
+                    maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes) {
             self.delivery = delivery
             self.ioTimeoutNanoseconds = ioTimeoutNanoseconds
             self.wakeup = wakeup
+            self.protocols = protocols
+            self.maxBufferBytes = maxBufferBytes
         }
     }
 
@@ -70,6 +77,8 @@ public final class Player {
         var avError: Int32 = 0
         var engine: PlayerEngine?
         var cancelled = false
+        /// While the item opens: the deadline of the whole open (0 after).
+        var openDeadline: UInt64 = 0
         init(id: UInt64, url: String) { self.id = id; self.url = url }
         var statusInfo: ItemStatusInfo { ItemStatusInfo(itemID: id, status: status, error: error, avError: avError) }
     }
@@ -84,6 +93,9 @@ public final class Player {
         let issuedAt: UInt64
         var state = State.queued
         var stopReason: FinishReason?
+        /// Called under the player lock the moment the outcome is decided, before delivery
+        /// (for `seekAndWait`); it must only signal.
+        var onDecided: ((SeekOutcome) -> Void)?
         init(id: UInt64, item: Item, target: MediaTime, precision: SeekPrecision,
              callback: ((SeekOutcome) -> Void)?, issuedAt: UInt64) {
             self.id = id; self.item = item; self.target = target; self.precision = precision
@@ -132,6 +144,10 @@ public final class Player {
     /// read or by destroy, never by a seek, a step, a close, an open or an
     /// engine evicting a segment. Guarded by `m`.
     private var hostPacket: AnyObject?
+    /// Bumped by every call that interrupts a blocked packet read (a new
+    /// seek, cancel_pending_seeks, close_item, open, destroy); a read in
+    /// progress stops when it changes. Guarded by `m`.
+    var readEpoch: UInt64 = 0
 
     public init?(config: Config, factory: @escaping EngineFactory) {
         self.config = config
@@ -172,6 +188,7 @@ public final class Player {
     }
 
     private func retireCurrentItemLocked() {
+        readEpoch &+= 1
         guard let old = item else { return }
         old.cancelled = true
         cancelPendingLocked(reason: .cancelled)
@@ -188,8 +205,9 @@ public final class Player {
     }
 
     /// Waits for the current item to be ready or failed. The C function is `fpx_player_wait_item`.
+    /// Returns early when the player is destroyed (see `isDestroyed`).
     public func waitItem(timeoutNanoseconds: UInt64?) -> ItemStatusInfo {
-        let deadline = timeoutNanoseconds.map { monotonicNanoseconds() &+ $0 }
+        let deadline = timeoutNanoseconds.map { Deadline.after($0) }
         return m.locked {
             while let it = item, it.status == .loading, !destroyed {
                 if let d = deadline, monotonicNanoseconds() >= d { break }
@@ -198,6 +216,10 @@ public final class Player {
             return item?.statusInfo ?? ItemStatusInfo(itemID: 0, status: .none, error: nil, avError: 0)
         }
     }
+
+    /// True once `destroy` has begun: a wait that returned early because of it
+    /// reports `.cancelled`.
+    public var isDestroyed: Bool { m.locked { destroyed } }
 
     /// The ready item's engine.
     public func readyEngine() throws -> PlayerEngine {
@@ -235,7 +257,8 @@ public final class Player {
     /// Issues a seek. Returns its id; the callback runs exactly once.
     /// The C function is `fpx_player_seek`.
     public func seek(to target: MediaTime, precision: SeekPrecision,
-                     completion: ((SeekOutcome) -> Void)?) throws -> UInt64 {
+                     completion: ((SeekOutcome) -> Void)?,
+                     onDecided: ((SeekOutcome) -> Void)? = nil) throws -> UInt64 {
         guard target.isNumeric else { throw ErrorCode.invalidTime }
         if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
             throw ErrorCode.invalidArgument
@@ -249,6 +272,7 @@ public final class Player {
             stats.seeksIssued += 1
             let req = SeekRequest(id: id, item: it, target: target, precision: precision,
                                   callback: completion, issuedAt: monotonicNanoseconds())
+            req.onDecided = onDecided
             guard seekManagerEnabled else {
                 completeLocked(req, reason: .noSeekManager, clamp: .seekableRangeUnknown)
                 return id
@@ -262,6 +286,7 @@ public final class Player {
             }
             pending.removeAll { $0.state == .done }
             pending.append(req)
+            readEpoch &+= 1
             jobs.append(.seek(req))
             m.broadcast()
             return id
@@ -273,6 +298,7 @@ public final class Player {
     public func cancelPendingSeeks() throws -> Int {
         try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
+            readEpoch &+= 1
             return cancelPendingLocked(reason: .cancelled)
         }
     }
@@ -332,6 +358,8 @@ public final class Player {
             landedStreamPTS: done ? (landing?.streamPTS ?? landing?.pts) : nil,
             timeline: timeline, packetsRead: landing?.packetsRead ?? 0)
         let callback = req.callback
+        req.onDecided?(outcome)
+        req.onDecided = nil
         events.post { [self] in
             let ls = self.m.locked { self.listeners.map { $0.listener } }
             if outcome.clamp.didClamp { for l in ls { l.onSeekClamped(outcome.clamp, seekID: outcome.seekID) } }
@@ -368,8 +396,13 @@ public final class Player {
     private func runOpen(_ it: Item) {
         let skip = m.locked { it.cancelled || destroyed }
         if skip { return }
+        // One deadline bounds the whole open: the engine's open and the range
+        // measurement below (seek.h, "Time bounds").
+        m.locked { it.openDeadline = config.ioTimeoutNanoseconds > 0 ? Deadline.after(config.ioTimeoutNanoseconds) : 0 }
         let policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds,
-                              aborted: { [self] in self.m.locked { it.cancelled || self.destroyed } })
+                              aborted: { [self] in self.m.locked { it.cancelled || self.destroyed } },
+                              protocols: config.protocols, maxBufferBytes: config.maxBufferBytes,
+                              openDeadline: { [self] in self.m.locked { it.openDeadline } })
         var engine: PlayerEngine?
         var failure: ErrorCode?
         var avError: Int32 = 0
@@ -389,6 +422,7 @@ public final class Player {
         }
         var discard: PlayerEngine?
         m.locked {
+            it.openDeadline = 0
             if it.cancelled || destroyed {
                 discard = engine
                 return
@@ -459,11 +493,10 @@ public final class Player {
                 var wantsKeyframe = false
                 if case .nearestKeyframe(let tol) = req.precision {
                     wantsKeyframe = true
-                    guard let tolTicks = timeline.wholeTicks(ofDuration: tol) else { throw ErrorCode.invalidArgument }
-                    tolerance = timeline.duration(ofTicks: tolTicks)
-                    let lo = Int64(clamping: ticks.ceil) &- tolTicks
-                    let hi = Int64(clamping: ticks.floor) &+ tolTicks
-                    window = lo <= hi ? lo...hi : nil
+                    // Exact: the tolerance is never rounded to the stream's ticks.
+                    guard let tolTicks = timeline.ticks(ofDuration: tol) else { throw ErrorCode.invalidArgument }
+                    tolerance = tol
+                    window = LandingPolicy.keyframeWindow(target: ticks, toleranceTicks: tolTicks)
                 }
                 landing = try engine.resolve(LandingRequest(target: ticks, wantsKeyframe: wantsKeyframe,
                                                             keyframeWindow: window, seekID: req.id),
@@ -518,14 +551,24 @@ public final class Player {
     }
 
     /// Reads the next packet, after pending seeks settle. The C function is `fpx_player_read_packet`.
+    ///
+    /// A new seek, `cancelPendingSeeks`, `closeItem`, `open` or `destroy`
+    /// interrupts a read blocked in I/O: it throws `.interrupted` (never a
+    /// truncated packet).
     public func readPacket() throws -> PacketView {
-        let deadline = config.ioTimeoutNanoseconds > 0 ? monotonicNanoseconds() &+ config.ioTimeoutNanoseconds : nil
-        let engine: PlayerEngine = try m.locked { try settledEngineLocked(deadline: deadline) }
-        let stop: () -> Bool = { [self] in self.m.locked { self.destroyed || self.item?.engine !== engine } }
+        let deadline = config.ioTimeoutNanoseconds > 0 ? Deadline.after(config.ioTimeoutNanoseconds) : nil
+        let (engine, epoch): (PlayerEngine, UInt64) = try m.locked { (try settledEngineLocked(deadline: deadline), readEpoch) }
+        let stop: () -> Bool = { [self] in
+            self.m.locked { self.destroyed || self.readEpoch != epoch || self.item?.engine !== engine }
+        }
         // The previous packet is released only now, at the next read (seek.h, section 5).
         let previous: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
         _ = previous
-        let v = try engineLock.locked { try engine.readPacket(shouldStop: stop) }
+        let v = try engineLock.locked {
+            // Interrupted while waiting for the engine lock: nothing was read.
+            if stop() { throw ErrorCode.interrupted }
+            return try engine.readPacket(shouldStop: stop)
+        }
         let dropped: AnyObject? = m.locked {
             // Destroyed meanwhile: do not outlive the player's teardown.
             if destroyed { return v.owner }
@@ -586,6 +629,7 @@ public final class Player {
                 it.cancelled = true
                 it.engine?.interrupt()
             }
+            readEpoch &+= 1
             destroyed = true
             for (_, l) in listeners { events.post { l.onRemoved() } }
             listeners.removeAll()

@@ -92,7 +92,7 @@ public struct SeekAccuracy: Hashable {
         if let r = requested.rational, let l = landed.rational,
            let b = toleranceBefore.rational, let a = toleranceAfter.rational {
             self.withinRequestedTolerance = !(l < r - b) && !(r + a < l)
-            self.delta = MediaTime(rational: l - r, preferredTimescales: [requested.timescale, landed.timescale])
+            self.delta = MediaTime(exactly: l - r, preferredTimescales: [requested.timescale, landed.timescale])
         } else {
             self.withinRequestedTolerance = false
             self.delta = landed.isNumeric && requested.isNumeric ? MediaTime.subtract(landed, requested) : .invalid

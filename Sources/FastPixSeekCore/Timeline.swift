@@ -33,6 +33,12 @@ public struct Timeline: Hashable {
         return r * ticksPerSecond + Rational(Int128(originTicks), 1)
     }
 
+    /// A duration as an exact rational number of ticks.
+    public func ticks(ofDuration t: MediaTime) -> Rational? {
+        guard let r = t.rational else { return nil }
+        return r * ticksPerSecond
+    }
+
     /// A duration in whole ticks, rounded down (never widens a tolerance).
     public func wholeTicks(ofDuration t: MediaTime) -> Int64? {
         guard let r = t.rational else { return nil }

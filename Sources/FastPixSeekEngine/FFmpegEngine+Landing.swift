@@ -8,12 +8,11 @@ import FastPixSeekCore
 ///
 /// See docs/ARCHITECTURE.md, "Resolving a landing" and "The frame grid".
 extension FFmpegEngine {
-    struct Mark { var pts: Int64; var index: Int; var key: Bool }
-
     // MARK: Window
 
     func appendToWindow(_ p: UnsafeMutablePointer<AVPacket>) {
         window.append(p)
+        windowBytes &+= Int(max(0, p.pointee.size))
         if p.pointee.stream_index == referenceStream, let d = Self.dts(p) {
             windowMaxDTS = max(windowMaxDTS ?? d, d)
         }
@@ -22,14 +21,14 @@ extension FFmpegEngine {
     /// Keeps the window under its cap: drops whole GOPs the host has read past,
     /// or gives up the window (host reads then go straight through).
     func trimWindow() {
-        guard window.count > Self.maxWindowPackets else { return }
+        guard window.count > Self.maxWindowPackets || windowBytes > ioGuard.policy.maxBufferBytes else { return }
         var cut: Int?
         for i in stride(from: min(cursor, window.count) - 1, to: 0, by: -1) {
             let p = window[i]
             if p.pointee.stream_index == referenceStream && Self.isKey(p) { cut = i; break }
         }
         let n = cut ?? min(cursor, window.count)
-        for i in 0..<n { free(window[i]) }
+        for i in 0..<n { windowBytes &-= Int(max(0, window[i].pointee.size)); free(window[i]) }
         window.removeFirst(n)
         cursor -= n
         if cut == nil { contiguous = false }
@@ -126,144 +125,36 @@ extension FFmpegEngine {
         ioGuard.begin(stop: shouldStop)
         defer { ioGuard.end() }
         let startPackets = demuxCounters.packets
-        let T = request.targetFloor
-        if let known = fromGrid(request) {
+        if let known = LandingResolver.fromGrid(request, grid: grid) {
             if try position(at: known.key, shouldStop: shouldStop) {
                 land(known.pts, seekID: request.seekID)
                 return Landing(pts: known.pts, isKeyframe: known.pts == known.key.pts, resolution: known.resolution,
                                coversTarget: known.covers, packetsRead: demuxCounters.packets &- startPackets)
             }
         }
-        let scan = try scanFrom(target: T, window: request.keyframeWindow, wantsKeyframe: request.wantsKeyframe,
-                                shouldStop: shouldStop)
-        // Choose the landing.
-        let exact = scan.best ?? scan.firstKey
-        var landing = exact
-        var resolution = LandingResolution.coveringFrame
-        if request.wantsKeyframe {
-            let before = scan.lastKeyLE.flatMap { k in request.keyframeWindow.map { k.pts >= $0.lowerBound } == true ? k : nil }
-            switch (before, scan.firstKeyAfter) {
-            case let (b?, a?):
-                // Nearer wins; ties go to the earlier keyframe.
-                let dB = request.target - Rational(b.pts), dA = Rational(a.pts) - request.target
-                landing = dB <= dA ? b : a
-                resolution = .keyframe
-            case let (b?, nil): landing = b; resolution = .keyframe
-            case let (nil, a?): landing = a; resolution = .keyframe
-            case (nil, nil): landing = exact; resolution = .fallbackCoveringFrame
-            }
-        }
-        let covers = scan.best != nil && landing.pts == exact.pts
-        // Decoding starts at the keyframe the landed frame needs.
-        if landing.key {
-            cursor = landing.index
-        } else if let k = scan.lastKeyLE, k.pts <= landing.pts, k.index <= landing.index {
-            cursor = k.index
-        } else {
-            cursor = scan.firstKey.index
-        }
-        land(landing.pts, seekID: request.seekID)
-        return Landing(pts: landing.pts, isKeyframe: landing.key, resolution: resolution, coversTarget: covers,
+        let scan = try scanFrom(target: request.targetFloor, exactTarget: request.target, window: request.keyframeWindow,
+                                wantsKeyframe: request.wantsKeyframe, shouldStop: shouldStop)
+        let d = LandingResolver.decide(request, scan: scan)
+        cursor = d.startIndex
+        land(d.pts, seekID: request.seekID)
+        return Landing(pts: d.pts, isKeyframe: d.isKeyframe, resolution: d.resolution, coversTarget: d.coversTarget,
                        packetsRead: demuxCounters.packets &- startPackets)
     }
 
-    struct Known { var pts: Int64; var key: FrameGrid.Keyframe; var resolution: LandingResolution; var covers: Bool }
-
-    /// The landing, when the grid already knows the frames around the target.
-    func fromGrid(_ request: LandingRequest) -> Known? {
-        let T = request.targetFloor
-        guard let f = grid.coveringFrame(T), let fk = grid.keyframe(for: f) else { return nil }
-        guard request.wantsKeyframe else { return Known(pts: f, key: fk, resolution: .coveringFrame, covers: true) }
-        guard let w = request.keyframeWindow else {
-            return Known(pts: f, key: fk, resolution: .fallbackCoveringFrame, covers: true)
-        }
-        guard let (before, after) = grid.keyframes(in: w.lowerBound, w.upperBound, around: T) else { return nil }
-        var pick: FrameGrid.Keyframe?
-        switch (before, after) {
-        case let (b?, a?): pick = request.target - Rational(b.pts) <= Rational(a.pts) - request.target ? b : a
-        case let (b?, nil): pick = b
-        case let (nil, a?): pick = a
-        case (nil, nil): return Known(pts: f, key: fk, resolution: .fallbackCoveringFrame, covers: true)
-        }
-        guard let k = pick else { return nil }
-        return Known(pts: k.pts, key: k, resolution: .keyframe, covers: k.pts == f)
-    }
-
-    struct Scan { var firstKey: Mark; var best: Mark?; var lastKeyLE: Mark?; var firstKeyAfter: Mark? }
-
-    /// Seeks back from `T` to a keyframe at or before it and reads in decode
-    /// order until the landing is certain (engineering notes: never stop at the
-    /// first pts > T). Leaves the packets from that keyframe in the window.
-    func scanFrom(target T: Int64, window kw: ClosedRange<Int64>?, wantsKeyframe: Bool,
-                  shouldStop: () -> Bool) throws -> Scan {
-        let firstFrame = range?.lowerBound ?? timeline.originTicks
-        var backoff: Int64 = 0
-        for attempt in 0..<40 {
-            let seekTS = T &- backoff
-            let atStart = seekTS <= firstFrame || attempt >= 30
-            clearWindow()
-            if atStart {
-                try rewind()
-            } else if seek(to: seekTS) < 0 {
-                backoff = max(ticksPerSecond, backoff &* 2)
-                continue
-            }
-            var keyFound = false, needBackoff = false, eof = false
-            var best: Mark?, lastKeyLE: Mark?, firstKeyAfter: Mark?, firstKey: Mark?
-            var afterCount = 0
-            var limit: Int64 = wantsKeyframe ? max(T, kw?.upperBound ?? T) : T
-            scan: while true {
-                if shouldStop() { throw EngineError(.cancelled) }
-                guard let p = try readRaw() else { eof = true; break }
-                if p.pointee.stream_index != referenceStream {
-                    if keyFound { appendToWindow(p) } else { free(p) }
-                    continue
-                }
-                let pts = Self.pts(p) ?? Self.dts(p)
-                let key = Self.isKey(p)
-                if !keyFound {
-                    guard key, let kp = pts else { free(p); continue }
-                    if kp > T && !atStart { free(p); needBackoff = true; break scan }
-                    keyFound = true
-                    contiguous = true
-                    firstKey = Mark(pts: kp, index: 0, key: true)
-                }
-                let index = window.count
-                appendToWindow(p)
-                if !Self.isDiscard(p), let t = pts {
-                    if t <= T {
-                        if best == nil || t > best!.pts { best = Mark(pts: t, index: index, key: key) }
-                        if key && (lastKeyLE == nil || t > lastKeyLE!.pts) { lastKeyLE = Mark(pts: t, index: index, key: true) }
-                    } else if key, wantsKeyframe, let w = kw, t <= w.upperBound {
-                        if firstKeyAfter == nil || t < firstKeyAfter!.pts { firstKeyAfter = Mark(pts: t, index: index, key: true) }
-                    }
-                }
-                if wantsKeyframe, let w = kw {
-                    // Keyframe pts only grow in decode order: the first one after
-                    // the target is the nearest after it.
-                    if firstKeyAfter != nil, Self.dts(p).map({ $0 > T }) ?? true { break scan }
-                    if let k = lastKeyLE, k.pts >= w.lowerBound {
-                        // A later keyframe only wins if strictly nearer.
-                        limit = max(T, min(limit, T &+ (T &- k.pts) &- 1))
-                    }
-                }
-                if let d = Self.dts(p) {
-                    if d > limit { break scan }
-                } else if let t = pts, t > limit {
-                    afterCount += 1
-                    if afterCount >= settleCount { break scan }
-                }
-            }
-            if needBackoff || (!keyFound && eof && !atStart) {
-                backoff = max(ticksPerSecond, backoff &* 2)
-                continue
-            }
-            guard keyFound, let k0 = firstKey else { throw EngineError(.invalidData) }
-            atEOF = eof
-            recordWindow()
-            return Scan(firstKey: k0, best: best, lastKeyLE: lastKeyLE, firstKeyAfter: firstKeyAfter)
-        }
-        throw EngineError(.invalidData)
+    /// The resolver's scan (LandingResolver.scan) over this engine's window;
+    /// records what it proves about the frame grid.
+    func scanFrom(target T: Int64, exactTarget: Rational? = nil, window kw: ClosedRange<Int64>?, wantsKeyframe: Bool,
+                  shouldStop: () -> Bool) throws -> LandingScan {
+        let s = try LandingResolver.scan(self, target: T, exactTarget: exactTarget, window: kw,
+                                         wantsKeyframe: wantsKeyframe,
+                                         firstFrame: range?.lowerBound ?? timeline.originTicks,
+                                         ticksPerSecond: ticksPerSecond, settleCount: settleCount,
+                                         shouldStop: shouldStop)
+        dropPending()
+        contiguous = true
+        atEOF = s.reachedEnd
+        recordWindow()
+        return s
     }
 
     // MARK: Frame stepping
@@ -349,5 +240,41 @@ extension FFmpegEngine {
         }
         recordWindow()
         trimWindow()
+    }
+}
+
+/// The engine as the landing resolver's demuxer: a backward timestamp seek on
+/// the reference stream, and the packet window.
+extension FFmpegEngine: LandingDemuxer {
+    public func seek(toTicks ticks: Int64) throws -> Bool {
+        _ = try liveContext()
+        return seek(to: ticks) >= 0
+    }
+
+    public func resetWindow() {
+        dropPending()
+        clearWindow()
+    }
+
+    public func next() throws -> PacketHeader? {
+        dropPending()
+        guard let p = try readRaw() else { return nil }
+        pending = p
+        return PacketHeader(stream: p.pointee.stream_index, pts: Self.pts(p), dts: Self.dts(p), isKey: Self.isKey(p),
+                            isDiscard: Self.isDiscard(p))
+    }
+
+    public func keep() {
+        guard let p = pending else { return }
+        pending = nil
+        appendToWindow(p)
+    }
+
+    public func drop() { dropPending() }
+
+    func dropPending() {
+        guard let p = pending else { return }
+        pending = nil
+        free(p)
     }
 }

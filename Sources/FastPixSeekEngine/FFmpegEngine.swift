@@ -30,6 +30,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     var cursor = 0
     var contiguous = false
     var windowMaxDTS: Int64?
+    /// Payload bytes of the packets in the window; bounded by the policy's
+    /// maxBufferBytes (`readRaw` refuses to grow it past the cap).
+    var windowBytes = 0
     var atEOF = false
     /// At most this many packets are kept; see `trimWindow`.
     static let maxWindowPackets = 4096
@@ -39,6 +42,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     /// a backward seek lands exactly on it.
     var seekAimShift: Int64 = 0
     var landedPTS: Int64?
+    /// The packet the landing resolver read last and has not kept or dropped.
+    var pending: UnsafeMutablePointer<AVPacket>?
     var discontinuity = false
     var lastSeekID: UInt64 = 0
     /// The host's read position was moved (the window cleared, the demuxer
@@ -57,6 +62,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     public let facts: StreamFacts
     /// Whether the container can seek, as found at open.
     private let seekableAtOpen: Bool
+    /// The protocol gate of the context's nested opens; outlives the context.
+    private let gate: ProtocolGate.Context
 
     /// Opens `url`. Blocking, bounded by the policy's timeout. `options` are
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
@@ -64,12 +71,15 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: [UInt8]? = nil) throws {
         let g = IOGuard(policy: policy)
         ioGuard = g
-        // A FIFO or device would block open(2) in the kernel, beyond any
-        // interrupt callback or timeout: refuse anything but regular files.
-        if memory == nil, let path = FFmpegEngine.localPath(url) {
-            var st = stat()
-            if stat(path, &st) == 0 && (st.st_mode & S_IFMT) != S_IFREG { throw EngineError(.unsupported) }
+        // The protocol policy, and no FIFO or device (which would block open(2)
+        // in the kernel, beyond any interrupt callback or timeout) whatever the
+        // URL form: see ProtocolGate.
+        var remote = false
+        if memory == nil {
+            try ProtocolGate.check(url, policy: policy.protocols, fromRemote: false)
+            remote = ProtocolGate.protocolName(url).map(ProtocolPolicy.isRemote) ?? false
         }
+        gate = ProtocolGate.Context(policy: policy.protocols, remoteOrigin: remote, refuseAll: memory != nil, ioGuard: g)
         if let m = memory {
             guard let io = MemoryIO(m) else { throw EngineError(.noMemory) }
             memoryIO = io
@@ -83,10 +93,13 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         }
         c.pointee.interrupt_callback = AVIOInterruptCB(callback: ioInterruptCallback,
                                                        opaque: Unmanaged.passUnretained(g).toOpaque())
+        ProtocolGate.install(on: c, gate)
         var opts: OpaquePointer?
         if policy.timeoutNanoseconds > 0 {
-            av_dict_set(&opts, "rw_timeout", String(policy.timeoutNanoseconds / 1000), 0)
+            av_dict_set(&opts, "rw_timeout", String(min(policy.timeoutNanoseconds / 1000, UInt64(Int64.max))), 0)
         }
+        av_dict_set(&opts, "protocol_whitelist", ProtocolGate.whitelist(policy.protocols), 0)
+        for (k, v) in FFmpegEngine.allocationBounds { av_dict_set(&opts, k, v, 0) }
         for (k, v) in options { av_dict_set(&opts, k, v, 0) }
         g.begin()
         var cOpt: UnsafeMutablePointer<AVFormatContext>? = c
@@ -152,24 +165,18 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
 
     deinit { close() }
 
-    /// The filesystem path of a plain path or file: URL; nil for other protocols.
-    static func localPath(_ url: String) -> String? {
-        if url.hasPrefix("file:") { return String(url.dropFirst(5)) }
-        if let colon = url.firstIndex(of: ":"), url[..<colon].allSatisfy({ $0.isLetter || $0 == "+" || $0 == "-" }),
-           url[..<colon].count > 1 {
-            return nil
-        }
-        return url
-    }
-
     public func close() {
         guard !closed else { return }
         closed = true
+        dropPending()
         clearWindow()
         if ctx != nil { avformat_close_input(&ctx) }
     }
 
     public func interrupt() { ioGuard.interrupt() }
+
+    /// Media bytes this engine holds: an in-memory item's bytes and the packet window.
+    var bufferedBytes: Int { (memoryIO?.bytes.count ?? 0) &+ windowBytes }
 
     public var demuxCounters: (packets: UInt64, bytes: UInt64) { counters }
 
@@ -202,17 +209,29 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     /// One av_read_frame into a new packet; nil at EOF.
     func readRaw() throws -> UnsafeMutablePointer<AVPacket>? {
         let c = try liveContext()
+        // The packet window may not grow past the buffer cap (a hostile stream
+        // whose GOP never ends would otherwise grow it without bound).
+        if windowBytes > ioGuard.policy.maxBufferBytes { throw EngineError(.tooLarge) }
         guard let p = av_packet_alloc() else { throw EngineError(.noMemory) }
         ioGuard.extend()
         let ret = av_read_frame(c, p)
         if ret < 0 {
             var pp: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&pp)
-            if ret == fpx_averror_eof() { return nil }
+            if ret == fpx_averror_eof() && !ioGuard.wasCut { return nil }
             // An interrupted or failed read may have consumed part of a packet:
             // the window no longer proves what follows its last packet.
             contiguous = false
             throw ioGuard.error(for: ret)
+        }
+        // A read cut short by the deadline, a stop or an abort, or by an I/O
+        // error FFmpeg papered over, returns a truncated packet (flagged
+        // corrupt, or not at all): never hand that out as media.
+        let ioError = c.pointee.pb?.pointee.error ?? 0
+        if ioGuard.wasCut || ((p.pointee.flags & fpx_pkt_flag_corrupt()) != 0 && ioError < 0 && ioError != fpx_averror_eof()) {
+            var pp: UnsafeMutablePointer<AVPacket>? = p
+            av_packet_free(&pp)
+            throw ioGuard.error(for: ioError < 0 ? ioError : fpx_averror_exit())
         }
         counters.packets &+= 1
         counters.bytes &+= UInt64(max(0, p.pointee.size))
@@ -232,6 +251,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         positionLost = true
         for p in window { free(p) }
         window.removeAll(keepingCapacity: true)
+        windowBytes = 0
         cursor = 0
         contiguous = false
         windowMaxDTS = nil
@@ -270,7 +290,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     /// Back to the first packet. Timestamp seeks to the start are unreliable for
     /// MPEG-TS/PS (they resync past the first keyframe), and byte seeks are wrong
     /// for MP4/Matroska, so the method depends on the demuxer.
-    func rewind() throws {
+    public func rewind() throws {
         let c = try liveContext()
         ioGuard.extend()
         let flags = c.pointee.iformat?.pointee.flags ?? 0
@@ -421,10 +441,43 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         if let landed = landedPTS, let t = pts ?? Self.dts(ref), isBefore(t, stream: ref.pointee.stream_index, landed: landed) {
             flags |= PacketView.flagDecodeOnly
         }
-        return PacketView(data: UnsafeRawPointer(ref.pointee.data), size: Int(max(0, ref.pointee.size)),
-                          streamIndex: ref.pointee.stream_index, pts: pts, dts: Self.dts(ref),
-                          duration: ref.pointee.duration, position: ref.pointee.pos, flags: flags,
-                          seekID: lastSeekID, avPacket: UnsafeRawPointer(ref), owner: owner)
+        var view = PacketView(data: UnsafeRawPointer(ref.pointee.data), size: Int(max(0, ref.pointee.size)),
+                              streamIndex: ref.pointee.stream_index, pts: pts, dts: Self.dts(ref),
+                              duration: ref.pointee.duration, position: ref.pointee.pos, flags: flags,
+                              seekID: lastSeekID, avPacket: UnsafeRawPointer(ref), owner: owner)
+        if let landed = landedPTS { describeLanding(&view, landed: landed) }
+        return view
+    }
+
+    /// Fills the packet's landing fields (see `PacketView`), exactly: the landing in the
+    /// packet's stream ticks rounded up, and for an audio packet that straddles the landing,
+    /// the samples of its decoded frame that present before it (ceil((L - P) * rate)).
+    private func describeLanding(_ v: inout PacketView, landed: Int64) {
+        v.landedPTS = landed
+        v.landedStreamIndex = referenceStream
+        let stream = v.streamIndex
+        if stream == referenceStream { v.landedPTSInStream = landed }
+        guard let c = ctx, stream >= 0, stream < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(stream)],
+              stream != referenceStream else { return }
+        let tb = st.pointee.time_base
+        guard tb.num > 0, tb.den > 0, timeline.timeBaseNum > 0, timeline.timeBaseDen > 0 else { return }
+        // L seconds = landed * rn / rd; in stream ticks: L / (tn / td) = landed * rn * td / (rd * tn).
+        let num = Int128(landed) * Int128(timeline.timeBaseNum) * Int128(tb.den)
+        let den = Int128(timeline.timeBaseDen) * Int128(tb.num)
+        let q = num / den, r = num % den
+        let ceilTicks = r > 0 ? q + 1 : q
+        if ceilTicks >= Int128(Int64.min) && ceilTicks <= Int128(Int64.max) { v.landedPTSInStream = Int64(ceilTicks) }
+        // Audio straddling the landing: P < L < P + duration, in this stream's ticks (exact: L = num/den).
+        guard st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO, let p = v.pts, v.duration > 0 else { return }
+        let rate = Int128(st.pointee.codecpar.pointee.sample_rate)
+        guard rate > 0 else { return }
+        let pNum = Int128(p) * den, endNum = (Int128(p) + Int128(v.duration)) * den
+        guard pNum < num, num < endNum else { return }
+        // (L - P) seconds * rate = (num - pNum) / den ticks * tn / td * rate.
+        let tNum = (num - pNum) * Int128(tb.num) * rate
+        let tDen = den * Int128(tb.den)
+        let samples = tNum / tDen + (tNum % tDen > 0 ? 1 : 0)
+        if samples > 0 && samples <= Int128(Int64.max) { v.trimSamples = Int64(samples) }
     }
 
     /// Puts the host's reads back at the keyframe the playhead frame (the last

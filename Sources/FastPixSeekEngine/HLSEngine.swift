@@ -44,6 +44,9 @@ public final class HLSEngine: MediaEngine, PacketSource {
     private let policy: IOPolicy
     private let fetchGuard: IOGuard
     private let mediaURL: String
+    /// The media playlist came from the network (or through a playlist that
+    /// did): everything it names must be http or https.
+    private let remote: Bool
     public let timeline: Timeline
     public let referenceStream: Int32
     public let hasVideo: Bool
@@ -88,18 +91,23 @@ public final class HLSEngine: MediaEngine, PacketSource {
         // Master playlists: pick the highest-bandwidth variant.
         var playlistURL = url
         var media: HLSMediaPlaylist
-        let first = try HLSEngine.parse(try HLSEngine.fetch(url, guard: fetchGuard), url: url)
+        var remote = false
+        let first = try HLSEngine.parse(try HLSEngine.fetch(url, guard: fetchGuard, fromRemote: false), url: url)
+        remote = HLSEngine.isRemote(url)
         switch first {
         case .media(let m): media = m
         case .master(let master):
             guard let v = master.selectVariant() else { throw EngineError(.invalidData) }
             playlistURL = v.uri
-            guard case .media(let m) = try HLSEngine.parse(try HLSEngine.fetch(v.uri, guard: fetchGuard), url: v.uri) else {
+            guard case .media(let m) = try HLSEngine.parse(try HLSEngine.fetch(v.uri, guard: fetchGuard, fromRemote: remote),
+                                                           url: v.uri) else {
                 throw EngineError(.invalidData)
             }
             media = m
+            remote = remote || HLSEngine.isRemote(v.uri)
         }
         mediaURL = playlistURL
+        self.remote = remote
         guard !media.segments.isEmpty else { throw EngineError(.invalidData) }
         var t = HLSLiveTracker()
         t.update(media)
@@ -115,7 +123,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
         let startIndex = media.segmentIndex(at: media.preferredStartOffset) ?? (segments.count - 1)
         let seg = segments[startIndex]
         var inits: [String: [UInt8]] = [:]
-        let e = try HLSEngine.openSegment(seg, policy: policy, initSections: &inits)
+        let e = try HLSEngine.openSegment(seg, policy: policy, remote: remote, initSections: &inits)
         timeline = Timeline(timeBaseNum: e.timeline.timeBaseNum, timeBaseDen: e.timeline.timeBaseDen, originTicks: 0)
         referenceStream = e.referenceStream
         hasVideo = e.hasVideo
@@ -141,14 +149,27 @@ public final class HLSEngine: MediaEngine, PacketSource {
         }
     }
 
-    /// GETs a whole resource (a playlist) through libavformat's protocols,
-    /// bounded by the I/O timeout and interruptible.
-    static func fetch(_ url: String, guard g: IOGuard, limit: Int = 16 << 20, range: HLSByteRange? = nil) throws -> [UInt8] {
+    static func isRemote(_ url: String) -> Bool {
+        ProtocolGate.protocolName(url).map(ProtocolPolicy.isRemote) ?? false
+    }
+
+    /// GETs a whole resource (a playlist, a segment) through libavformat's
+    /// protocols, bounded by the I/O timeout and interruptible. The URL must
+    /// pass the protocol policy (`fromRemote`: it was named by a playlist from
+    /// the network, so http/https only). More than `limit` bytes is
+    /// FPX_ERROR_TOO_LARGE, decided from Content-Length when the server sends
+    /// one, else as the bytes arrive (never more than `limit` is held).
+    static func fetch(_ url: String, guard g: IOGuard, fromRemote: Bool, limit: Int = 16 << 20,
+                      range: HLSByteRange? = nil, stop: (() -> Bool)? = nil) throws -> [UInt8] {
+        try ProtocolGate.check(url, policy: g.policy.protocols, fromRemote: fromRemote)
         var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
         var opts: OpaquePointer?
-        if let t = g.timeoutNanoseconds, t > 0 { av_dict_set(&opts, "rw_timeout", String(t / 1000), 0) }
+        if let t = g.timeoutNanoseconds, t > 0 {
+            av_dict_set(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))), 0)
+        }
+        av_dict_set(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols), 0)
 
-        g.begin()
+        g.begin(stop: stop)
         defer { g.end() }
         var io: UnsafeMutablePointer<AVIOContext>?
         let ret = avio_open2(&io, url, AVIO_FLAG_READ, &cb, &opts)
@@ -160,17 +181,27 @@ public final class HLSEngine: MediaEngine, PacketSource {
             let got = avio_seek(ctx, r.offset, SEEK_SET)
             if got < 0 { throw g.error(for: Int32(truncatingIfNeeded: got)) }
         }
+        var want = limit
+        if let r = range { want = Int(clamping: r.length) }
+        let size = avio_size(ctx)
+        if range == nil && size > Int64(limit) { throw EngineError(.tooLarge) }
+        if range != nil && want > limit { throw EngineError(.tooLarge) }
         var out: [UInt8] = []
+        if size > 0 { out.reserveCapacity(Int(min(Int64(want), size))) }
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = buf.withUnsafeMutableBufferPointer { avio_read(ctx, $0.baseAddress, Int32($0.count)) }
+            let room = min(buf.count, want - out.count + 1)
+            if room <= 0 { break }
+            let n = buf.withUnsafeMutableBufferPointer { avio_read(ctx, $0.baseAddress, Int32(room)) }
             if n == fpx_averror_eof() || n == 0 { break }
             if n < 0 { throw g.error(for: n) }
-            out.append(contentsOf: buf[0..<Int(n)])
-            if out.count > limit { throw EngineError(.invalidData) }
-            if let r = range, out.count >= Int(r.length) { out.removeLast(out.count - Int(r.length)); break }
+            if range == nil && out.count + Int(n) > limit { throw EngineError(.tooLarge) }
+            out.append(contentsOf: buf[0..<Int(min(Int(n), want - out.count))])
+            if range != nil && out.count >= want { break }
             g.extend()
         }
+        // A transfer cut short (deadline, stop, abort) is an error, never a short body.
+        if g.wasCut { throw g.error(for: fpx_averror_exit()) }
         return out
     }
 
@@ -204,7 +235,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
             }
             if quit { return }
             do {
-                let bytes = try HLSEngine.fetch(mediaURL, guard: fetchGuard)
+                let bytes = try HLSEngine.fetch(mediaURL, guard: fetchGuard, fromRemote: remote)
                 guard case .media(let media) = try HLSEngine.parse(bytes, url: mediaURL) else { continue }
                 tm.locked {
                     let delta = tracker.update(media)
@@ -232,39 +263,48 @@ public final class HLSEngine: MediaEngine, PacketSource {
     // MARK: Segments
 
     /// Downloads a segment (its byte range, if any) and demuxes it from memory,
-    /// behind its init section when it has one (fMP4: EXT-X-MAP).
-    static func openSegment(_ s: Segment, policy: IOPolicy, initSections: inout [String: [UInt8]]) throws -> FFmpegEngine {
+    /// behind its init section when it has one (fMP4: EXT-X-MAP). The init
+    /// section and the segment together may not exceed the buffer cap.
+    static func openSegment(_ s: Segment, policy: IOPolicy, remote: Bool, initSections: inout [String: [UInt8]],
+                            stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
         let g = IOGuard(policy: policy)
+        let cap = max(1, policy.maxBufferBytes)
         var bytes: [UInt8] = []
         if let m = s.map {
             let key = m.uri + (m.byteRange.map { "@\($0.offset)+\($0.length)" } ?? "")
             if let cached = initSections[key] {
                 bytes = cached
             } else {
-                bytes = try HLSEngine.fetch(m.uri, guard: g, limit: 16 << 20, range: m.byteRange)
+                bytes = try HLSEngine.fetch(m.uri, guard: g, fromRemote: remote, limit: min(cap, 16 << 20),
+                                            range: m.byteRange, stop: stop)
                 initSections = [key: bytes]
             }
         }
-        bytes += try HLSEngine.fetch(s.uri, guard: g, limit: 512 << 20, range: s.byteRange)
+        bytes += try HLSEngine.fetch(s.uri, guard: g, fromRemote: remote, limit: max(1, cap - bytes.count),
+                                     range: s.byteRange, stop: stop)
         guard !bytes.isEmpty else { throw EngineError(.invalidData) }
         return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
     }
 
     private func segment(_ sequence: Int64) -> Segment? { tm.locked { segments.first { $0.sequence == sequence } } }
 
-    private func engine(for s: Segment) throws -> FFmpegEngine {
+    private func engine(for s: Segment, stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
         if let e = engines[s.sequence] { return e }
         if tm.locked({ closing }) { throw EngineError(.cancelled) }
-        let e = try HLSEngine.openSegment(s, policy: policy, initSections: &initSections)
+        let e = try HLSEngine.openSegment(s, policy: policy, remote: remote, initSections: &initSections, stop: stop)
         em.locked { engines[s.sequence] = e }
         engineOrder.append(s.sequence)
-        // Keep the segment engines bounded: the current one and two neighbours.
-        // Evicting one frees nothing the host holds: packets belong to the
-        // player (PacketView.owner), stream facts to `facts`.
-        while engineOrder.count > 3 {
-            let old = engineOrder.removeFirst()
-            if old == currentSequence { engineOrder.append(old); continue }
-            if let o = em.locked({ engines.removeValue(forKey: old) }) { retire(o) }
+        // Keep the segment engines bounded: the current one and two neighbours,
+        // and the segments held within the buffer cap (the current and the new
+        // one are always kept). Evicting one frees nothing the host holds:
+        // packets belong to the player (PacketView.owner), stream facts to `facts`.
+        var held = em.locked { engines.values.reduce(0) { $0 &+ $1.bufferedBytes } }
+        var i = 0
+        while i < engineOrder.count && (engineOrder.count > 3 || held > policy.maxBufferBytes) {
+            let old = engineOrder[i]
+            if old == currentSequence || old == s.sequence { i += 1; continue }
+            engineOrder.remove(at: i)
+            if let o = em.locked({ engines.removeValue(forKey: old) }) { held &-= o.bufferedBytes; retire(o) }
         }
         return e
     }
@@ -373,9 +413,8 @@ public final class HLSEngine: MediaEngine, PacketSource {
                 if w.contains(nextKeyTicks) {
                     // Compare with what this segment offers.
                     let here = try e.resolve(req, shouldStop: shouldStop)
-                    let dHere = (Rational(here.pts) - req.target).magnitude
-                    let dNext = Rational(nr.lowerBound) - req.target
-                    if here.resolution == .keyframe && dHere <= dNext {
+                    if here.resolution == .keyframe,
+                       LandingPolicy.isBetterKeyframe(Rational(here.pts), than: Rational(nr.lowerBound), target: req.target) {
                         return finish(here, seg: seg, anchor: a, seekID: request.seekID)
                     }
                     req.target = Rational(nr.lowerBound)
@@ -478,7 +517,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
             }
             let next = engines[seq] == nil ? seq : seq &+ 1
             let s = try waitForSegment(next, shouldStop: shouldStop)
-            _ = try engine(for: s)
+            _ = try engine(for: s, stop: shouldStop)
             if s.discontinuity { markDiscontinuity = true }
             currentSequence = s.sequence
         }
@@ -487,7 +526,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
     /// The segment `sequence`, waiting for a live playlist to publish it.
     private func waitForSegment(_ sequence: Int64, shouldStop: () -> Bool) throws -> Segment {
         let deadline = policy.timeoutNanoseconds > 0
-            ? monotonicNanoseconds() &+ max(policy.timeoutNanoseconds, UInt64(max(targetDurationNow, 1)) * 3_000_000_000)
+            ? Deadline.after(max(policy.timeoutNanoseconds, UInt64(max(targetDurationNow, 1)) * 3_000_000_000))
             : nil
         while true {
             let found: Segment? = try tm.locked {
@@ -497,13 +536,13 @@ public final class HLSEngine: MediaEngine, PacketSource {
                 if endList { throw EngineError(.eof) }
                 if stalled { throw EngineError(.stalled) }
                 if let d = deadline, monotonicNanoseconds() >= d { throw EngineError(reloadError ?? .stalled) }
-                tm.wait(until: min(deadline ?? UInt64.max, monotonicNanoseconds() &+ 50_000_000))
+                tm.wait(until: min(deadline ?? UInt64.max, Deadline.after(50_000_000)))
                 return nil
             }
             if let s = found { return s }
             // Outside `tm`: shouldStop takes the player's lock, which is held
             // while interrupt() takes `tm` (lock order: Player.m -> tm).
-            if shouldStop() { throw EngineError(.cancelled) }
+            if shouldStop() { throw EngineError(.interrupted) }
         }
     }
 

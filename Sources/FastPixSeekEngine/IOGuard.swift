@@ -2,15 +2,19 @@ import CFFmpeg
 import FastPixSeekCore
 
 /// The state behind one format context's `AVIOInterruptCB`: a per-operation
-/// deadline, a per-operation stop check (supersede), and a permanent abort
-/// (close, destroy, the owner's policy).
+/// deadline, a per-operation stop check (a new seek, cancel, close), a
+/// permanent abort (close, destroy, the owner's policy), and the open
+/// deadline the player sets for a whole open. Also the protocol gate of its
+/// context (`ProtocolGate.swift`) records here why it refused an open.
 final class IOGuard {
     private let m = Monitor()
-    private let policy: IOPolicy
+    let policy: IOPolicy
     private var deadline: UInt64 = 0
     private var stop: (() -> Bool)?
     private var interrupted = false
     private(set) var lastCause: Cause = .none
+    /// Set by the protocol gate when it refused a URL in this operation.
+    private var refusal: EngineError?
 
     enum Cause { case none, aborted, stopped, timedOut }
 
@@ -21,23 +25,31 @@ final class IOGuard {
     /// Starts a bounded operation.
     func begin(stop: (() -> Bool)? = nil) {
         m.locked {
-            deadline = policy.timeoutNanoseconds > 0 ? monotonicNanoseconds() &+ policy.timeoutNanoseconds : 0
+            deadline = policy.timeoutNanoseconds > 0 ? Deadline.after(policy.timeoutNanoseconds) : 0
             self.stop = stop
             lastCause = .none
+            refusal = nil
         }
     }
 
     /// Ends it: the deadline and stop check no longer apply.
     func end() { m.locked { deadline = 0; stop = nil } }
 
-    /// Re-arms the deadline between reads of one long operation.
+    /// Re-arms the deadline between reads of one long operation. The open
+    /// deadline, when set, still bounds it.
     func extend() {
-        m.locked { if deadline != 0 { deadline = monotonicNanoseconds() &+ policy.timeoutNanoseconds } }
+        m.locked { if deadline != 0 { deadline = Deadline.after(policy.timeoutNanoseconds) } }
     }
 
     func interrupt() { m.locked { interrupted = true } }
 
     var isInterrupted: Bool { m.locked { interrupted } }
+
+    /// Whether the current operation was cut short (deadline, stop, abort):
+    /// whatever FFmpeg returned from it may be truncated.
+    var wasCut: Bool { m.locked { lastCause != .none } }
+
+    func refuse(_ e: EngineError) { m.locked { if refusal == nil { refusal = e } } }
 
     /// Called by FFmpeg, from inside blocking I/O: nonzero aborts it.
     func shouldInterrupt() -> Bool {
@@ -47,22 +59,29 @@ final class IOGuard {
             cause = .aborted
         } else if let s = s, s() {
             cause = .stopped
-        } else if d != 0 && monotonicNanoseconds() > d {
-            cause = .timedOut
+        } else {
+            let now = monotonicNanoseconds()
+            let cap = policy.openDeadline()
+            if (d != 0 && now > d) || (cap != 0 && now > cap) { cause = .timedOut }
         }
-        if cause != .none { m.locked { lastCause = cause } }
+        if cause != .none { m.locked { if lastCause == .none { lastCause = cause } } }
         return cause != .none
     }
 
-    /// Maps an FFmpeg error to the library's, using why I/O was interrupted.
+    /// The error for an operation that failed with `ret`: a protocol refusal
+    /// first, then why I/O was interrupted (a demuxer interrupted while
+    /// reading a header may report INVALIDDATA: the cause wins), then
+    /// FFmpeg's code.
     func error(for ret: Int32) -> EngineError {
-        if ret == fpx_averror_exit() {
-            switch m.locked({ lastCause }) {
-            case .timedOut: return EngineError(.timeout, avError: ret)
-            case .aborted, .stopped: return EngineError(.cancelled, avError: ret)
-            case .none: return EngineError(.cancelled, avError: ret)
-            }
+        let (r, cause) = m.locked { (refusal, lastCause) }
+        if let r = r { return EngineError(r.code, avError: ret) }
+        switch cause {
+        case .timedOut: return EngineError(.timeout, avError: ret)
+        case .stopped: return EngineError(.interrupted, avError: ret)
+        case .aborted: return EngineError(.cancelled, avError: ret)
+        case .none: break
         }
+        if ret == fpx_averror_exit() { return EngineError(.cancelled, avError: ret) }
         return EngineError(mapAVError(ret), avError: ret)
     }
 }

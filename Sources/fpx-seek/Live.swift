@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import FastPixSeekCore
+import FastPixSeekEngine
 
 let liveUsage = """
 usage: fpx-seek live URL [window|edge|date UNIX_SECONDS] [--precision P] [--json] [--timeout MS]
@@ -11,7 +12,9 @@ For an HLS URL (live, EVENT or VOD):
   edge                seek to the live edge and print the outcome
   date UNIX_SECONDS   seek to a wall-clock date (decimal Unix seconds, e.g.
                       1764437000.250) through EXT-X-PROGRAM-DATE-TIME; a date
-                      outside the window is refused, not clamped
+                      outside the window is refused, not clamped (exit status 3)
+A non-HLS item is an error (exit status 1). --json output follows
+docs/fpx-seek.schema.json ("live_window", "seek_outcome", "date_seek").
 """
 
 func windowJSON(_ w: LiveWindow) -> String {
@@ -36,8 +39,12 @@ func runLive(_ args: [String]) {
         dateUS = Int64(clamping: (r * Rational(1_000_000)).floor)
     default: fail("unknown live action '\(action)' (window, edge or date)", code: Exit.usage)
     }
-    let (player, _) = openPlayer(o.positional[0], timeoutMS: o.timeoutMS)
+    let (player, engine) = openPlayer(o.positional[0], timeoutMS: o.timeoutMS)
     defer { player.destroy() }
+    guard engine is HLSEngine else {
+        player.destroy()
+        fail("\(o.positional[0]) is not an HLS item: live needs an HLS playlist (.m3u8)", code: Exit.failure)
+    }
     try? player.setupSeekManager()
     guard let w = (try? player.liveSeekWindow()) ?? nil else { fail("no seekable window", code: Exit.failure) }
     switch action {
@@ -78,12 +85,12 @@ func runLive(_ args: [String]) {
             var extra = ""
             if case .dateOutsideSeekableWindow(_, let s, let e) = reason { extra = ",\"window_start_date_us\":\(s),\"window_end_date_us\":\(e)" }
             if o.json {
-                print("{\"seeked\":false,\"reason\":\(reason.code),\"requested_date_us\":\(req)\(extra),\"explanation\":\(jsonString("\(DateSeekUnavailableReason.explanation(code: reason.code))"))}")
+                print("{\"seeked\":false,\"reason\":\(jsonString(dateReasonName(reason.code))),\"requested_date_us\":\(req)\(extra),\"explanation\":\(jsonString("\(DateSeekUnavailableReason.explanation(code: reason.code))"))}")
             } else {
                 print("unavailable \(DateSeekUnavailableReason.explanation(code: reason.code))")
             }
             player.destroy()
-            exit(Exit.failure)
+            exit(Exit.refused)
         }
     }
 }

@@ -9,12 +9,16 @@ usage: fpx-seek report FILE|URL [--targets N] [--seed S] [--json] [--svg FILE]
 A seekability report of an encode:
   - keyframe interval statistics of the reference stream;
   - for each precision (exact, default, keyframe:0.5, keyframe:2), over N
-    targets (default 100, uniform, reproducible with --seed): the distribution
-    of landing deltas, the rate of landings within the requested tolerance,
-    and the cost: packets to decode from the keyframe to the landed frame;
+    targets (default 100, uniform, reproducible with --seed): the hit rate
+    (exact: the landed frame covers the target; keyframe:TOL: the landing is
+    within TOL), the distribution of landing deltas, and the cost: packets to
+    decode from the keyframe to the landed frame;
   - the worst spots: the targets whose exact landing costs the most.
---svg FILE writes a plot of keyframe intervals and landing deltas along the
-timeline. A progress bar goes to stderr when it is a terminal.
+--svg FILE writes a plot along the timeline, titled with the file name: the
+keyframe intervals, the decode cost of an exact seek to every frame (packets
+from its keyframe), and the landing deltas, with axes in seconds and a legend.
+--json follows docs/fpx-seek.schema.json ("report"). A progress bar goes to
+stderr when it is a terminal.
 """
 
 struct DemuxedFrame { var pts: Int64; var dts: Int64?; var key: Bool; var decodeIndex: Int }
@@ -23,6 +27,7 @@ struct PrecisionRow {
     var name: String
     var deltas: [Double] = []      // seconds, signed
     var within = 0
+    var covers = 0
     var landed = 0
     var costs: [Int] = []
 }
@@ -70,12 +75,18 @@ func runReport(_ args: [String]) {
     if let k = keys.last { intervals.append(Double(lastPTS - k.pts) * tb) }
     let indexByPTS = Dictionary(byPTS.map { ($0.pts, $0) }, uniquingKeysWith: { a, _ in a })
 
-    /// Packets to decode from the keyframe the landed frame needs, up to it.
-    func cost(of pts: Int64) -> Int? {
-        guard let f = indexByPTS[pts] else { return nil }
-        guard let k = keys.last(where: { $0.pts <= pts && $0.decodeIndex <= f.decodeIndex }) else { return nil }
-        return f.decodeIndex - k.decodeIndex + 1
+    /// Packets to decode from the keyframe the frame needs, up to it (in decode order).
+    func cost(of f: DemuxedFrame) -> Int? {
+        // The last keyframe at or before the frame's pts (binary search), then back to one
+        // that also precedes it in decode order.
+        var lo = 0, hi = keys.count
+        while lo < hi { let mid = (lo + hi) / 2; if keys[mid].pts <= f.pts { lo = mid + 1 } else { hi = mid } }
+        var i = lo - 1
+        while i >= 0 && keys[i].decodeIndex > f.decodeIndex { i -= 1 }
+        guard i >= 0 else { return nil }
+        return f.decodeIndex - keys[i].decodeIndex + 1
     }
+    func cost(of pts: Int64) -> Int? { indexByPTS[pts].flatMap { cost(of: $0) } }
 
     // 2. Seeks at N targets for each precision.
     try? player.setupSeekManager()
@@ -92,6 +103,7 @@ func runReport(_ args: [String]) {
     var rows: [PrecisionRow] = []
     var worst: [(target: MediaTime, landed: MediaTime, cost: Int)] = []
     var defaultDeltas: [(Double, Double)] = []
+    var wideDeltas: [(Double, Double)] = []
     let bar = Progress(total: n * precisions.count, label: "seeks")
     var done = 0
     for (name, prec) in precisions {
@@ -103,11 +115,13 @@ func runReport(_ args: [String]) {
             row.landed += 1
             row.deltas.append(out.accuracy.deltaSeconds)
             if out.accuracy.withinRequestedTolerance { row.within += 1 }
+            if out.frameCoversTarget { row.covers += 1 }
             if let c = cost(of: pts) {
                 row.costs.append(c)
                 if name == "exact" { worst.append((t, out.accuracy.landedMediaTime, c)) }
             }
             if name == "default" { defaultDeltas.append((t.seconds, out.accuracy.deltaSeconds)) }
+            if name == "keyframe:2" { wideDeltas.append((t.seconds, out.accuracy.deltaSeconds)) }
         }
         rows.append(row)
     }
@@ -116,8 +130,14 @@ func runReport(_ args: [String]) {
     let worstFive = Array(worst.prefix(5))
 
     if let svg = o.flags["--svg"] {
-        writeSVG(svg, duration: duration, keys: keys.map { Double($0.pts - tl.originTicks) * tb }, intervals: intervals,
-                 deltas: defaultDeltas)
+        let costs: [(Double, Int)] = byPTS.compactMap { f in cost(of: f).map { (Double(f.pts - tl.originTicks) * tb, $0) } }
+        let title = url.split(separator: "/").last.map(String.init) ?? url
+        let plot = ReportPlot(title: title, duration: duration, keys: keys.map { Double($0.pts - tl.originTicks) * tb },
+                              intervals: intervals, costs: costs, defaultDeltas: defaultDeltas, wideDeltas: wideDeltas,
+                              frames: frames.count)
+        guard let f = fopen(svg, "w") else { fail("cannot write \(svg)", code: Exit.failure) }
+        fputs(plot.svg(), f)
+        fclose(f)
     }
 
     if o.json {
@@ -129,6 +149,8 @@ func runReport(_ args: [String]) {
         out += "\"keyframe_interval_seconds\":\(stats(intervals)),\"precisions\":["
         out += rows.map { r in
             "{\"precision\":\(jsonString(r.name)),\"landed\":\(r.landed),\"within_tolerance\":\(r.within),"
+                + "\"frame_covers_target\":\(r.covers),\"hit_measure\":\(jsonString(r.name == "exact" ? "frame_covers_target" : "within_tolerance")),"
+                + "\"hits\":\(r.name == "exact" ? r.covers : r.within),\"hit_rate\":\(jsonDouble(r.landed > 0 ? Double(r.name == "exact" ? r.covers : r.within) / Double(r.landed) : .nan)),"
                 + "\"within_rate\":\(jsonDouble(r.landed > 0 ? Double(r.within) / Double(r.landed) : .nan)),"
                 + "\"abs_delta_seconds\":\(stats(r.deltas.map { abs($0) })),"
                 + "\"cost_packets\":\(stats(r.costs.map(Double.init)))}"
@@ -143,10 +165,11 @@ func runReport(_ args: [String]) {
     print("  frames \(frames.count), keyframes \(keys.count), duration \(fmt(duration, 3)) s")
     print("  keyframe interval (s): min \(fmt(intervals.min() ?? .nan, 3))  median \(fmt(quantile(intervals, 0.5), 3))  p95 \(fmt(quantile(intervals, 0.95), 3))  max \(fmt(intervals.max() ?? .nan, 3))")
     print("")
-    print("  " + "precision".rightPad(14) + "within".rightPad(10) + "|delta| median".rightPad(16) + "|delta| p95".rightPad(14) + "|delta| max".rightPad(14) + "cost median".rightPad(13) + "cost p95")
+    print("  " + "precision".rightPad(14) + "hits".rightPad(10) + "|delta| median".rightPad(16) + "|delta| p95".rightPad(14) + "|delta| max".rightPad(14) + "cost median".rightPad(13) + "cost p95")
     for r in rows {
         let abs = r.deltas.map { Swift.abs($0) }
-        let rate = r.landed > 0 ? "\(fmt(100 * Double(r.within) / Double(r.landed), 1))%" : "n/a"
+        let hits = r.name == "exact" ? r.covers : r.within
+        let rate = r.landed > 0 ? "\(fmt(100 * Double(hits) / Double(r.landed), 1))%" : "n/a"
         print("  " + r.name.rightPad(14) + rate.rightPad(10) + (fmt(quantile(abs, 0.5), 4) + " s").rightPad(16)
               + (fmt(quantile(abs, 0.95), 4) + " s").rightPad(14) + (fmt(abs.max() ?? .nan, 4) + " s").rightPad(14)
               + "\(Int(quantile(r.costs.map(Double.init), 0.5)))".rightPad(13) + "\(Int(quantile(r.costs.map(Double.init), 0.95)))")
@@ -157,33 +180,7 @@ func runReport(_ args: [String]) {
         print("    target \(fmt(w.target.seconds, 3)) s -> frame \(fmt(w.landed.seconds, 3)) s: \(w.cost) packets from its keyframe")
     }
     print("")
-    print("  `within` is judged in exact rational time against the requested tolerance; `exact` asks for 0.")
+    print("  `hits`: for exact, landings whose frame covers the target; for keyframe:TOL (default is")
+    print("  keyframe:1/10), landings within TOL of the target. Both are judged in exact rational time.")
 }
 
-/// A two-panel SVG: keyframe intervals (bars at each keyframe) and |delta| of default-precision landings.
-func writeSVG(_ path: String, duration: Double, keys: [Double], intervals: [Double], deltas: [(Double, Double)]) {
-    let w = 900.0, h = 360.0, left = 60.0, right = 20.0, panel = 130.0
-    let xScale = (w - left - right) / max(duration, 1e-9)
-    let maxI = max(intervals.max() ?? 1, 1e-9)
-    let maxD = max(deltas.map { abs($0.1) }.max() ?? 1, 1e-9)
-    var s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(w))\" height=\"\(Int(h))\" font-family=\"sans-serif\" font-size=\"11\">\n"
-    s += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-    s += "<text x=\"\(left)\" y=\"16\">keyframe interval (s), max \(fmt(maxI, 3))</text>\n"
-    s += "<text x=\"\(left)\" y=\"\(Int(panel + 56))\">|delta| of default-precision landings (s), max \(fmt(maxD, 3))</text>\n"
-    for (i, k) in keys.enumerated() where i < intervals.count {
-        let x = left + k * xScale, bh = intervals[i] / maxI * (panel - 30)
-        s += "<rect x=\"\(fmt(x, 1))\" y=\"\(fmt(panel - bh, 1))\" width=\"\(fmt(max(1, intervals[i] * xScale - 1), 1))\" height=\"\(fmt(bh, 1))\" fill=\"#4a7bd0\"/>\n"
-    }
-    let base = panel * 2 + 50
-    for (t, d) in deltas {
-        let x = left + t * xScale, y = base - abs(d) / maxD * (panel - 30)
-        s += "<circle cx=\"\(fmt(x, 1))\" cy=\"\(fmt(y, 1))\" r=\"2\" fill=\"#d0584a\"/>\n"
-    }
-    s += "<line x1=\"\(left)\" y1=\"\(panel)\" x2=\"\(w - right)\" y2=\"\(panel)\" stroke=\"black\"/>\n"
-    s += "<line x1=\"\(left)\" y1=\"\(base)\" x2=\"\(w - right)\" y2=\"\(base)\" stroke=\"black\"/>\n"
-    s += "<text x=\"\(left)\" y=\"\(Int(base + 16))\">0 s</text><text x=\"\(Int(w - right - 60))\" y=\"\(Int(base + 16))\">\(fmt(duration, 1)) s</text>\n"
-    s += "</svg>\n"
-    guard let f = fopen(path, "w") else { fail("cannot write \(path)", code: Exit.failure) }
-    fputs(s, f)
-    fclose(f)
-}

@@ -8,7 +8,9 @@ usage: fpx-seek step FILE|URL [--from TIME] [--count N] [--times K] [--backward]
 
 Lands exactly on --from (default: the first frame), then steps K times (default 1)
 by N frames (default 1), forward or --backward, printing each landing or the typed
-reason a step was refused. Stepping stops at the first refusal.
+reason a step was refused. Stepping stops at the first refusal, and a refusal
+exits with status 3 (after printing it). --json prints an array of step objects
+(docs/fpx-seek.schema.json, "step").
 """
 
 func runStep(_ args: [String]) {
@@ -30,6 +32,7 @@ func runStep(_ args: [String]) {
     }
     let direction: FrameStepDirection = o.switches.contains("--backward") ? .backward : .forward
     var lines: [String] = []
+    var refused = false
     if !o.json, let start = try? player.currentTime() { print("from        \(fmt(start.seconds)) s  (\(start))") }
     for _ in 0..<times {
         let r: FrameStepResult
@@ -45,12 +48,16 @@ func runStep(_ args: [String]) {
             }
         case .unavailable(let d, let reason):
             if o.json {
-                lines.append("{\"did_step\":false,\"direction\":\(jsonString(d == .forward ? "forward" : "backward")),\"reason\":\(reason.code),\"explanation\":\(jsonString("\(reason.explanation)"))}")
+                lines.append("{\"did_step\":false,\"direction\":\(jsonString(d == .forward ? "forward" : "backward")),\"reason\":\(jsonString(stepReasonName(reason))),\"explanation\":\(jsonString("\(reason.explanation)"))}")
             } else {
                 print("refused     \(reason.explanation)")
             }
         }
-        if !r.didStep { break }
+        if !r.didStep { refused = true; break }
     }
     if o.json { print("[" + lines.joined(separator: ",") + "]") }
+    if refused {
+        player.destroy()
+        exit(Exit.refused)
+    }
 }

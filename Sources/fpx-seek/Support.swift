@@ -9,6 +9,7 @@ enum Exit {
     static let ok: Int32 = 0
     static let failure: Int32 = 1   // open, seek or I/O failure
     static let usage: Int32 = 2     // bad command line
+    static let refused: Int32 = 3   // the request was refused with a typed reason (a step, a date seek)
 }
 
 func fail(_ message: String, code: Int32) -> Never {
@@ -50,10 +51,75 @@ func parsePrecision(_ s: String) -> SeekPrecision? {
     }
 }
 
+/// The precision as the command line spells it: exact, keyframe:1/10.
 func precisionText(_ p: SeekPrecision) -> String {
     switch p {
     case .exact: return "exact"
-    case .nearestKeyframe(let t): return "nearestKeyframe(\(t))"
+    case .nearestKeyframe(let t): return "keyframe:\(rationalText(t))"
+    }
+}
+
+/// A numeric time as a reduced exact rational string ("1/10", "5/1", "-3/1"); "invalid" otherwise.
+func rationalText(_ t: MediaTime) -> String {
+    guard let r = t.rational else { return "\(t)" }
+    return r.description
+}
+
+/// `{"kind":"exact"|"nearest_keyframe","tolerance":"1/10","tolerance_seconds":0.1}`
+func precisionJSON(_ p: SeekPrecision) -> String {
+    let kind: String
+    switch p {
+    case .exact: kind = "exact"
+    case .nearestKeyframe: kind = "nearest_keyframe"
+    }
+    return "{\"kind\":\"\(kind)\",\"tolerance\":\(jsonString(rationalText(p.tolerance))),\"tolerance_seconds\":\(jsonDouble(p.tolerance.seconds))}"
+}
+
+/// JSON names of the library's enums (the C enum names, lower case, without the prefix).
+func finishReasonName(_ r: FinishReason) -> String {
+    switch r {
+    case .completed: return "completed"
+    case .cancelled: return "cancelled"
+    case .superseded: return "superseded"
+    case .noSeekManager: return "no_seek_manager"
+    case .failed: return "failed"
+    }
+}
+
+func resolutionName(_ r: LandingResolution) -> String {
+    switch r {
+    case .none: return "none"
+    case .coveringFrame: return "covering_frame"
+    case .keyframe: return "keyframe"
+    case .fallbackCoveringFrame: return "fallback_covering_frame"
+    }
+}
+
+func clampName(_ c: SeekClamp) -> String {
+    switch c {
+    case .none: return "none"
+    case .toSeekableStart: return "to_seekable_start"
+    case .toSeekableEnd: return "to_seekable_end"
+    case .seekableRangeUnknown: return "seekable_range_unknown"
+    }
+}
+
+func stepReasonName(_ r: FrameStepUnavailableReason) -> String {
+    switch r {
+    case .noCurrentItem: return "no_current_item"
+    case .itemNotReady: return "item_not_ready"
+    case .noVideoTrack: return "no_video_track"
+    case .atLiveEdge: return "at_live_edge"
+    case .cannotStepInDirection: return "cannot_step_in_direction"
+    }
+}
+
+func dateReasonName(_ code: Int32) -> String {
+    switch code {
+    case 1: return "no_current_item"
+    case 2: return "not_date_addressable"
+    case 3: return "outside_window"
+    default: return "unknown"
     }
 }
 
@@ -79,7 +145,7 @@ extension String {
 
 func jsonTime(_ t: MediaTime) -> String {
     guard t.isNumeric else { return "null" }
-    return "{\"value\":\(t.value),\"timescale\":\(t.timescale),\"seconds\":\(jsonDouble(t.seconds))}"
+    return "{\"value\":\(t.value),\"timescale\":\(t.timescale),\"rational\":\(jsonString(rationalText(t))),\"seconds\":\(jsonDouble(t.seconds))}"
 }
 
 func jsonDouble(_ d: Double) -> String { d.isFinite ? "\(d)" : "null" }
@@ -111,6 +177,11 @@ func parseOptions(_ args: [String], valued: Set<String>, switches allowed: Set<S
         let a = args[i]
         if a == "-h" || a == "--help" { print(usage); exit(Exit.ok) }
         if a == "--json" { o.json = true; i += 1; continue }
+        if a == "--" {
+            // Everything after `--` is positional, so `seek f -- -3` reads -3 as a time.
+            o.positional.append(contentsOf: args[(i + 1)...])
+            break
+        }
         if a.hasPrefix("--") && a.count > 2 {
             if valued.contains(a) {
                 i += 1
@@ -140,8 +211,23 @@ func parseOptions(_ args: [String], valued: Set<String>, switches allowed: Set<S
     return o
 }
 
+/// A one-line reason a local path cannot be a media item, checked before opening so the
+/// error names the real problem ("is a directory") rather than the demuxer's guess.
+func localPathProblem(_ url: String) -> String? {
+    if url.contains("://") { return nil }
+    let path = url.hasPrefix("file:") ? String(url.dropFirst(5)) : url
+    var st = stat()
+    guard stat(path, &st) == 0 else { return nil }  // the library names missing files itself
+    switch st.st_mode & S_IFMT {
+    case S_IFDIR: return "is a directory, not a media file"
+    case S_IFREG: return nil
+    default: return nil  // FIFOs and devices: the library refuses them with its own error
+    }
+}
+
 /// Opens a player on `url` and waits for it; exits with a clear line on failure.
 func openPlayer(_ url: String, timeoutMS: UInt64) -> (Player, PlayerEngine) {
+    if let problem = localPathProblem(url) { fail("cannot open \(url): \(problem)", code: Exit.failure) }
     guard let player = Player(config: .init(delivery: .thread, ioTimeoutNanoseconds: timeoutMS * 1_000_000),
                               factory: makeFFmpegEngine) else { fail("cannot create a player", code: Exit.failure) }
     do { try player.open(url) } catch { fail("cannot open \(url)", code: Exit.failure) }

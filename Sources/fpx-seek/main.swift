@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FastPixSeekCore
 import FastPixSeekEngine
 
 let usage = """
@@ -25,12 +26,21 @@ common options:
   -h, --help     help
   --version      the version
 
-exit codes: 0 success, 1 open/seek/I/O failure, 2 usage error
+Put `--` before a negative TIME if you like (`seek f -- -3`); `seek f -3` works too.
+JSON output follows docs/fpx-seek.schema.json.
+
+exit codes: 0 success, 1 open/seek/I/O failure, 2 usage error,
+            3 refused with a typed reason (a frame step, a date outside the window)
 """
 
 var argv = Array(CommandLine.arguments.dropFirst())
-// FFmpeg's own log lines would duplicate our one-line errors; --verbose keeps them.
-if let i = argv.firstIndex(of: "--verbose") { argv.remove(at: i) } else { setFFmpegLogQuiet(true) }
+// FFmpeg's and the library's log lines would duplicate our one-line errors;
+// --verbose shows them on stderr (through the library's log, as a host would).
+FFmpegLog.installIfAllowed()
+if let i = argv.firstIndex(of: "--verbose") {
+    argv.remove(at: i)
+    Log.setSink(level: Log.info) { _, line in fputs(line + "\n", stderr) }
+}
 guard let command = argv.first else { fputs(usage + "\n", stderr); exit(Exit.usage) }
 argv.removeFirst()
 switch command {

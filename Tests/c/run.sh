@@ -12,6 +12,8 @@
 #      cc -std=c99 -Wall -Wextra -Werror -pedantic -IInclude ... -lfastpixseek -lpthread
 #    and runs it in a clean environment (env -i LD_LIBRARY_PATH=build/lib),
 #    120 s timeout each;
+#    Tests/c/avc_*.c are libavcodec hosts: built the same way plus
+#    $(pkg-config --cflags --libs libavcodec libavutil) (a test-only dependency);
 # 3. meta-tests on the shared object: exports == header (both ways), no
 #    Swift-mangled exports, no libswift dependency, SONAME and NODELETE,
 #    a distinct string for every error code of the header's enum.
@@ -132,8 +134,9 @@ run_prog() {
     echo "# $name: ${summary:-no summary} (exit $rc)"
 }
 
-TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse test_scrub test_step test_live_api)
+TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse test_scrub test_step test_live_api test_log)
 TESTS+=(test_abi_structs test_lifetimes test_memsafe test_storm_packets test_stress_seeks)
+TESTS+=(test_seek_wait)
 for t in "${TESTS[@]}"; do
     echo "# $t"
     if ! $CC "${CFLAGS[@]}" "Tests/c/$t.c" -o "$TMP/$t" "${LDFLAGS[@]}" >"$TMP/$t.build" 2>&1; then
@@ -143,6 +146,27 @@ for t in "${TESTS[@]}"; do
     fi
     run_prog "$t" "$TMP/$t" "$FIX"
 done
+
+# ---- libavcodec hosts (test-only dependency) -----------------------------------------
+# Tests/c/avc_*.c decode the packet stream with libavcodec, as a real host would. They
+# link libavcodec/libavutil through pkg-config; the library itself never does.
+if pkg-config --exists libavcodec libavutil; then
+    for src in Tests/c/avc_*.c; do
+        [ -f "$src" ] || continue
+        t=$(basename "$src" .c)
+        echo "# $t"
+        # shellcheck disable=SC2046
+        if ! $CC "${CFLAGS[@]}" "$src" -o "$TMP/$t" $(pkg-config --cflags --libs libavcodec libavutil) \
+            "${LDFLAGS[@]}" >"$TMP/$t.build" 2>&1; then
+            cat "$TMP/$t.build"
+            fail "$t: does not build"
+            continue
+        fi
+        run_prog "$t" "$TMP/$t" "$FIX"
+    done
+else
+    fail "libavcodec/libavutil development files are missing (tools/deps.sh installs libavcodec-dev)"
+fi
 
 # ---- meta-tests ------------------------------------------------------------------------
 # FPX_SKIP_META=1 (sanitizer builds): the shared object is not the shipped one.

@@ -30,6 +30,10 @@ typedef struct field {
 
 #define F(T, m) {offsetof(T, m), sizeof(((T *)0)->m), 0}
 #define FV(T, m) {offsetof(T, m), sizeof(((T *)0)->m), 1}
+/* The 0.2.0 layout: the struct as it ended at member m, padded to its alignment
+ * (every struct here is 8-byte aligned). Frozen: fields appended later do not
+ * change it. */
+#define LEGACY(T, m) ((offsetof(T, m) + sizeof(((T *)0)->m) + 7) / 8 * 8)
 
 static const field f_status[] = {F(fpx_item_status_info, item_id), F(fpx_item_status_info, status),
                                  F(fpx_item_status_info, error), F(fpx_item_status_info, av_error)};
@@ -48,7 +52,9 @@ static const field f_stream[] = {F(fpx_stream_info, index), F(fpx_stream_info, t
 static const field f_packet[] = {FV(fpx_packet, data), F(fpx_packet, size), F(fpx_packet, stream_index),
                                  F(fpx_packet, pts), F(fpx_packet, dts), F(fpx_packet, duration),
                                  F(fpx_packet, pos), F(fpx_packet, flags), F(fpx_packet, seek_id),
-                                 FV(fpx_packet, av_packet)};
+                                 FV(fpx_packet, av_packet), F(fpx_packet, landed_pts),
+                                 F(fpx_packet, landed_pts_in_stream), F(fpx_packet, trim_samples),
+                                 F(fpx_packet, landed_stream_index)};
 static const field f_stats[] = {F(fpx_player_stats, seeks_issued), F(fpx_player_stats, seeks_completed),
                                 F(fpx_player_stats, seeks_superseded), F(fpx_player_stats, seeks_cancelled),
                                 F(fpx_player_stats, seeks_failed), F(fpx_player_stats, packets_demuxed),
@@ -95,14 +101,14 @@ typedef struct kind {
     {name, sizeof(T), legacy, fields, sizeof fields / sizeof fields[0], fn, two}
 
 static const kind kinds[] = {
-    K("fpx_player_item_status", fpx_item_status_info, sizeof(fpx_item_status_info), f_status, fill_status, 0),
-    K("fpx_player_wait_item", fpx_item_status_info, sizeof(fpx_item_status_info), f_status, fill_wait, 0),
-    K("fpx_player_item_info", fpx_item_info, sizeof(fpx_item_info), f_info, fill_info, 0),
-    K("fpx_player_stream_info", fpx_stream_info, sizeof(fpx_stream_info), f_stream, fill_stream, 0),
-    K("fpx_player_read_packet", fpx_packet, sizeof(fpx_packet), f_packet, fill_packet, 1),
-    K("fpx_player_stats_get", fpx_player_stats, sizeof(fpx_player_stats), f_stats, fill_stats, 0),
+    K("fpx_player_item_status", fpx_item_status_info, LEGACY(fpx_item_status_info, av_error), f_status, fill_status, 0),
+    K("fpx_player_wait_item", fpx_item_status_info, LEGACY(fpx_item_status_info, av_error), f_status, fill_wait, 0),
+    K("fpx_player_item_info", fpx_item_info, LEGACY(fpx_item_info, format_name), f_info, fill_info, 0),
+    K("fpx_player_stream_info", fpx_stream_info, LEGACY(fpx_stream_info, codecpar), f_stream, fill_stream, 0),
+    K("fpx_player_read_packet", fpx_packet, LEGACY(fpx_packet, av_packet), f_packet, fill_packet, 1),
+    K("fpx_player_stats_get", fpx_player_stats, LEGACY(fpx_player_stats, events_delivered), f_stats, fill_stats, 0),
     K("fpx_player_step_frame", fpx_frame_step_result, 48, f_step, fill_step, 1),
-    K("fpx_player_live_seek_window", fpx_live_seek_window, sizeof(fpx_live_seek_window), f_window,
+    K("fpx_player_live_seek_window", fpx_live_seek_window, LEGACY(fpx_live_seek_window, hold_back), f_window,
       fill_window, 0),
 };
 

@@ -43,6 +43,7 @@ MEDIA_FIXTURES = [
     "mkv.mkv",
     "ts.ts",
     "audio.m4a",
+    "mp4_tb12288.mp4",
 ]
 ERROR_FIXTURES = ["corrupt.mp4", "garbage.bin"]
 

@@ -8,11 +8,22 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+import jsonschema
 
 import groundtruth as gtm
 
 REPO = Path(__file__).resolve().parents[2]
 CLI = REPO / "build" / "bin" / "fpx-seek"
+SCHEMA = json.loads((REPO / "docs" / "fpx-seek.schema.json").read_text())
+jsonschema.Draft202012Validator.check_schema(SCHEMA)
+
+
+def conforms(doc, definition: str):
+    """Validates one --json output against a definition of docs/fpx-seek.schema.json, and
+    against the whole schema (which must accept every output)."""
+    jsonschema.Draft202012Validator({"$ref": f"#/$defs/{definition}", "$defs": SCHEMA["$defs"]}).validate(doc)
+    jsonschema.Draft202012Validator(SCHEMA).validate(doc)
+    return doc
 
 
 def run(*args, input=None, timeout=120):
@@ -29,7 +40,7 @@ def test_probe_json(fixtures_dir: Path, name):
     gt = gtm.load(str(fixtures_dir / name))
     p = run("probe", fixtures_dir / name, "--json")
     assert p.returncode == 0, p.stderr
-    j = json.loads(p.stdout)
+    j = conforms(json.loads(p.stdout), "probe")
     assert j["frames"] == len(gt.frames)
     assert j["keyframes"] == len([f for f in gt.frames if f.key])
     assert j["start_pts"] == gt.origin_ticks
@@ -48,25 +59,79 @@ def test_seek_json_exact(fixtures_dir: Path, name, time):
     gt = gtm.load(str(fixtures_dir / name))
     p = run("seek", fixtures_dir / name, time, "--precision", "exact", "--json")
     assert p.returncode == 0, p.stderr
-    j = json.loads(p.stdout)
+    j = conforms(json.loads(p.stdout), "seek_outcome")
     target = Fraction(time)
     _, ct = gt.clamp(target)
     assert j["landed_stream_pts"] == gt.covering(ct).pts
     assert frac(j["requested"]) == target
     assert frac(j["delta"]) == frac(j["landed"]) - target
     assert j["finished"] is True and j["frame_covers_target"] is True
+    assert j["reason"] == "completed" and j["resolution"] == "covering_frame"
+    assert j["precision"] == {"kind": "exact", "tolerance": "0/1", "tolerance_seconds": 0.0}
+    assert Fraction(j["landed"]["rational"]) == frac(j["landed"])
+    # Zero tolerance: the verdict is true only when the frame starts exactly at the target.
+    assert j["within_requested_tolerance"] == (frac(j["delta"]) == 0)
+
+
+@pytest.mark.parametrize("name", ["mp4_bframes.mp4", "ts.ts", "mkv.mkv"])
+def test_exact_seek_reads_as_a_hit(fixtures_dir: Path, name):
+    """An exact landing that covers the target leads with 'hit', never with the zero-tolerance
+    verdict (which says 'outside' whenever the frame starts before the target)."""
+    p = run("seek", fixtures_dir / name, "2.5", "--precision", "exact")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[2].split() == ["result", "hit:", "the", "landed", "frame", "covers", "the", "target"]
+    assert "outside" not in p.stdout and "verdict" not in p.stdout
+    j = json.loads(run("seek", fixtures_dir / name, "2.5", "--precision", "exact", "--json").stdout)
+    assert j["frame_covers_target"] is True and frac(j["delta"]) < 0
+    assert j["within_requested_tolerance"] is False  # kept in the JSON, as the outcome says
+
+
+def test_precision_json_is_exact_rational(fixtures_dir: Path):
+    j = conforms(json.loads(run("seek", fixtures_dir / "mp4_bframes.mp4", "3", "--json").stdout), "seek_outcome")
+    assert j["precision"] == {"kind": "nearest_keyframe", "tolerance": "1/10", "tolerance_seconds": 0.1}
+    j = json.loads(run("seek", fixtures_dir / "mp4_bframes.mp4", "3", "--precision", "keyframe:1001/30000", "--json").stdout)
+    assert j["precision"]["tolerance"] == "1001/30000"
+    human = run("seek", fixtures_dir / "mp4_bframes.mp4", "3", "--precision", "keyframe:0.5").stdout
+    assert "precision   keyframe:1/2" in human and "nearestKeyframe" not in human
+
+
+@pytest.mark.parametrize("argv", [["--", "-3"], ["-3"], ["--json", "--", "-3"], ["-3", "--json"]])
+def test_negative_times(fixtures_dir: Path, argv):
+    p = run("seek", fixtures_dir / "mp4_bframes.mp4", *argv)
+    assert p.returncode == 0, p.stderr
+    if "--json" in argv:
+        j = conforms(json.loads(p.stdout), "seek_outcome")
+        assert frac(j["requested"]) == -3 and j["clamp"]["kind"] == "to_seekable_start"
+    else:
+        assert "(-3/1)" in p.stdout.splitlines()[0]
+
+
+def test_directory_error_names_the_problem(tmp_path: Path):
+    for cmd in (["probe", tmp_path], ["seek", tmp_path, "1"], ["report", tmp_path]):
+        p = run(*cmd)
+        assert p.returncode == 1
+        assert p.stderr == f"fpx-seek: cannot open {tmp_path}: is a directory, not a media file\n"
+
+
+def test_live_on_a_file_says_it_is_not_hls(fixtures_dir: Path):
+    for action in ([], ["window"], ["edge"], ["date", "1764437000"]):
+        p = run("live", fixtures_dir / "mp4_bframes.mp4", *action)
+        assert p.returncode == 1 and p.stdout == ""
+        assert p.stderr.count("\n") == 1 and "is not an HLS item" in p.stderr, p.stderr
 
 
 def test_seek_keyframe_and_clamp(fixtures_dir: Path):
     gt = gtm.load(str(fixtures_dir / "mp4_bframes.mp4"))
     p = run("seek", fixtures_dir / "mp4_bframes.mp4", "-5", "--precision", "keyframe:0.5", "--json")
     assert p.returncode == 0, p.stderr
-    j = json.loads(p.stdout)
-    assert j["clamp"]["kind"] == 1 and j["clamp"]["did_clamp"] is True
+    j = conforms(json.loads(p.stdout), "seek_outcome")
+    assert j["clamp"]["kind"] == "to_seekable_start" and j["clamp"]["did_clamp"] is True
     assert j["landed_stream_pts"] == gt.frames[0].pts
     assert frac(j["delta"]) == Fraction(5)
     human = run("seek", fixtures_dir / "mp4_bframes.mp4", "3", "--precision", "keyframe:0.5")
-    assert human.returncode == 0 and "verdict" in human.stdout
+    assert human.returncode == 0
+    assert human.stdout.splitlines()[2] == "result      within the requested tolerance (+/- 1/2 s)"
 
 
 @pytest.mark.parametrize("name", ["mp4_bframes.mp4", "ts.ts"])
@@ -75,17 +140,33 @@ def test_step_json(fixtures_dir: Path, name):
     pts = gt.pts_list()
     p = run("step", fixtures_dir / name, "--from", "2", "--times", "5", "--count", "2", "--json")
     assert p.returncode == 0, p.stderr
-    steps = json.loads(p.stdout)
+    steps = conforms(json.loads(p.stdout), "step")
     start = gt.covering(Fraction(2)).pts
     i = pts.index(start)
     assert [s["stream_pts"] for s in steps] == pts[i + 2:i + 12:2]
-    back = json.loads(run("step", fixtures_dir / name, "--times", "1", "--backward", "--json").stdout)
-    assert back == [{"did_step": False, "direction": "backward", "reason": 5, "explanation": back[0]["explanation"]}]
+    p = run("step", fixtures_dir / name, "--times", "1", "--backward", "--json")
+    assert p.returncode == 3  # refused: documented exit status
+    back = conforms(json.loads(p.stdout), "step")
+    assert back == [{"did_step": False, "direction": "backward", "reason": "cannot_step_in_direction",
+                     "explanation": back[0]["explanation"]}]
+
+
+def test_step_refusal_after_steps_exits_3(fixtures_dir: Path):
+    gt = gtm.load(str(fixtures_dir / "mp4_bframes.mp4"))
+    n = len(gt.frames)
+    p = run("step", fixtures_dir / "mp4_bframes.mp4", "--from", str(gt.to_item(gt.frames[-3].pts)), "--times", "5", "--json")
+    assert p.returncode == 3, p.stderr
+    steps = conforms(json.loads(p.stdout), "step")
+    assert [s["did_step"] for s in steps] == [True, True, False] and n > 3
+    human = run("step", fixtures_dir / "mp4_bframes.mp4", "--backward")
+    assert human.returncode == 3 and "refused" in human.stdout
 
 
 def test_step_audio_refuses(fixtures_dir: Path):
-    j = json.loads(run("step", fixtures_dir / "audio.m4a", "--json").stdout)
-    assert j[0]["did_step"] is False and j[0]["reason"] == 3
+    p = run("step", fixtures_dir / "audio.m4a", "--json")
+    assert p.returncode == 3
+    j = conforms(json.loads(p.stdout), "step")
+    assert j[0]["did_step"] is False and j[0]["reason"] == "no_video_track"
 
 
 def test_scrub_coalesces(fixtures_dir: Path, tmp_path: Path):
@@ -93,7 +174,7 @@ def test_scrub_coalesces(fixtures_dir: Path, tmp_path: Path):
     samples = "".join(f"{i / 100}\n" for i in range(1, 501))
     p = run("scrub", fixtures_dir / "mkv.mkv", "-", "--precision", "exact", "--json", input=samples)
     assert p.returncode == 0, p.stderr
-    j = json.loads(p.stdout)
+    j = conforms(json.loads(p.stdout), "scrub")
     assert j["samples"] == 500 and j["seeks_issued"] == 1 and j["was_cancelled"] is False
     assert j["states"] == ["scrubbing", "settling", "idle"]
     assert j["positions"][-1]["sample_count"] == 500
@@ -106,7 +187,7 @@ def test_report_json_and_svg(fixtures_dir: Path, tmp_path: Path):
     svg = tmp_path / "r.svg"
     p = run("report", fixtures_dir / "mp4_bframes.mp4", "--targets", "30", "--json", "--svg", svg)
     assert p.returncode == 0, p.stderr
-    j = json.loads(p.stdout)
+    j = conforms(json.loads(p.stdout), "report")
     assert j["frames"] == len(gt.frames) and j["keyframes"] == len([f for f in gt.frames if f.key])
     rows = {r["precision"]: r for r in j["precisions"]}
     assert set(rows) == {"exact", "default", "keyframe:0.5", "keyframe:2"}
@@ -114,10 +195,16 @@ def test_report_json_and_svg(fixtures_dir: Path, tmp_path: Path):
     assert rows["keyframe:2"]["within_tolerance"] == 30  # GOP 1.6 s: a keyframe is always within 2 s
     assert rows["exact"]["cost_packets"]["max"] >= rows["keyframe:2"]["cost_packets"]["max"]
     assert len(j["worst_spots"]) == 5
+    # Exact seeks count as hits when the frame covers the target, whatever the zero-tolerance verdict.
+    assert rows["exact"]["hit_measure"] == "frame_covers_target"
+    assert rows["exact"]["hits"] == rows["exact"]["frame_covers_target"] == 30 and rows["exact"]["hit_rate"] == 1.0
+    assert rows["keyframe:2"]["hits"] == rows["keyframe:2"]["within_tolerance"]
     text = svg.read_text()
-    assert text.startswith("<svg") and text.count("<rect") >= len([f for f in gt.frames if f.key])
+    assert text.startswith("<svg") and "mp4_bframes.mp4" in text
     human = run("report", fixtures_dir / "mp4_bframes.mp4", "--targets", "10")
     assert human.returncode == 0 and "worst spots" in human.stdout
+    exact_row = [l for l in human.stdout.splitlines() if l.strip().startswith("exact")][0]
+    assert exact_row.split()[1] == "100.0%"
 
 
 @pytest.mark.parametrize("args,needle", [
@@ -162,7 +249,7 @@ def vod_hls(tmp_path_factory) -> Path:
 
 
 def test_live_window_edge_and_date_on_a_vod_playlist(vod_hls: Path):
-    w = json.loads(run("live", vod_hls, "window", "--json").stdout)
+    w = conforms(json.loads(run("live", vod_hls, "window", "--json").stdout), "live_window")
     assert w["is_live"] is False and w["is_date_addressable"] is True
     assert frac(w["start"]) == 0 and frac(w["end"]) == 6  # six 1 s segments
     pdt = [l for l in vod_hls.read_text().splitlines() if l.startswith("#EXT-X-PROGRAM-DATE-TIME")]
@@ -170,18 +257,79 @@ def test_live_window_edge_and_date_on_a_vod_playlist(vod_hls: Path):
     inside = (w["start_date_us"] + 2_500_000) / 1e6
     p = run("live", vod_hls, "date", f"{inside:.6f}", "--precision", "exact", "--json")
     assert p.returncode == 0, p.stderr
-    j = json.loads(p.stdout)
+    j = conforms(json.loads(p.stdout), "date_seek")
     assert j["seeked"] is True
     # 2.5 s after the first segment's date is 2.5 s into the item: frame 75 at 30 fps.
     assert frac(j["outcome"]["landed"]) == Fraction(75, 30)
     before = (w["start_date_us"] - 10_000_000) / 1e6
     p = run("live", vod_hls, "date", f"{before:.6f}", "--json")
-    assert p.returncode == 1
-    r = json.loads(p.stdout)
-    assert r["seeked"] is False and r["reason"] == 3
+    assert p.returncode == 3  # refused with a typed reason
+    r = conforms(json.loads(p.stdout), "date_seek")
+    assert r["seeked"] is False and r["reason"] == "outside_window"
     assert r["window_start_date_us"] == w["start_date_us"]
-    e = json.loads(run("live", vod_hls, "edge", "--json").stdout)
+    e = conforms(json.loads(run("live", vod_hls, "edge", "--json").stdout), "seek_outcome")
     assert e["finished"] is True and frac(e["landed"]) == Fraction(179, 30)  # the last frame
+
+
+def test_probe_live_json(vod_hls: Path):
+    """probe on a live playlist (no ENDLIST) prints the window, in the probe_live shape."""
+    live = vod_hls.parent / "live.m3u8"
+    live.write_text("\n".join(l for l in vod_hls.read_text().splitlines()
+                              if not l.startswith(("#EXT-X-ENDLIST", "#EXT-X-PLAYLIST-TYPE"))) + "\n")
+    p = run("probe", live, "--json")
+    assert p.returncode == 0, p.stderr
+    j = conforms(json.loads(p.stdout), "probe_live")
+    assert j["live"] is True and j["window"]["first_sequence"] == 0 and j["window"]["last_sequence"] == 5
+    assert frac(j["window"]["start"]) == 0
+
+
+def png_gray(png: Path):
+    """The PNG's pixels as 8-bit gray through ffmpeg (width, height, bytes)."""
+    probe = json.loads(subprocess.check_output(["ffprobe", "-v", "error", "-show_entries", "stream=width,height",
+                                                "-of", "json", str(png)]))["streams"][0]
+    raw = subprocess.check_output(["ffmpeg", "-v", "error", "-i", str(png), "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+    assert len(raw) == probe["width"] * probe["height"]
+    return probe["width"], probe["height"], raw
+
+
+def ink(w, raw, x0, y0, x1, y1) -> float:
+    """Fraction of pixels darker than light grey inside a box."""
+    n = dark = 0
+    for y in range(y0, y1):
+        row = raw[y * w + x0:y * w + x1]
+        n += len(row)
+        dark += sum(1 for v in row if v < 200)
+    return dark / max(1, n)
+
+
+@pytest.mark.parametrize("name", ["mp4_bframes.mp4", "mp4_vfr.mp4"])  # constant GOP, irregular GOP
+def test_report_svg_renders(fixtures_dir: Path, tmp_path: Path, name):
+    """The SVG renders with rsvg-convert (librsvg2-bin) to a PNG that is not blank: a title with the
+    file name, three panels with ink in each, labelled axes with ticks in seconds, a legend; and the
+    keyframe-interval panel of a constant GOP is a line, not a solid block."""
+    svg, png = tmp_path / "r.svg", tmp_path / "r.png"
+    p = run("report", fixtures_dir / name, "--targets", "40", "--svg", svg)
+    assert p.returncode == 0, p.stderr
+    text = svg.read_text()
+    assert f">{name}</text>" in text
+    for label in ("keyframe interval (s)", "exact-seek cost (packets)", "landing delta (s)", "time (s)",
+                  "exact seek: packets to decode from the keyframe", "delta, default precision", "delta, keyframe:2"):
+        assert f">{label}</text>" in text, label
+    gt = gtm.load(str(fixtures_dir / name))
+    duration = float(gt.to_item(gt.frames[-1].pts))
+    ticks = [int(t) for t in __import__("re").findall(r'text-anchor="middle">(\d+)</text>', text)]
+    assert sorted(set(ticks)) == list(range(0, int(duration) + 1, 2))  # every 2 s on a 12 s file
+    r = subprocess.run(["rsvg-convert", "-o", str(png), str(svg)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    w, h, raw = png_gray(png)
+    assert (w, h) == (960, 736)
+    assert 0.02 < ink(w, raw, 0, 0, w, h) < 0.5
+    # Inside each panel (x 90..920; panels at y 76, 276, 476, 140 high) something is drawn.
+    panels = [ink(w, raw, 90, top + 2, 920, top + 138) for top in (76, 276, 476)]
+    assert all(v > 0.005 for v in panels), panels
+    assert panels[0] < 0.25, panels  # the interval panel is a step line, not a solid block
+    assert ink(w, raw, 84, 0, 600, 32) > 0.01  # the title
 
 
 def test_live_bad_arguments(vod_hls: Path):

@@ -80,7 +80,7 @@ def test_hold_back_sets_the_live_edge(segs: Path):
     assert frac(w["end"]) == Fraction(5, 2)
     assert frac(w["hold_back"]) == Fraction(3, 2)
     j = json.loads(cli("seek", pl, "3.5", "--precision", "exact", "--json").stdout)
-    assert j["clamp"]["kind"] == 2 and frac(j["clamp"]["clamped_to"]) == Fraction(5, 2)
+    assert j["clamp"]["kind"] == "to_seekable_end" and frac(j["clamp"]["clamped_to"]) == Fraction(5, 2)
 
 
 def test_event_playlist_is_live_from_zero(segs: Path):
@@ -95,7 +95,7 @@ def test_missing_pdt_is_not_date_addressable(segs: Path):
     w = json.loads(cli("live", pl, "window", "--json").stdout)
     assert w["is_date_addressable"] is False and w["start_date_us"] is None
     p = cli("live", pl, "date", "1764437000", "--json")
-    assert p.returncode == 1 and json.loads(p.stdout)["reason"] == 2
+    assert p.returncode == 3 and json.loads(p.stdout)["reason"] == "not_date_addressable"
 
 
 def test_start_tag_sets_where_reading_begins(segs: Path):

@@ -299,6 +299,10 @@ def test_fixture_properties(fixtures_dir: Path, name: str):
         # audio starts at 0, video at 21 ms: item time 0 is the container start, not the
         # video's, and the first video frame is after item time 0
         assert gt.origin_ticks == 0 and gt.first_time > 0
+    if name == "mp4_tb12288.mp4":
+        # 1/10 s is 1228.8 ticks: tolerance windows do not fall on ticks
+        assert gt.time_base == Fraction(1, 12288) and durations == {512}
+        assert all(k.pts % 12288 == 0 for k in gt.keyframes) and len(gt.keyframes) >= 10
     if name == "audio.m4a":
         assert gt.stream.codec_type == "audio"
         assert any(p.discard for p in pk), "no discard-flagged priming packet"

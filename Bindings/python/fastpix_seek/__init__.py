@@ -26,6 +26,8 @@ Importing raises ImportError when the library cannot be found or is older than
 from __future__ import annotations
 
 from . import errors
+from ._log import (FPX_LOG_DEBUG, FPX_LOG_ERROR, FPX_LOG_INFO, FPX_LOG_QUIET, FPX_LOG_TRACE,
+                   FPX_LOG_VERBOSE, FPX_LOG_WARNING, set_log_level)
 from ._lib import EXPECTED_VERSION, library_path, library_version
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
@@ -62,6 +64,8 @@ def version() -> str:
 
 
 __all__ = [
+    "set_log_level", "FPX_LOG_QUIET", "FPX_LOG_ERROR", "FPX_LOG_WARNING", "FPX_LOG_INFO",
+    "FPX_LOG_VERBOSE", "FPX_LOG_DEBUG", "FPX_LOG_TRACE",
     "Player", "ScrubSession", "ScrubResult", "frame_step_reason_explanation",
     "LiveSeekWindow", "LiveEdgeResult", "DateSeekResult", "DateSeekUnavailableReason",
     "date_seek_reason_explanation", "unix_us_to_datetime",

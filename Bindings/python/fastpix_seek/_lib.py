@@ -47,7 +47,7 @@ __all__ = [
     "STRUCTS",
     "fpx_seek_callback", "fpx_on_seek_accuracy", "fpx_on_seek_clamped",
     "fpx_on_scrub_state_changed", "fpx_on_scrub_position_changed", "fpx_on_frame_step",
-    "fpx_on_item_status", "fpx_destroy_notify", "fpx_wakeup",
+    "fpx_on_item_status", "fpx_destroy_notify", "fpx_wakeup", "fpx_log_callback",
     "FPX_NOPTS", "FPX_TIME_FLAG_VALID", "FPX_TIME_FLAG_POSITIVE_INFINITY",
     "FPX_TIME_FLAG_NEGATIVE_INFINITY", "FPX_PACKET_FLAG_KEY", "FPX_PACKET_FLAG_CORRUPT",
     "FPX_PACKET_FLAG_DISCARD", "FPX_PACKET_FLAG_DECODE_ONLY",
@@ -251,6 +251,11 @@ class fpx_packet(_OutputStruct):
         ("flags", c_uint32),
         ("seek_id", c_uint64),
         ("av_packet", c_void_p),    # const void * (const AVPacket *)
+        # 0.3: the landing on the packet stream
+        ("landed_pts", c_int64),
+        ("landed_pts_in_stream", c_int64),
+        ("trim_samples", c_int64),
+        ("landed_stream_index", c_int),
     ]
 
 
@@ -271,6 +276,8 @@ fpx_on_item_status = CFUNCTYPE(None, POINTER(fpx_item_status_info), c_void_p)
 fpx_destroy_notify = CFUNCTYPE(None, c_void_p)
 #: fpx_player_config.wakeup
 fpx_wakeup = CFUNCTYPE(None, c_void_p)
+#: fpx_set_log_callback's callback: (level, message, userdata)
+fpx_log_callback = CFUNCTYPE(None, c_int, c_char_p, c_void_p)
 
 
 class fpx_scrub_result(Structure):
@@ -348,6 +355,8 @@ class fpx_player_config(Structure):
         ("io_timeout_ms", c_int64),
         ("wakeup", fpx_wakeup),
         ("wakeup_userdata", c_void_p),
+        ("protocol_whitelist", c_char_p),
+        ("max_buffer_bytes", c_int64),
     ]
 
 
@@ -435,6 +444,8 @@ FUNCTIONS: List[Binding] = [
     # Errors
     Binding("fpx_error_string", [c_int], c_char_p, _decode),
     Binding("fpx_error_name", [c_int], c_char_p, _decode),
+    # Logging
+    Binding("fpx_set_log_callback", [c_int, fpx_log_callback, c_void_p], c_int, check_error),
     # Rational time
     Binding("fpx_time_make", [c_int64, c_int32], fpx_time, None),
     Binding("fpx_time_invalid", [], fpx_time, None),
@@ -468,6 +479,8 @@ FUNCTIONS: List[Binding] = [
     Binding("fpx_player_setup_seek_manager", [_P], c_int, check_error),
     Binding("fpx_player_seek", [_P, fpx_time, fpx_precision, fpx_seek_callback, c_void_p,
                                 _u64p], c_int, check_error),
+    Binding("fpx_player_seek_wait", [_P, fpx_time, fpx_precision, c_int64, POINTER(fpx_seek_outcome)],
+            c_int, check_error),
     Binding("fpx_player_cancel_pending_seeks", [_P, _u64p], c_int, check_error),
     Binding("fpx_player_add_listener", [_P, POINTER(fpx_listener), _u64p], c_int, check_error),
     Binding("fpx_player_remove_listener", [_P, c_uint64], c_int, check_error),
@@ -567,7 +580,8 @@ missing_functions: List[str] = []
 _OPTIONAL_PREFIXES = ("fpx_scrub_", "fpx_player_scrub_session", "fpx_player_step_frame",
                       "fpx_frame_step_reason_explanation", "fpx_player_current_time",
                       "fpx_player_live_seek_window", "fpx_player_seek_to_live_edge",
-                      "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation")
+                      "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation",
+                      "fpx_player_seek_wait")
 _REQUIRED = {b.name for b in FUNCTIONS if not b.name.startswith(_OPTIONAL_PREFIXES)}
 
 

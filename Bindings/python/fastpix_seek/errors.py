@@ -45,6 +45,9 @@ __all__ = [
     "InvalidStateError",
     "ExpiredError",
     "StalledError",
+    "ProtocolNotAllowedError",
+    "ReadInterruptedError",
+    "TooLargeError",
     "ERROR_CLASSES",
     "ERROR_NAMES",
     "error_class_for",
@@ -77,6 +80,9 @@ ERROR_NAMES: Dict[int, str] = {
     -22: "FPX_ERROR_INVALID_STATE",
     -23: "FPX_ERROR_EXPIRED",
     -24: "FPX_ERROR_STALLED",
+    -25: "FPX_ERROR_PROTOCOL_NOT_ALLOWED",
+    -26: "FPX_ERROR_INTERRUPTED",
+    -27: "FPX_ERROR_TOO_LARGE",
 }
 
 
@@ -262,6 +268,24 @@ class StalledError(FastPixSeekError, TimeoutError):
     default_code = -24
 
 
+class ProtocolNotAllowedError(FastPixSeekError, PermissionError):
+    """FPX_ERROR_PROTOCOL_NOT_ALLOWED: a URL (or a URI named by remote content) uses a protocol
+    the player's protocol policy refuses (see ``Player(protocols=...)``)."""
+    default_code = -25
+
+
+class ReadInterruptedError(FastPixSeekError):
+    """FPX_ERROR_INTERRUPTED: a blocked read was stopped by a new seek, cancel_pending_seeks,
+    close_item or close(). No packet was consumed; read again after the seek."""
+    default_code = -26
+
+
+class TooLargeError(FastPixSeekError, MemoryError):
+    """FPX_ERROR_TOO_LARGE: a segment (or the media) exceeds the player's buffer cap
+    (``Player(max_buffer_bytes=...)``)."""
+    default_code = -27
+
+
 #: code -> exception class. Unknown codes map to FastPixSeekError itself.
 ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     cls.default_code: cls
@@ -270,7 +294,8 @@ ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
                 NotFoundError, FastPixIOError, FastPixTimeoutError, InvalidDataError,
                 UnsupportedError, NoStreamError, EndOfFile, FastPixCancelledError,
                 InCallbackError, WrongModeError, NetworkError, NoSeekManagerError,
-                InternalError, InvalidStateError, ExpiredError, StalledError)
+                InternalError, InvalidStateError, ExpiredError, StalledError,
+                ProtocolNotAllowedError, ReadInterruptedError, TooLargeError)
 }
 
 

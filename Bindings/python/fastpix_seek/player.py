@@ -67,11 +67,13 @@ import time
 import traceback
 import weakref
 from fractions import Fraction
-from typing import (Any, Callable, Dict, Iterator, List, Optional, Protocol, Tuple, Union,
+from typing import (Any, Callable, Dict, Iterable, Iterator, List, Optional, Protocol, Tuple, Union,
                     cast)
 
 from . import _lib
 from . import errors as _errors
+
+_INT64_MAX = 2**63 - 1
 from .types import (DateSeekResult, DeliveryMode, FrameStepResult, LiveEdgeResult,
                     LiveSeekWindow, ItemInfo, ItemStatusInfo, Packet,
                     PlayerStats, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
@@ -609,7 +611,7 @@ class Player:
     """A FastPixSeek player: one media item, precision seeks, packets.
 
     ``Player(url=None, *, delivery=DeliveryMode.THREAD, io_timeout=10.0, wakeup=None,
-    seek_manager=True)``
+    seek_manager=True, protocols=None, max_buffer_bytes=None)``
 
     * ``url``: opened at once when given (see :meth:`open`); wait with :meth:`wait_item`.
     * ``delivery``: where callbacks run (see the module doc).
@@ -618,6 +620,16 @@ class Player:
       pending. It must not call into the player; schedule a dispatch instead.
     * ``seek_manager``: call :meth:`setup_seek_manager` right away (the C default is off:
       without it every seek completes with ``FinishReason.NO_SEEK_MANAGER``).
+    * ``protocols``: the protocols the player may open (``fpx_player_config.protocol_whitelist``),
+      e.g. ``("https",)``; None for the library's default ``file, http, https``. Content from
+      the network may name only http/https whatever this says. A refused URL raises
+      :class:`~fastpix_seek.errors.ProtocolNotAllowedError` (as the item's error).
+    * ``max_buffer_bytes``: cap on buffered media (``fpx_player_config.max_buffer_bytes``);
+      None or 0 for the library's default (64 MiB). Exceeding it is
+      :class:`~fastpix_seek.errors.TooLargeError`.
+
+    ``io_timeout`` values that int64 milliseconds cannot hold raise
+    :class:`~fastpix_seek.errors.InvalidArgumentError` (never a silent wrap to "no bound").
 
     A context manager; :meth:`close` is idempotent and also runs when the Player is garbage
     collected and at interpreter exit. Methods are thread-safe like the C API. Calling any
@@ -629,7 +641,9 @@ class Player:
                  delivery: DeliveryMode = DeliveryMode.THREAD,
                  io_timeout: Optional[float] = 10.0,
                  wakeup: Optional[Callable[[], Any]] = None,
-                 seek_manager: bool = True) -> None:
+                 seek_manager: bool = True,
+                 protocols: Optional[Iterable[str]] = None,
+                 max_buffer_bytes: Optional[int] = None) -> None:
         self._handle: Optional[_lib.PlayerHandle] = None
         self._core = _Core()
         self._close_lock = threading.Lock()
@@ -655,9 +669,27 @@ class Player:
                                 f"{type(io_timeout).__name__}")
             if io_timeout != io_timeout or io_timeout in (float("inf"), float("-inf")):
                 raise _errors.InvalidArgumentError(detail=f"io_timeout is {io_timeout!r}")
-            cfg.io_timeout_ms = int(round(io_timeout * 1000))
+            ms = round(io_timeout * 1000)
+            # Refuse what int64 milliseconds cannot hold (ctypes would wrap it silently);
+            # negative values go to the library, which refuses them.
+            if not -_INT64_MAX - 1 <= ms <= _INT64_MAX:
+                raise _errors.InvalidArgumentError(
+                    detail=f"io_timeout is {io_timeout!r}: must be 0 <= seconds <= {_INT64_MAX // 1000}")
+            cfg.io_timeout_ms = int(ms)
         else:
             cfg.io_timeout_ms = 0
+        if protocols is not None:
+            if isinstance(protocols, (str, bytes)):
+                raise TypeError("protocols must be an iterable of protocol names, e.g. ('file', 'https')")
+            names = [str(n) for n in protocols]
+            self._protocols = ",".join(names).encode("ascii", "replace")
+            cfg.protocol_whitelist = self._protocols
+        if max_buffer_bytes is not None:
+            if isinstance(max_buffer_bytes, bool) or not isinstance(max_buffer_bytes, int):
+                raise TypeError("max_buffer_bytes must be an int (bytes)")
+            if not 0 <= max_buffer_bytes <= _INT64_MAX:
+                raise _errors.InvalidArgumentError(detail=f"max_buffer_bytes is {max_buffer_bytes!r}")
+            cfg.max_buffer_bytes = max_buffer_bytes
         if wakeup is not None:
             cfg.wakeup = _wakeup
             cfg.wakeup_userdata = self._core.register(_WakeupEntry(wakeup))
@@ -892,6 +924,24 @@ class Player:
         seek_id = self._issue_seek(target, precision, _SeekEntry(waiter=waiter))
         return cast(SeekOutcome, self._wait(waiter, seek_id, timeout, "seek_and_wait"))
 
+    def seek_wait(self, target: TimeLike, precision: Optional[SeekPrecision] = None,
+                  timeout: Optional[float] = 10.0) -> SeekOutcome:
+        """The C synchronous seek: seeks and blocks (the GIL released) until the seek is decided.
+
+        Unlike :meth:`seek_and_wait` it does not wait for event delivery, so listeners may
+        hear of the seek after it returns (in HOST mode at the next dispatch). Returns the
+        outcome whatever its reason; check ``outcome.finished``. Raises FastPixTimeoutError
+        after ``timeout`` seconds (None: no limit; the seek stays issued) and InCallbackError
+        from inside a callback. The C function is ``fpx_player_seek_wait``.
+        """
+        t = to_fpx_time(target, "seek target", _errors.InvalidTimeError)
+        prec = _check_precision(precision)._to_c()
+        ms = -1 if timeout is None else _timeout_ms(timeout, "timeout")
+        out = _lib.fpx_seek_outcome()
+        out.struct_size = ctypes.sizeof(out)
+        _lib.lib.fpx_player_seek_wait(self._h(), t, prec, ms, ctypes.byref(out))
+        return SeekOutcome._from_c(out)
+
     def _check_can_wait(self, what: str, timeout: Optional[float]) -> None:
         if self._core.in_callback():
             raise _errors.InCallbackError(
@@ -1110,6 +1160,7 @@ class Player:
         Raises EndOfFile at the end. Blocking; waits for pending seeks to settle first.
         """
         p = _lib.fpx_packet()
+        p.struct_size = ctypes.sizeof(p)
         with self._read_lock:
             _lib.lib.fpx_player_read_packet(self._h(), ctypes.byref(p))
             # Copy the payload before another read (or destroy) can invalidate it.

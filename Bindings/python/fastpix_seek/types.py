@@ -605,6 +605,16 @@ class Packet:
     dts_time: Optional[Fraction]
     #: pts as exact seconds on the item timeline (pts_time - item origin).
     item_time: Optional[Fraction]
+    #: The landed frame of the seek this packet follows, in the reference stream's time
+    #: base (``landed_stream_index``); None before any landed seek.
+    landed_pts: Optional[int] = None
+    landed_stream_index: int = -1
+    #: The landing in this packet's stream time base, rounded up: present decoded frames
+    #: of this stream whose pts >= it (the B-frame recipe in seek.h).
+    landed_pts_in_stream: Optional[int] = None
+    #: Audio packet straddling the landing: samples at the start of its decoded frame to
+    #: drop before presenting the rest (exact); 0 otherwise.
+    trim_samples: int = 0
 
     @property
     def is_key(self) -> bool:
@@ -634,7 +644,9 @@ class Packet:
 
     def __repr__(self) -> str:
         return (f"Packet(stream_index={self.stream_index}, pts={self.pts}, dts={self.dts}, "
-                f"size={len(self.data)}, flags={self.flags:#x}, seek_id={self.seek_id})")
+                f"size={len(self.data)}, flags={self.flags:#x}, seek_id={self.seek_id}"
+                + (f", landed_pts={self.landed_pts}" if self.landed_pts is not None else "")
+                + (f", trim_samples={self.trim_samples}" if self.trim_samples else "") + ")")
 
     @classmethod
     def _from_c(cls, p: "_lib.fpx_packet", time_base: Optional[Fraction],
@@ -648,7 +660,8 @@ class Packet:
         item_time = pts_time - origin if pts_time is not None and origin is not None else None
         return cls(data, int(p.stream_index), pts, dts, int(p.duration),
                    None if p.pos < 0 else int(p.pos), int(p.flags), int(p.seek_id), time_base,
-                   pts_time, dts_time, item_time)
+                   pts_time, dts_time, item_time, _pts(p.landed_pts), int(p.landed_stream_index),
+                   _pts(p.landed_pts_in_stream), int(p.trim_samples))
 
 
 def unix_us_to_datetime(us: int) -> "datetime.datetime":

@@ -1,0 +1,79 @@
+"""FastPixSeek's log (FFmpeg's messages and the library's own) routed to :mod:`logging`.
+
+At import the binding installs a log callback (``fpx_set_log_callback``) that hands every
+line at or below :data:`DEFAULT_LEVEL` to the ``"fastpix_seek"`` logger: FFmpeg's error
+and fatal lines as ``logging.ERROR``, warnings as ``WARNING``, info as ``INFO``, more verbose
+ones as ``DEBUG``. The logger has a ``NullHandler``, so nothing is printed unless the
+application configures logging (the library itself prints nothing on stderr).
+
+FFmpeg's logger is process-wide: see "Logging" in seek.h. :func:`set_log_level` changes which
+levels cross into Python (each line costs a GIL round trip).
+"""
+from __future__ import annotations
+
+import atexit
+import logging
+import threading
+from typing import Optional
+
+from . import _lib
+
+logger = logging.getLogger("fastpix_seek")
+logger.addHandler(logging.NullHandler())
+
+FPX_LOG_QUIET = -8
+FPX_LOG_ERROR = 16
+FPX_LOG_WARNING = 24
+FPX_LOG_INFO = 32
+FPX_LOG_VERBOSE = 40
+FPX_LOG_DEBUG = 48
+FPX_LOG_TRACE = 56
+DEFAULT_LEVEL = FPX_LOG_INFO
+
+_lock = threading.Lock()
+_installed = False
+
+
+def _python_level(level: int) -> int:
+    if level <= FPX_LOG_ERROR:
+        return logging.ERROR
+    if level <= FPX_LOG_WARNING:
+        return logging.WARNING
+    if level <= FPX_LOG_INFO:
+        return logging.INFO
+    return logging.DEBUG
+
+
+def _on_log(level: int, message: Optional[bytes], userdata: Optional[int]) -> None:
+    try:
+        text = message.decode("utf-8", "replace") if message else ""
+        logger.log(_python_level(level), "%s", text)
+    except Exception:  # never let an exception cross into C
+        pass
+
+
+_callback = _lib.fpx_log_callback(_on_log)
+
+
+def set_log_level(level: int) -> None:
+    """Which library log lines reach the ``fastpix_seek`` logger: an FPX_LOG_* value
+    (``FPX_LOG_QUIET`` for none). Process-wide."""
+    global _installed
+    with _lock:
+        if level == FPX_LOG_QUIET:
+            _lib.lib.fpx_set_log_callback(FPX_LOG_QUIET, _lib.fpx_log_callback(), None)
+        else:
+            _lib.lib.fpx_set_log_callback(int(level), _callback, None)
+        _installed = True
+
+
+def _uninstall() -> None:
+    # Library threads must not call into Python while the interpreter finalizes.
+    try:
+        _lib.lib.fpx_set_log_callback(FPX_LOG_QUIET, _lib.fpx_log_callback(), None)
+    except Exception:
+        pass
+
+
+set_log_level(DEFAULT_LEVEL)
+atexit.register(_uninstall)

@@ -1,0 +1,209 @@
+/// The header of one demuxed packet: what landing resolution looks at.
+public struct PacketHeader: Hashable {
+    public var stream: Int32
+    public var pts: Int64?
+    public var dts: Int64?
+    public var isKey: Bool
+    /// Flagged discard by the demuxer (edit-list pre-roll, priming): decodable
+    /// from, never a landing.
+    public var isDiscard: Bool
+    public init(stream: Int32, pts: Int64?, dts: Int64?, isKey: Bool, isDiscard: Bool = false) {
+        self.stream = stream; self.pts = pts; self.dts = dts; self.isKey = isKey; self.isDiscard = isDiscard
+    }
+}
+
+/// What the landing resolver needs from a demuxer, and nothing more. The
+/// FFmpeg engine implements it over libavformat (and the HLS engine through
+/// its segments' engines); the core tests implement it with scripted packets.
+///
+/// The demuxer keeps a window of packets in decode order: the resolver reads
+/// a packet (`next`), then either keeps it at the window's end or drops it.
+public protocol LandingDemuxer: AnyObject {
+    var referenceStream: Int32 { get }
+    /// Positions before a keyframe at or before `ticks` of the reference
+    /// stream, as a backward timestamp seek does. May land late, early or on a
+    /// non-key packet: the resolver checks. False when the demuxer refused.
+    func seek(toTicks ticks: Int64) throws -> Bool
+    /// Back to the first packet.
+    func rewind() throws
+    /// Empties the window (before a new positioning).
+    func resetWindow()
+    /// Reads the next packet and returns its header; nil at the end.
+    func next() throws -> PacketHeader?
+    /// Keeps the packet just read at the window's end.
+    func keep()
+    /// Drops the packet just read.
+    func drop()
+}
+
+/// One packet of the reference stream the resolver noted: its pts and its
+/// index in the demuxer's window.
+public struct LandingMark: Hashable {
+    public var pts: Int64
+    public var index: Int
+    public var key: Bool
+    public init(pts: Int64, index: Int, key: Bool) { self.pts = pts; self.index = index; self.key = key }
+}
+
+/// What a scan found around the target.
+public struct LandingScan: Hashable {
+    /// The keyframe the window starts with.
+    public var firstKey: LandingMark
+    /// The covering frame: the largest landable pts <= the target.
+    public var best: LandingMark?
+    /// The last landable keyframe at or before the target.
+    public var lastKeyLE: LandingMark?
+    /// The first landable keyframe after the target, inside the keyframe window.
+    public var firstKeyAfter: LandingMark?
+    /// The scan read to the end of the stream.
+    public var reachedEnd: Bool
+}
+
+/// The landing a request resolves to, and where decoding must start.
+public struct LandingDecision: Hashable {
+    public var pts: Int64
+    public var isKeyframe: Bool
+    public var resolution: LandingResolution
+    public var coversTarget: Bool
+    /// The window index the host's reads start from (a keyframe).
+    public var startIndex: Int
+}
+
+/// Decides every landing. Engines position and read; this decides.
+///
+/// See docs/ARCHITECTURE.md, "Resolving a landing".
+public enum LandingResolver {
+    /// The landing when the frame grid already knows the frames around the
+    /// target: the frame to land on, and the keyframe it decodes from.
+    public struct Known: Hashable {
+        public var pts: Int64
+        public var key: FrameGrid.Keyframe
+        public var resolution: LandingResolution
+        public var covers: Bool
+    }
+
+    public static func fromGrid(_ request: LandingRequest, grid: FrameGrid) -> Known? {
+        let T = request.targetFloor
+        guard let f = grid.coveringFrame(T), let fk = grid.keyframe(for: f) else { return nil }
+        guard request.wantsKeyframe else { return Known(pts: f, key: fk, resolution: .coveringFrame, covers: true) }
+        guard let w = request.keyframeWindow else {
+            return Known(pts: f, key: fk, resolution: .fallbackCoveringFrame, covers: true)
+        }
+        guard let (before, after) = grid.keyframes(in: w.lowerBound, w.upperBound, around: T) else { return nil }
+        guard let pick = LandingPolicy.nearestKeyframe(target: request.target, before: before?.pts, after: after?.pts) else {
+            return Known(pts: f, key: fk, resolution: .fallbackCoveringFrame, covers: true)
+        }
+        let k = pick == before?.pts ? before! : after!
+        return Known(pts: k.pts, key: k, resolution: .keyframe, covers: k.pts == f)
+    }
+
+    /// Chooses the landing from a scan.
+    public static func decide(_ request: LandingRequest, scan: LandingScan) -> LandingDecision {
+        let exact = scan.best ?? scan.firstKey
+        var landing = exact
+        var resolution = LandingResolution.coveringFrame
+        if request.wantsKeyframe {
+            let before = scan.lastKeyLE.flatMap { k in request.keyframeWindow.map { k.pts >= $0.lowerBound } == true ? k : nil }
+            if let p = LandingPolicy.nearestKeyframe(target: request.target, before: before?.pts, after: scan.firstKeyAfter?.pts) {
+                landing = p == before?.pts ? before! : scan.firstKeyAfter!
+                resolution = .keyframe
+            } else {
+                resolution = .fallbackCoveringFrame
+            }
+        }
+        let covers = scan.best != nil && landing.pts == exact.pts
+        // Decoding starts at the keyframe the landed frame needs.
+        let start: Int
+        if landing.key {
+            start = landing.index
+        } else if let k = scan.lastKeyLE, k.pts <= landing.pts, k.index <= landing.index {
+            start = k.index
+        } else {
+            start = scan.firstKey.index
+        }
+        return LandingDecision(pts: landing.pts, isKeyframe: landing.key, resolution: resolution, coversTarget: covers,
+                               startIndex: start)
+    }
+
+    /// Seeks back from `T` to a keyframe at or before it and reads in decode
+    /// order until the landing is certain (engineering notes: never stop at the
+    /// first pts > T). Leaves the packets from that keyframe in the window.
+    ///
+    /// - `firstFrame`: the first frame's pts (a seek at or before it rewinds).
+    /// - `settleCount`: frames past the target to read when packets carry no
+    ///   dts (the reorder depth + 1).
+    public static func scan(_ d: LandingDemuxer, target T: Int64, exactTarget: Rational? = nil,
+                            window kw: ClosedRange<Int64>?, wantsKeyframe: Bool, firstFrame: Int64,
+                            ticksPerSecond: Int64, settleCount: Int, shouldStop: () -> Bool) throws -> LandingScan {
+        let target = exactTarget ?? Rational(T)
+        let ref = d.referenceStream
+        var backoff: Int64 = 0
+        for attempt in 0..<40 {
+            let seekTS = T &- backoff
+            let atStart = seekTS <= firstFrame || attempt >= 30
+            d.resetWindow()
+            if atStart {
+                try d.rewind()
+            } else if try !d.seek(toTicks: seekTS) {
+                backoff = max(ticksPerSecond, backoff &* 2)
+                continue
+            }
+            var keyFound = false, needBackoff = false, eof = false
+            var best: LandingMark?, lastKeyLE: LandingMark?, firstKeyAfter: LandingMark?, firstKey: LandingMark?
+            var afterCount = 0, kept = 0
+            var limit: Int64 = wantsKeyframe ? max(T, kw?.upperBound ?? T) : T
+            scan: while true {
+                if shouldStop() { throw EngineError(.cancelled) }
+                guard let h = try d.next() else { eof = true; break }
+                if h.stream != ref {
+                    if keyFound { d.keep(); kept += 1 } else { d.drop() }
+                    continue
+                }
+                let pts = h.pts ?? h.dts
+                if !keyFound {
+                    guard h.isKey, let kp = pts else { d.drop(); continue }
+                    if kp > T && !atStart { d.drop(); needBackoff = true; break scan }
+                    keyFound = true
+                    firstKey = LandingMark(pts: kp, index: 0, key: true)
+                }
+                let index = kept
+                d.keep(); kept += 1
+                if !h.isDiscard, let t = pts {
+                    if t <= T {
+                        if best == nil || t > best!.pts { best = LandingMark(pts: t, index: index, key: h.isKey) }
+                        if h.isKey && (lastKeyLE == nil || t > lastKeyLE!.pts) {
+                            lastKeyLE = LandingMark(pts: t, index: index, key: true)
+                        }
+                    } else if h.isKey, wantsKeyframe, let w = kw, t <= w.upperBound {
+                        if firstKeyAfter == nil || t < firstKeyAfter!.pts {
+                            firstKeyAfter = LandingMark(pts: t, index: index, key: true)
+                        }
+                    }
+                }
+                if wantsKeyframe, let w = kw {
+                    // Keyframe pts only grow in decode order: the first one after
+                    // the target is the nearest after it.
+                    if firstKeyAfter != nil, h.dts.map({ $0 > T }) ?? true { break scan }
+                    if let k = lastKeyLE, k.pts >= w.lowerBound {
+                        // A later keyframe only wins if strictly nearer.
+                        limit = max(T, min(limit, LandingPolicy.lastTickStrictlyNearer(than: k.pts, target: target)))
+                    }
+                }
+                if let dt = h.dts {
+                    if dt > limit { break scan }
+                } else if let t = pts, t > limit {
+                    afterCount += 1
+                    if afterCount >= settleCount { break scan }
+                }
+            }
+            if needBackoff || (!keyFound && eof && !atStart) {
+                backoff = max(ticksPerSecond, backoff &* 2)
+                continue
+            }
+            guard keyFound, let k0 = firstKey else { throw EngineError(.invalidData) }
+            return LandingScan(firstKey: k0, best: best, lastKeyLE: lastKeyLE, firstKeyAfter: firstKeyAfter,
+                               reachedEnd: eof)
+        }
+        throw EngineError(.invalidData)
+    }
+}

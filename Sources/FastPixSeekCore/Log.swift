@@ -1,0 +1,37 @@
+/// The library's log: FFmpeg's messages (routed by `FFmpegLog` in the engine)
+/// and the library's own, delivered to one process-wide sink. With no sink,
+/// nothing is printed anywhere. The C function is `fpx_set_log_callback`.
+public enum Log {
+    /// Levels are FFmpeg's (AV_LOG_*), so both kinds of message share one scale.
+    public static let quiet: Int32 = -8
+    public static let error: Int32 = 16
+    public static let warning: Int32 = 24
+    public static let info: Int32 = 32
+    public static let verbose: Int32 = 40
+    public static let debug: Int32 = 48
+    public static let trace: Int32 = 56
+
+    private static let m = Monitor()
+    private static var sink: ((Int32, String) -> Void)?
+    private static var maxLevel: Int32 = quiet
+
+    /// Sets the sink and the most verbose level it receives; nil silences.
+    public static func setSink(level: Int32, _ s: ((Int32, String) -> Void)?) {
+        m.locked {
+            sink = s
+            maxLevel = s == nil ? quiet : level
+        }
+    }
+
+    /// Whether a message at `level` would reach the sink (cheap: check first).
+    public static func wants(_ level: Int32) -> Bool {
+        m.locked { sink != nil && level <= maxLevel }
+    }
+
+    /// Delivers one line (no trailing newline) on the calling thread, outside
+    /// the log's lock, so a sink may itself log or change the sink.
+    public static func emit(_ level: Int32, _ message: @autoclosure () -> String) {
+        guard let s: (Int32, String) -> Void = m.locked({ level <= maxLevel ? sink : nil }) else { return }
+        s(level, message())
+    }
+}

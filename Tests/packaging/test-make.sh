@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Tests/packaging/test-make.sh -- the Makefile's promises (issue 13):
+#   1. `make && make`: the second make does no work (library and tool mtimes unchanged,
+#      `make -q` says up to date, no `swift build` run);
+#   2. `make install` never builds: with the build missing it fails with one line;
+#   3. `make install` installs library (stripped, no RUNPATH/RPATH, versioned symbols),
+#      symlink, header, fastpixseek.pc, fpx-seek and its man page, under the multiarch
+#      LIBDIR on Debian; `make uninstall` removes every file it installed.
+# Prints "ok"/"FAIL" lines and a summary; exit status 0 only when nothing failed.
+set -u
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+cd "$ROOT" || exit 2
+PASS=0 FAIL=0
+pass() { PASS=$((PASS + 1)); echo "ok   - $*"; }
+fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/fpx-maketest.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+
+LIB=build/lib/libfastpixseek.so.1
+CLI=build/bin/fpx-seek
+if make -s >"$TMP/make1.log" 2>&1; then pass "make builds"; else cat "$TMP/make1.log"; fail "make failed"; fi
+m1=$(stat -c %Y.%N "$LIB" "$CLI" 2>/dev/null | tr '\n' ' ')
+sleep 1
+make >"$TMP/make2.log" 2>&1
+m2=$(stat -c %Y.%N "$LIB" "$CLI" 2>/dev/null | tr '\n' ' ')
+if [ -n "$m1" ] && [ "$m1" = "$m2" ]; then
+    pass "make && make: library and tool mtimes unchanged by the second make"
+else
+    fail "make && make: mtimes changed ($m1 -> $m2)"
+fi
+if grep -q 'swift build' "$TMP/make2.log"; then
+    fail "the second make ran swift build:"; sed 's/^/    /' "$TMP/make2.log"
+else
+    pass "the second make ran no swift build ($(tr '\n' ' ' <"$TMP/make2.log"))"
+fi
+if make -q all; then pass "make -q all: up to date"; else fail "make -q all says out of date after make"; fi
+
+# install never builds
+make install OUT="$TMP/nobuild" DESTDIR="$TMP/stage0" >"$TMP/i0.out" 2>"$TMP/i0.err"
+rc=$?
+if [ $rc -ne 0 ] && [ "$(grep -vc '^make: \*\*\*' "$TMP/i0.err")" = 1 ] && grep -q "run 'make' first" "$TMP/i0.err" &&
+   [ ! -s "$TMP/i0.out" ] && [ ! -e "$TMP/nobuild" ] && [ ! -e "$TMP/stage0" ]; then
+    pass "make install with no build: fails with one line ($(head -n 1 "$TMP/i0.err")), builds nothing, installs nothing"
+else
+    fail "make install with no build: rc=$rc out=$(cat "$TMP/i0.out") err=$(cat "$TMP/i0.err")"
+fi
+
+# install / uninstall
+ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null)
+libdir=/usr/local/lib${ma:+/$ma}
+S=$TMP/stage
+if make -s install PREFIX=/usr/local DESTDIR="$S" >"$TMP/i.log" 2>&1; then pass "make install"; else cat "$TMP/i.log"; fail "make install failed"; fi
+m3=$(stat -c %Y.%N "$LIB" "$CLI" 2>/dev/null | tr '\n' ' ')
+[ "$m3" = "$m1" ] && pass "make install did not rebuild" || fail "make install touched the build ($m1 -> $m3)"
+for f in "$libdir/libfastpixseek.so.1" "$libdir/libfastpixseek.so" /usr/local/include/fastpix/seek.h \
+         "$libdir/pkgconfig/fastpixseek.pc" /usr/local/bin/fpx-seek /usr/local/share/man/man1/fpx-seek.1; do
+    if [ -e "$S$f" ]; then pass "installed $f"; else fail "not installed: $f"; fi
+done
+L=$S$libdir/libfastpixseek.so.1
+if readelf -d "$L" | grep -qE '\((RUNPATH|RPATH)\)'; then
+    fail "installed library has $(readelf -d "$L" | grep -E 'RUNPATH|RPATH')"
+else
+    pass "installed library has no RUNPATH/RPATH"
+fi
+if readelf -d "$S/usr/local/bin/fpx-seek" | grep -qE '\((RUNPATH|RPATH)\)'; then fail "fpx-seek has a RUNPATH"; else pass "fpx-seek has no RUNPATH/RPATH"; fi
+if readelf -S "$L" | grep -qE '\.symtab|\.debug_'; then fail "installed library is not stripped"; else pass "installed library is stripped ($(stat -c %s "$L") bytes)"; fi
+if readelf -S "$S/usr/local/bin/fpx-seek" | grep -qE '\.symtab|\.debug_'; then fail "fpx-seek is not stripped"; else pass "fpx-seek is stripped"; fi
+unversioned=$(nm -D --defined-only "$L" | awk '$3 ~ /^fpx_/ && $3 !~ /@@FASTPIXSEEK_1$/ { print $3 }')
+nexp=$(nm -D --defined-only "$L" | awk '$3 ~ /^fpx_/' | wc -l)
+if [ "$nexp" -gt 0 ] && [ -z "$unversioned" ]; then
+    pass "all $nexp fpx_ exports carry the version node FASTPIXSEEK_1"
+else
+    fail "exports without FASTPIXSEEK_1: $(echo $unversioned | head -c 300)"
+fi
+if grep -qx "libdir=$libdir" "$S$libdir/pkgconfig/fastpixseek.pc"; then pass "fastpixseek.pc libdir=$libdir"; else fail "fastpixseek.pc: $(grep libdir= "$S$libdir/pkgconfig/fastpixseek.pc")"; fi
+make -s uninstall PREFIX=/usr/local DESTDIR="$S" >"$TMP/u.log" 2>&1 || { cat "$TMP/u.log"; fail "make uninstall failed"; }
+left=$(find "$S" -type f -o -type l)
+if [ -z "$left" ]; then pass "make uninstall removed every installed file"; else fail "left after uninstall: $left"; fi
+
+echo "$PASS passed, $FAIL failed"
+[ "$FAIL" -eq 0 ]
