@@ -358,14 +358,16 @@ public final class Player {
             landedStreamPTS: done ? (landing?.streamPTS ?? landing?.pts) : nil,
             timeline: timeline, packetsRead: landing?.packetsRead ?? 0)
         let callback = req.callback
-        req.onDecided?(outcome)
-        req.onDecided = nil
         events.post { [self] in
             let ls = self.m.locked { self.listeners.map { $0.listener } }
             if outcome.clamp.didClamp { for l in ls { l.onSeekClamped(outcome.clamp, seekID: outcome.seekID) } }
             if outcome.finished { for l in ls { l.onSeekAccuracy(outcome) } }
             callback?(outcome)
         }
+        // After the post: a seek_wait woken here may dispatch at once, and its
+        // events must already be queued.
+        req.onDecided?(outcome)
+        req.onDecided = nil
     }
 
     private func postItemStatusLocked(_ it: Item) {

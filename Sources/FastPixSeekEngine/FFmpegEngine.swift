@@ -231,19 +231,13 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         if ioGuard.wasCut || ((p.pointee.flags & fpx_pkt_flag_corrupt()) != 0 && ioError < 0 && ioError != fpx_averror_eof()) {
             var pp: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&pp)
+            // Nor keep it in the window: the window no longer proves what
+            // follows its last packet.
+            contiguous = false
             throw ioGuard.error(for: ioError < 0 ? ioError : fpx_averror_exit())
         }
         counters.packets &+= 1
         counters.bytes &+= UInt64(max(0, p.pointee.size))
-        // Interrupted inside av_read_frame, a demuxer may still return the
-        // packet it was reading, cut short (mov flags it CORRUPT). That is not
-        // the file's packet: drop it rather than keep it in the window.
-        if ioGuard.lastCause != .none {
-            var pp: UnsafeMutablePointer<AVPacket>? = p
-            av_packet_free(&pp)
-            contiguous = false
-            throw ioGuard.error(for: fpx_averror_exit())
-        }
         return p
     }
 
