@@ -188,8 +188,9 @@
  *
  * Structs the library fills in your memory (the output-struct rule).
  * fpx_item_status_info, fpx_item_info, fpx_stream_info, fpx_packet,
- * fpx_player_stats, fpx_frame_step_result and fpx_live_seek_window (and any
- * output struct added later) start with size_t struct_size, and YOU set it:
+ * fpx_player_stats, fpx_frame_step_result, fpx_live_seek_window and the
+ * fpx_seek_outcome that fpx_player_seek_wait fills (and any output struct
+ * added later) start with size_t struct_size, and YOU set it:
  *
  *   fpx_packet pkt = {.struct_size = sizeof(fpx_packet)};
  *   fpx_player_read_packet(p, &pkt);
@@ -207,11 +208,13 @@
  *   no playhead.
  * - struct_size 0 is read as a host that predates this rule (0.2.0 and
  *   older did not read struct_size): it gets the struct as the oldest header
- *   of this SONAME declared it. That is the whole struct for every struct
- *   above except fpx_frame_step_result, whose first 48 bytes (through
- *   explanation) are filled and whose landed_stream_pts and packets_read,
- *   added in 0.2.0, are not. Zeroed structs therefore stay safe for old
- *   hosts; set struct_size to get every field.
+ *   of this SONAME declared it: each struct as 0.2.0 laid it out (fields
+ *   appended since are not filled), except fpx_frame_step_result, whose
+ *   first 48 bytes (through explanation) are filled and whose
+ *   landed_stream_pts and packets_read, added in 0.2.0, are not; and the
+ *   fpx_seek_outcome of fpx_player_seek_wait, filled as it was when that
+ *   function appeared (through packets_read). Zeroed structs therefore stay
+ *   safe for old hosts; set struct_size to get every field.
  * - struct_size is read, so it must be initialised: an uninitialised
  *   (garbage) size larger than the struct is taken as a newer host and the
  *   whole struct is filled, which overruns your memory if your struct is

@@ -317,14 +317,8 @@ public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: 
 public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precision: fpx_precision,
                               _ timeoutMS: Int64, _ out: UnsafeMutablePointer<fpx_seek_outcome>?) -> Int32 {
     withPlayer(h, callbackSafe: false) { p in
-        // The output-struct rule (the caller's struct_size bounds what is written; 0 = the
-        // whole struct, as this function is new), checked before the seek is issued.
-        // TODO(memsafe OutputSlot): `extension fpx_seek_outcome: OutputStruct` with
-        // legacySize = MemoryLayout<fpx_seek_outcome>.size, then `try OutputSlot(out)`.
-        guard let out = out else { throw ErrorCode.invalidArgument }
-        let declared = UnsafeRawPointer(out).load(as: Int.self)
-        let size = min(declared == 0 ? MemoryLayout<fpx_seek_outcome>.size : declared, MemoryLayout<fpx_seek_outcome>.size)
-        guard size >= MemoryLayout<Int>.size else { throw ErrorCode.invalidArgument }
+        // The output-struct rule, checked before the seek is issued.
+        let slot = try OutputSlot(out)
         let t = MediaTime(target)
         guard t.isNumeric else { throw ErrorCode.invalidTime }
         let prec = try seekPrecision(from: precision)
@@ -332,12 +326,7 @@ public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precisi
         guard let outcome = try p.seekAndWait(to: t, precision: prec, timeoutNanoseconds: ns) else {
             throw ErrorCode.timeout
         }
-        var c = cOutcome(outcome)
-        withUnsafeMutableBytes(of: &c) { src in
-            guard let base = src.baseAddress else { return }
-            src.storeBytes(of: size, toByteOffset: 0, as: Int.self)
-            UnsafeMutableRawPointer(out).copyMemory(from: base, byteCount: size)
-        }
+        slot.store(cOutcome(outcome))
     }
 }
 
