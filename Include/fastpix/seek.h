@@ -713,7 +713,10 @@ typedef struct fpx_packet {
 /**
  * A set of optional event functions. Start with size = sizeof(fpx_listener)
  * (or fpx_listener_init); a NULL member is a no-op. The struct is copied at
- * fpx_player_add_listener; userdata is never owned.
+ * fpx_player_add_listener; userdata is never owned. Members that do not lie
+ * wholly within size are treated as NULL (a size that ends inside a member
+ * leaves that member out); the same holds for fpx_player_config, whose
+ * members past size keep their defaults.
  */
 typedef struct fpx_listener {
     size_t size;
