@@ -93,7 +93,7 @@ public final class Player {
         let issuedAt: UInt64
         var state = State.queued
         var stopReason: FinishReason?
-        /// Called under the player lock the moment the outcome is decided, before delivery
+        /// Called under the player lock once the outcome is decided and its event queued
         /// (for `seekAndWait`); it must only signal.
         var onDecided: ((SeekOutcome) -> Void)?
         init(id: UInt64, item: Item, target: MediaTime, precision: SeekPrecision,
@@ -364,8 +364,8 @@ public final class Player {
             if outcome.finished { for l in ls { l.onSeekAccuracy(outcome) } }
             callback?(outcome)
         }
-        // After the post: a seek_wait woken here may dispatch at once, and its
-        // events must already be queued.
+        // After the post: a seek_wait that returns now finds the events queued, so the
+        // host's next dispatch delivers them (seek.h, fpx_player_seek_wait).
         req.onDecided?(outcome)
         req.onDecided = nil
     }
