@@ -116,6 +116,14 @@ uninstall:
 	      $(DESTDIR)$(BINDIR)/fpx-seek $(DESTDIR)$(MANDIR)/man1/fpx-seek.1
 	rmdir $(DESTDIR)$(INCLUDEDIR)/fastpix 2>/dev/null || true
 
+# A wheel carrying the stripped library inside the package (found before any system copy),
+# for machines with FFmpeg 5.1 but no libfastpixseek1 package: build/wheel/*.whl.
+wheel: $(LIB_FILE)
+	@mkdir -p $(OUT)/wheel
+	cp -f $(LIB_FILE) $(OUT)/wheel/$(notdir $(LIB_FILE))
+	$(STRIP) $(OUT)/wheel/$(notdir $(LIB_FILE))
+	$(PYTHON) tools/make_wheel.py $(OUT)/wheel/$(notdir $(LIB_FILE)) $(OUT)/wheel
+
 check:
 	bash tools/test-all.sh
 

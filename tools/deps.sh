@@ -18,3 +18,5 @@ command -v swift >/dev/null || { echo "deps: the Swift toolchain (swift) must be
 python3 -c 'import pytest' 2>/dev/null || python3 -m pip install -q pytest
 # jsonschema: the CLI's --json output is validated against docs/fpx-seek.schema.json.
 python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema
+# PyAV: the bindings' optional PyAV bridge (fastpix_seek.pyav), Examples/python and the benchmarks.
+python3 -c 'import av' 2>/dev/null || python3 -m pip install -q av

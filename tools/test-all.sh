@@ -53,6 +53,10 @@ if [ -x Benchmarks/run.sh ]; then
   bash Benchmarks/run.sh --smoke || failed+=("benchmark smoke")
 fi
 
+step "Debian packages: build, lintian, install, C example and Python against them, purge"
+# Last: it installs the packages system-wide for its duration (and purges them).
+bash Tests/packaging/test-debian.sh "$fixtures" || failed+=("Debian packaging test")
+
 echo
 if [ ${#failed[@]} -gt 0 ]; then
   echo "FAILED: ${failed[*]}"

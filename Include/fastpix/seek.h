@@ -58,7 +58,12 @@
  * The frame grid. A seek lands on a frame: the presentation timestamp (pts)
  * of a packet of the reference stream, in presentation order. Packets that
  * the container marks as discard (edit-list pre-roll, audio priming) are
- * delivered for decoding but are never a landing. The frame that "covers" a
+ * delivered for decoding but are never a landing. Neither is encoder priming
+ * that FFmpeg announces only as skip samples (MP3, Opus): an audio packet
+ * that is all priming is never a landing, and one that starts with priming
+ * presents (and is landed on) from its first real sample, where a decoder's
+ * first frame starts: the seekable range of an MP3 or Opus file starts at 0,
+ * and an exact seek to 0 lands there. The frame that "covers" a
  * time t is the frame with the largest pts <= t; its presentation interval is
  * [pts, next frame's pts).
  *
@@ -108,6 +113,57 @@
  *                        or poll the file descriptor from
  *                        fpx_player_event_fd(), which is readable while
  *                        events are queued.
+ *
+ * The event fd and the wakeup, exactly (FPX_DELIVERY_HOST):
+ *
+ * - fpx_player_event_fd() is the read end of a pipe, non-blocking and
+ *   close-on-exec. It is LEVEL-triggered: it polls readable for as long as
+ *   events are queued and not yet taken by a dispatch, however many times
+ *   you poll, and stops being readable once a dispatch has taken the last
+ *   one. Never read from it or close it; watch it for POLLIN / EPOLLIN
+ *   (level-triggered: do not use EPOLLET) and call
+ *   fpx_player_dispatch_events() when it is readable.
+ * - It is the same fd for the player's whole life: across fpx_player_open(),
+ *   a replacing open and fpx_player_close_item(). Watch it once.
+ * - fpx_player_destroy() closes it (when destroy is called from inside a
+ *   dispatched callback: once that dispatch returns; when other threads are
+ *   still inside calls on the player: once the last of them returns). Stop
+ *   watching it before you destroy: after that its number may be reused by
+ *   any open() in the process.
+ * - The wakeup callback runs on a library thread once per change of the
+ *   queue from empty to non-empty: events queued while earlier ones wait
+ *   for a dispatch do not call it again. So schedule one dispatch per
+ *   wakeup, and have that dispatch drain everything (it does).
+ *
+ * With epoll (Linux):
+ *
+ *   int fd, ep = epoll_create1(EPOLL_CLOEXEC);
+ *   struct epoll_event ev = {.events = EPOLLIN, .data.ptr = player};
+ *   fpx_player_event_fd(player, &fd);
+ *   epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+ *   for (;;) {
+ *       struct epoll_event out[8];
+ *       int i, n = epoll_wait(ep, out, 8, -1);
+ *       for (i = 0; i < n; i++)
+ *           fpx_player_dispatch_events(out[i].data.ptr, NULL);
+ *   }
+ *   ... epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL); fpx_player_destroy(player);
+ *
+ * With GLib, watch the fd with a source whose callback dispatches and keeps
+ * the source (the fd stays the same for the player's life):
+ *
+ *   static gboolean on_fpx(gint fd, GIOCondition c, gpointer player) {
+ *       fpx_player_dispatch_events(player, NULL);
+ *       return G_SOURCE_CONTINUE;
+ *   }
+ *   guint id = g_unix_fd_add(fd, G_IO_IN, on_fpx, player);
+ *   ... g_source_remove(id); fpx_player_destroy(player);
+ *
+ * or, without the fd, have the wakeup callback only schedule a dispatch on
+ * your context: GSource *s = g_idle_source_new(); g_source_set_callback(s,
+ * dispatch_fn, player, NULL); g_source_attach(s, ctx); g_source_unref(s).
+ * (Not g_main_context_invoke(): it may run the function right there, on the
+ * library's thread, which must not call into the library.)
  *
  * Callbacks must return quickly. Inside a callback you may call the
  * callback-safe functions, among them fpx_player_seek(), so a seek may be
@@ -189,8 +245,8 @@
  *
  * Structs the library fills in your memory (the output-struct rule).
  * fpx_item_status_info, fpx_item_info, fpx_stream_info, fpx_packet,
- * fpx_player_stats, fpx_frame_step_result and fpx_live_seek_window (and any
- * output struct added later) start with size_t struct_size, and YOU set it:
+ * fpx_player_stats, fpx_frame_step_result, fpx_live_seek_window and
+ * fpx_ffmpeg_version_info (and any output struct added later) start with size_t struct_size, and YOU set it:
  *
  *   fpx_packet pkt = {.struct_size = sizeof(fpx_packet)};
  *   fpx_player_read_packet(p, &pkt);
@@ -211,8 +267,12 @@
  *   of this SONAME declared it. That is the whole struct for every struct
  *   above except fpx_frame_step_result, whose first 48 bytes (through
  *   explanation) are filled and whose landed_stream_pts and packets_read,
- *   added in 0.2.0, are not. Zeroed structs therefore stay safe for old
- *   hosts; set struct_size to get every field.
+ *   added in 0.2.0, are not; fpx_packet, filled through av_packet (the
+ *   landing fields after it came in 0.3); and fpx_stream_info, filled
+ *   through codecpar (the stream facts after it came in 0.3). Zeroed
+ *   structs therefore stay safe for old hosts; set struct_size to get every
+ *   field. (fpx_seek_outcome as the output of fpx_player_seek_wait, new in
+ *   0.3, is filled whole for a zero size.)
  * - struct_size is read, so it must be initialised: an uninitialised
  *   (garbage) size larger than the struct is taken as a newer host and the
  *   whole struct is filled, which overruns your memory if your struct is
@@ -220,6 +280,28 @@
  * - On failure the struct, struct_size included, is left untouched.
  * Structs the library hands you (outcomes and other callback payloads) are
  * library memory, always complete; their struct_size is the library's sizeof.
+ *
+ * FFmpeg ABI. This library is built against FFmpeg 5.x: libavformat 59,
+ * libavcodec 59 and libavutil 57 (Debian 12 ships FFmpeg 5.1: libavformat
+ * 59.27, libavcodec 59.37, libavutil 57.28). Two members of the API point
+ * into FFmpeg's own structs, whose layout is fixed only within a major
+ * version:
+ *
+ *   fpx_stream_info.codecpar   a const AVCodecParameters * (libavcodec 59)
+ *   fpx_packet.av_packet       a const AVPacket *          (libavcodec 59)
+ *
+ * A host that dereferences them must be compiled against the same majors
+ * (pkg-config: fastpixseek.pc lists libavformat, libavcodec and libavutil in
+ * Requires.private; the Debian package libfastpixseek1 depends on
+ * libavformat59, libavcodec59 and libavutil57). A host that does not want
+ * that coupling uses the plain members instead (codec_id, codec_name,
+ * extradata; data, size, pts, dts, flags). The SONAME libfastpixseek.so.1 does
+ * not change with FFmpeg: a new FFmpeg major means rebuilding this library.
+ * fpx_ffmpeg_versions() reports the versions built against and loaded, and
+ * fpx_player_open() refuses with FPX_ERROR_FFMPEG_MISMATCH, before touching
+ * FFmpeg, when a loaded library's major differs from the build's (an FFmpeg
+ * built with the wrong SONAME, or another FFmpeg linked statically into the
+ * host, whose symbols then take the place of the shared ones).
  *
  * =========================================================================
  * 8. Untrusted media and URLs
@@ -336,6 +418,39 @@ FPX_API unsigned fpx_version(void);
  */
 FPX_API const char *fpx_version_string(void);
 
+/** The major, minor and micro parts of an FFmpeg AV_VERSION_INT value. */
+#define FPX_AV_VERSION_MAJOR(v) (((unsigned)(v)) >> 16)
+#define FPX_AV_VERSION_MINOR(v) ((((unsigned)(v)) >> 8) & 0xffu)
+#define FPX_AV_VERSION_MICRO(v) (((unsigned)(v)) & 0xffu)
+
+/**
+ * FFmpeg library versions, packed as FFmpeg's AV_VERSION_INT
+ * (major << 16 | minor << 8 | micro). See "FFmpeg ABI".
+ */
+typedef struct fpx_ffmpeg_version_info {
+    size_t struct_size;         /**< set to sizeof before the call; see fpx_ffmpeg_versions */
+    unsigned avformat_build;    /**< LIBAVFORMAT_VERSION_INT this library was compiled against */
+    unsigned avformat_runtime;  /**< avformat_version() of the libavformat loaded */
+    unsigned avcodec_build;     /**< LIBAVCODEC_VERSION_INT compiled against */
+    unsigned avcodec_runtime;   /**< avcodec_version() of the libavcodec loaded */
+    unsigned avutil_build;      /**< LIBAVUTIL_VERSION_INT compiled against */
+    unsigned avutil_runtime;    /**< avutil_version() of the libavutil loaded */
+    /** 1 when every loaded major equals the build's: fpx_player_open() works.
+     *  0: fpx_player_open() returns FPX_ERROR_FFMPEG_MISMATCH. */
+    int compatible;
+} fpx_ffmpeg_version_info;
+
+/**
+ * Fills *out with the FFmpeg versions this library was built against and the
+ * ones loaded in the process. Set out->struct_size = sizeof *out first: the
+ * output-struct rule (see "Compatibility") applies; struct_size 0 gets the
+ * whole struct, which is new in this version.
+ * Returns FPX_ERROR_INVALID_ARGUMENT (nothing written) for NULL or a
+ * struct_size of 1 ... sizeof(size_t) - 1.
+ * Thread-safe; callback-safe: yes.
+ */
+FPX_API int fpx_ffmpeg_versions(fpx_ffmpeg_version_info *out);
+
 /* ======================================================================= */
 /* Errors                                                                  */
 /* ======================================================================= */
@@ -368,7 +483,9 @@ typedef enum fpx_error {
     FPX_ERROR_STALLED = -24,         /**< a live playlist stopped updating */
     FPX_ERROR_PROTOCOL_NOT_ALLOWED = -25, /**< refused by the protocol policy (see "Untrusted media") */
     FPX_ERROR_INTERRUPTED = -26,     /**< a blocked read stopped by a seek, cancel, close or destroy */
-    FPX_ERROR_TOO_LARGE = -27        /**< media exceeds the player's buffer cap (max_buffer_bytes) */
+    FPX_ERROR_TOO_LARGE = -27,       /**< media exceeds the player's buffer cap (max_buffer_bytes) */
+    FPX_ERROR_FFMPEG_MISMATCH = -28, /**< loaded FFmpeg majors differ from the build's; see "FFmpeg ABI" */
+    FPX_ERROR_REFERENCE_STREAM = -29 /**< the reference stream cannot be disabled */
 } fpx_error;
 
 /**
@@ -505,10 +622,13 @@ typedef enum fpx_precision_kind {
     /** Zero tolerance. Lands on the frame whose presentation interval holds
      *  the target, and reports whether it does (frame_covers_target). */
     FPX_PRECISION_EXACT = 0,
-    /** The keyframe nearest the target inside [target - tol, target + tol],
-     *  from the engine's own keyframe scan. When no keyframe is inside the
-     *  window, the seek falls back to the exact landing and says so
-     *  (FPX_LANDING_FALLBACK_COVERING_FRAME). */
+    /** The keyframe nearest the target inside [target - tol, target + tol]
+     *  (exact rationals: the tolerance is never rounded to stream ticks; ties
+     *  go to the earlier keyframe). Found from the container's own keyframe
+     *  index when it has a complete one (MP4 sample table, libavformat-written
+     *  Matroska cues: a few packets, not a GOP), else from a keyframe scan.
+     *  When no keyframe is inside the window, the seek falls back to the exact
+     *  landing and says so (FPX_LANDING_FALLBACK_COVERING_FRAME). */
     FPX_PRECISION_NEAREST_KEYFRAME = 1,
     /** Exactly FPX_PRECISION_NEAREST_KEYFRAME with tolerance 1/10 s. Outcomes
      *  report it in that normalized form. */
@@ -704,9 +824,67 @@ typedef struct fpx_stream_info {
     int video_delay;           /**< reorder depth in frames (B-frames) */
     const uint8_t *extradata;  /**< the player's copy; valid until fpx_player_destroy */
     size_t extradata_size;
-    /** const AVCodecParameters * (the player's copy), for FFmpeg-based
-     *  hosts; same lifetime as extradata. */
+    /** const AVCodecParameters * (the player's copy; FFmpeg 5.x, libavcodec
+     *  59, see "FFmpeg ABI"), for FFmpeg-based hosts; same lifetime as
+     *  extradata. */
     const void *codecpar;
+
+    /* Added in 0.3: the stream facts a decoder that is not libavcodec, or a
+     * renderer, needs. Read from the container (AVCodecParameters, AVStream,
+     * its side data) as `ffprobe -show_streams` reads them. Integer enums are
+     * FFmpeg's own values (AVColorRange, AVColorPrimaries, ...); the names
+     * next to them are FFmpeg's static names. Strings are static unless
+     * noted; NULL means unknown or not applicable. */
+    int profile;                  /**< codec profile (FFmpeg's value); -99 unknown */
+    int level;                    /**< codec level (H.264: 31 = 3.1); -99 unknown */
+    const char *profile_name;     /**< e.g. "High", "LC"; NULL unknown */
+    const char *pixel_format;     /**< video: e.g. "yuv420p10le" */
+    /** Bits per component of pixel_format (video); bits per sample (audio:
+     *  bits_per_raw_sample, else the sample format's size). 0 unknown. */
+    int bit_depth;
+    int32_t sample_aspect_num;    /**< sample (pixel) aspect ratio; 0/1 unknown */
+    int32_t sample_aspect_den;
+    int32_t frame_rate_num;       /**< average frame rate (avg_frame_rate); 0/0 unknown */
+    int32_t frame_rate_den;
+    int32_t real_frame_rate_num;  /**< r_frame_rate: the lowest rate all timestamps fit */
+    int32_t real_frame_rate_den;
+    int color_range;              /**< AVColorRange: 0 unspecified, 1 tv, 2 pc */
+    int color_primaries;          /**< AVColorPrimaries: 2 unspecified */
+    int color_transfer;           /**< AVColorTransferCharacteristic: 2 unspecified */
+    int color_space;              /**< AVColorSpace (the matrix): 2 unspecified */
+    const char *color_range_name; /**< "tv", "pc", "unknown" */
+    const char *color_primaries_name;  /**< e.g. "bt709", "bt2020" */
+    const char *color_transfer_name;   /**< e.g. "bt709", "smpte2084" */
+    const char *color_space_name;      /**< e.g. "bt709", "bt2020nc" */
+    int chroma_location;          /**< AVChromaLocation: 0 unspecified, 1 left */
+    const char *chroma_location_name;
+    int field_order;              /**< AVFieldOrder: 0 unknown, 1 progressive */
+    /** 1 when the stream has a display matrix (side data); then
+     *  rotation_degrees is av_display_rotation_get() of it: the angle, in
+     *  degrees counterclockwise, by which the decoded picture must be rotated
+     *  to display it upright (ffprobe's "rotation", e.g. -90 for a phone
+     *  held upright). 0 without a display matrix. */
+    int has_display_matrix;
+    double rotation_degrees;
+    const char *sample_format;    /**< audio: e.g. "fltp", "s16" */
+    /** audio: e.g. "mono", "stereo", "5.1(side)"; the player's copy, valid
+     *  until fpx_player_destroy (like extradata). */
+    const char *channel_layout;
+    uint64_t channel_mask;        /**< AV_CH_* bits of a native-order layout; 0 otherwise */
+    int frame_size;               /**< audio samples per packet; 0 variable or unknown */
+    int initial_padding;          /**< audio: priming samples the decoder must skip */
+    int trailing_padding;
+    uint32_t codec_tag;           /**< container fourcc, little-endian ('avc1' = 0x31637661); 0 none */
+    int64_t bit_rate;             /**< bits per second; 0 unknown */
+    int bits_per_coded_sample;
+    int bits_per_raw_sample;
+    int64_t start_pts;            /**< the stream's start_time, stream time base; FPX_NOPTS unknown */
+    int64_t duration_ts;          /**< the stream's duration, stream time base; FPX_NOPTS unknown */
+    int64_t frame_count;          /**< nb_frames from the container; 0 unknown */
+    int disposition;              /**< FFmpeg's AV_DISPOSITION_* bits (1 = default) */
+    /** the "language" tag (ISO 639-2, e.g. "eng"); the player's copy, valid
+     *  until fpx_player_destroy; NULL when absent. */
+    const char *language;
 } fpx_stream_info;
 
 /* ======================================================================= */
@@ -756,7 +934,7 @@ typedef struct fpx_packet {
     int64_t pos;            /**< byte position, -1 if unknown */
     uint32_t flags;         /**< FPX_PACKET_FLAG_* */
     uint64_t seek_id;       /**< the latest seek this packet follows, 0 if none */
-    const void *av_packet;  /**< the const AVPacket *; same lifetime as data */
+    const void *av_packet;  /**< the const AVPacket * (FFmpeg 5.x, libavcodec 59; see "FFmpeg ABI"); same lifetime as data */
     /* Added in 0.3 (see "Landing on the packet stream" above). */
     /** The landed frame of the seek this packet follows: its pts in the time
      *  base of landed_stream_index (the reference stream), the value the
@@ -765,7 +943,10 @@ typedef struct fpx_packet {
     int64_t landed_pts;
     /** The same landing in THIS packet's stream time base, rounded up, so a
      *  decoded frame of this stream presents at or after the landing exactly
-     *  when its pts >= landed_pts_in_stream. FPX_NOPTS when unknown. */
+     *  when its pts >= landed_pts_in_stream. FPX_NOPTS when unknown, and for
+     *  HLS packets from the segments after the landing's (every frame of
+     *  those presents after the landing; their pts may restart at an
+     *  EXT-X-DISCONTINUITY). */
     int64_t landed_pts_in_stream;
     /** Audio packets that straddle the landing (pts < landing < pts +
      *  duration): how many samples at the start of this packet's decoded frame
@@ -821,8 +1002,9 @@ typedef struct fpx_player_config {
      *  on a whole open, in milliseconds (section 8). Default 10000. 0 means
      *  no bound; any value up to INT64_MAX is accepted. */
     int64_t io_timeout_ms;
-    /** FPX_DELIVERY_HOST: called from a library thread when events become
-     *  pending. It must not call into the library; schedule a dispatch. */
+    /** FPX_DELIVERY_HOST: called from a library thread once per change of
+     *  the event queue from empty to non-empty (see "Event delivery"). It
+     *  must not call into the library; schedule a dispatch. */
     void (*wakeup)(void *userdata);
     void *wakeup_userdata;
     /** The protocols the player may open, as FFmpeg names them, comma
@@ -868,7 +1050,10 @@ FPX_API int fpx_player_destroy(fpx_player *player);
  * current one (whose pending seeks complete as cancelled). Returns at once;
  * the open runs on the player's worker. Status events (LOADING, then READY or
  * FAILED) reach on_item_status. The url is copied.
- * Returns FPX_ERROR_INVALID_ARGUMENT for NULL or empty url.
+ * Returns FPX_ERROR_INVALID_ARGUMENT for NULL or empty url, and
+ * FPX_ERROR_FFMPEG_MISMATCH (nothing attached, no status event) when the
+ * loaded FFmpeg libraries have other majors than the library was built
+ * against (see "FFmpeg ABI" and fpx_ffmpeg_versions()).
  * Callback-safe: yes.
  */
 FPX_API int fpx_player_open(fpx_player *player, const char *url);
@@ -957,9 +1142,10 @@ FPX_API int fpx_player_seek(fpx_player *player, fpx_time target, fpx_precision p
  *
  * It returns as soon as the outcome is decided and does not wait for event
  * delivery: listeners (on_seek_clamped, on_seek_accuracy) still hear of the
- * seek through the event queue as usual, possibly after this call returns,
- * and in FPX_DELIVERY_HOST mode only at your next fpx_player_dispatch_events().
- * So it never deadlocks on a host-pumped queue.
+ * seek through the event queue as usual, possibly after this call returns.
+ * The seek's events are queued before it returns, so in FPX_DELIVERY_HOST
+ * mode your next fpx_player_dispatch_events() delivers them. So it never
+ * deadlocks on a host-pumped queue.
  *
  * Errors: those of fpx_player_seek(); FPX_ERROR_TIMEOUT when timeout_ms
  * passed first (*out untouched; the seek stays issued and completes later
@@ -1002,7 +1188,10 @@ FPX_API int fpx_player_dispatch_events(fpx_player *player, int *dispatched);
 
 /**
  * FPX_DELIVERY_HOST only: a file descriptor that polls readable while events
- * are queued. Owned by the player; do not read or close it. Callback-safe: yes.
+ * are queued (level-triggered), the same for the player's whole life, closed
+ * by fpx_player_destroy(). Owned by the player; do not read or close it. See
+ * "Event delivery" for the exact rules and an epoll and a GLib example.
+ * Callback-safe: yes.
  */
 FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
 
@@ -1042,6 +1231,27 @@ typedef struct fpx_player_stats {
 
 /** Copies the counters. Callback-safe: yes. */
 FPX_API int fpx_player_stats_get(fpx_player *player, fpx_player_stats *stats);
+
+/**
+ * Switches a stream of the READY item off (enabled 0) or back on (enabled
+ * != 0). A disabled stream is discarded in the demuxer (AVStream.discard =
+ * AVDISCARD_ALL): its packets are not read from the container where the
+ * format allows skipping them, are not counted in packets_demuxed and
+ * bytes_read, and are never returned by fpx_player_read_packet(), including
+ * packets already buffered when it was disabled. Seeks are unaffected: they
+ * resolve on the reference stream. Enabling a stream again takes effect for
+ * the packets demuxed from then on: packets already buffered stay without
+ * it, and the next seek reads the container again, with it.
+ * The setting belongs to the current item; a newly opened item has every
+ * stream enabled. Idempotent.
+ * Errors: FPX_ERROR_REFERENCE_STREAM when asked to disable the reference
+ * stream (fpx_item_info.reference_stream; enabling it is a no-op);
+ * FPX_ERROR_INVALID_ARGUMENT for an index outside [0, stream_count);
+ * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY, FPX_ERROR_ITEM_FAILED.
+ * It waits for a seek or read in progress on another thread to finish.
+ * Callback-safe: no.
+ */
+FPX_API int fpx_player_set_stream_enabled(fpx_player *player, int stream_index, int enabled);
 
 /* ======================================================================= */
 /* Scrub sessions                                                          */

@@ -5,6 +5,10 @@
 #include <libavutil/avutil.h>
 #include <libavutil/error.h>
 #include <libavutil/mathematics.h>
+#include <libavutil/pixdesc.h>
+#include <libavutil/display.h>
+#include <libavutil/channel_layout.h>
+#include <libavutil/samplefmt.h>
 #include <errno.h>
 
 static inline int64_t fpx_av_nopts_value(void) { return AV_NOPTS_VALUE; }
@@ -49,4 +53,29 @@ static void fpx_av_log_callback_(void *avcl, int level, const char *fmt, va_list
     fastpixseek_log_line(lv, buf);
 }
 static inline void fpx_av_log_install(void) { av_log_set_callback(fpx_av_log_callback_); }
+
+/* The FFmpeg versions this build was compiled against (AV_VERSION_INT), for the ABI check
+   (FastPixSeekEngine/FFmpegVersions.swift); the loaded ones come from *_version(). */
+#include <libavcodec/avcodec.h>
+static inline unsigned fpx_libavformat_build_version(void) { return LIBAVFORMAT_VERSION_INT; }
+static inline unsigned fpx_libavcodec_build_version(void) { return LIBAVCODEC_VERSION_INT; }
+static inline unsigned fpx_libavutil_build_version(void) { return LIBAVUTIL_VERSION_INT; }
+/* Index entry i of st (the container's own index): timestamp and AVINDEX_* flags; 0 when it exists. */
+static inline int fpx_index_entry(AVStream *st, int i, int64_t *timestamp, int *flags) {
+    const AVIndexEntry *e = avformat_index_get_entry(st, i);
+    if (!e) return -1;
+    *timestamp = e->timestamp;
+    *flags = e->flags & (AVINDEX_KEYFRAME | AVINDEX_DISCARD_FRAME);
+    return 0;
+}
+/* The samples a decoder skips at the start of this packet (AV_PKT_DATA_SKIP_SAMPLES: encoder
+ * priming of MP3, Opus, ...), 0 when none. */
+static inline int64_t fpx_packet_skip_samples(const AVPacket *p) {
+    size_t size = 0;
+    const uint8_t *d = av_packet_get_side_data(p, AV_PKT_DATA_SKIP_SAMPLES, &size);
+    if (!d || size < 4) return 0;
+    return (int64_t)((uint32_t)d[0] | ((uint32_t)d[1] << 8) | ((uint32_t)d[2] << 16) | ((uint32_t)d[3] << 24));
+}
+static inline int fpx_avindex_keyframe(void) { return AVINDEX_KEYFRAME; }
+static inline int fpx_avindex_discard_frame(void) { return AVINDEX_DISCARD_FRAME; }
 #endif

@@ -195,6 +195,7 @@ public func fpxPlayerDestroy(_ h: OpaquePointer?) -> Int32 {
 public func fpxPlayerOpen(_ h: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
     withPlayer(h) { p in
         guard let url = url, url.pointee != 0 else { throw ErrorCode.invalidArgument }
+        if let refusal = ffmpegOpenRefusal() { throw refusal }  // Exports+Build.swift
         try p.open(String(cString: url))
     }
 }
@@ -273,6 +274,46 @@ public func fpxPlayerStreamInfo(_ h: OpaquePointer?, _ index: Int32,
         c.extradata = s.extradata?.assumingMemoryBound(to: UInt8.self)
         c.extradata_size = s.extradataSize
         c.codecpar = s.codecParameters
+        let f = s.details
+        c.profile = f.profile
+        c.level = f.level
+        c.profile_name = f.profileName
+        c.pixel_format = f.pixelFormat
+        c.bit_depth = f.bitDepth
+        c.sample_aspect_num = f.sampleAspectNum
+        c.sample_aspect_den = f.sampleAspectDen
+        c.frame_rate_num = f.frameRateNum
+        c.frame_rate_den = f.frameRateDen
+        c.real_frame_rate_num = f.realFrameRateNum
+        c.real_frame_rate_den = f.realFrameRateDen
+        c.color_range = f.colorRange
+        c.color_primaries = f.colorPrimaries
+        c.color_transfer = f.colorTransfer
+        c.color_space = f.colorSpace
+        c.color_range_name = f.colorRangeName
+        c.color_primaries_name = f.colorPrimariesName
+        c.color_transfer_name = f.colorTransferName
+        c.color_space_name = f.colorSpaceName
+        c.chroma_location = f.chromaLocation
+        c.chroma_location_name = f.chromaLocationName
+        c.field_order = f.fieldOrder
+        c.has_display_matrix = f.hasDisplayMatrix ? 1 : 0
+        c.rotation_degrees = f.rotationDegrees
+        c.sample_format = f.sampleFormat
+        c.channel_layout = f.channelLayout
+        c.channel_mask = f.channelMask
+        c.frame_size = f.frameSize
+        c.initial_padding = f.initialPadding
+        c.trailing_padding = f.trailingPadding
+        c.codec_tag = f.codecTag
+        c.bit_rate = f.bitRate
+        c.bits_per_coded_sample = f.bitsPerCodedSample
+        c.bits_per_raw_sample = f.bitsPerRawSample
+        c.start_pts = f.startPTS ?? FPX_NOPTS
+        c.duration_ts = f.durationTicks ?? FPX_NOPTS
+        c.frame_count = f.frameCount
+        c.disposition = f.disposition
+        c.language = f.language
         slot.store(c)
     }
 }
@@ -317,14 +358,8 @@ public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: 
 public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precision: fpx_precision,
                               _ timeoutMS: Int64, _ out: UnsafeMutablePointer<fpx_seek_outcome>?) -> Int32 {
     withPlayer(h, callbackSafe: false) { p in
-        // The output-struct rule (the caller's struct_size bounds what is written; 0 = the
-        // whole struct, as this function is new), checked before the seek is issued.
-        // TODO(memsafe OutputSlot): `extension fpx_seek_outcome: OutputStruct` with
-        // legacySize = MemoryLayout<fpx_seek_outcome>.size, then `try OutputSlot(out)`.
-        guard let out = out else { throw ErrorCode.invalidArgument }
-        let declared = UnsafeRawPointer(out).load(as: Int.self)
-        let size = min(declared == 0 ? MemoryLayout<fpx_seek_outcome>.size : declared, MemoryLayout<fpx_seek_outcome>.size)
-        guard size >= MemoryLayout<Int>.size else { throw ErrorCode.invalidArgument }
+        // The output-struct rule (OutputStruct.swift), checked before the seek is issued.
+        let slot = try OutputSlot(out)
         let t = MediaTime(target)
         guard t.isNumeric else { throw ErrorCode.invalidTime }
         let prec = try seekPrecision(from: precision)
@@ -332,12 +367,7 @@ public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precisi
         guard let outcome = try p.seekAndWait(to: t, precision: prec, timeoutNanoseconds: ns) else {
             throw ErrorCode.timeout
         }
-        var c = cOutcome(outcome)
-        withUnsafeMutableBytes(of: &c) { src in
-            guard let base = src.baseAddress else { return }
-            src.storeBytes(of: size, toByteOffset: 0, as: Int.self)
-            UnsafeMutableRawPointer(out).copyMemory(from: base, byteCount: size)
-        }
+        slot.store(cOutcome(outcome))
     }
 }
 
@@ -407,6 +437,11 @@ public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer
         c.landed_stream_index = v.landedPTS == nil ? -1 : v.landedStreamIndex
         slot.store(c)
     }
+}
+
+@_cdecl("fpx_player_set_stream_enabled")
+public func fpxPlayerSetStreamEnabled(_ h: OpaquePointer?, _ index: Int32, _ enabled: Int32) -> Int32 {
+    withPlayer(h, callbackSafe: false) { p in try p.setStreamEnabled(index, enabled: enabled != 0) }
 }
 
 @_cdecl("fpx_player_stats_get")

@@ -100,3 +100,9 @@ extension fpx_frame_step_result: OutputStruct {
 extension fpx_live_seek_window: OutputStruct {
     static var legacySize: Int { sizeEnding(at: \Self.hold_back, fpx_time.self) }
 }
+
+// fpx_seek_outcome as an output of fpx_player_seek_wait (0.3, new): a zero
+// struct_size gets the whole struct, as no older host can call that function.
+extension fpx_seek_outcome: OutputStruct {
+    static var legacySize: Int { MemoryLayout<fpx_seek_outcome>.size }
+}

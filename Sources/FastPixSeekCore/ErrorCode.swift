@@ -28,6 +28,8 @@ public enum ErrorCode: Int32, Error, CaseIterable {
     case protocolNotAllowed = -25
     case interrupted = -26
     case tooLarge = -27
+    case ffmpegMismatch = -28
+    case referenceStream = -29
 
     public var name: StaticString {
         switch self {
@@ -58,6 +60,8 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .protocolNotAllowed: return "FPX_ERROR_PROTOCOL_NOT_ALLOWED"
         case .interrupted: return "FPX_ERROR_INTERRUPTED"
         case .tooLarge: return "FPX_ERROR_TOO_LARGE"
+        case .ffmpegMismatch: return "FPX_ERROR_FFMPEG_MISMATCH"
+        case .referenceStream: return "FPX_ERROR_REFERENCE_STREAM"
         }
     }
 
@@ -90,6 +94,8 @@ public enum ErrorCode: Int32, Error, CaseIterable {
         case .protocolNotAllowed: return "protocol not allowed by the player's protocol policy"
         case .interrupted: return "interrupted: a new seek, cancel, close or destroy stopped the call"
         case .tooLarge: return "too large: the media exceeds the player's buffer cap"
+        case .ffmpegMismatch: return "the loaded FFmpeg libraries have other major versions than the library was built against"
+        case .referenceStream: return "the reference stream cannot be disabled: seeks resolve on it"
         }
     }
 }

@@ -34,6 +34,10 @@ public protocol LandingDemuxer: AnyObject {
     func keep()
     /// Drops the packet just read.
     func drop()
+    /// Positions so that the next reference-stream packet is the keyframe the
+    /// container's index lists at `timestamp` (see KeyframeIndex). False when
+    /// the demuxer refused.
+    func seek(toIndexTimestamp timestamp: Int64) throws -> Bool
 }
 
 /// One packet of the reference stream the resolver noted: its pts and its
@@ -205,5 +209,102 @@ public enum LandingResolver {
                                reachedEnd: eof)
         }
         throw EngineError(.invalidData)
+    }
+
+    // MARK: From the container's keyframe index
+
+    /// A nearest-keyframe landing from the container's index, reading O(1)
+    /// packets: the presentation times of the keyframes around the target are
+    /// learned (one positioning and a few packets each) and cached in `index`;
+    /// then the demuxer is positioned at the chosen keyframe, and reads on only
+    /// as far as the target to learn whether that keyframe covers it.
+    ///
+    /// nil when the index does not decide (no keyframe inside the window: the
+    /// caller resolves the covering frame by a scan) or the demuxer did not
+    /// land where the index said (the caller scans).
+    public static func resolveFromIndex(_ request: LandingRequest, index: inout KeyframeIndex, demuxer d: LandingDemuxer,
+                                        settleCount: Int, shouldStop: () -> Bool) throws -> LandingDecision? {
+        guard request.wantsKeyframe, let w = request.keyframeWindow, index.count > 0 else { return nil }
+        let T = request.targetFloor
+        let target = request.target
+        var positioned: Int?
+        /// Positions at entry i; leaves the window starting at its packet.
+        func position(_ i: Int) throws -> Int64? {
+            positioned = nil
+            d.resetWindow()
+            guard try d.seek(toIndexTimestamp: index.entries[i].timestamp) else { return nil }
+            for _ in 0..<4096 {
+                if shouldStop() { throw EngineError(.cancelled) }
+                guard let h = try d.next() else { return nil }
+                guard h.stream == d.referenceStream else { d.drop(); continue }
+                let e = index.entries[i]
+                // The first reference packet must be the indexed keyframe.
+                let p = h.pts ?? h.dts
+                let matches = e.pts != nil ? p == e.pts : (h.dts == nil || h.dts == e.timestamp)
+                guard h.isKey, let pts = p, matches, pts >= e.timestamp else { d.drop(); return nil }
+                d.keep()
+                index.setPTS(pts, at: i)
+                positioned = i
+                return pts
+            }
+            return nil
+        }
+        func pts(_ i: Int) throws -> Int64? {
+            if let p = index.entries[i].pts { return p }
+            return try position(i)
+        }
+        // The nearest landable keyframes at or before, and after, the target.
+        var before: (i: Int, pts: Int64)?, after: (i: Int, pts: Int64)?
+        var j = index.lastLandable(timestampAtMost: T)
+        while let i = j {
+            guard let p = try pts(i) else { return nil }
+            if p <= T { before = (i, p); break }
+            after = (i, p)
+            j = index.previousLandable(before: i)
+        }
+        var next: Int?
+        if after == nil {
+            if let b = before { next = index.nextLandable(after: b.i) } else if j == nil { next = index.nextLandable(after: -1) }
+        }
+        if let k = next {
+            // Learn the next keyframe's pts only when it could win: inside the
+            // window, and strictly nearer than the one before.
+            var bound = w.upperBound
+            if let b = before, b.pts >= w.lowerBound {
+                bound = min(bound, LandingPolicy.lastTickStrictlyNearer(than: b.pts, target: target))
+            }
+            if index.entries[k].timestamp <= bound {
+                guard let p = try pts(k) else { return nil }
+                after = (k, p)
+            }
+        }
+        let b = before.flatMap { $0.pts >= w.lowerBound ? $0 : nil }
+        let a = after.flatMap { $0.pts <= w.upperBound ? $0 : nil }
+        guard let pick = LandingPolicy.nearestKeyframe(target: target, before: b?.pts, after: a?.pts) else { return nil }
+        let chosen = pick == b?.pts ? b! : a!
+        if positioned != chosen.i {
+            guard try position(chosen.i) == chosen.pts else { return nil }
+        }
+        // Does the keyframe cover the target? Only frames decoded before a
+        // dts past T can present in (K, T].
+        var covers = chosen.pts <= T
+        if covers && Rational(chosen.pts) < target {
+            var pastTarget = 0
+            while true {
+                if shouldStop() { throw EngineError(.cancelled) }
+                guard let h = try d.next() else { break }
+                d.keep()
+                guard h.stream == d.referenceStream else { continue }
+                if !h.isDiscard, let t = h.pts ?? h.dts, t > chosen.pts, t <= T { covers = false; break }
+                if let dt = h.dts {
+                    if dt > T { break }
+                } else if let t = h.pts, t > T {
+                    pastTarget += 1
+                    if pastTarget >= settleCount { break }
+                }
+            }
+        }
+        return LandingDecision(pts: chosen.pts, isKeyframe: true, resolution: .keyframe, coversTarget: covers,
+                               startIndex: 0)
     }
 }

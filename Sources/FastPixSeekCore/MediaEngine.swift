@@ -158,10 +158,14 @@ public protocol PacketSource: AnyObject {
     /// of them was handed out (nil before, or when they are static). The
     /// player keeps it after `close()` until it is destroyed.
     var factsOwner: AnyObject? { get }
+    /// Discards a stream in the demuxer (never read, never returned) or enables it again.
+    /// Throws `.invalidArgument` for a bad index, `.referenceStream` for the reference stream.
+    func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws
 }
 
 public extension PacketSource {
     var factsOwner: AnyObject? { nil }
+    func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws { throw ErrorCode.unsupported }
 }
 
 /// A borrowed view of one demuxed packet. The C type is `fpx_packet`.
@@ -240,6 +244,8 @@ public struct StreamInfo {
     public var extradata: UnsafeRawPointer?
     public var extradataSize: Int
     public var codecParameters: UnsafeRawPointer?
+    /// Profile, level, pixel and sample formats, colour, rotation, layout... (0.3).
+    public var details = StreamDetails()
 
     public init(index: Int32, type: MediaType, codecID: Int32, codecName: UnsafePointer<CChar>?, timeBaseNum: Int32,
                 timeBaseDen: Int32, width: Int32, height: Int32, sampleRate: Int32, channels: Int32, videoDelay: Int32,

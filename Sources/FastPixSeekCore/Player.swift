@@ -93,7 +93,7 @@ public final class Player {
         let issuedAt: UInt64
         var state = State.queued
         var stopReason: FinishReason?
-        /// Called under the player lock the moment the outcome is decided, before delivery
+        /// Called under the player lock once the outcome is decided and its event queued
         /// (for `seekAndWait`); it must only signal.
         var onDecided: ((SeekOutcome) -> Void)?
         init(id: UInt64, item: Item, target: MediaTime, precision: SeekPrecision,
@@ -139,15 +139,16 @@ public final class Player {
     private var retainedFacts: [AnyObject] = []
     /// Demux counters of engines already closed.
     private var retiredDemux: (packets: UInt64, bytes: UInt64) = (0, 0)
-    /// Bumped by every call that interrupts a blocked packet read (a new
-    /// seek, cancel_pending_seeks, close_item, open, destroy); a read in
-    /// progress stops when it changes. Guarded by `m`.
-    var readEpoch: UInt64 = 0
+
     /// The packet last handed to the host (`PacketView.owner`). The player,
     /// not the engine that demuxed it, owns it: it is released by the next
     /// read or by destroy, never by a seek, a step, a close, an open or an
     /// engine evicting a segment. Guarded by `m`.
     private var hostPacket: AnyObject?
+    /// Bumped by every call that interrupts a blocked packet read (a new
+    /// seek, cancel_pending_seeks, close_item, open, destroy); a read in
+    /// progress stops when it changes. Guarded by `m`.
+    var readEpoch: UInt64 = 0
 
     public init?(config: Config, factory: @escaping EngineFactory) {
         self.config = config
@@ -358,14 +359,16 @@ public final class Player {
             landedStreamPTS: done ? (landing?.streamPTS ?? landing?.pts) : nil,
             timeline: timeline, packetsRead: landing?.packetsRead ?? 0)
         let callback = req.callback
-        req.onDecided?(outcome)
-        req.onDecided = nil
         events.post { [self] in
             let ls = self.m.locked { self.listeners.map { $0.listener } }
             if outcome.clamp.didClamp { for l in ls { l.onSeekClamped(outcome.clamp, seekID: outcome.seekID) } }
             if outcome.finished { for l in ls { l.onSeekAccuracy(outcome) } }
             callback?(outcome)
         }
+        // After the post: a seek_wait that returns now finds the events queued, so the
+        // host's next dispatch delivers them (seek.h, fpx_player_seek_wait).
+        req.onDecided?(outcome)
+        req.onDecided = nil
     }
 
     private func postItemStatusLocked(_ it: Item) {
@@ -564,7 +567,7 @@ public final class Player {
         // The previous packet is released only now, at the next read (seek.h, section 5).
         let previous: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
         _ = previous
-        let v = try engineLock.locked { () throws -> PacketView in
+        let v = try engineLock.locked {
             // Interrupted while waiting for the engine lock: nothing was read.
             if stop() { throw ErrorCode.interrupted }
             return try engine.readPacket(shouldStop: stop)

@@ -37,15 +37,15 @@ extension FFmpegEngine {
     /// Records what the window proves about the frame grid.
     func recordWindow() {
         guard contiguous, let first = window.first, first.pointee.stream_index == referenceStream,
-              let start = Self.pts(first) else { return }
+              let start = landPTS(first) else { return }
         let end: Int64
         if atEOF { end = Int64.max } else if let d = windowMaxDTS { end = d } else { return }
         var frames: [(pts: Int64, key: Bool, dts: Int64?)] = []
         var entries: [FrameGrid.Keyframe] = []
         frames.reserveCapacity(window.count)
         for p in window where p.pointee.stream_index == referenceStream {
-            guard let t = Self.pts(p) ?? Self.dts(p) else { continue }
-            if !Self.isDiscard(p) {
+            guard let t = landPTS(p) ?? Self.dts(p) else { continue }
+            if !notLandable(p) {
                 frames.append((t, Self.isKey(p), Self.dts(p)))
             } else if Self.isKey(p) {
                 entries.append(FrameGrid.Keyframe(pts: t, dts: Self.dts(p), landable: false))
@@ -59,7 +59,7 @@ extension FFmpegEngine {
     /// found where the grid said (the caller then scans).
     func position(at k: FrameGrid.Keyframe, shouldStop: () -> Bool) throws -> Bool {
         if contiguous, let i = window.firstIndex(where: {
-            $0.pointee.stream_index == referenceStream && Self.isKey($0) && Self.pts($0) == k.pts
+            $0.pointee.stream_index == referenceStream && Self.isKey($0) && landPTS($0) == k.pts
         }) {
             cursor = i
             return true
@@ -82,7 +82,7 @@ extension FFmpegEngine {
             while let p = try readRaw() {
                 if shouldStop() { free(p); throw EngineError(.cancelled) }
                 if found != nil { appendToWindow(p); break }
-                guard p.pointee.stream_index == referenceStream, Self.isKey(p), let t = Self.pts(p) else {
+                guard p.pointee.stream_index == referenceStream, Self.isKey(p), let t = landPTS(p) else {
                     let late = p.pointee.stream_index == referenceStream && (Self.dts(p) ?? Int64.min) > (k.dts ?? k.pts)
                     free(p)
                     if late { passed = true; break }
@@ -109,11 +109,78 @@ extension FFmpegEngine {
         return false
     }
 
+    /// Points the host's reads at the first packet, with no landing: fresh
+    /// flags (no DECODE_ONLY threshold, no DISCONTINUITY) under `seekID`. The
+    /// HLS engine calls it when reading enters a segment whose reader may have
+    /// been used before (a rewind into an open segment).
+    public func restartFromBeginning(seekID: UInt64) throws {
+        _ = try liveContext()
+        clearStickyIOError()
+        ioGuard.begin()
+        defer { ioGuard.end() }
+        dropPending()
+        clearWindow()
+        try rewind()
+        landedPTS = nil
+        discontinuity = false
+        lastSeekID = seekID
+    }
+
     func land(_ pts: Int64, seekID: UInt64) {
         landedPTS = pts
         positionLost = false
         discontinuity = true
         lastSeekID = seekID
+    }
+
+    // MARK: The container's keyframe index
+
+    /// The keyframe index, read once (after the seekable range is measured,
+    /// whose seeks make Matroska load its cues). nil when the container has
+    /// none that is known to be complete:
+    /// - mov/MP4: the sample table lists every sample, so it is complete when
+    ///   it holds as many entries as the stream has frames (not fragmented);
+    /// - Matroska: the cues, when libavformat wrote the file (it cues every
+    ///   video keyframe) and they cover the stream without holes;
+    /// - everything else (MPEG-TS, fragmented MP4, ...): none.
+    func keyframeIndex() -> KeyframeIndex? {
+        if indexRead { return keyIndex }
+        guard let r = range else { return nil }
+        indexRead = true
+        guard let c = ctx, let st = c.pointee.streams[Int(referenceStream)], let fmt = c.pointee.iformat else { return nil }
+        let name = String(cString: fmt.pointee.name)
+        let n = avformat_index_get_entries_count(st)
+        guard n > 1 else { return nil }
+        let isMov = name.hasPrefix("mov,"), isMKV = name.hasPrefix("matroska")
+        var entries: [KeyframeIndex.Entry] = []
+        for i in 0..<n {
+            var ts: Int64 = 0
+            var flags: Int32 = 0
+            guard fpx_index_entry(st, i, &ts, &flags) == 0 else { return nil }
+            if (flags & fpx_avindex_keyframe()) != 0 {
+                entries.append(KeyframeIndex.Entry(timestamp: ts, pts: nil,
+                                                   landable: (flags & fpx_avindex_discard_frame()) == 0))
+            }
+        }
+        guard !entries.isEmpty else { return nil }
+        if isMov {
+            guard st.pointee.nb_frames == Int64(n) else { return nil }
+        } else if isMKV {
+            guard hasVideo, let e = av_dict_get(c.pointee.metadata, "encoder", nil, 0), let v = e.pointee.value,
+                  String(cString: v).hasPrefix("Lavf") else { return nil }
+            // Cues loaded, not only the keyframes read so far: they reach both
+            // ends, with no gap over twice the typical one.
+            let ts = entries.map(\.timestamp)
+            guard ts.count >= 2, ts.first! <= r.lowerBound else { return nil }
+            var gaps = zip(ts.dropFirst(), ts).map { $0 - $1 }
+            gaps.sort()
+            let typical = gaps[gaps.count / 2]
+            guard gaps.last! <= 2 * typical, r.upperBound - ts.last! <= 2 * typical else { return nil }
+        } else {
+            return nil
+        }
+        keyIndex = KeyframeIndex(entries: entries, timestampIsPTS: isMKV)
+        return keyIndex
     }
 
     // MARK: Resolve
@@ -130,6 +197,20 @@ extension FFmpegEngine {
                 land(known.pts, seekID: request.seekID)
                 return Landing(pts: known.pts, isKeyframe: known.pts == known.key.pts, resolution: known.resolution,
                                coversTarget: known.covers, packetsRead: demuxCounters.packets &- startPackets)
+            }
+        }
+        if request.wantsKeyframe, request.keyframeWindow != nil, var index = keyframeIndex() {
+            let d = try LandingResolver.resolveFromIndex(request, index: &index, demuxer: self, settleCount: settleCount,
+                                                         shouldStop: shouldStop)
+            keyIndex = index
+            dropPending()
+            if let d = d {
+                contiguous = true
+                recordWindow()
+                cursor = d.startIndex
+                land(d.pts, seekID: request.seekID)
+                return Landing(pts: d.pts, isKeyframe: d.isKeyframe, resolution: d.resolution,
+                               coversTarget: d.coversTarget, packetsRead: demuxCounters.packets &- startPackets)
             }
         }
         let scan = try scanFrom(target: request.targetFloor, exactTarget: request.target, window: request.keyframeWindow,
@@ -227,7 +308,7 @@ extension FFmpegEngine {
     /// Reads one more packet into the window (which must hold `f0`'s GOP and
     /// be contiguous), and records the grid it proves.
     func extendWindow(covering f0: Int64, shouldStop: () -> Bool) throws {
-        let holds = contiguous && window.first.flatMap { Self.pts($0) }.map { $0 <= f0 } == true
+        let holds = contiguous && window.first.flatMap { landPTS($0) }.map { $0 <= f0 } == true
         if !holds {
             _ = try scanFrom(target: f0, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
         }
@@ -260,8 +341,8 @@ extension FFmpegEngine: LandingDemuxer {
         dropPending()
         guard let p = try readRaw() else { return nil }
         pending = p
-        return PacketHeader(stream: p.pointee.stream_index, pts: Self.pts(p), dts: Self.dts(p), isKey: Self.isKey(p),
-                            isDiscard: Self.isDiscard(p))
+        return PacketHeader(stream: p.pointee.stream_index, pts: landPTS(p), dts: Self.dts(p), isKey: Self.isKey(p),
+                            isDiscard: notLandable(p))
     }
 
     public func keep() {
@@ -271,6 +352,23 @@ extension FFmpegEngine: LandingDemuxer {
     }
 
     public func drop() { dropPending() }
+
+    public func seek(toIndexTimestamp timestamp: Int64) throws -> Bool {
+        let c = try liveContext()
+        ioGuard.extend()
+        // mov searches its index for `timestamp - (min_corrected_pts +
+        // dts_shift)`, a per-file constant of a few frames that libavformat
+        // does not publish: aim halfway to the next keyframe entry, so that the
+        // search finds this one whatever that constant (under half a GOP). The
+        // resolver checks where the seek landed.
+        var aim = timestamp
+        if let e = keyIndex?.entries, let i = e.firstIndex(where: { $0.timestamp == timestamp }),
+           (ctx?.pointee.iformat.map { String(cString: $0.pointee.name).hasPrefix("mov,") } ?? false) {
+            let gap = i + 1 < e.count ? e[i + 1].timestamp &- timestamp : (i > 0 ? timestamp &- e[i - 1].timestamp : 0)
+            aim = timestamp &+ max(0, gap / 2)
+        }
+        return av_seek_frame(c, referenceStream, aim, fpx_avseek_flag_backward()) >= 0
+    }
 
     func dropPending() {
         guard let p = pending else { return }

@@ -17,6 +17,10 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     public let timeline: Timeline
     public let hasVideo: Bool
     private let videoDelay: Int
+    /// The reference stream's sample rate when it is audio (priming is in samples), else 0.
+    let primingRate: Int32
+    /// An audio reference stream's start time: its first real sample.
+    let audioStart: Int64?
     let ticksPerSecond: Int64
     var range: ClosedRange<Int64>?
     private var rangeKnown = false
@@ -42,6 +46,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     /// a backward seek lands exactly on it.
     var seekAimShift: Int64 = 0
     var landedPTS: Int64?
+    /// The container's keyframe index (see keyframeIndex()).
+    var keyIndex: KeyframeIndex?
+    var indexRead = false
     /// The packet the landing resolver read last and has not kept or dropped.
     var pending: UnsafeMutablePointer<AVPacket>?
     var discontinuity = false
@@ -56,14 +63,15 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     private var closed = false
     /// Owns the custom I/O of an in-memory item; outlives the format context.
     private let memoryIO: MemoryIO?
-    /// The protocol gate of the context's nested opens; outlives the context.
-    private let gate: ProtocolGate.Context
+
     /// The streams' facts, copied at open: `itemInfo` and `streamInfo` read
     /// only these, never `ctx`, so they are safe against `close()` on another
     /// thread, and their pointers outlive the engine (see `factsOwner`).
-    public let facts: StreamFacts
+    public let facts: ItemFacts
     /// Whether the container can seek, as found at open.
     private let seekableAtOpen: Bool
+    /// The protocol gate of the context's nested opens; outlives the context.
+    private let gate: ProtocolGate.Context
 
     /// Opens `url`. Blocking, bounded by the policy's timeout. `options` are
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
@@ -136,6 +144,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         let num = tb.num > 0 ? tb.num : 1, den = tb.den > 0 ? tb.den : 1
         ticksPerSecond = max(1, Int64((Int128(den) + Int128(num) - 1) / Int128(num)))
         videoDelay = Int(max(0, st.pointee.codecpar.pointee.video_delay))
+        primingRate = st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
+            ? max(0, st.pointee.codecpar.pointee.sample_rate) : 0
+        audioStart = primingRate > 0 && st.pointee.start_time != fpx_av_nopts_value() ? st.pointee.start_time : nil
         // Item time 0 is the container's start, in this stream's ticks.
         let nopts = fpx_av_nopts_value()
         var origin: Int64 = 0
@@ -152,7 +163,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
             origin = stStart
         }
         timeline = Timeline(timeBaseNum: num, timeBaseDen: den, originTicks: origin)
-        facts = StreamFacts(c)
+        facts = ItemFacts(c)
         seekableAtOpen = ((c.pointee.ctx_flags & fpx_avfmtctx_unseekable()) == 0)
             && (c.pointee.pb.map { $0.pointee.seekable != 0 } ?? true)
         if c.pointee.duration != nopts && c.pointee.duration > 0 {
@@ -164,6 +175,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     }
 
     deinit { close() }
+
+    /// Streams the host disabled (fpx_player_set_stream_enabled).
+    var disabledStreams: Set<Int32> = []
 
     public func close() {
         guard !closed else { return }
@@ -220,8 +234,11 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
             av_packet_free(&pp)
             if ret == fpx_averror_eof() && !ioGuard.wasCut { return nil }
             // An interrupted or failed read may have consumed part of a packet:
-            // the window no longer proves what follows its last packet.
+            // the window no longer proves what follows its last packet, and the
+            // demuxer may have skipped it: the next host read restarts at the
+            // playhead's keyframe, with DISCONTINUITY.
             contiguous = false
+            positionLost = true
             throw ioGuard.error(for: ret)
         }
         // A read cut short by the deadline, a stop or an abort, or by an I/O
@@ -231,7 +248,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         if ioGuard.wasCut || ((p.pointee.flags & fpx_pkt_flag_corrupt()) != 0 && ioError < 0 && ioError != fpx_averror_eof()) {
             var pp: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&pp)
+            // The demuxer has moved past the dropped packet (see above).
             contiguous = false
+            positionLost = true
             throw ioGuard.error(for: ioError < 0 ? ioError : fpx_averror_exit())
         }
         counters.packets &+= 1
@@ -271,6 +290,38 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
 
     static func isDiscard(_ p: UnsafeMutablePointer<AVPacket>) -> Bool {
         (p.pointee.flags & fpx_pkt_flag_discard()) != 0
+    }
+
+    /// The presentation time a landing sees for a reference-stream packet: its
+    /// pts, moved past the samples the decoder skips (AV_PKT_DATA_SKIP_SAMPLES:
+    /// MP3 and Opus priming, which FFmpeg 5.1 does not flag discard), so that a
+    /// landing on it lands on its first real sample, where ffprobe's decoded
+    /// frame starts.
+    ///
+    /// The side data is attached only when reading from the start (Ogg drops it
+    /// after a seek), so the stream's start time counts too: libavformat puts
+    /// it at the first real sample (MP3: after the LAME priming; Opus: pre-skip
+    /// past a negative first pts).
+    func landPTS(_ p: UnsafeMutablePointer<AVPacket>) -> Int64? {
+        guard var t = Self.pts(p) else { return nil }
+        guard p.pointee.stream_index == referenceStream, primingRate > 0 else { return t }
+        let skip = fpx_packet_skip_samples(p)
+        if skip > 0 {
+            t = t &+ av_rescale_q(skip, AVRational(num: 1, den: primingRate),
+                                  AVRational(num: timeline.timeBaseNum, den: timeline.timeBaseDen))
+        }
+        if let s = audioStart, t < s, t &+ max(0, p.pointee.duration) > s { t = s }
+        return t
+    }
+
+    /// Never a landing: flagged discard, or a reference-stream packet whose
+    /// samples are all priming (skipped by the decoder).
+    func notLandable(_ p: UnsafeMutablePointer<AVPacket>) -> Bool {
+        if Self.isDiscard(p) { return true }
+        guard p.pointee.stream_index == referenceStream, primingRate > 0, p.pointee.duration > 0,
+              let t = Self.pts(p), let l = landPTS(p) else { return false }
+        if let s = audioStart, t &+ p.pointee.duration <= s { return true }
+        return l &- t >= p.pointee.duration
     }
 
     func seek(to ticks: Int64) -> Int32 {
@@ -348,7 +399,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
             guard p.pointee.stream_index == referenceStream else { continue }
             refPackets += 1
             if Self.isKey(p) { sawKey = true }
-            if !Self.isDiscard(p), let t = Self.pts(p) ?? Self.dts(p) {
+            if !notLandable(p), let t = landPTS(p) ?? Self.dts(p) {
                 if minPTS == nil || t < minPTS! { minPTS = t; after = 0 } else { after += 1 }
             }
             // Enough packets past the smallest pts that nothing earlier can follow.
@@ -378,7 +429,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
                 defer { free(p) }
                 guard p.pointee.stream_index == referenceStream else { continue }
                 refPackets += 1
-                if !Self.isDiscard(p), let t = Self.pts(p) ?? Self.dts(p) {
+                if !notLandable(p), let t = landPTS(p) ?? Self.dts(p) {
                     if maxPTS == nil || t > maxPTS! { maxPTS = t }
                 }
             }
@@ -392,6 +443,41 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     // MARK: PacketSource
 
     public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
+        // Disabled streams are discarded by the demuxer; packets of theirs read before the
+        // stream was disabled (the window) are skipped here, keeping a discontinuity mark.
+        var carried: UInt32 = 0
+        while true {
+            var v = try readAnyPacket(shouldStop: shouldStop)
+            if disabledStreams.contains(v.streamIndex) {
+                carried |= v.flags & PacketView.flagDiscontinuity
+                continue
+            }
+            v.flags |= carried
+            return v
+        }
+    }
+
+    /// Discards `index` in the demuxer (AVStream.discard = AVDISCARD_ALL) or enables it.
+    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
+        let c = try liveContext()
+        guard index >= 0, index < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(index)] else {
+            throw ErrorCode.invalidArgument
+        }
+        if index == referenceStream {
+            if enabled { return }
+            throw ErrorCode.referenceStream
+        }
+        st.pointee.discard = enabled ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        if enabled {
+            // The window was read without this stream: the next seek must not replay it.
+            // Host reads still drain it, then pass straight through to the demuxer.
+            if disabledStreams.remove(index) != nil { contiguous = false }
+        } else {
+            disabledStreams.insert(index)
+        }
+    }
+
+    private func readAnyPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
         _ = try liveContext()
         clearStickyIOError()
         if positionLost { try restoreReadPosition(shouldStop: shouldStop) }
@@ -430,7 +516,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
         if (f & fpx_pkt_flag_discard()) != 0 { flags |= PacketView.flagDiscard }
         if discontinuity { flags |= PacketView.flagDiscontinuity; discontinuity = false }
         let pts = Self.pts(ref)
-        if let landed = landedPTS, let t = pts ?? Self.dts(ref), isBefore(t, stream: ref.pointee.stream_index, landed: landed) {
+        // A primed packet of the reference stream presents from its first real sample.
+        let presents = ref.pointee.stream_index == referenceStream ? landPTS(ref) : pts
+        if let landed = landedPTS, let t = presents ?? Self.dts(ref), isBefore(t, stream: ref.pointee.stream_index, landed: landed) {
             flags |= PacketView.flagDecodeOnly
         }
         var view = PacketView(data: UnsafeRawPointer(ref.pointee.data), size: Int(max(0, ref.pointee.size)),

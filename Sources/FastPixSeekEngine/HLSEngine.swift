@@ -69,7 +69,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
     /// The stream facts of the item, from the first segment opened. Segment
     /// engines come and go; these stay, so `itemInfo`/`streamInfo` never
     /// touch `engines` and their pointers outlive any eviction.
-    private let facts: StreamFacts
+    private let facts: ItemFacts
 
     // Demux state: used under the player's engine lock only, except `engines`,
     // which `interrupt()` reads from any thread: it is written under both the
@@ -294,6 +294,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
         if let e = engines[s.sequence] { return e }
         if tm.locked({ closing }) { throw EngineError(.cancelled) }
         let e = try HLSEngine.openSegment(s, policy: policy, remote: remote, initSections: &initSections, stop: stop)
+        for i in disabledStreams { try? e.setStreamEnabled(i, false) }
         em.locked { engines[s.sequence] = e }
         engineOrder.append(s.sequence)
         // Keep the segment engines bounded: the current one and two neighbours,
@@ -432,7 +433,12 @@ public final class HLSEngine: MediaEngine, PacketSource {
         return finish(landing, seg: seg, anchor: a, seekID: request.seekID)
     }
 
+    /// The segment and segment pts of the latest landing (seek or step), for the landing fields
+    /// of packets read from the segments after it (their own engines never landed).
+    private var landedAt: (sequence: Int64, pts: Int64)?
+
     private func finish(_ l: Landing, seg: Segment, anchor a: Anchor, seekID: UInt64) -> Landing {
+        landedAt = (seg.sequence, l.pts)
         currentSequence = seg.sequence
         markDiscontinuity = false
         lastSeekID = seekID
@@ -466,6 +472,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
                 let t = ticks(ofPTS: l.pts, a)
                 if forward, let edge = edgeTicks, t > edge { return .atLiveEdge }
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: l.pts)
+                landedAt = (seg.sequence, l.pts)
                 currentSequence = seg.sequence
                 fromTicks = t
                 remaining -= 1
@@ -487,6 +494,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
                                                       seekID: seekID), shouldStop: shouldStop)
                 packets &+= l.packetsRead
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: landedPTS)
+                landedAt = (other.sequence, landedPTS)
                 currentSequence = other.sequence
                 fromTicks = t
                 remaining -= 1
@@ -512,6 +520,14 @@ public final class HLSEngine: MediaEngine, PacketSource {
                     var p = try e.readPacket(shouldStop: shouldStop)
                     if markDiscontinuity { p.flags |= PacketView.flagDiscontinuity; markDiscontinuity = false }
                     if lastSeekID != 0 && p.seekID == 0 { p.seekID = lastSeekID }
+                    if let l = landedAt, l.sequence != seq {
+                        // A later segment: everything in it presents after the landing, and its
+                        // pts need not share the landing segment's timeline (discontinuities).
+                        p.landedPTS = l.pts
+                        p.landedStreamIndex = referenceStream
+                        p.landedPTSInStream = nil
+                        p.trimSamples = 0
+                    }
                     return p
                 } catch let err as EngineError where err.code == .eof {
                     // On to the next segment.
@@ -519,7 +535,9 @@ public final class HLSEngine: MediaEngine, PacketSource {
             }
             let next = engines[seq] == nil ? seq : seq &+ 1
             let s = try waitForSegment(next, shouldStop: shouldStop)
-            _ = try engine(for: s, stop: shouldStop)
+            // The segment's reader may be open from before (a seek there, then
+            // one back): read it from its start, with this seek's id and flags.
+            try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: lastSeekID)
             if s.discontinuity { markDiscontinuity = true }
             currentSequence = s.sequence
         }
@@ -562,6 +580,20 @@ public final class HLSEngine: MediaEngine, PacketSource {
     public func streamInfo(_ index: Int32) -> StreamInfo? { facts.info(index) }
 
     public var factsOwner: AnyObject? { facts.ownerIfHandedOut }
+
+    /// Streams the host disabled; applied to every segment engine, now and later.
+    /// Read and written under the player's engine lock, like `engines`' writers.
+    private var disabledStreams: Set<Int32> = []
+
+    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
+        guard index >= 0, index < itemInfo.streamCount else { throw ErrorCode.invalidArgument }
+        if index == referenceStream {
+            if enabled { return }
+            throw ErrorCode.referenceStream
+        }
+        if enabled { disabledStreams.remove(index) } else { disabledStreams.insert(index) }
+        for e in em.locked({ Array(engines.values) }) { try e.setStreamEnabled(index, enabled) }
+    }
 
     public func close() {
         let t: OSThread? = tm.locked { closing = true; tm.broadcast(); let t = reloader; reloader = nil; return t }

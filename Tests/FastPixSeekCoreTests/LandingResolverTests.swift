@@ -51,6 +51,31 @@ final class ScriptedDemuxer: LandingDemuxer {
     }
     func keep() { if let i = pendingIndex { window.append(i); pendingIndex = nil } }
     func drop() { pendingIndex = nil }
+
+    /// The container index: one entry per reference keyframe, its dts (mov)
+    /// or its pts (Matroska), `missing` ones left out (sparse cues).
+    func index(byPTS: Bool, missing: Set<Int64> = []) -> KeyframeIndex {
+        let e = packets.filter { $0.stream == 0 && $0.isKey && !missing.contains($0.pts!) }.map {
+            KeyframeIndex.Entry(timestamp: byPTS ? $0.pts! : $0.dts!, pts: nil, landable: !$0.isDiscard)
+        }
+        indexByPTS = byPTS
+        return KeyframeIndex(entries: e, timestampIsPTS: byPTS)
+    }
+    private var indexByPTS = false
+    /// Index seeks: to the packet the entry names, or `indexSeekOffBy` keyframes later/earlier.
+    var indexSeekOffBy = 0
+    private(set) var indexSeeks = 0
+    func seek(toIndexTimestamp ts: Int64) throws -> Bool {
+        indexSeeks += 1
+        let keys = packets.indices.filter { packets[$0].stream == 0 && packets[$0].isKey }
+        guard let k = keys.firstIndex(where: { (indexByPTS ? packets[$0].pts! : packets[$0].dts!) == ts }) else { return false }
+        let j = min(max(0, k + indexSeekOffBy), keys.count - 1)
+        pos = keys[j]
+        // Packets of other streams interleaved just before the keyframe come first.
+        while pos > 0 && packets[pos - 1].stream != 0 { pos -= 1 }
+        sought = true
+        return true
+    }
 }
 
 /// Builds a video stream in decode order from a presentation-order frame list.
@@ -280,5 +305,89 @@ final class LandingResolverTests: XCTestCase {
                                   keyframeWindow: LandingPolicy.keyframeWindow(target: t2, toleranceTicks: tol), seekID: 1)
         XCTAssertEqual(LandingResolver.fromGrid(req2, grid: g)?.resolution, .fallbackCoveringFrame)
         XCTAssertEqual(LandingResolver.fromGrid(req2, grid: g)?.pts, 13312)
+    }
+
+    // MARK: The container's keyframe index
+
+    func checkIndex(_ name: String, _ packets: [PacketHeader], byPTS: Bool, quirks: ScriptedDemuxer.Quirks = .init(),
+                    tolerance: Rational, maxReads: Int, file: StaticString = #filePath, line: UInt = #line) {
+        let o = Oracle(packets)
+        var targets: [Rational] = []
+        for f in o.frames { targets += [Rational(f), Rational(Int128(2 * f + 1), 2)] }
+        for k in o.keys { targets += [Rational(k) + tolerance, Rational(k) - tolerance, Rational(k) + tolerance + Rational(1, 7)] }
+        let first = o.frames[0], last = o.frames.last!
+        var wrong = 0, decided = 0
+        let base = ScriptedDemuxer(packets, quirks: quirks)
+        var index = base.index(byPTS: byPTS)
+        for var t in targets {
+            if t < Rational(first) { t = Rational(first) }
+            if Rational(last) < t { t = Rational(last) }
+            let d = ScriptedDemuxer(packets, quirks: quirks)
+            _ = d.index(byPTS: byPTS)
+            // A fresh index half the time (cold), the learned one otherwise (warm).
+            var idx = wrong % 2 == 0 && decided % 2 == 0 ? base.index(byPTS: byPTS) : index
+            let req = LandingRequest(target: t, wantsKeyframe: true,
+                                     keyframeWindow: LandingPolicy.keyframeWindow(target: t, toleranceTicks: tolerance), seekID: 1)
+            guard let dec = try? LandingResolver.resolveFromIndex(req, index: &idx, demuxer: d, settleCount: 3,
+                                                                  shouldStop: { false }) else {
+                // Undecided: only when no keyframe is inside the window.
+                if o.nearestKey(t, tol: tolerance) != nil {
+                    wrong += 1
+                    XCTFail("\(name): target \(t): index undecided though keyframe \(o.nearestKey(t, tol: tolerance)!) is inside", file: file, line: line)
+                }
+                continue
+            }
+            index = idx
+            decided += 1
+            let want = o.nearestKey(t, tol: tolerance)
+            let startPkt = packets[d.window[dec.startIndex]]
+            let covers = want == o.covering(t)
+            if dec.pts != want || dec.resolution != .keyframe || dec.coversTarget != covers || !startPkt.isKey
+                || startPkt.pts != dec.pts || d.reads > maxReads {
+                wrong += 1
+                if wrong <= 5 {
+                    XCTFail("\(name): target \(t): landed \(dec.pts) covers \(dec.coversTarget) after \(d.reads) reads; "
+                            + "want \(String(describing: want)) covers \(covers)", file: file, line: line)
+                }
+            }
+        }
+        XCTAssertGreaterThan(decided, 20, name, file: file, line: line)
+        XCTAssertEqual(wrong, 0, "\(name): \(wrong) of \(targets.count) wrong", file: file, line: line)
+    }
+
+    func testIndexMovDTSEntries() {
+        // mov: entries are dts (below the pts by the reorder delay), B-pyramid, interleaved audio.
+        let p = Script.video(pts: Self.cfr, keyEvery: 24, maxDuration: 512, audioEvery: 3)
+        // Two keyframes learned (a seek and a packet or two each) plus the frames up to the target.
+        checkIndex("mov 1/10 s", p, byPTS: false, tolerance: Rational(6144, 5), maxReads: 24)
+        checkIndex("mov 1 s", p, byPTS: false, tolerance: Rational(12288), maxReads: 80)
+    }
+
+    func testIndexMatroskaCuesWithoutDTS() {
+        let p = Script.video(pts: Self.cfr, keyEvery: 24, maxDuration: 512, audioEvery: 2)
+        checkIndex("mkv", p, byPTS: true, quirks: .init(noDTSAfterSeek: true), tolerance: Rational(6144, 5), maxReads: 24)
+    }
+
+    func testIndexOpenGOPAndDiscardPreRoll() {
+        let open = Script.video(pts: Self.cfr, keyEvery: 24, openGOP: true, maxDuration: 512)
+        checkIndex("open GOP", open, byPTS: false, tolerance: Rational(6144, 5), maxReads: 24)
+        let cut = Script.video(pts: Self.cfr.map { $0 - 5 * 512 }, keyEvery: 24, maxDuration: 512, discardLeading: 5)
+        checkIndex("discard pre-roll", cut, byPTS: false, tolerance: Rational(12288), maxReads: 80)
+    }
+
+    func testIndexSeekThatMissesIsNeverALanding() {
+        // The demuxer lands a keyframe off from the entry asked for: the resolver must
+        // give up (the engine then scans), never land on the wrong keyframe.
+        let p = Script.video(pts: Self.cfr, keyEvery: 24, maxDuration: 512)
+        for off in [-1, 1] {
+            let d = ScriptedDemuxer(p)
+            var idx = d.index(byPTS: false)
+            d.indexSeekOffBy = off
+            let t = Rational(24 * 512 + 100)
+            let req = LandingRequest(target: t, wantsKeyframe: true,
+                                     keyframeWindow: LandingPolicy.keyframeWindow(target: t, toleranceTicks: Rational(12288)),
+                                     seekID: 1)
+            XCTAssertNil(try LandingResolver.resolveFromIndex(req, index: &idx, demuxer: d, settleCount: 3, shouldStop: { false }))
+        }
     }
 }

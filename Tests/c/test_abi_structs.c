@@ -48,7 +48,13 @@ static const field f_stream[] = {F(fpx_stream_info, index), F(fpx_stream_info, t
                                  F(fpx_stream_info, width), F(fpx_stream_info, height),
                                  F(fpx_stream_info, sample_rate), F(fpx_stream_info, channels),
                                  F(fpx_stream_info, video_delay), F(fpx_stream_info, extradata),
-                                 F(fpx_stream_info, extradata_size), F(fpx_stream_info, codecpar)};
+                                 F(fpx_stream_info, extradata_size), F(fpx_stream_info, codecpar),
+                                 F(fpx_stream_info, profile), F(fpx_stream_info, level),
+                                 F(fpx_stream_info, pixel_format), F(fpx_stream_info, bit_depth),
+                                 F(fpx_stream_info, frame_rate_num), F(fpx_stream_info, color_space),
+                                 F(fpx_stream_info, rotation_degrees), F(fpx_stream_info, sample_format),
+                                 F(fpx_stream_info, channel_layout), F(fpx_stream_info, codec_tag),
+                                 F(fpx_stream_info, bit_rate), F(fpx_stream_info, language)};
 static const field f_packet[] = {FV(fpx_packet, data), F(fpx_packet, size), F(fpx_packet, stream_index),
                                  F(fpx_packet, pts), F(fpx_packet, dts), F(fpx_packet, duration),
                                  F(fpx_packet, pos), F(fpx_packet, flags), F(fpx_packet, seek_id),

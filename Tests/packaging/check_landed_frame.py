@@ -73,6 +73,42 @@ def differing(a: bytes, b: bytes) -> float:
     return bad / (len(a) // 3)
 
 
+def check(media: str, target: str, image: str, pts=None):
+    """[(ok, message)] for the frame-time and pixel checks (see the module doc)."""
+    gt = groundtruth.load(media)
+    expect = gt.covering(Fraction(target))
+    with open(image, "rb") as f:
+        w, h, comment, px, _ = parse_ppm(f.read())
+    if pts is None:
+        fields = dict(t.split("=", 1) for t in comment.split() if "=" in t)
+        pts = int(fields["pts"])
+    results = []
+    if pts == expect.pts:
+        results.append((True, f"frame time: pts {pts} = ffprobe's frame covering {target} s "
+                              f"({float(gt.to_item(pts)):.6f} s on the item timeline)"))
+    else:
+        results.append((False, f"frame time: image pts {pts}, ffprobe's frame covering {target} s "
+                               f"has pts {expect.pts}"))
+    idx = gt.frame_index(expect.pts)
+    first = max(idx - 1, 0)
+    refs = ffmpeg_frames(media, gt.stream.index, first, idx + 1)
+    scores = []
+    for k, (rw, rh, rpx) in enumerate(refs):
+        if (rw, rh) != (w, h):
+            results.append((False, f"image is {w}x{h}, ffmpeg's frame {first + k} is {rw}x{rh}"))
+            return results
+        scores.append((first + k, differing(px, rpx)))
+    mine = dict(scores).get(idx, 1.0)
+    others = [s for n, s in scores if n != idx]
+    detail = ", ".join(f"frame {n}: {s:.2%}" for n, s in scores)
+    if mine < 0.01 and others and all(s > mine for s in others):
+        results.append((True, f"pixels match ffmpeg's decode of frame {idx}, not its neighbours "
+                              f"(pixels off by >{LEVELS} levels: {detail})"))
+    else:
+        results.append((False, f"pixels: expected the best match with frame {idx} ({detail})"))
+    return results
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("media")
@@ -80,43 +116,10 @@ def main() -> int:
     ap.add_argument("image")
     ap.add_argument("--pts", type=int)
     a = ap.parse_args()
-
-    gt = groundtruth.load(a.media)
-    expect = gt.covering(Fraction(a.target))
-    with open(a.image, "rb") as f:
-        w, h, comment, px, _ = parse_ppm(f.read())
-    pts = a.pts
-    if pts is None:
-        fields = dict(t.split("=", 1) for t in comment.split() if "=" in t)
-        pts = int(fields["pts"])
-    ok = True
-    if pts == expect.pts:
-        print(f"ok   - frame time: pts {pts} = ffprobe's frame covering {a.target} s "
-              f"({float(gt.to_item(pts)):.6f} s on the item timeline)")
-    else:
-        print(f"FAIL - frame time: image pts {pts}, ffprobe's frame covering {a.target} s has pts "
-              f"{expect.pts}")
-        ok = False
-
-    idx = gt.frame_index(expect.pts)
-    first = max(idx - 1, 0)
-    refs = ffmpeg_frames(a.media, gt.stream.index, first, idx + 1)
-    scores = []
-    for k, (rw, rh, rpx) in enumerate(refs):
-        if (rw, rh) != (w, h):
-            print(f"FAIL - image is {w}x{h}, ffmpeg's frame {first + k} is {rw}x{rh}")
-            return 1
-        scores.append((first + k, differing(px, rpx)))
-    mine = dict(scores)[idx]
-    others = [s for n, s in scores if n != idx]
-    detail = ", ".join(f"frame {n}: {s:.2%}" for n, s in scores)
-    if mine < 0.01 and others and all(s > mine for s in others):
-        print(f"ok   - pixels match ffmpeg's decode of frame {idx}, not its neighbours "
-              f"(pixels off by >{LEVELS} levels: {detail})")
-    else:
-        print(f"FAIL - pixels: expected the best match with frame {idx} ({detail})")
-        ok = False
-    return 0 if ok else 1
+    results = check(a.media, a.target, a.image, a.pts)
+    for ok, msg in results:
+        print(("ok   - " if ok else "FAIL - ") + msg)
+    return 0 if all(ok for ok, _ in results) else 1
 
 
 if __name__ == "__main__":

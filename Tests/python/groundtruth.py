@@ -44,7 +44,11 @@ MEDIA_FIXTURES = [
     "ts.ts",
     "audio.m4a",
     "mp4_tb12288.mp4",
+    "audio.mp3",
+    "audio.opus",
 ]
+# Audio whose first packet is partly encoder priming (skip samples), not discard-flagged.
+PRIMED_AUDIO = ["audio.mp3", "audio.opus"]
 ERROR_FIXTURES = ["corrupt.mp4", "garbage.bin"]
 
 

@@ -273,7 +273,7 @@ def test_fixture_properties(fixtures_dir: Path, name: str):
     pk = gtm.packets(path)
     durations = {b.pts - a.pts for a, b in zip(gt.frames, gt.frames[1:])}
     assert len(gt.frames) > 100
-    if name != "audio.m4a":
+    if not name.startswith("audio."):
         assert gt.stream.codec_type == "video" and gt.stream.codec_name == "h264"
         assert _reordered(pk) > 0, "no B-frame reordering"
     if name == "mp4_bframes.mp4":
@@ -303,6 +303,13 @@ def test_fixture_properties(fixtures_dir: Path, name: str):
         # 1/10 s is 1228.8 ticks: tolerance windows do not fall on ticks
         assert gt.time_base == Fraction(1, 12288) and durations == {512}
         assert all(k.pts % 12288 == 0 for k in gt.keyframes) and len(gt.keyframes) >= 10
+    if name in gtm.PRIMED_AUDIO:
+        # The first packet starts before the first decoded sample (priming): ffprobe's first
+        # frame is later than the first packet, and nothing is flagged discard.
+        assert gt.stream.codec_type == "audio"
+        assert pk[0].pts is not None and pk[0].pts < gt.first.pts
+        assert not any(p.discard for p in pk)
+        assert gt.first_time == 0, "the first real sample is item time 0"
     if name == "audio.m4a":
         assert gt.stream.codec_type == "audio"
         assert any(p.discard for p in pk), "no discard-flagged priming packet"
@@ -460,7 +467,13 @@ def test_packets_after_exact_seek(fixtures_dir: Path, run_landings, name: str):
         bad_ids = [p["index"] for p in pk if p["seek_id"] != o["seek_id"]]
         if bad_ids:
             m.add(t, "packet seek_id", f"!= {o['seek_id']} on packets {bad_ids[:10]}")
-        refpk = [p for p in pk if p["stream_index"] == ref]
+        refpk = [dict(p) for p in pk if p["stream_index"] == ref]
+        # A primed audio packet (skip samples) presents from the first real sample: ffprobe's
+        # first decoded frame starts there, later than the packet's own pts.
+        first_real = gt.first.pts
+        for p in refpk:
+            if p["pts"] is not None and p["pts"] < first_real < p["pts"] + p.get("duration", 0):
+                p["pts"] = first_real
         if not refpk:
             m.add(t, "packets", f"no reference-stream packet in {len(pk)} read")
             continue
@@ -496,3 +509,19 @@ def test_open_errors(fixtures_dir: Path, run_landings, name: str, error: str):
     res = run_landings(fixtures_dir / name, "exact", ["0/1"])
     assert res.returncode == 2, f"expected exit 2 (open failed); {res.describe()}"
     assert "cannot open" in res.stderr and error in res.stderr, res.describe()
+
+
+@pytest.mark.parametrize("name", ["audio.mp3", "audio.opus"])
+def test_priming_is_never_a_landing(fixtures_dir: Path, run_landings, name: str):
+    """MP3/Opus priming: the seekable range starts at 0, and an exact seek to 0 lands at 0 (the
+    first real sample, ffprobe's first decoded frame) with the verdict true."""
+    path = fixtures_dir / name
+    gt = gtm.load(str(path))
+    res = run_landings(path, "exact", ["0/1", "-1/100", "1/1000000"])
+    assert res.returncode == 0 and len(res.seeks) == 3, res.describe()
+    assert ftime(res.range["start"]) == 0, res.range
+    for o in res.seeks:
+        assert ftime(o["landed_media_time"]) == 0, o
+        assert o["landed_stream_pts"] == gt.first.pts, o
+    assert res.seeks[0]["within_requested_tolerance"] == 1
+    assert res.seeks[0]["frame_covers_target"] == 1

@@ -25,6 +25,10 @@ Importing raises ImportError when the library cannot be found or is older than
 
 from __future__ import annotations
 
+import ctypes
+from dataclasses import dataclass
+from typing import Tuple
+
 from . import errors
 from ._log import (FPX_LOG_DEBUG, FPX_LOG_ERROR, FPX_LOG_INFO, FPX_LOG_QUIET, FPX_LOG_TRACE,
                    FPX_LOG_VERBOSE, FPX_LOG_WARNING, set_log_level)
@@ -57,6 +61,34 @@ def date_seek_reason_explanation(reason: int) -> str:
     return str(lib.fpx_date_seek_reason_explanation(int(reason)))
 
 
+@dataclass(frozen=True)
+class FFmpegVersions:
+    """The FFmpeg libraries the C library was built against and the ones loaded, as
+    (major, minor, micro) tuples (fpx_ffmpeg_versions; seek.h "FFmpeg ABI")."""
+    avformat_build: Tuple[int, int, int]
+    avformat_runtime: Tuple[int, int, int]
+    avcodec_build: Tuple[int, int, int]
+    avcodec_runtime: Tuple[int, int, int]
+    avutil_build: Tuple[int, int, int]
+    avutil_runtime: Tuple[int, int, int]
+    #: Every loaded major equals the build's; when False, opening raises FFmpegMismatchError.
+    compatible: bool
+
+
+def ffmpeg_versions() -> FFmpegVersions:
+    """The FFmpeg versions built against and loaded (fpx_ffmpeg_versions)."""
+    from ._lib import fpx_ffmpeg_version_info, lib
+    info = fpx_ffmpeg_version_info()
+    info.struct_size = ctypes.sizeof(info)
+    lib.fpx_ffmpeg_versions(ctypes.byref(info))
+
+    def t(v: int) -> Tuple[int, int, int]:
+        return (v >> 16, (v >> 8) & 0xFF, v & 0xFF)
+    return FFmpegVersions(t(info.avformat_build), t(info.avformat_runtime),
+                          t(info.avcodec_build), t(info.avcodec_runtime),
+                          t(info.avutil_build), t(info.avutil_runtime), bool(info.compatible))
+
+
 def version() -> str:
     """The loaded library's version string (fpx_version_string)."""
     from ._lib import lib
@@ -77,5 +109,6 @@ __all__ = [
     "from_fpx_time", "set_callback_exception_handler", "get_callback_exception_handler",
     "default_callback_exception_handler", "CallbackExceptionHandler", "MAX_CALLBACK_ERRORS",
     "EXPECTED_VERSION", "library_path", "library_version", "version", "errors",
+    "ffmpeg_versions", "FFmpegVersions",
     "__version__", *_errors_all,
 ]

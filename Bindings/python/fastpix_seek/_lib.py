@@ -10,12 +10,23 @@ Everything here mirrors the C header one to one and holds no policy:
 * :func:`check_error`, the errcheck turning negative ``int`` returns into
   :class:`~fastpix_seek.errors.FastPixSeekError` subclasses.
 
-Library lookup order (see :func:`load_library`):
+Library lookup order (see :func:`_candidates`), first that loads wins:
 
 1. ``$FASTPIX_SEEK_LIBRARY``, a path to the shared object. When set, it must load.
-2. The system loader: ``ctypes.CDLL("libfastpixseek.so.1")`` (``LD_LIBRARY_PATH``,
-   ``ldconfig`` cache, ...).
-3. The project's build folder: walking up from this package's directory, the first
+2. A copy inside this package (``fastpix_seek/libfastpixseek.so.1``): wheels built with
+   ``make wheel`` carry one, for machines with FFmpeg 5.1 but no system package.
+3. The system loader: ``ctypes.CDLL("libfastpixseek.so.1")``, which searches
+   ``LD_LIBRARY_PATH``, the ld cache (``ldconfig``: the Debian package's
+   ``/usr/lib/<multiarch>``, and ``/usr/local/lib/<multiarch>`` after ``make install``
+   and ``ldconfig``) and the default directories.
+4. ``ctypes.util.find_library("fastpixseek")`` (the ld cache again, and the compiler's
+   library path), when it names another file.
+5. ``pkg-config --variable=libdir fastpixseek`` (honours ``PKG_CONFIG_PATH``): a prefix
+   that ``make install`` wrote but the loader does not search.
+6. The usual install directories: ``/usr/local/lib/<multiarch>``, ``/usr/local/lib``,
+   ``/usr/lib/<multiarch>``, ``/usr/lib64``, ``/usr/lib`` (multiarch from
+   ``sysconfig.get_config_var("MULTIARCH")``), for an install made before ``ldconfig`` ran.
+7. The project's build folder: walking up from this package's directory, the first
    ``build/lib/libfastpixseek.so.1`` found (an in-tree or editable checkout after
    ``make lib``).
 
@@ -27,16 +38,22 @@ threads, and the library's own threads can take the GIL to run callbacks meanwhi
 from __future__ import annotations
 
 import ctypes
+import ctypes.util
 import os
+import shutil
+import subprocess
+import sysconfig
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_double, c_int, c_int32,
                     c_int64, c_size_t, c_uint, c_uint32, c_uint64, c_void_p)
 from pathlib import Path
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Type
+from typing import (Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
+                    Type)
 
 from . import errors as _errors
 
 __all__ = [
-    "SONAME", "EXPECTED_VERSION", "ENV_LIBRARY", "lib", "library_path", "library_version",
+    "SONAME", "EXPECTED_VERSION", "ENV_LIBRARY", "lib", "library_path", "library_found_by",
+    "library_version",
     "FUNCTIONS", "Binding", "check_error", "raise_for_code",
     "PlayerHandle", "ScrubSessionHandle", "missing_functions", "fpx_scrub_result",
     "fpx_scrub_callback", "FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS", "fpx_live_seek_window",
@@ -44,6 +61,7 @@ __all__ = [
     "fpx_time", "fpx_precision", "fpx_clamp", "fpx_accuracy", "fpx_seek_outcome",
     "fpx_scrub_position", "fpx_frame_step_result", "fpx_item_status_info", "fpx_item_info",
     "fpx_stream_info", "fpx_packet", "fpx_listener", "fpx_player_config", "fpx_player_stats",
+    "fpx_ffmpeg_version_info",
     "STRUCTS",
     "fpx_seek_callback", "fpx_on_seek_accuracy", "fpx_on_seek_clamped",
     "fpx_on_scrub_state_changed", "fpx_on_scrub_position_changed", "fpx_on_frame_step",
@@ -235,6 +253,46 @@ class fpx_stream_info(_OutputStruct):
         ("extradata", c_void_p),    # const uint8_t *
         ("extradata_size", c_size_t),
         ("codecpar", c_void_p),     # const void * (const AVCodecParameters *)
+        # 0.3: stream facts
+        ("profile", c_int),
+        ("level", c_int),
+        ("profile_name", c_char_p),
+        ("pixel_format", c_char_p),
+        ("bit_depth", c_int),
+        ("sample_aspect_num", c_int32),
+        ("sample_aspect_den", c_int32),
+        ("frame_rate_num", c_int32),
+        ("frame_rate_den", c_int32),
+        ("real_frame_rate_num", c_int32),
+        ("real_frame_rate_den", c_int32),
+        ("color_range", c_int),
+        ("color_primaries", c_int),
+        ("color_transfer", c_int),
+        ("color_space", c_int),
+        ("color_range_name", c_char_p),
+        ("color_primaries_name", c_char_p),
+        ("color_transfer_name", c_char_p),
+        ("color_space_name", c_char_p),
+        ("chroma_location", c_int),
+        ("chroma_location_name", c_char_p),
+        ("field_order", c_int),
+        ("has_display_matrix", c_int),
+        ("rotation_degrees", ctypes.c_double),
+        ("sample_format", c_char_p),
+        ("channel_layout", c_char_p),
+        ("channel_mask", c_uint64),
+        ("frame_size", c_int),
+        ("initial_padding", c_int),
+        ("trailing_padding", c_int),
+        ("codec_tag", c_uint32),
+        ("bit_rate", c_int64),
+        ("bits_per_coded_sample", c_int),
+        ("bits_per_raw_sample", c_int),
+        ("start_pts", c_int64),
+        ("duration_ts", c_int64),
+        ("frame_count", c_int64),
+        ("disposition", c_int),
+        ("language", c_char_p),
     ]
 
 
@@ -374,13 +432,28 @@ class fpx_player_stats(_OutputStruct):
     ]
 
 
+class fpx_ffmpeg_version_info(Structure):
+    """AV_VERSION_INT values (major << 16 | minor << 8 | micro); see seek.h "FFmpeg ABI"."""
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("avformat_build", c_uint),
+        ("avformat_runtime", c_uint),
+        ("avcodec_build", c_uint),
+        ("avcodec_runtime", c_uint),
+        ("avutil_build", c_uint),
+        ("avutil_runtime", c_uint),
+        ("compatible", c_int),
+    ]
+
+
 #: Every struct mirror by its C name (the struct-layout test iterates over this).
 STRUCTS: Dict[str, Type[Structure]] = {
     cls.__name__: cls
     for cls in (fpx_time, fpx_precision, fpx_clamp, fpx_accuracy, fpx_seek_outcome,
                 fpx_scrub_position, fpx_frame_step_result, fpx_item_status_info, fpx_item_info,
                 fpx_stream_info, fpx_packet, fpx_listener, fpx_player_config, fpx_player_stats,
-                fpx_scrub_result, fpx_live_seek_window, fpx_date_seek_result)
+                fpx_scrub_result, fpx_live_seek_window, fpx_date_seek_result,
+                fpx_ffmpeg_version_info)
 }
 
 # ----------------------------------------------------------------------------------------
@@ -441,6 +514,7 @@ FUNCTIONS: List[Binding] = [
     # Versions
     Binding("fpx_version", [], c_uint, None),
     Binding("fpx_version_string", [], c_char_p, _decode),
+    Binding("fpx_ffmpeg_versions", [POINTER(fpx_ffmpeg_version_info)], c_int, check_error),
     # Errors
     Binding("fpx_error_string", [c_int], c_char_p, _decode),
     Binding("fpx_error_name", [c_int], c_char_p, _decode),
@@ -482,6 +556,7 @@ FUNCTIONS: List[Binding] = [
     Binding("fpx_player_seek_wait", [_P, fpx_time, fpx_precision, c_int64, POINTER(fpx_seek_outcome)],
             c_int, check_error),
     Binding("fpx_player_cancel_pending_seeks", [_P, _u64p], c_int, check_error),
+    Binding("fpx_player_set_stream_enabled", [_P, c_int, c_int], c_int, check_error),
     Binding("fpx_player_add_listener", [_P, POINTER(fpx_listener), _u64p], c_int, check_error),
     Binding("fpx_player_remove_listener", [_P, c_uint64], c_int, check_error),
     Binding("fpx_player_dispatch_events", [_P, POINTER(c_int)], c_int, check_error),
@@ -523,23 +598,55 @@ FUNCTIONS: List[Binding] = [
 # Loading
 # ----------------------------------------------------------------------------------------
 
-def _candidates() -> List[Tuple[str, str]]:
-    """(how, what to pass to CDLL) in lookup order; the env entry is handled separately."""
-    out: List[Tuple[str, str]] = [("system loader", SONAME)]
+def _pkg_config_libdir() -> Optional[str]:
+    """``pkg-config --variable=libdir fastpixseek``, or None (no pkg-config, no .pc file)."""
+    exe = shutil.which("pkg-config")
+    if not exe:
+        return None
+    try:
+        r = subprocess.run([exe, "--variable=libdir", "fastpixseek"], capture_output=True,
+                           text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    out = r.stdout.strip()
+    return out if r.returncode == 0 and out else None
+
+
+def _candidates() -> Iterator[Tuple[str, str]]:
+    """(how, what to pass to CDLL) in lookup order; the env entry is handled separately.
+
+    A generator: the slower probes (find_library, pkg-config) only run when the earlier
+    candidates failed to load."""
     here = Path(__file__).resolve().parent
+    bundled = here / SONAME
+    if bundled.is_file():
+        yield "bundled in the package", str(bundled)
+    yield "system loader", SONAME
+    found = ctypes.util.find_library("fastpixseek")
+    if found and found != SONAME:
+        yield "ctypes.util.find_library", found
+    libdir = _pkg_config_libdir()
+    if libdir and (Path(libdir) / SONAME).is_file():
+        yield "pkg-config libdir", str(Path(libdir) / SONAME)
+    multiarch = sysconfig.get_config_var("MULTIARCH") or ""
+    dirs = ["/usr/local/lib/" + multiarch if multiarch else "", "/usr/local/lib",
+            "/usr/lib/" + multiarch if multiarch else "", "/usr/lib64", "/usr/lib"]
+    for d in dirs:
+        if d and (Path(d) / SONAME).is_file():
+            yield "install directory", str(Path(d) / SONAME)
     for d in (here, *here.parents):
         p = d / "build" / "lib" / SONAME
         if p.is_file():
-            out.append(("project build folder", str(p)))
+            yield "project build folder", str(p)
             break
-    return out
 
 
-def _load() -> Tuple[ctypes.CDLL, str]:
+def _load() -> Tuple[ctypes.CDLL, str, str]:
+    """(library, its path, how it was found)."""
     env = os.environ.get(ENV_LIBRARY)
     if env:
         try:
-            return ctypes.CDLL(env), env
+            return ctypes.CDLL(env), env, "$" + ENV_LIBRARY
         except OSError as e:
             raise ImportError(f"fastpix_seek: ${ENV_LIBRARY}={env!r} could not be loaded: {e}"
                               ) from e
@@ -550,7 +657,7 @@ def _load() -> Tuple[ctypes.CDLL, str]:
         except OSError as e:
             tried.append(f"{how} ({what}): {e}")
             continue
-        return dll, what if os.sep in what else (_loaded_path(dll) or what)
+        return dll, what if os.sep in what else (_loaded_path(dll) or what), how
     raise ImportError(
         f"fastpix_seek: cannot find {SONAME}. Set ${ENV_LIBRARY} to its path, install it where "
         f"the system loader finds it, or build it in this checkout with `make lib`. Tried:\n  "
@@ -581,7 +688,8 @@ _OPTIONAL_PREFIXES = ("fpx_scrub_", "fpx_player_scrub_session", "fpx_player_step
                       "fpx_frame_step_reason_explanation", "fpx_player_current_time",
                       "fpx_player_live_seek_window", "fpx_player_seek_to_live_edge",
                       "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation",
-                      "fpx_player_seek_wait")
+                      "fpx_player_seek_wait", "fpx_player_set_stream_enabled",
+                      "fpx_ffmpeg_versions")
 _REQUIRED = {b.name for b in FUNCTIONS if not b.name.startswith(_OPTIONAL_PREFIXES)}
 
 
@@ -629,7 +737,8 @@ def _check_version(dll: ctypes.CDLL) -> Tuple[int, int, int]:
     return got
 
 
-lib, library_path = _load()
+#: The loaded library, its path, and which lookup step found it (see the module docstring).
+lib, library_path, library_found_by = _load()
 lib.fpx_version.argtypes = []
 lib.fpx_version.restype = c_uint
 #: The loaded library's version as (major, minor, patch).

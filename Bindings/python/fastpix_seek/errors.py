@@ -48,6 +48,8 @@ __all__ = [
     "ProtocolNotAllowedError",
     "ReadInterruptedError",
     "TooLargeError",
+    "FFmpegMismatchError",
+    "ReferenceStreamError",
     "ERROR_CLASSES",
     "ERROR_NAMES",
     "error_class_for",
@@ -83,6 +85,8 @@ ERROR_NAMES: Dict[int, str] = {
     -25: "FPX_ERROR_PROTOCOL_NOT_ALLOWED",
     -26: "FPX_ERROR_INTERRUPTED",
     -27: "FPX_ERROR_TOO_LARGE",
+    -28: "FPX_ERROR_FFMPEG_MISMATCH",
+    -29: "FPX_ERROR_REFERENCE_STREAM",
 }
 
 
@@ -286,6 +290,17 @@ class TooLargeError(FastPixSeekError, MemoryError):
     default_code = -27
 
 
+class ReferenceStreamError(FastPixSeekError, ValueError):
+    """FPX_ERROR_REFERENCE_STREAM: the reference stream cannot be disabled (seeks resolve on it)."""
+    default_code = -29
+
+
+class FFmpegMismatchError(FastPixSeekError, RuntimeError):
+    """FPX_ERROR_FFMPEG_MISMATCH: the loaded FFmpeg libraries have other major versions than
+    the library was built against (see ``fastpix_seek.ffmpeg_versions()``)."""
+    default_code = -28
+
+
 #: code -> exception class. Unknown codes map to FastPixSeekError itself.
 ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     cls.default_code: cls
@@ -295,7 +310,8 @@ ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
                 UnsupportedError, NoStreamError, EndOfFile, FastPixCancelledError,
                 InCallbackError, WrongModeError, NetworkError, NoSeekManagerError,
                 InternalError, InvalidStateError, ExpiredError, StalledError,
-                ProtocolNotAllowedError, ReadInterruptedError, TooLargeError)
+                ProtocolNotAllowedError, ReadInterruptedError, TooLargeError,
+                ReferenceStreamError, FFmpegMismatchError)
 }
 
 

@@ -66,8 +66,9 @@ import threading
 import time
 import traceback
 import weakref
+from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
-from typing import (Any, Callable, Dict, Iterable, Iterator, List, Optional, Protocol, Tuple, Union,
+from typing import (Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, Optional, Protocol, Tuple, Union,
                     cast)
 
 from . import _lib
@@ -170,6 +171,8 @@ def set_callback_exception_handler(
 
 
 def get_callback_exception_handler() -> CallbackExceptionHandler:
+    """The handler that receives exceptions raised in callbacks and not re-raised by a waiting
+    call."""
     return _handler
 
 
@@ -725,6 +728,10 @@ class Player:
         self._origin: Optional[Fraction] = None
         self._origin_known = False
         self._loop_reader: Optional[_LoopReader] = None
+        #: One thread for this player's blocking calls made from asyncio (created lazily), so
+        #: they run in the order they were awaited and never on the event loop.
+        self._async_executor: Optional[ThreadPoolExecutor] = None
+        self._async_lock = threading.Lock()
 
         if isinstance(delivery, bool) or not isinstance(delivery, int):
             raise TypeError(f"delivery must be a DeliveryMode, not {type(delivery).__name__}")
@@ -790,6 +797,7 @@ class Player:
 
     @property
     def closed(self) -> bool:
+        """True once close() ran (the handle is gone)."""
         return self._handle is None
 
     @property
@@ -799,6 +807,8 @@ class Player:
 
     @property
     def delivery(self) -> DeliveryMode:
+        """Where callbacks run: DeliveryMode.THREAD (a library thread) or HOST
+        (dispatch_events)."""
         return cast(DeliveryMode, self._delivery)
 
     @property
@@ -839,6 +849,9 @@ class Player:
         # The helper thread's call has returned or will (destroy interrupted it).
         self._runner.stop()
         self._detach_loop_reader()
+        ex, self._async_executor = self._async_executor, None
+        if ex is not None:
+            ex.shutdown(wait=False)  # its calls return now: destroy aborted their I/O
         if not in_callback:
             self._release_core()
 
@@ -908,6 +921,8 @@ class Player:
         _lib.lib.fpx_player_close_item(h)
 
     def item_status(self) -> ItemStatusInfo:
+        """The current item's status (NONE, LOADING, READY or FAILED, with its error).
+        Callback-safe; never blocks. The C function is ``fpx_player_item_status``."""
         info = _lib.fpx_item_status_info()
         _lib.lib.fpx_player_item_status(self._h(), ctypes.byref(info))
         return ItemStatusInfo._from_c(info)
@@ -935,11 +950,17 @@ class Player:
                     raise
 
     def item_info(self) -> ItemInfo:
+        """Facts of the READY item: stream count, reference stream, duration, start pts, time
+        base, format. ItemNotReadyError before READY. The C function is
+        ``fpx_player_item_info``."""
         info = _lib.fpx_item_info()
         _lib.lib.fpx_player_item_info(self._h(), ctypes.byref(info))
         return ItemInfo._from_c(info)
 
     def stream_info(self, index: int) -> StreamInfo:
+        """Facts of one stream of the READY item (codec, time base, size or rate, profile,
+        formats, colour, rotation, layout...; see StreamInfo). InvalidArgumentError for a bad
+        index. The C function is ``fpx_player_stream_info``."""
         if isinstance(index, bool) or not isinstance(index, int):
             raise TypeError(f"stream index must be an int, not {type(index).__name__}")
         if not -(2 ** 31) <= index < 2 ** 31:
@@ -947,6 +968,13 @@ class Player:
         info = _lib.fpx_stream_info()
         _lib.lib.fpx_player_stream_info(self._h(), index, ctypes.byref(info))
         return StreamInfo._from_c(info)
+
+    def set_stream_enabled(self, index: int, enabled: bool) -> None:
+        """Switches a stream of the ready item off or back on: a disabled stream is discarded
+        in the demuxer and never returned by read_packet(). ReferenceStreamError for the
+        reference stream, InvalidArgumentError for a bad index. Blocking (waits for a seek
+        in progress). The C function is ``fpx_player_set_stream_enabled``."""
+        _lib.lib.fpx_player_set_stream_enabled(self._h(), int(index), 1 if enabled else 0)
 
     def seekable_range(self) -> Tuple[Fraction, Fraction]:
         """(first frame, last frame) on the item timeline, exact. Blocking."""
@@ -1283,6 +1311,74 @@ class Player:
                 return
             yield pkt
 
+    # -- asyncio: the blocking calls, off the loop ---------------------------------------
+    async def _off_loop(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Runs a blocking call of this player on its async worker thread and awaits it. The
+        ctypes call releases the GIL, so the loop keeps running. In HOST mode the event fd
+        is attached to the running loop first, so callbacks keep flowing meanwhile.
+        Cancelling the awaiting task does not interrupt the call; its result is dropped."""
+        loop = asyncio.get_running_loop()
+        self._h()  # InvalidHandleError on a closed player, before any thread hop
+        if self._delivery == DeliveryMode.HOST:
+            self.attach_event_loop(loop)
+        with self._async_lock:
+            ex = self._async_executor
+            if ex is None:
+                ex = self._async_executor = ThreadPoolExecutor(max_workers=1,
+                                                               thread_name_prefix="fpx-async")
+        return await loop.run_in_executor(ex, fn, *args)
+
+    async def open_async(self, url: PathLike, timeout: Optional[float] = None) -> ItemStatusInfo:
+        """Opens ``url`` (see :meth:`open`) and awaits READY without blocking the loop;
+        returns the status, or raises the item's error (NotFoundError, InvalidDataError...)
+        or FastPixTimeoutError after ``timeout`` seconds (None: no limit)."""
+        self.open(url)  # never blocks: the worker thread opens
+        return await self.wait_item_async(timeout)
+
+    async def wait_item_async(self, timeout: Optional[float] = None) -> ItemStatusInfo:
+        """:meth:`wait_item` without blocking the event loop."""
+        _timeout_ms(timeout, "timeout")  # type/NaN check on the caller's thread
+        return cast(ItemStatusInfo, await self._off_loop(self.wait_item, timeout))
+
+    async def read_packet_async(self) -> Packet:
+        """:meth:`read_packet` without blocking the event loop (EndOfFile at the end)."""
+        return cast(Packet, await self._off_loop(self.read_packet))
+
+    def _read_batch(self, n: int) -> Tuple[List[Packet], bool]:
+        out: List[Packet] = []
+        try:
+            while len(out) < n:
+                out.append(self.read_packet())
+        except _errors.EndOfFile:
+            return out, True
+        return out, False
+
+    async def packets_async(self, batch: int = 16) -> AsyncIterator[Packet]:
+        """Async iterator over the packets until EndOfFile, without blocking the loop:
+        ``async for pkt in player.packets_async(): ...``. Packets are read ``batch`` at a
+        time on the player's async thread (one thread hop per batch, not per packet); a
+        packet read but not yet consumed when you stop iterating is dropped."""
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise ValueError(f"batch must be an int >= 1, not {batch!r}")
+        while True:
+            pkts, eof = await self._off_loop(self._read_batch, batch)
+            for pkt in pkts:
+                yield pkt
+            if eof:
+                return
+
+    async def step_frame_async(self, direction: FrameStepDirection = FrameStepDirection.FORWARD,
+                               count: int = 1) -> FrameStepResult:
+        """:meth:`step_frame` without blocking the event loop."""
+        return cast(FrameStepResult, await self._off_loop(self.step_frame, direction, count))
+
+    async def seek_wait_async(self, target: TimeLike, precision: Optional[SeekPrecision] = None,
+                              timeout: Optional[float] = 10.0) -> SeekOutcome:
+        """:meth:`seek_wait` (``fpx_player_seek_wait``) without blocking the event loop.
+        :meth:`seek_async` needs no thread; this one returns as soon as the seek is decided,
+        before its events are delivered."""
+        return cast(SeekOutcome, await self._off_loop(self.seek_wait, target, precision, timeout))
+
     # -- scrubbing and stepping --------------------------------------------------------
     def scrub_session(self) -> "ScrubSession":
         """The player's scrub session (see :class:`ScrubSession`). NoSeekManagerError before
@@ -1361,6 +1457,8 @@ class Player:
         return _live_edge_outcome(r)
 
     async def seek_to_live_edge_async(self) -> SeekOutcome:
+        """Seeks to the live edge (a file's last frame) and awaits the outcome without blocking
+        the event loop. NoItemError when nothing is attached."""
         return _live_edge_outcome(cast(LiveEdgeResult,
                                        await self._await_completion(self._issue_live_edge)))
 
@@ -1390,6 +1488,9 @@ class Player:
     def seek_to_date_and_wait(self, when: Union[int, "datetime.datetime"],
                               precision: Optional[SeekPrecision] = None,
                               timeout: Optional[float] = 10.0) -> DateSeekResult:
+        """Seeks to a wall-clock date (Unix microseconds or an aware datetime) through
+        EXT-X-PROGRAM-DATE-TIME and blocks until it is decided; returns the DateSeekResult (a
+        refusal is returned, not raised)."""
         self._check_can_wait("seek_to_date_and_wait", timeout)
         waiter = _Waiter()
         seek_id = self._issue_date_seek(when, precision, _SeekEntry(waiter=waiter))
@@ -1398,11 +1499,15 @@ class Player:
 
     async def seek_to_date_async(self, when: Union[int, "datetime.datetime"],
                                  precision: Optional[SeekPrecision] = None) -> DateSeekResult:
+        """seek_to_date_and_wait() without blocking the event loop."""
         return cast(DateSeekResult, await self._await_completion(
             lambda entry: self._issue_date_seek(when, precision, entry)))
 
     # -- stats -------------------------------------------------------------------------
     def stats(self) -> PlayerStats:
+        """A copy of the player's counters (seeks issued/completed/superseded/cancelled/failed,
+        packets demuxed, bytes read, events delivered). The C function is
+        ``fpx_player_stats_get``."""
         s = _lib.fpx_player_stats()
         _lib.lib.fpx_player_stats_get(self._h(), ctypes.byref(s))
         return PlayerStats._from_c(s)
@@ -1432,6 +1537,7 @@ class ScrubSession:
 
     @property
     def handle(self) -> _lib.ScrubSessionHandle:
+        """The raw fpx_scrub_session handle."""
         return self._handle
 
     def begin(self, at: TimeLike) -> None:
@@ -1487,12 +1593,14 @@ class ScrubSession:
 
     @property
     def state(self) -> ScrubState:
+        """IDLE, SCRUBBING or SETTLING (between end() and its seek's completion)."""
         st = ctypes.c_int()
         _lib.lib.fpx_scrub_get_state(self._s(), ctypes.byref(st), None)
         return cast(ScrubState, _enum(ScrubState, st.value))
 
     @property
     def is_active(self) -> bool:
+        """True while scrubbing or settling."""
         active = ctypes.c_int()
         _lib.lib.fpx_scrub_get_state(self._s(), None, ctypes.byref(active))
         return bool(active.value)

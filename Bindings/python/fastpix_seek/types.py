@@ -323,6 +323,11 @@ class SeekClamp:
     clamped_target: Optional[Fraction]
     explanation: str
 
+    def __repr__(self) -> str:
+        kind = self.kind.name if isinstance(self.kind, ClampKind) else self.kind
+        moved = f" {self.requested} -> {self.clamped_to}" if self.did_clamp else ""
+        return f"SeekClamp({kind}{moved})"
+
     @classmethod
     def _from_c(cls, c: "_lib.fpx_clamp") -> "SeekClamp":
         return cls(_enum(ClampKind, c.kind), bool(c.did_clamp), from_fpx_time(c.requested),
@@ -353,6 +358,11 @@ class SeekAccuracy:
     def absolute_delta_seconds(self) -> float:
         """Display only; NaN when not landed."""
         return abs(_seconds(self.delta))
+
+    def __repr__(self) -> str:
+        return (f"SeekAccuracy(requested={self.requested_media_time}, landed={self.landed_media_time}, "
+                f"delta={self.delta}, tolerance={self.tolerance_before}, "
+                f"within={self.within_requested_tolerance})")
 
     @classmethod
     def _from_c(cls, a: "_lib.fpx_accuracy") -> "SeekAccuracy":
@@ -399,6 +409,9 @@ class SeekOutcome:
 
     @property
     def within_tolerance(self) -> bool:
+        """The tolerance verdict (accuracy.within_requested_tolerance). For exact seeks prefer
+        frame_covers_target: zero tolerance makes this False whenever the covering frame starts
+        before the target."""
         return self.accuracy.within_requested_tolerance
 
     @property
@@ -423,11 +436,32 @@ class SeekOutcome:
 
     @property
     def verdict(self) -> str:
-        """A one-word summary for reports: ok, outside, or the finish reason."""
+        """A one-word summary for reports: the finish reason when it did not land; for an
+        exact seek ``ok`` when the landed frame covers the target, else ``miss`` (its
+        zero-tolerance verdict is not the measure of an exact seek); for a keyframe
+        precision ``ok`` within the tolerance, else ``outside``."""
         if not self.finished:
             r = self.reason
             return r.name.lower() if isinstance(r, FinishReason) else f"reason{r}"
+        if self.precision.kind == PrecisionKind.EXACT:
+            return "ok" if self.frame_covers_target else "miss"
         return "ok" if self.within_tolerance else "outside"
+
+    def __repr__(self) -> str:
+        """Short: the id, the precision, and for a landed seek the hit (exact: the frame
+        covers the target) or the tolerance verdict, the times and the cost."""
+        if not self.finished:
+            r = self.reason.name if isinstance(self.reason, FinishReason) else self.reason
+            err = f", error={self.error}" if self.error else ""
+            return f"SeekOutcome(#{self.seek_id} {self.precision}: {r}{err}, requested={self.requested_time})"
+        if self.precision.kind == PrecisionKind.EXACT:
+            judged = "hit" if self.frame_covers_target else "MISS"
+        else:
+            judged = "within" if self.within_tolerance else "outside"
+        clamp = "" if not self.clamp.did_clamp else f", clamped to {self.clamp.clamped_to}"
+        return (f"SeekOutcome(#{self.seek_id} {self.precision}: {judged}, requested={self.requested_time}, "
+                f"landed={self.landed_time} (pts {self.landed_stream_pts}){clamp}, "
+                f"{self.packets_read} packets)")
 
     @classmethod
     def _from_c(cls, o: "_lib.fpx_seek_outcome") -> "SeekOutcome":
@@ -474,6 +508,14 @@ class FrameStepResult:
     #: Packets demuxed by this step.
     packets_read: int = 0
 
+    def __repr__(self) -> str:
+        d = self.direction.name.lower() if isinstance(self.direction, FrameStepDirection) else self.direction
+        if self.did_step:
+            return (f"FrameStepResult({d} -> {self.landed_media_time} (pts {self.landed_stream_pts}), "
+                    f"{self.packets_read} packets)")
+        r = self.reason.name if isinstance(self.reason, FrameStepUnavailableReason) else self.reason
+        return f"FrameStepResult({d} refused: {r})"
+
     @classmethod
     def _from_c(cls, r: "_lib.fpx_frame_step_result") -> "FrameStepResult":
         # Fields appended to the struct are read only when the library filled them.
@@ -497,6 +539,10 @@ class ScrubResult:
     sample_count: int
     was_cancelled: bool
 
+    def __repr__(self) -> str:
+        o = "cancelled" if self.outcome is None else repr(self.outcome)
+        return f"ScrubResult({self.sample_count} samples, {o})"
+
     @classmethod
     def _from_c(cls, r: "_lib.fpx_scrub_result") -> "ScrubResult":
         outcome = SeekOutcome._from_c(r.outcome.contents) if r.outcome else None
@@ -516,6 +562,7 @@ class ItemStatusInfo:
 
     @property
     def exception(self) -> Optional[_errors.FastPixSeekError]:
+        """The item's error as an exception when FAILED, else None."""
         return _lib.make_error(self.error) if self.error < 0 else None
 
     @classmethod
@@ -544,6 +591,7 @@ class ItemInfo:
 
     @property
     def duration_seconds(self) -> float:
+        """The duration in seconds as a float, for display (NaN when unknown)."""
         return _seconds(self.duration)
 
     @classmethod
@@ -556,6 +604,11 @@ class ItemInfo:
 
 @dataclass(frozen=True)
 class StreamInfo:
+    """Facts of one stream (``fpx_stream_info``), read from the container as
+    ``ffprobe -show_streams`` reads them. Names are FFmpeg's (``"yuv420p"``, ``"bt709"``);
+    None means unknown or not applicable. See :func:`fastpix_seek.pyav.decoder_for` to
+    build a PyAV decoder from it."""
+
     index: int
     type: MediaType
     codec_id: int
@@ -569,18 +622,120 @@ class StreamInfo:
     #: Copied.
     extradata: bytes
     #: Address of the const AVCodecParameters (for FFmpeg-based hosts), valid only until the
-    #: item is closed or replaced; None when NULL.
+    #: item is closed or replaced; None when NULL. Prefer the typed fields below.
     codecpar: Optional[int]
+    # -- 0.3: stream facts ----------------------------------------------------------------
+    #: FFmpeg's profile value and name ("High", "LC"); None unknown.
+    profile: Optional[int] = None
+    profile_name: Optional[str] = None
+    #: Codec level (H.264: 31 = 3.1); None unknown.
+    level: Optional[int] = None
+    #: Video pixel format ("yuv420p10le"); audio sample format ("fltp").
+    pixel_format: Optional[str] = None
+    sample_format: Optional[str] = None
+    #: Bits per component (video) or per sample (audio); None unknown.
+    bit_depth: Optional[int] = None
+    #: Sample (pixel) aspect ratio; None unknown.
+    sample_aspect_ratio: Optional[Fraction] = None
+    #: Average frame rate and r_frame_rate; None unknown.
+    frame_rate: Optional[Fraction] = None
+    real_frame_rate: Optional[Fraction] = None
+    #: Colour: FFmpeg's names ("tv"/"pc", "bt709", "smpte2084", "bt2020nc"); None unspecified.
+    color_range: Optional[str] = None
+    color_primaries: Optional[str] = None
+    color_transfer: Optional[str] = None
+    color_space: Optional[str] = None
+    chroma_location: Optional[str] = None
+    #: AVFieldOrder value (1 progressive); 0 unknown.
+    field_order: int = 0
+    #: Degrees counterclockwise to rotate the decoded picture for display (display matrix);
+    #: None when the stream has no display matrix.
+    rotation: Optional[float] = None
+    #: Audio channel layout ("mono", "stereo", "5.1(side)") and its AV_CH_* mask.
+    channel_layout: Optional[str] = None
+    channel_mask: int = 0
+    #: Audio samples per packet (None variable/unknown), priming and trailing padding.
+    frame_size: Optional[int] = None
+    initial_padding: int = 0
+    trailing_padding: int = 0
+    #: Container fourcc as an int and as text ("avc1"); None when absent.
+    codec_tag: int = 0
+    codec_tag_string: Optional[str] = None
+    #: Bits per second; None unknown.
+    bit_rate: Optional[int] = None
+    bits_per_coded_sample: int = 0
+    bits_per_raw_sample: int = 0
+    #: Stream start and duration in the stream time base; None unknown.
+    start_pts: Optional[int] = None
+    duration_ts: Optional[int] = None
+    #: nb_frames from the container; None unknown.
+    frame_count: Optional[int] = None
+    #: AV_DISPOSITION_* bits (1 = default).
+    disposition: int = 0
+    #: ISO 639-2 "language" tag; None when absent.
+    language: Optional[str] = None
+
+    def __repr__(self) -> str:
+        kind = self.type.name.lower() if isinstance(self.type, MediaType) else str(self.type)
+        if self.type == MediaType.VIDEO:
+            what = (f"{self.width}x{self.height} {self.pixel_format or '?'}"
+                    + (f" {float(self.frame_rate):.3f} fps" if self.frame_rate else ""))
+        elif self.type == MediaType.AUDIO:
+            what = f"{self.sample_rate} Hz {self.channel_layout or self.channels} {self.sample_format or '?'}"
+        else:
+            what = ""
+        return f"StreamInfo(#{self.index} {kind} {self.codec_name} {what}, time_base={self.time_base})"
 
     @classmethod
     def _from_c(cls, s: "_lib.fpx_stream_info") -> "StreamInfo":
         import ctypes
         extra = (ctypes.string_at(s.extradata, s.extradata_size)
                  if s.extradata and s.extradata_size else b"")
-        return cls(int(s.index), _enum(MediaType, s.type), int(s.codec_id), _text(s.codec_name),
-                   _time_base(s.time_base_num, s.time_base_den), int(s.width), int(s.height),
-                   int(s.sample_rate), int(s.channels), int(s.video_delay), extra,
-                   s.codecpar or None)
+        has_facts = int(s.struct_size) >= _lib.fpx_stream_info.language.offset + ctypes.sizeof(ctypes.c_char_p)
+        base = (int(s.index), _enum(MediaType, s.type), int(s.codec_id), _text(s.codec_name),
+                _time_base(s.time_base_num, s.time_base_den), int(s.width), int(s.height),
+                int(s.sample_rate), int(s.channels), int(s.video_delay), extra,
+                s.codecpar or None)
+        if not has_facts:  # a library older than 0.3 filled only the fields through codecpar
+            return cls(*base)
+
+        def name(b: Optional[bytes]) -> Optional[str]:
+            return b.decode("utf-8", "replace") if b else None
+
+        def rate(n: int, d: int) -> Optional[Fraction]:
+            return Fraction(n, d) if n > 0 and d > 0 else None
+
+        def colour(v: int, b: Optional[bytes], unspecified: int) -> Optional[str]:
+            return None if v == unspecified else name(b)
+
+        tag = int(s.codec_tag)
+        tag_text = None
+        if tag:
+            raw = tag.to_bytes(4, "little")
+            tag_text = raw.decode("latin-1") if all(32 <= c < 127 for c in raw) else None
+        return cls(*base,
+                   profile=None if s.profile == -99 else int(s.profile),
+                   profile_name=name(s.profile_name),
+                   level=None if s.level == -99 else int(s.level),
+                   pixel_format=name(s.pixel_format), sample_format=name(s.sample_format),
+                   bit_depth=int(s.bit_depth) or None,
+                   sample_aspect_ratio=rate(s.sample_aspect_num, s.sample_aspect_den),
+                   frame_rate=rate(s.frame_rate_num, s.frame_rate_den),
+                   real_frame_rate=rate(s.real_frame_rate_num, s.real_frame_rate_den),
+                   color_range=colour(s.color_range, s.color_range_name, 0),
+                   color_primaries=colour(s.color_primaries, s.color_primaries_name, 2),
+                   color_transfer=colour(s.color_transfer, s.color_transfer_name, 2),
+                   color_space=colour(s.color_space, s.color_space_name, 2),
+                   chroma_location=colour(s.chroma_location, s.chroma_location_name, 0),
+                   field_order=int(s.field_order),
+                   rotation=float(s.rotation_degrees) if s.has_display_matrix else None,
+                   channel_layout=name(s.channel_layout), channel_mask=int(s.channel_mask),
+                   frame_size=int(s.frame_size) or None, initial_padding=int(s.initial_padding),
+                   trailing_padding=int(s.trailing_padding), codec_tag=tag, codec_tag_string=tag_text,
+                   bit_rate=int(s.bit_rate) or None, bits_per_coded_sample=int(s.bits_per_coded_sample),
+                   bits_per_raw_sample=int(s.bits_per_raw_sample), start_pts=_pts(s.start_pts),
+                   duration_ts=_pts(s.duration_ts), frame_count=int(s.frame_count) or None,
+                   disposition=int(s.disposition), language=name(s.language))
 
 
 @dataclass(frozen=True)
@@ -618,14 +773,18 @@ class Packet:
 
     @property
     def is_key(self) -> bool:
+        """A keyframe (FPX_PACKET_FLAG_KEY)."""
         return bool(self.flags & _lib.FPX_PACKET_FLAG_KEY)
 
     @property
     def is_corrupt(self) -> bool:
+        """The demuxer flagged the packet corrupt (FPX_PACKET_FLAG_CORRUPT)."""
         return bool(self.flags & _lib.FPX_PACKET_FLAG_CORRUPT)
 
     @property
     def is_discard(self) -> bool:
+        """The container marks it discard (edit-list pre-roll, audio priming): decode it, never
+        present it."""
         return bool(self.flags & _lib.FPX_PACKET_FLAG_DISCARD)
 
     @property
@@ -640,6 +799,7 @@ class Packet:
 
     @property
     def size(self) -> int:
+        """The payload size in bytes."""
         return len(self.data)
 
     def __repr__(self) -> str:
@@ -701,11 +861,22 @@ class LiveSeekWindow:
 
     @property
     def start_date(self) -> "Optional[datetime.datetime]":
+        """The window's start as an aware UTC datetime; None when not date-addressable."""
         return unix_us_to_datetime(self.start_date_us) if self.is_date_addressable else None
 
     @property
     def end_date(self) -> "Optional[datetime.datetime]":
+        """The window's end (the live edge) as an aware UTC datetime; None when not
+        date-addressable."""
         return unix_us_to_datetime(self.end_date_us) if self.is_date_addressable else None
+
+    def __repr__(self) -> str:
+        if not self.is_available:
+            return "LiveSeekWindow(unavailable)"
+        kind = "live" if self.is_live else "vod"
+        dates = f", dates {self.start_date_us}..{self.end_date_us} us" if self.is_date_addressable else ""
+        return (f"LiveSeekWindow({kind} [{self.start}, {self.end}] s, segments "
+                f"{self.first_sequence}..{self.last_sequence}{dates})")
 
     @classmethod
     def _from_c(cls, w: "_lib.fpx_live_seek_window") -> "LiveSeekWindow":
@@ -727,8 +898,13 @@ class LiveEdgeResult:
 
     @property
     def exception(self) -> Optional[_errors.FastPixSeekError]:
+        """The error as an exception (None when the seek was issued)."""
         return _lib.make_error(self.error, "fpx_player_seek_to_live_edge") \
             if self.error < 0 else None
+
+    def __repr__(self) -> str:
+        return f"LiveEdgeResult({self.outcome!r})" if self.outcome is not None else \
+            f"LiveEdgeResult(error={self.error})"
 
 
 @dataclass(frozen=True)
@@ -748,7 +924,14 @@ class DateSeekResult:
 
     @property
     def requested_date(self) -> "datetime.datetime":
+        """The requested date as an aware UTC datetime."""
         return unix_us_to_datetime(self.requested_date_us)
+
+    def __repr__(self) -> str:
+        if self.seeked:
+            return f"DateSeekResult({self.requested_date_us} us: {self.outcome!r})"
+        r = self.reason.name if isinstance(self.reason, DateSeekUnavailableReason) else self.reason
+        return f"DateSeekResult({self.requested_date_us} us refused: {r})"
 
     @classmethod
     def _from_c(cls, r: "_lib.fpx_date_seek_result") -> "DateSeekResult":

@@ -46,3 +46,23 @@ def test_seek_wait_from_a_callback_raises(sample: Path):
         p.seek(2, SeekPrecision.exact(), on_complete=on_complete)
         assert done.wait(20)
     assert len(got) == 1 and got[0].code == -17
+
+
+def test_set_stream_enabled(sample: Path):
+    from fastpix_seek import ReferenceStreamError, InvalidArgumentError
+    with Player(sample) as p:
+        p.wait_item(timeout=20)
+        info = p.item_info()
+        audio = next(i for i in range(info.stream_count) if i != info.reference_stream)
+        p.set_stream_enabled(audio, False)
+        p.seek_wait(0, SeekPrecision.exact())
+        seen = {pkt.stream_index for pkt in p.packets()}
+        assert seen == {info.reference_stream}
+        with pytest.raises(ReferenceStreamError) as e:
+            p.set_stream_enabled(info.reference_stream, False)
+        assert e.value.code == -29 and e.value.name == "FPX_ERROR_REFERENCE_STREAM"
+        with pytest.raises(InvalidArgumentError):
+            p.set_stream_enabled(info.stream_count, False)
+        p.set_stream_enabled(audio, True)
+        p.seek_wait(0, SeekPrecision.exact())
+        assert {pkt.stream_index for pkt in p.packets()} == {info.reference_stream, audio}

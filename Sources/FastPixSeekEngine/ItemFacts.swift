@@ -9,10 +9,12 @@ import FastPixSeekCore
 /// Immutable after init, so any thread may read it without a lock. The
 /// engine hands it to the player (`factsOwner`) once a host has seen its
 /// pointers, and the player keeps it until it is destroyed (seek.h, section 5).
-public final class StreamFacts {
+public final class ItemFacts {
     let infos: [StreamInfo]
     public let formatName: UnsafePointer<CChar>?
     private var parameters: [UnsafeMutablePointer<AVCodecParameters>] = []
+    /// The strings of the streams' details (channel layouts, language tags).
+    private let strings = EngineStrings()
     private let handedOutLock = Monitor()
     private var handedOut = false
 
@@ -57,6 +59,7 @@ public final class StreamFacts {
                                   extradata: extradata.map { UnsafeRawPointer($0) },
                                   extradataSize: extradata == nil ? 0 : Int(max(0, par?.pointee.extradata_size ?? 0)),
                                   codecParameters: par.map { UnsafeRawPointer($0) }))
+            out[out.count - 1].details = streamDetails(of: st, in: c, strings: strings)
         }
         infos = out
     }

@@ -1,0 +1,113 @@
+"""HLS: one packet path. After any sequence of seeks and reads, the packets from a landing
+on are exactly the stream's packets in order from the keyframe that landing needs, with
+fresh flags and the current seek id, across segment boundaries, including a rewind into a
+segment whose reader is still open. Ground truth: ffprobe of the segment files, in order.
+"""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+from fractions import Fraction
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+
+from fastpix_seek import EndOfFile, Player, SeekPrecision
+
+
+def make_vod(tmp: Path) -> Tuple[Path, List[Tuple[int, int, bool]]]:
+    """3 s VOD, 1 s MPEG-TS segments, 25 fps, GOP 25 (B-frames); the video packets of the
+    segment files in playlist order as (pts, dts, key)."""
+    pl = tmp / "vod.m3u8"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=3",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g", "25", "-keyint_min", "25",
+                    "-sc_threshold", "0", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+                    "-hls_segment_filename", str(tmp / "seg%d.ts"), str(pl)], check=True)
+    segs = [line.strip() for line in pl.read_text().splitlines() if line.strip().endswith(".ts")]
+    assert len(segs) == 3, segs
+    packets = []
+    for s in segs:
+        j = json.loads(subprocess.check_output(
+            ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,dts,flags",
+             "-of", "json", str(tmp / s)]))
+        for p in j["packets"]:
+            packets.append((int(p["pts"]), int(p["dts"]), "K" in p["flags"]))
+    return pl, packets
+
+
+@pytest.fixture(scope="module")
+def vod(tmp_path_factory):
+    return make_vod(tmp_path_factory.mktemp("hls_rewind"))
+
+
+def expected_from(packets, landed: int) -> int:
+    """Index (decode order) of the keyframe the landing needs: the last keyframe with pts <= landed
+    decoded before the landed frame."""
+    at = next(i for i, p in enumerate(packets) if p[0] == landed)
+    return max(i for i in range(at + 1) if packets[i][2] and packets[i][0] <= landed)
+
+
+def check_read(player: Player, packets, outcome, n: int, problems: List[str], what: str) -> None:
+    landed = outcome.landed_stream_pts
+    k = expected_from(packets, landed)
+    got = []
+    for i in range(n):
+        try:
+            pk = player.read_packet()
+        except EndOfFile:
+            break
+        got.append(pk)
+    want = packets[k:k + len(got)]
+    if len(got) < min(n, len(packets) - k):
+        problems.append(f"{what}: EOF after {len(got)} packets, expected {min(n, len(packets) - k)}")
+    for i, (pk, w) in enumerate(zip(got, want)):
+        if (pk.pts, pk.dts, pk.is_key) != w:
+            problems.append(f"{what}: packet {i}: got (pts {pk.pts}, dts {pk.dts}, key {pk.is_key}), "
+                            f"want {w} (landed {landed})")
+            break
+        if pk.is_discontinuity != (i == 0):
+            problems.append(f"{what}: packet {i} (pts {pk.pts}): DISCONTINUITY {pk.is_discontinuity}")
+            break
+        if pk.is_decode_only != (pk.pts < landed):
+            problems.append(f"{what}: packet {i} (pts {pk.pts}): DECODE_ONLY {pk.is_decode_only}, landed {landed}")
+            break
+        if pk.seek_id != outcome.seek_id:
+            problems.append(f"{what}: packet {i} (pts {pk.pts}): seek id {pk.seek_id}, want {outcome.seek_id}")
+            break
+
+
+def test_rewind_into_an_open_segment(vod):
+    """The two sequences from issue 11: exact 1.96 s then 0.5 s; 1.0 s, 40 packets, 0.5 s."""
+    pl, packets = vod
+    problems: List[str] = []
+    with Player(pl) as p:
+        p.wait_item(timeout=30)
+        o = p.seek_wait(Fraction(196, 100), SeekPrecision.exact(), timeout=30)
+        o = p.seek_wait(Fraction(1, 2), SeekPrecision.exact(), timeout=30)
+        check_read(p, packets, o, 75, problems, "1.96 -> 0.5")
+        o = p.seek_wait(1, SeekPrecision.exact(), timeout=30)
+        check_read(p, packets, o, 40, problems, "1.0, 40 packets")
+        o = p.seek_wait(Fraction(1, 2), SeekPrecision.exact(), timeout=30)
+        check_read(p, packets, o, 75, problems, "then 0.5")
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_seek_sequences(vod, seed: int):
+    pl, packets = vod
+    rng = random.Random(seed)
+    problems: List[str] = []
+    with Player(pl) as p:
+        p.wait_item(timeout=30)
+        for step in range(25):
+            t = Fraction(rng.randrange(0, 2960), 1000)
+            prec = rng.choice([SeekPrecision.exact(), SeekPrecision.default(),
+                               SeekPrecision.nearest_keyframe(Fraction(1, 2))])
+            o = p.seek_wait(t, prec, timeout=30)
+            n = rng.choice([0, 1, 5, 20, 40, 80])
+            check_read(p, packets, o, n, problems, f"step {step}: seek {t} {prec}, read {n}")
+            if problems:
+                break
+    assert not problems, "\n".join(problems)
