@@ -245,8 +245,10 @@
  *
  * Structs the library fills in your memory (the output-struct rule).
  * fpx_item_status_info, fpx_item_info, fpx_stream_info, fpx_packet,
- * fpx_player_stats, fpx_frame_step_result, fpx_live_seek_window and
- * fpx_ffmpeg_version_info (and any output struct added later) start with size_t struct_size, and YOU set it:
+ * fpx_player_stats, fpx_frame_step_result, fpx_live_seek_window,
+ * fpx_ffmpeg_version_info and the fpx_seek_outcome that
+ * fpx_player_seek_wait fills (and any output struct added later) start
+ * with size_t struct_size, and YOU set it:
  *
  *   fpx_packet pkt = {.struct_size = sizeof(fpx_packet)};
  *   fpx_player_read_packet(p, &pkt);
@@ -264,15 +266,13 @@
  *   no playhead.
  * - struct_size 0 is read as a host that predates this rule (0.2.0 and
  *   older did not read struct_size): it gets the struct as the oldest header
- *   of this SONAME declared it. That is the whole struct for every struct
- *   above except fpx_frame_step_result, whose first 48 bytes (through
- *   explanation) are filled and whose landed_stream_pts and packets_read,
- *   added in 0.2.0, are not; fpx_packet, filled through av_packet (the
- *   landing fields after it came in 0.3); and fpx_stream_info, filled
- *   through codecpar (the stream facts after it came in 0.3). Zeroed
- *   structs therefore stay safe for old hosts; set struct_size to get every
- *   field. (fpx_seek_outcome as the output of fpx_player_seek_wait, new in
- *   0.3, is filled whole for a zero size.)
+ *   of this SONAME declared it: each struct as 0.2.0 laid it out (fields
+ *   appended since are not filled), except fpx_frame_step_result, whose
+ *   first 48 bytes (through explanation) are filled and whose
+ *   landed_stream_pts and packets_read, added in 0.2.0, are not; and the
+ *   fpx_seek_outcome of fpx_player_seek_wait, filled as it was when that
+ *   function appeared (through packets_read). Zeroed structs therefore stay
+ *   safe for old hosts; set struct_size to get every field.
  * - struct_size is read, so it must be initialised: an uninitialised
  *   (garbage) size larger than the struct is taken as a newer host and the
  *   whole struct is filled, which overruns your memory if your struct is
@@ -963,7 +963,10 @@ typedef struct fpx_packet {
 /**
  * A set of optional event functions. Start with size = sizeof(fpx_listener)
  * (or fpx_listener_init); a NULL member is a no-op. The struct is copied at
- * fpx_player_add_listener; userdata is never owned.
+ * fpx_player_add_listener; userdata is never owned. Members that do not lie
+ * wholly within size are treated as NULL (a size that ends inside a member
+ * leaves that member out); the same holds for fpx_player_config, whose
+ * members past size keep their defaults.
  */
 typedef struct fpx_listener {
     size_t size;
@@ -1424,7 +1427,7 @@ typedef struct fpx_live_seek_window {
     int64_t first_sequence;   /**< media sequence number of the oldest segment */
     int64_t last_sequence;    /**< of the newest */
     fpx_time target_duration;
-    fpx_time hold_back;       /**< the distance from the newest segment's end to the edge */
+    fpx_time hold_back;       /**< the distance from the newest segment's end to the edge (0 for VOD) */
 } fpx_live_seek_window;
 
 /**

@@ -372,7 +372,10 @@ public final class HLSEngine: MediaEngine, PacketSource {
                           start: mt(first.itemStart), end: mt(end),
                           startDateMicroseconds: startDate, endDateMicroseconds: endDate,
                           firstSequence: first.sequence, lastSequence: last.sequence,
-                          targetDuration: MediaTime(value: Int64(td), timescale: 1), holdBack: mt(hold))
+                          // The distance from the newest segment's end to the edge: none
+                          // for VOD, whose end is not reduced.
+                          targetDuration: MediaTime(value: Int64(td), timescale: 1),
+                          holdBack: live ? mt(hold) : MediaTime(value: 0, timescale: 1))
     }
 
     public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? {
