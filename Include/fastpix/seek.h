@@ -366,8 +366,10 @@
  * window drops what the host has read; a seek whose scan would grow it
  * further fails with FPX_ERROR_TOO_LARGE). Packets demuxed from a held
  * segment are copies, so an HLS player holds up to about twice the cap.
- * What libavformat allocates for its own parsing is bounded by FFmpeg's
- * defaults (probesize 5 MB, max_probe_packets 2500); the library does not
+ * What libavformat reads and allocates to find the streams is bounded by
+ * probesize 5 MB, max_probe_packets 2500 and formatprobesize 1 MiB (set on
+ * every open; FFmpeg 5.1's defaults). Allocations a demuxer sizes from the
+ * file itself remain FFmpeg's business: the library does not
  * call av_max_alloc(), which is process-wide: a host that wants a hard bound
  * on any single FFmpeg allocation can set it (e.g. av_max_alloc(256 << 20)),
  * knowing it applies to all FFmpeg use in the process.
