@@ -32,6 +32,12 @@ step "C API tests under AddressSanitizer + UBSan (make test-asan-c)"
 # every C test against it: any ASan, LSan or UBSan report fails the step.
 make -s test-asan-c FPX_FIXTURES="$fixtures" || failed+=("ASan C tests")
 
+step "fuzz corpus replay (every seed once, against the ASan build)"
+FPX_LIBDIR="$root/build/asan/lib" \
+  CC="$(dirname "$(readlink -f "$(command -v swift)")")/clang -fsanitize=address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld" \
+  ASAN_OPTIONS=detect_leaks=1 FPX_FUZZ_MEDIA_DIR="$root/Tests/fuzz/files" \
+  bash Tests/fuzz/replay.sh || failed+=("fuzz replay")
+
 step "install + pkg-config host"
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT

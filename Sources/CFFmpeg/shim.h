@@ -32,24 +32,6 @@ static inline int fpx_pkt_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
 static inline int fpx_pkt_flag_discard(void) { return AV_PKT_FLAG_DISCARD; }
 static inline int fpx_avseek_flag_backward(void) { return AVSEEK_FLAG_BACKWARD; }
 static inline int fpx_avfmtctx_unseekable(void) { return AVFMTCTX_UNSEEKABLE; }
-/* Index entry i of st (the container's own index): timestamp and AVINDEX_* flags; 0 when it exists. */
-static inline int fpx_index_entry(AVStream *st, int i, int64_t *timestamp, int *flags) {
-    const AVIndexEntry *e = avformat_index_get_entry(st, i);
-    if (!e) return -1;
-    *timestamp = e->timestamp;
-    *flags = e->flags & (AVINDEX_KEYFRAME | AVINDEX_DISCARD_FRAME);
-    return 0;
-}
-/* The samples a decoder skips at the start of this packet (AV_PKT_DATA_SKIP_SAMPLES: encoder
- * priming of MP3, Opus, ...), 0 when none. */
-static inline int64_t fpx_packet_skip_samples(const AVPacket *p) {
-    size_t size = 0;
-    const uint8_t *d = av_packet_get_side_data(p, AV_PKT_DATA_SKIP_SAMPLES, &size);
-    if (!d || size < 4) return 0;
-    return (int64_t)((uint32_t)d[0] | ((uint32_t)d[1] << 8) | ((uint32_t)d[2] << 16) | ((uint32_t)d[3] << 24));
-}
-static inline int fpx_avindex_keyframe(void) { return AVINDEX_KEYFRAME; }
-static inline int fpx_avindex_discard_frame(void) { return AVINDEX_DISCARD_FRAME; }
 /* FFmpeg's own logger back (av_log_default_callback cannot cross into Swift: va_list). */
 static inline void fpx_av_log_restore_default(void) { av_log_set_callback(av_log_default_callback); }
 
@@ -78,4 +60,22 @@ static inline void fpx_av_log_install(void) { av_log_set_callback(fpx_av_log_cal
 static inline unsigned fpx_libavformat_build_version(void) { return LIBAVFORMAT_VERSION_INT; }
 static inline unsigned fpx_libavcodec_build_version(void) { return LIBAVCODEC_VERSION_INT; }
 static inline unsigned fpx_libavutil_build_version(void) { return LIBAVUTIL_VERSION_INT; }
+/* Index entry i of st (the container's own index): timestamp and AVINDEX_* flags; 0 when it exists. */
+static inline int fpx_index_entry(AVStream *st, int i, int64_t *timestamp, int *flags) {
+    const AVIndexEntry *e = avformat_index_get_entry(st, i);
+    if (!e) return -1;
+    *timestamp = e->timestamp;
+    *flags = e->flags & (AVINDEX_KEYFRAME | AVINDEX_DISCARD_FRAME);
+    return 0;
+}
+/* The samples a decoder skips at the start of this packet (AV_PKT_DATA_SKIP_SAMPLES: encoder
+ * priming of MP3, Opus, ...), 0 when none. */
+static inline int64_t fpx_packet_skip_samples(const AVPacket *p) {
+    size_t size = 0;
+    const uint8_t *d = av_packet_get_side_data(p, AV_PKT_DATA_SKIP_SAMPLES, &size);
+    if (!d || size < 4) return 0;
+    return (int64_t)((uint32_t)d[0] | ((uint32_t)d[1] << 8) | ((uint32_t)d[2] << 16) | ((uint32_t)d[3] << 24));
+}
+static inline int fpx_avindex_keyframe(void) { return AVINDEX_KEYFRAME; }
+static inline int fpx_avindex_discard_frame(void) { return AVINDEX_DISCARD_FRAME; }
 #endif

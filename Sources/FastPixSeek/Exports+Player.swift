@@ -51,6 +51,17 @@ func cStatus(_ s: ItemStatusInfo) -> fpx_item_status_info {
 
 let FPX_NOPTS: Int64 = Int64.min
 
+/// How many bytes of a host's input struct (fpx_listener, fpx_player_config)
+/// to copy for its declared `size`: at most the library's struct, rounded
+/// down to whole pointer-sized slots, so that no member (a function pointer
+/// above all) is ever copied in part. Both structs are laid out in
+/// pointer-sized slots (fpx_player_config's enum shares one with padding).
+func wholeMembers<T>(_ declared: Int, of _: T.Type) -> Int {
+    let slot = MemoryLayout<UnsafeRawPointer>.size
+    let n = min(max(declared, 0), MemoryLayout<T>.size)
+    return n / slot * slot
+}
+
 // MARK: Listeners
 
 /// A host's fpx_listener, copied. Members past the host's `size` are treated as NULL.
@@ -59,7 +70,10 @@ final class CListener: PlayerListener {
 
     init(_ src: UnsafePointer<fpx_listener>) {
         var copy = fpx_listener()
-        let n = min(Int(src.pointee.size), MemoryLayout<fpx_listener>.size)
+        // Whole members only: a size that ends inside a function pointer must
+        // not leave half of it behind (a call through it would jump anywhere).
+        // Every member is pointer-sized and pointer-aligned.
+        let n = wholeMembers(Int(src.pointee.size), of: fpx_listener.self)
         withUnsafeMutableBytes(of: &copy) { dst in
             dst.copyMemory(from: UnsafeRawBufferPointer(start: UnsafeRawPointer(src), count: n))
         }
@@ -145,7 +159,7 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
         guard config.pointee.size >= MemoryLayout<fpx_player_config>.offset(of: \.wakeup)! else {
             return ErrorCode.invalidArgument.rawValue
         }
-        let n = min(Int(config.pointee.size), MemoryLayout<fpx_player_config>.size)
+        let n = wholeMembers(Int(config.pointee.size), of: fpx_player_config.self)
         withUnsafeMutableBytes(of: &cfg) { dst in
             dst.copyMemory(from: UnsafeRawBufferPointer(start: UnsafeRawPointer(config), count: n))
         }
@@ -274,7 +288,7 @@ public func fpxPlayerStreamInfo(_ h: OpaquePointer?, _ index: Int32,
         c.extradata = s.extradata?.assumingMemoryBound(to: UInt8.self)
         c.extradata_size = s.extradataSize
         c.codecpar = s.codecParameters
-        let f = s.facts
+        let f = s.details
         c.profile = f.profile
         c.level = f.level
         c.profile_name = f.profileName

@@ -75,7 +75,8 @@ struct OutputSlot<T: OutputStruct> {
     }
 }
 
-// The legacy sizes. Every struct below was the same in 0.1 and 0.2.0 except
+// The legacy sizes: the 0.2.0 layouts, frozen (fields appended later are not
+// part of them). Every struct below was the same in 0.1 and 0.2.0 except
 // fpx_frame_step_result, which 0.2.0 grew from 48 bytes (ending at
 // `explanation`) to 64: a zero-size caller gets the 48-byte layout, which is
 // safe for hosts built against either header.
@@ -101,8 +102,8 @@ extension fpx_live_seek_window: OutputStruct {
     static var legacySize: Int { sizeEnding(at: \Self.hold_back, fpx_time.self) }
 }
 
-// fpx_seek_outcome as an output of fpx_player_seek_wait (0.3, new): a zero
-// struct_size gets the whole struct, as no older host can call that function.
+// fpx_player_seek_wait (0.3) is the first export to fill an outcome in the
+// caller's memory; a zero size gets the outcome as it was then.
 extension fpx_seek_outcome: OutputStruct {
-    static var legacySize: Int { MemoryLayout<fpx_seek_outcome>.size }
+    static var legacySize: Int { sizeEnding(at: \Self.packets_read, UInt64.self) }
 }

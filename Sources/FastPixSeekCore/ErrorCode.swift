@@ -28,8 +28,8 @@ public enum ErrorCode: Int32, Error, CaseIterable {
     case protocolNotAllowed = -25
     case interrupted = -26
     case tooLarge = -27
-    case ffmpegMismatch = -29
-    case referenceStream = -31
+    case ffmpegMismatch = -28
+    case referenceStream = -29
 
     public var name: StaticString {
         switch self {

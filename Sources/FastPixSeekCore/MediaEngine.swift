@@ -245,7 +245,7 @@ public struct StreamInfo {
     public var extradataSize: Int
     public var codecParameters: UnsafeRawPointer?
     /// Profile, level, pixel and sample formats, colour, rotation, layout... (0.3).
-    public var facts = StreamFacts()
+    public var details = StreamDetails()
 
     public init(index: Int32, type: MediaType, codecID: Int32, codecName: UnsafePointer<CChar>?, timeBaseNum: Int32,
                 timeBaseDen: Int32, width: Int32, height: Int32, sampleRate: Int32, channels: Int32, videoDelay: Int32,

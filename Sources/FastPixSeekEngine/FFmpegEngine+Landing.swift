@@ -121,6 +121,7 @@ extension FFmpegEngine {
         dropPending()
         clearWindow()
         try rewind()
+        // The position is known exactly (the start): clearWindow's mark does not apply.
         positionLost = false
         landedPTS = nil
         discontinuity = false

@@ -186,8 +186,10 @@ public final class HLSEngine: MediaEngine, PacketSource {
         let size = avio_size(ctx)
         if range == nil && size > Int64(limit) { throw EngineError(.tooLarge) }
         if range != nil && want > limit { throw EngineError(.tooLarge) }
+        // Reserve once: without a size, the cap (untouched pages cost no
+        // memory), so growing never copies and the peak stays near the bytes held.
         var out: [UInt8] = []
-        if size > 0 { out.reserveCapacity(Int(min(Int64(want), size))) }
+        out.reserveCapacity(size > 0 ? Int(min(Int64(want), size)) : want)
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
             let room = min(buf.count, want - out.count + 1)
@@ -434,7 +436,12 @@ public final class HLSEngine: MediaEngine, PacketSource {
         return finish(landing, seg: seg, anchor: a, seekID: request.seekID)
     }
 
+    /// The segment and segment pts of the latest landing (seek or step), for the landing fields
+    /// of packets read from the segments after it (their own engines never landed).
+    private var landedAt: (sequence: Int64, pts: Int64)?
+
     private func finish(_ l: Landing, seg: Segment, anchor a: Anchor, seekID: UInt64) -> Landing {
+        landedAt = (seg.sequence, l.pts)
         currentSequence = seg.sequence
         markDiscontinuity = false
         lastSeekID = seekID
@@ -468,6 +475,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
                 let t = ticks(ofPTS: l.pts, a)
                 if forward, let edge = edgeTicks, t > edge { return .atLiveEdge }
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: l.pts)
+                landedAt = (seg.sequence, l.pts)
                 currentSequence = seg.sequence
                 fromTicks = t
                 remaining -= 1
@@ -489,6 +497,7 @@ public final class HLSEngine: MediaEngine, PacketSource {
                                                       seekID: seekID), shouldStop: shouldStop)
                 packets &+= l.packetsRead
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: landedPTS)
+                landedAt = (other.sequence, landedPTS)
                 currentSequence = other.sequence
                 fromTicks = t
                 remaining -= 1
@@ -514,6 +523,14 @@ public final class HLSEngine: MediaEngine, PacketSource {
                     var p = try e.readPacket(shouldStop: shouldStop)
                     if markDiscontinuity { p.flags |= PacketView.flagDiscontinuity; markDiscontinuity = false }
                     if lastSeekID != 0 && p.seekID == 0 { p.seekID = lastSeekID }
+                    if let l = landedAt, l.sequence != seq {
+                        // A later segment: everything in it presents after the landing, and its
+                        // pts need not share the landing segment's timeline (discontinuities).
+                        p.landedPTS = l.pts
+                        p.landedStreamIndex = referenceStream
+                        p.landedPTSInStream = nil
+                        p.trimSamples = 0
+                    }
                     return p
                 } catch let err as EngineError where err.code == .eof {
                     // On to the next segment.

@@ -13,7 +13,7 @@ public final class ItemFacts {
     let infos: [StreamInfo]
     public let formatName: UnsafePointer<CChar>?
     private var parameters: [UnsafeMutablePointer<AVCodecParameters>] = []
-    /// The strings the extended facts hand out (channel layouts, languages).
+    /// The strings of the streams' details (channel layouts, language tags).
     private let strings = EngineStrings()
     private let handedOutLock = Monitor()
     private var handedOut = false
@@ -49,7 +49,7 @@ public final class ItemFacts {
             default: type = .unknown
             }
             let extradata = par.flatMap { $0.pointee.extradata }
-            var info = StreamInfo(index: Int32(i), type: type,
+            out.append(StreamInfo(index: Int32(i), type: type,
                                   codecID: Int32(bitPattern: src.pointee.codec_id.rawValue),
                                   codecName: avcodec_get_name(src.pointee.codec_id),
                                   timeBaseNum: st.pointee.time_base.num, timeBaseDen: st.pointee.time_base.den,
@@ -58,9 +58,8 @@ public final class ItemFacts {
                                   videoDelay: src.pointee.video_delay,
                                   extradata: extradata.map { UnsafeRawPointer($0) },
                                   extradataSize: extradata == nil ? 0 : Int(max(0, par?.pointee.extradata_size ?? 0)),
-                                  codecParameters: par.map { UnsafeRawPointer($0) })
-            info.facts = FFmpegEngine.streamFacts(of: st, in: c, strings: strings)
-            out.append(info)
+                                  codecParameters: par.map { UnsafeRawPointer($0) }))
+            out[out.count - 1].details = streamDetails(of: st, in: c, strings: strings)
         }
         infos = out
     }

@@ -55,7 +55,8 @@ func runProbe(_ args: [String]) {
             let type = ["unknown", "video", "audio", "subtitle", "data"][Int(s.type.rawValue)]
             return "{\"index\":\(s.index),\"type\":\(jsonString(type)),\"codec\":\(jsonString(name)),"
                 + "\"time_base\":{\"num\":\(s.timeBaseNum),\"den\":\(s.timeBaseDen)},"
-                + "\"width\":\(s.width),\"height\":\(s.height),\"sample_rate\":\(s.sampleRate),\"channels\":\(s.channels)}"
+                + "\"width\":\(s.width),\"height\":\(s.height),\"sample_rate\":\(s.sampleRate),\"channels\":\(s.channels),"
+                + detailsJSON(s.details) + "}"
         }.joined(separator: ",")
         out += "]}"
         print(out)
@@ -73,7 +74,41 @@ func runProbe(_ args: [String]) {
     print("  frames           \(frames), keyframes \(keyframes)" + (keyframes > 0 ? ", mean GOP \(fmt(Double(frames) / Double(keyframes), 1)) frames" : ""))
     for s in streams {
         let name = s.codecName.map { String(cString: $0) } ?? "unknown"
-        let kind = s.type == .video ? "video \(s.width)x\(s.height)" : s.type == .audio ? "audio \(s.sampleRate) Hz, \(s.channels) ch" : "other"
-        print("  stream #\(s.index)        \(name), \(kind), time base \(s.timeBaseNum)/\(s.timeBaseDen)")
+        let d = s.details
+        func text(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+        var extra = [text(d.profileName)].compactMap { $0 }
+        let kind: String
+        if s.type == .video {
+            extra += [text(d.pixelFormat)].compactMap { $0 }
+            if d.frameRateNum > 0 && d.frameRateDen > 0 { extra.append("\(fmt(Double(d.frameRateNum) / Double(d.frameRateDen), 3)) fps") }
+            if d.colorSpace != 2, let cs = text(d.colorSpaceName) { extra.append(cs) }
+            if d.hasDisplayMatrix { extra.append("rotation \(fmt(d.rotationDegrees, 0))") }
+            kind = "video \(s.width)x\(s.height)"
+        } else if s.type == .audio {
+            extra += [text(d.sampleFormat), text(d.channelLayout)].compactMap { $0 }
+            kind = "audio \(s.sampleRate) Hz, \(s.channels) ch"
+        } else {
+            kind = "other"
+        }
+        let more = extra.isEmpty ? "" : " (" + extra.joined(separator: ", ") + ")"
+        print("  stream #\(s.index)        \(name), \(kind)\(more), time base \(s.timeBaseNum)/\(s.timeBaseDen)")
     }
+}
+
+/// The stream details (seek.h fpx_stream_info, 0.3 fields) as JSON members, names not integers.
+func detailsJSON(_ d: StreamDetails) -> String {
+    func str(_ p: UnsafePointer<CChar>?) -> String { p.map { jsonString(String(cString: $0)) } ?? "null" }
+    func ratio(_ n: Int32, _ den: Int32) -> String { n > 0 && den > 0 ? jsonString(rationalText(MediaTime(value: Int64(n), timescale: den))) : "null" }
+    var out = "\"profile\":\(str(d.profileName)),\"level\":" + (d.level == -99 ? "null" : "\(d.level)") + ","
+    out += "\"pixel_format\":\(str(d.pixelFormat)),\"bit_depth\":" + (d.bitDepth > 0 ? "\(d.bitDepth)" : "null") + ","
+    out += "\"sample_aspect_ratio\":\(ratio(d.sampleAspectNum, d.sampleAspectDen)),"
+    out += "\"frame_rate\":\(ratio(d.frameRateNum, d.frameRateDen)),"
+    out += "\"color\":{\"range\":" + (d.colorRange == 0 ? "null" : str(d.colorRangeName))
+    out += ",\"primaries\":" + (d.colorPrimaries == 2 ? "null" : str(d.colorPrimariesName))
+    out += ",\"transfer\":" + (d.colorTransfer == 2 ? "null" : str(d.colorTransferName))
+    out += ",\"space\":" + (d.colorSpace == 2 ? "null" : str(d.colorSpaceName)) + "},"
+    out += "\"rotation\":" + (d.hasDisplayMatrix ? jsonDouble(d.rotationDegrees) : "null") + ","
+    out += "\"sample_format\":\(str(d.sampleFormat)),\"channel_layout\":\(str(d.channelLayout)),"
+    out += "\"bit_rate\":" + (d.bitRate > 0 ? "\(d.bitRate)" : "null") + ",\"language\":\(str(d.language))"
+    return out
 }

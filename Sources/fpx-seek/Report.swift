@@ -25,6 +25,7 @@ struct DemuxedFrame { var pts: Int64; var dts: Int64?; var key: Bool; var decode
 
 struct PrecisionRow {
     var name: String
+    var precision: SeekPrecision = .exact
     var deltas: [Double] = []      // seconds, signed
     var within = 0
     var covers = 0
@@ -107,7 +108,7 @@ func runReport(_ args: [String]) {
     let bar = Progress(total: n * precisions.count, label: "seeks")
     var done = 0
     for (name, prec) in precisions {
-        var row = PrecisionRow(name: name)
+        var row = PrecisionRow(name: name, precision: prec)
         for t in targets {
             done += 1
             if done % 8 == 0 { bar.update(done) }
@@ -148,7 +149,7 @@ func runReport(_ args: [String]) {
         out += "\"duration_seconds\":\(jsonDouble(duration)),\"targets\":\(n),\"seed\":\(seed),"
         out += "\"keyframe_interval_seconds\":\(stats(intervals)),\"precisions\":["
         out += rows.map { r in
-            "{\"precision\":\(jsonString(r.name)),\"landed\":\(r.landed),\"within_tolerance\":\(r.within),"
+            "{\"label\":\(jsonString(r.name)),\"precision\":\(precisionJSON(r.precision)),\"landed\":\(r.landed),\"within_tolerance\":\(r.within),"
                 + "\"frame_covers_target\":\(r.covers),\"hit_measure\":\(jsonString(r.name == "exact" ? "frame_covers_target" : "within_tolerance")),"
                 + "\"hits\":\(r.name == "exact" ? r.covers : r.within),\"hit_rate\":\(jsonDouble(r.landed > 0 ? Double(r.name == "exact" ? r.covers : r.within) / Double(r.landed) : .nan)),"
                 + "\"within_rate\":\(jsonDouble(r.landed > 0 ? Double(r.within) / Double(r.landed) : .nan)),"

@@ -34,7 +34,7 @@ final class FFmpegABITests: XCTestCase {
         XCTAssertFalse(a.isCompatible)
         XCTAssertEqual(a.openRefusal, .ffmpegMismatch)
         XCTAssertEqual(a.mismatchDescription, "libavformat 60.3.100 loaded, built against 59.27.100")
-        XCTAssertEqual(ErrorCode.ffmpegMismatch.rawValue, -29)
+        XCTAssertEqual(ErrorCode.ffmpegMismatch.rawValue, -28)
         XCTAssertEqual("\(ErrorCode.ffmpegMismatch.name)", "FPX_ERROR_FFMPEG_MISMATCH")
     }
 

@@ -93,6 +93,21 @@ static int fill_packet(fpx_player *p, void *o) { return fpx_player_read_packet(p
 static int fill_stats(fpx_player *p, void *o) { return fpx_player_stats_get(p, o); }
 static int fill_step(fpx_player *p, void *o) { return fpx_player_step_frame(p, FPX_STEP_FORWARD, 1, o); }
 static int fill_window(fpx_player *p, void *o) { return fpx_player_live_seek_window(p, o); }
+static int fill_seekwait(fpx_player *p, void *o)
+{
+    return fpx_player_seek_wait(p, fpx_time_make(3, 2), fpx_precision_exact(), 10000, o);
+}
+
+/* Latencies differ between two calls; everything else of the same seek is equal. */
+static const field f_outcome[] = {
+    F(fpx_seek_outcome, seek_id), F(fpx_seek_outcome, precision), F(fpx_seek_outcome, finished),
+    F(fpx_seek_outcome, reason), F(fpx_seek_outcome, error), F(fpx_seek_outcome, requested_time),
+    F(fpx_seek_outcome, landed_time), FV(fpx_seek_outcome, latency), FV(fpx_seek_outcome, latency_ns),
+    F(fpx_seek_outcome, accuracy), F(fpx_seek_outcome, clamp), F(fpx_seek_outcome, resolution),
+    F(fpx_seek_outcome, frame_covers_target), F(fpx_seek_outcome, landed_is_keyframe),
+    F(fpx_seek_outcome, stream_index), F(fpx_seek_outcome, landed_stream_pts),
+    F(fpx_seek_outcome, stream_time_base_num), F(fpx_seek_outcome, stream_time_base_den),
+    F(fpx_seek_outcome, packets_read)};
 
 typedef struct kind {
     const char *name;
@@ -116,6 +131,7 @@ static const kind kinds[] = {
     K("fpx_player_step_frame", fpx_frame_step_result, 48, f_step, fill_step, 1),
     K("fpx_player_live_seek_window", fpx_live_seek_window, LEGACY(fpx_live_seek_window, hold_back), f_window,
       fill_window, 0),
+    K("fpx_player_seek_wait", fpx_seek_outcome, LEGACY(fpx_seek_outcome, packets_read), f_outcome, fill_seekwait, 1),
 };
 
 /* A union keeps the buffer aligned for every struct (C99 has no _Alignas). */
@@ -248,6 +264,7 @@ static fpx_player *open_player(const char *path)
     fpx_player *p = make_player(FPX_DELIVERY_HOST); /* nothing moves the stats behind our back */
     REQUIRE(p != NULL);
     REQUIRE(open_wait(p, path, NULL) == FPX_OK);
+    REQUIRE(fpx_player_setup_seek_manager(p) == FPX_OK);
     return p;
 }
 

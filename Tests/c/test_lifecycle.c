@@ -528,19 +528,22 @@ static const char *const error_names[] = {
     "FPX_ERROR_PROTOCOL_NOT_ALLOWED",
     "FPX_ERROR_INTERRUPTED",
     "FPX_ERROR_TOO_LARGE",
+    "FPX_ERROR_FFMPEG_MISMATCH",
+    "FPX_ERROR_REFERENCE_STREAM",
 };
 #define LAST_CODE (-(int)(sizeof error_names / sizeof error_names[0]) + 1)
 
 static void test_strings(void)
 {
     int code, j;
+    /* The codes are contiguous (0 .. LAST_CODE); everything past them is unknown. */
     const int unknown[] = {1, 2, LAST_CODE - 1, LAST_CODE - 2, -100, 1000, INT_MIN, INT_MAX, -1000000};
     size_t u;
 
     SECTION("error strings and names, 0 .. the last code");
     CHECK_EQ(FPX_ERROR_INTERNAL, -21);
     CHECK_EQ(FPX_ERROR_INVALID_STATE, -22);
-    CHECK_EQ(FPX_ERROR_TOO_LARGE, LAST_CODE);
+    CHECK_EQ(FPX_ERROR_REFERENCE_STREAM, LAST_CODE);
     for (code = 0; code >= LAST_CODE; code--) {
         const char *s = fpx_error_string(code);
         const char *n = fpx_error_name(code);

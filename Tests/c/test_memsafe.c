@@ -15,10 +15,13 @@
  *  9. a step refused after reading media does not leave the reads somewhere
  *     else: the next packet follows the last one, or carries DISCONTINUITY
  *     and is a reference keyframe.
+ * 10. (found by fuzz_api) an input struct whose size ends inside a pointer
+ *     member: the member is left out, never copied in part and called.
  * Usage: test_memsafe FIXTURE_DIR [GESTURES] */
 #include "check.h"
 
 #include <sched.h>
+#include <stddef.h>
 #include <sys/stat.h>
 
 #ifndef SCHED_IDLE
@@ -351,6 +354,59 @@ static void refused_step_keeps_reads(void)
     CHECK_OK(fpx_player_destroy(p));
 }
 
+/* ---- 10 (found by fuzz_api) ------------------------------------------------- */
+static volatile int partial_calls;
+static void partial_status(const fpx_item_status_info *s, void *ud)
+{
+    (void)s;
+    (void)ud;
+    partial_calls++;
+}
+static void partial_wakeup(void *ud)
+{
+    (void)ud;
+    partial_calls++;
+}
+
+/* An input struct whose declared size ends inside a pointer member: the
+ * library takes whole members only, so the cut one counts as absent (NULL,
+ * default). fuzz_api found the listener case: half a function pointer was
+ * copied and later called (SEGV at a small address). */
+static void partial_members(void)
+{
+    fpx_listener l;
+    fpx_player_config cfg;
+    fpx_player *p = NULL;
+    SECTION("10. a size ending inside a pointer member: that member is left out");
+    /* listener: size cuts on_item_status after 2 of its bytes */
+    p = make_player(FPX_DELIVERY_THREAD);
+    REQUIRE(p != NULL);
+    fpx_listener_init(&l);
+    l.on_item_status = partial_status;
+    l.size = offsetof(fpx_listener, on_item_status) + 2;
+    CHECK_OK(fpx_player_add_listener(p, &l, NULL));
+    CHECK_OK(open_wait(p, fixture("mp4_bframes.mp4"), NULL));
+    CHECK_OK(fpx_player_destroy(p));
+    /* config: size cuts wakeup (host mode, so it would be called) */
+    fpx_player_config_init(&cfg);
+    cfg.delivery = FPX_DELIVERY_HOST;
+    cfg.wakeup = partial_wakeup;
+    cfg.size = offsetof(fpx_player_config, wakeup) + 4;
+    CHECK_OK(fpx_player_create(&cfg, &p));
+    CHECK_OK(fpx_player_open(p, fixture("mp4_bframes.mp4")));
+    CHECK_OK(fpx_player_wait_item(p, 10000, NULL));
+    CHECK_OK(fpx_player_dispatch_events(p, NULL));
+    CHECK_OK(fpx_player_destroy(p));
+    /* config: size cuts the protocol whitelist string pointer */
+    fpx_player_config_init(&cfg);
+    cfg.protocol_whitelist = "file";
+    cfg.size = offsetof(fpx_player_config, protocol_whitelist) + 3;
+    CHECK_OK(fpx_player_create(&cfg, &p));
+    CHECK_OK(open_wait(p, fixture("mp4_bframes.mp4"), NULL));
+    CHECK_OK(fpx_player_destroy(p));
+    CHECK_EQ(partial_calls, 0);
+}
+
 int main(int argc, char **argv)
 {
     long gestures = argc > 2 ? atol(argv[2]) : 1000;
@@ -361,5 +417,6 @@ int main(int argc, char **argv)
     repro_steps("Tests/fuzz/files/internal-step-mp4.mp4");
     hls_races();
     scrub_gestures(gestures);
+    partial_members();
     return check_summary();
 }

@@ -7,7 +7,7 @@
  * keyframe with odd tolerances, unknown precision kinds, invalid times),
  * cancel, scrub begin/update/end/cancel/throttle, step, dispatch, event_fd,
  * add/remove listener, read, stats, item/stream info, live window,
- * current_time, seek to live edge and to a date. See fuzz_common.h for the
+ * current_time, seek to live edge and to a date, seek_wait. See fuzz_common.h for the
  * invariants; also every scrub end callback runs once. */
 #include "fuzz_common.h"
 
@@ -182,6 +182,15 @@ static void call(slot *s, uint8_t op, uint8_t a)
     }
     case 28: { fpx_time a0, b0; FZ_RC(fpx_player_seekable_range(p, &a0, &b0)); break; }
     case 29: { fpx_item_status_info st = {.struct_size = (size_t)a}; FZ_RC(fpx_player_item_status(p, &st)); break; }
+    case 30: {
+        /* the synchronous seek: its outcome is written into our struct (odd sizes too),
+         * and it still completes once through the queue (counted: no callback) */
+        fpx_seek_outcome o;
+        memset(&o, 0, sizeof o);
+        o.struct_size = (a & 1) ? sizeof o : (size_t)(a >> 1);
+        FZ_RC(fpx_player_seek_wait(p, weird_time(a), weird_precision(a >> 2), (int64_t)(a % 8) * 50, &o));
+        break;
+    }
     default:
         if (s->mode == FPX_DELIVERY_HOST)
             FZ_RC(fpx_player_dispatch_events(p, NULL));

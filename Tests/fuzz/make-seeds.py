@@ -51,6 +51,9 @@ write("api", "host-dispatch", api((0, 1), (18, 1), (2, 1), (8, 50), (4, 0), (5, 
 write("api", "scrub", api((0, 0), (2, 2), (8, 100), (4, 0), (9, 0), (10, 8), (10, 16), (11, 24), (12, 0), (9, 1), (11, 2), (13, 0)))
 write("api", "two-players", api((0, 0), (0x80, 1), (2, 0), (0x82, 1), (4, 0), (0x84, 0), (5, 0), (0x85, 1), (1, 0), (0x90, 0), (0x81, 0)))
 write("api", "misuse", api((0, 0), (20, 0), (21, 3), (29, 5), (23, 200), (5, 1), (5, 2), (5, 3), (5, 5), (5, 6), (26, 0), (27, 0), (2, 3), (8, 50), (3, 0), (25, 0), (28, 0), (1, 0)))
+# found by fuzz_api: a listener whose size (58) cuts on_item_status after two bytes
+write("api", "crash-partial-listener", api((0, 0), (18, 58), (2, 0), (8, 100), (1, 0)))
+write("api", "seek-wait", api((0, 0), (2, 0), (8, 100), (4, 0), (30, 9), (30, 2), (30, 3), (1, 0)))
 write("api", "live-edge-date", api((0, 0), (2, 0), (8, 100), (4, 0), (26, 0), (27, 9), (24, 0), (22, 0), (23, 0), (25, 0)))
 
 # fuzz_hls: playlists (segments s0.ts and s1.ts exist beside them).

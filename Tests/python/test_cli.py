@@ -46,6 +46,16 @@ def test_probe_json(fixtures_dir: Path, name):
     assert j["start_pts"] == gt.origin_ticks
     assert frac(j["seekable_range"]["start"]) == gt.to_item(gt.frames[0].pts)
     assert frac(j["seekable_range"]["end"]) == gt.to_item(gt.frames[-1].pts)
+    # Stream details, as ffprobe -show_streams has them.
+    probe = json.loads(subprocess.check_output(["ffprobe", "-v", "error", "-show_streams", "-of", "json",
+                                                str(fixtures_dir / name)]))["streams"]
+    for s, f in zip(j["streams"], probe):
+        assert s["profile"] == f.get("profile")
+        if f["codec_type"] == "video":
+            assert (s["pixel_format"], s["level"]) == (f["pix_fmt"], f["level"])
+            assert Fraction(s["frame_rate"]) == Fraction(f["avg_frame_rate"])
+        else:
+            assert (s["sample_format"], s["channel_layout"]) == (f["sample_fmt"], f["channel_layout"])
 
 
 def test_probe_human(fixtures_dir: Path):
@@ -189,7 +199,9 @@ def test_report_json_and_svg(fixtures_dir: Path, tmp_path: Path):
     assert p.returncode == 0, p.stderr
     j = conforms(json.loads(p.stdout), "report")
     assert j["frames"] == len(gt.frames) and j["keyframes"] == len([f for f in gt.frames if f.key])
-    rows = {r["precision"]: r for r in j["precisions"]}
+    rows = {r["label"]: r for r in j["precisions"]}
+    assert rows["keyframe:0.5"]["precision"] == {"kind": "nearest_keyframe", "tolerance": "1/2", "tolerance_seconds": 0.5}
+    assert rows["default"]["precision"]["tolerance"] == "1/10" and rows["exact"]["precision"]["kind"] == "exact"
     assert set(rows) == {"exact", "default", "keyframe:0.5", "keyframe:2"}
     assert all(r["landed"] == 30 for r in rows.values())
     assert rows["keyframe:2"]["within_tolerance"] == 30  # GOP 1.6 s: a keyframe is always within 2 s

@@ -153,6 +153,6 @@ def test_open_refuses_another_libavformat_major(library, fixtures_dir, tmp_path)
     assert tuple(v["avformat_runtime"]) == (60, 3, 100)
     assert v["avformat_build"][0] == 59
     assert v["compatible"] is False
-    assert r["opened"] == "FPX_ERROR_FFMPEG_MISMATCH -29 fpx_player_open"
+    assert r["opened"] == "FPX_ERROR_FFMPEG_MISMATCH -28 fpx_player_open"
     # Control: the same program with the real libavformat opens the file.
     assert _run_child(library, media)["opened"] == "ok"

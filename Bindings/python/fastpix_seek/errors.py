@@ -85,8 +85,8 @@ ERROR_NAMES: Dict[int, str] = {
     -25: "FPX_ERROR_PROTOCOL_NOT_ALLOWED",
     -26: "FPX_ERROR_INTERRUPTED",
     -27: "FPX_ERROR_TOO_LARGE",
-    -29: "FPX_ERROR_FFMPEG_MISMATCH",
-    -31: "FPX_ERROR_REFERENCE_STREAM",
+    -28: "FPX_ERROR_FFMPEG_MISMATCH",
+    -29: "FPX_ERROR_REFERENCE_STREAM",
 }
 
 
@@ -292,13 +292,13 @@ class TooLargeError(FastPixSeekError, MemoryError):
 
 class ReferenceStreamError(FastPixSeekError, ValueError):
     """FPX_ERROR_REFERENCE_STREAM: the reference stream cannot be disabled (seeks resolve on it)."""
-    default_code = -31
+    default_code = -29
 
 
 class FFmpegMismatchError(FastPixSeekError, RuntimeError):
     """FPX_ERROR_FFMPEG_MISMATCH: the loaded FFmpeg libraries have other major versions than
     the library was built against (see ``fastpix_seek.ffmpeg_versions()``)."""
-    default_code = -29
+    default_code = -28
 
 
 #: code -> exception class. Unknown codes map to FastPixSeekError itself.

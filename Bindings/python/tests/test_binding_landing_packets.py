@@ -56,3 +56,30 @@ def test_packets_carry_the_landing_and_trim(fixtures_dir: Path):
                 if start >= landing:
                     break
     assert straddled >= 3
+
+
+def test_hls_packets_carry_the_landing_across_segments(tmp_path: Path):
+    """HLS: the landing segment's packets carry landed_pts_in_stream; packets of the segments
+    after it carry the same landed_pts and FPX_NOPTS there (all of them present after it)."""
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-t", "6",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "2", "-f", "hls", "-hls_time", "1",
+                    "-hls_playlist_type", "vod", "-hls_segment_filename", str(tmp_path / "s%03d.ts"),
+                    str(tmp_path / "vod.m3u8")], check=True)
+    with Player(tmp_path / "vod.m3u8") as p:
+        p.wait_item(timeout=20)
+        o = p.seek_wait(Fraction(5, 2), SeekPrecision.exact(), timeout=30)
+        assert o.finished and o.frame_covers_target
+        want = o.landed_stream_pts
+        seen_in, seen_after = 0, 0
+        for i, pkt in enumerate(p.packets()):
+            assert pkt.is_discontinuity == (i == 0)
+            assert pkt.landed_pts == want and pkt.landed_stream_index == 0
+            if pkt.landed_pts_in_stream is None:
+                seen_after += 1
+                assert pkt.pts > want  # a later segment: presents after the landing
+            else:
+                assert seen_after == 0 and pkt.landed_pts_in_stream == want
+                seen_in += 1
+            if i > 150:
+                break
+        assert seen_in > 0 and seen_after > 30

@@ -60,7 +60,7 @@ def test_set_stream_enabled(sample: Path):
         assert seen == {info.reference_stream}
         with pytest.raises(ReferenceStreamError) as e:
             p.set_stream_enabled(info.reference_stream, False)
-        assert e.value.code == -31 and e.value.name == "FPX_ERROR_REFERENCE_STREAM"
+        assert e.value.code == -29 and e.value.name == "FPX_ERROR_REFERENCE_STREAM"
         with pytest.raises(InvalidArgumentError):
             p.set_stream_enabled(info.stream_count, False)
         p.set_stream_enabled(audio, True)

@@ -2,7 +2,7 @@
 /// container (`AVCodecParameters`, `AVStream`). FFmpeg's enum values are kept as they are;
 /// names are static C strings (or engine-owned, see `channelLayout`). The C fields are the
 /// 0.3 fields at the end of `fpx_stream_info`.
-public struct StreamFacts {
+public struct StreamDetails {
     public var profile: Int32 = -99
     public var level: Int32 = -99
     public var profileName: UnsafePointer<CChar>? = nil
@@ -22,7 +22,7 @@ public struct StreamFacts {
     public var hasDisplayMatrix = false
     public var rotationDegrees: Double = 0
     public var sampleFormat: UnsafePointer<CChar>? = nil
-    /// Engine-owned, valid until the item is closed or replaced.
+    /// Owned by the item's stream facts (kept until the player is destroyed).
     public var channelLayout: UnsafePointer<CChar>? = nil
     public var channelMask: UInt64 = 0
     public var frameSize: Int32 = 0
@@ -36,7 +36,7 @@ public struct StreamFacts {
     public var durationTicks: Int64? = nil
     public var frameCount: Int64 = 0
     public var disposition: Int32 = 0
-    /// The stream's "language" metadata; owned by the demuxer, valid until the item is closed.
+    /// The stream's "language" metadata, copied; owned like `channelLayout`.
     public var language: UnsafePointer<CChar>? = nil
 
     public init() {}
