@@ -95,8 +95,25 @@ def check_stream(info, s: dict, path: Path):
     assert len(repr(info)) < 200
 
 
+def first_packet_skip_samples(path: Path, index: int) -> int:
+    """The skip-samples side data of a stream's first packet (ffprobe), 0 when none."""
+    out = subprocess.check_output(["ffprobe", "-v", "error", "-select_streams", str(index),
+                                   "-read_intervals", "%+#1", "-show_entries",
+                                   "packet_side_data=skip_samples", "-of", "json", str(path)])
+    for pk in json.loads(out).get("packets", []):
+        for sd in pk.get("side_data_list", []):
+            if "skip_samples" in sd:
+                return int(sd["skip_samples"])
+    return 0
+
+
 def check_file(path: Path):
     streams = ffprobe_streams(path)
+    for s in streams:
+        # ffprobe 5.1 does not print initial_padding; for Opus it is the pre-skip, which
+        # libavformat also puts on the first packet as skip samples.
+        if s.get("codec_name") == "opus" and "initial_padding" not in s:
+            s["initial_padding"] = first_packet_skip_samples(path, s["index"])
     with Player(path) as p:
         p.wait_item(timeout=20)
         assert p.item_info().stream_count == len(streams)
