@@ -57,7 +57,12 @@ SWIFT_EXTRA_FLAGS ?=
 # never the library).
 COMMON_SRC := Package.swift $(shell find Sources/FastPixSeekCore Sources/FastPixSeekEngine Sources/CFFmpeg -type f 2>/dev/null)
 LIB_SRC    := $(COMMON_SRC) $(shell find Sources/FastPixSeek Sources/CFastPixSeekABI Include -type f 2>/dev/null)
-CLI_SRC    := $(COMMON_SRC) $(shell find Sources/fpx-seek -type f 2>/dev/null)
+CLI_SRC    := $(COMMON_SRC) $(shell find Sources/fpx-seek Sources/CFastPixSeekABI Include -type f 2>/dev/null)
+# SwiftPM does not notice a changed header behind a system-library module (the
+# constants of seek.h, e.g. FPX_VERSION_*): when the header is newer than the
+# product, touch the Swift files that import it so they are recompiled.
+ABI_IMPORTERS = $(shell grep -l '^import CFastPixSeekABI' $(1) 2>/dev/null)
+TOUCH_IF_HEADER_NEWER = @if [ Include/fastpix/seek.h -nt $@ ]; then touch $(call ABI_IMPORTERS,$(1)); fi
 
 .PHONY: all lib cli install uninstall check clean fixtures wheel
 
@@ -72,6 +77,7 @@ cli: $(CLI_FILE)
 $(LIB_FILE): $(LIB_SRC)
 	$(SWIFT_CHECK)
 	@rm -f $(LIB_SCRATCH)/release/libfastpixseek.so  # relink: SwiftPM does not see the version script change
+	$(call TOUCH_IF_HEADER_NEWER,Sources/FastPixSeek/*.swift)
 	$(SWIFT) build $(SWIFT_LIB_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fastpixseek
 	@mkdir -p $(OUT)/lib
 	cp -f $(LIB_SCRATCH)/release/libfastpixseek.so $(OUT)/lib/.libfastpixseek.so.tmp
@@ -88,6 +94,7 @@ $(UNINST_PC): fastpixseek.pc.in Include/fastpix/seek.h
 
 $(CLI_FILE): $(CLI_SRC)
 	$(SWIFT_CHECK)
+	$(call TOUCH_IF_HEADER_NEWER,Sources/fpx-seek/*.swift)
 	$(SWIFT) build $(SWIFT_CLI_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fpx-seek
 	@mkdir -p $(OUT)/bin
 	cp -f $(CLI_SCRATCH)/release/fpx-seek $(OUT)/bin/.fpx-seek.tmp

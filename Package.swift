@@ -32,7 +32,7 @@ let package = Package(
                 dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI"],
                 exclude: ["fastpixseek.map"]),
         .executableTarget(name: "fpx-seek",
-                          dependencies: ["FastPixSeekCore", "FastPixSeekEngine"]),
+                          dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI"]),
         .testTarget(name: "FastPixSeekCoreTests", dependencies: ["FastPixSeekCore"]),
     ],
     swiftLanguageVersions: [.v5]

@@ -80,7 +80,8 @@
  * media I/O except those documented as blocking (fpx_player_wait_item,
  * fpx_player_seek_wait, fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
  * fpx_player_current_time). Every blocking call is bounded by the player's
- * I/O timeout and returns early when the player is destroyed.
+ * I/O timeout and returns early when the player is destroyed (section 8
+ * gives every bound).
  *
  * Callback-safe functions are marked "Callback-safe: yes". Calling a function
  * not so marked from inside a callback returns FPX_ERROR_IN_CALLBACK.
@@ -245,9 +246,9 @@
  * Structs the library fills in your memory (the output-struct rule).
  * fpx_item_status_info, fpx_item_info, fpx_stream_info, fpx_packet,
  * fpx_player_stats, fpx_frame_step_result, fpx_live_seek_window,
- * fpx_ffmpeg_version_info and the fpx_seek_outcome that fpx_player_seek_wait
- * fills (and any output struct added later) start with size_t struct_size,
- * and YOU set it:
+ * fpx_ffmpeg_version_info and the fpx_seek_outcome that
+ * fpx_player_seek_wait fills (and any output struct added later) start
+ * with size_t struct_size, and YOU set it:
  *
  *   fpx_packet pkt = {.struct_size = sizeof(fpx_packet)};
  *   fpx_player_read_packet(p, &pkt);
@@ -265,17 +266,13 @@
  *   no playhead.
  * - struct_size 0 is read as a host that predates this rule (0.2.0 and
  *   older did not read struct_size): it gets the struct as the oldest header
- *   of this SONAME declared it. That is the whole struct for every struct
- *   above except fpx_frame_step_result, whose first 48 bytes (through
- *   explanation) are filled and whose landed_stream_pts and packets_read,
- *   added in 0.2.0, are not; fpx_packet, filled through av_packet (the
- *   landing fields after it came in 0.3); and fpx_stream_info, filled
- *   through codecpar (the stream facts after it came in 0.3). Zeroed
- *   structs therefore stay safe for old hosts; set struct_size to get every
- *   field. (fpx_seek_outcome as the output of fpx_player_seek_wait, new in
- *   0.3, is filled through packets_read for a zero size: the whole struct
- *   as 0.3 declared it, frozen so that fields appended later never reach a
- *   0.3 host.)
+ *   of this SONAME declared it: each struct as 0.2.0 laid it out (fields
+ *   appended since are not filled), except fpx_frame_step_result, whose
+ *   first 48 bytes (through explanation) are filled and whose
+ *   landed_stream_pts and packets_read, added in 0.2.0, are not; and the
+ *   fpx_seek_outcome of fpx_player_seek_wait, filled as it was when that
+ *   function appeared (through packets_read). Zeroed structs therefore stay
+ *   safe for old hosts; set struct_size to get every field.
  * - struct_size is read, so it must be initialised: an uninitialised
  *   (garbage) size larger than the struct is taken as a newer host and the
  *   whole struct is filled, which overruns your memory if your struct is
@@ -305,6 +302,79 @@
  * FFmpeg, when a loaded library's major differs from the build's (an FFmpeg
  * built with the wrong SONAME, or another FFmpeg linked statically into the
  * host, whose symbols then take the place of the shared ones).
+ *
+ * =========================================================================
+ * 8. Untrusted media and URLs
+ * =========================================================================
+ *
+ * A player may be handed URLs and media it does not control. What the
+ * library promises, whatever the input:
+ *
+ * Protocols. A player opens only the protocols in its allow-list
+ * (fpx_player_config.protocol_whitelist; default "file,http,https"; plain
+ * paths are "file"). The list is checked against FFmpeg's own name for the
+ * URL's protocol before anything is opened, passed to libavformat as its
+ * protocol_whitelist (plus tcp and tls, which http and https run on, and
+ * httpproxy for https through a proxy) so nested opens inside FFmpeg are
+ * bounded too, and applied to every URL a demuxer opens on its own (the
+ * library replaces AVFormatContext.io_open). Content reached from the network
+ * may name only http and https, whatever the list: an http(s) playlist's
+ * segments, EXT-X-MAP init sections and variant playlists (keys are not
+ * supported), an http(s) file's references. A local playlist may name local
+ * segments. Media demuxed from memory (HLS segments) may open nothing.
+ * Refusals are FPX_ERROR_PROTOCOL_NOT_ALLOWED (the item's error) and a
+ * warning in the log. Names inside a "concatf:" list file are checked by
+ * FFmpeg's whitelist only (concatf is not in the default list).
+ *
+ * Files. A local target that is not a regular file (a FIFO, a character or
+ * block device, a socket, a directory) is refused with FPX_ERROR_UNSUPPORTED
+ * before open(2), whatever the URL form: a path, file:, and the targets of
+ * cache:, async:, subfile:, crypto:, concat: and pipe:N (fstat of the
+ * descriptor) when the host allows those. open(2) and read(2) on such files
+ * block in the kernel beyond any timeout; refusing them is what keeps the
+ * bounds below true. (A path replaced by a FIFO between the check and the
+ * open is not covered.)
+ *
+ * Time bounds (io_timeout_ms = T > 0; 0 means no bound; values up to
+ * INT64_MAX are accepted and saturate):
+ * - An open (fpx_player_open to READY or FAILED) takes at most T plus about
+ *   100 ms: one deadline covers libavformat's open, stream probing and the
+ *   seekable-range measurement. DNS resolution cannot be interrupted by
+ *   FFmpeg and is not covered. A stall while reading a header is
+ *   FPX_ERROR_TIMEOUT, whatever the demuxer reports.
+ * - Every later blocking operation (a seek's I/O, one packet read, a step,
+ *   an HLS segment download) is bounded by T, re-armed while data keeps
+ *   arriving: a stalled transfer fails within T.
+ * - A packet read blocked in I/O is interrupted within about 100 ms (FFmpeg
+ *   checks the library's interrupt callback every 100 ms while it waits on a
+ *   socket) by fpx_player_seek and fpx_player_cancel_pending_seeks
+ *   (FPX_ERROR_INTERRUPTED), and by fpx_player_close_item, fpx_player_open
+ *   and fpx_player_destroy (FPX_ERROR_CANCELLED). A read never returns a
+ *   packet truncated by a stall or an interruption: it returns
+ *   FPX_ERROR_TIMEOUT, FPX_ERROR_INTERRUPTED or FPX_ERROR_CANCELLED. After an
+ *   interruption the packet being read is lost: seek to resume at a known
+ *   position.
+ * - fpx_player_wait_item(-1) returns FPX_ERROR_CANCELLED when the player is
+ *   destroyed meanwhile. fpx_player_destroy interrupts whatever its worker is
+ *   doing and returns within about 100 ms of that (the tests allow 1 s).
+ *
+ * Memory. Each player buffers at most max_buffer_bytes (default 64 MiB) of
+ * media of each kind: one HLS segment with its init section (larger is
+ * FPX_ERROR_TOO_LARGE, decided from Content-Length when the server sends
+ * one, else when the bytes reach the cap), the HLS segments held together
+ * (older ones are dropped first), and the packet window (past the cap the
+ * window drops what the host has read; a seek whose scan would grow it
+ * further fails with FPX_ERROR_TOO_LARGE). Packets demuxed from a held
+ * segment are copies, so an HLS player holds up to about twice the cap.
+ * What libavformat reads and allocates to find the streams is bounded by
+ * probesize 5 MB, max_probe_packets 2500 and formatprobesize 1 MiB (set on
+ * every open; FFmpeg 5.1's defaults). Allocations a demuxer sizes from the
+ * file itself remain FFmpeg's business: the library does not
+ * call av_max_alloc(), which is process-wide: a host that wants a hard bound
+ * on any single FFmpeg allocation can set it (e.g. av_max_alloc(256 << 20)),
+ * knowing it applies to all FFmpeg use in the process.
+ *
+ * Logging. The library prints nothing; see "Logging" (fpx_set_log_callback).
  */
 #ifndef FASTPIX_SEEK_H
 #define FASTPIX_SEEK_H
@@ -327,7 +397,7 @@ extern "C" {
 /* ======================================================================= */
 
 #define FPX_VERSION_MAJOR 0
-#define FPX_VERSION_MINOR 2
+#define FPX_VERSION_MINOR 3
 #define FPX_VERSION_PATCH 0
 
 /** Packs a version as 0x00MMmmpp. */
@@ -933,8 +1003,9 @@ typedef enum fpx_delivery_mode {
 typedef struct fpx_player_config {
     size_t size;                  /**< sizeof(fpx_player_config) */
     fpx_delivery_mode delivery;   /**< default FPX_DELIVERY_THREAD */
-    /** Bound on any one blocking I/O operation (open, read, network
-     *  connect), in milliseconds. Default 10000. 0 means no bound. */
+    /** Bound on any one blocking I/O operation (read, network connect), and
+     *  on a whole open, in milliseconds (section 8). Default 10000. 0 means
+     *  no bound; any value up to INT64_MAX is accepted. */
     int64_t io_timeout_ms;
     /** FPX_DELIVERY_HOST: called from a library thread once per change of
      *  the event queue from empty to non-empty (see "Event delivery"). It
@@ -964,8 +1035,10 @@ FPX_API void fpx_player_config_init(fpx_player_config *config);
 /**
  * Creates a player. config may be NULL for the defaults.
  * Returns FPX_OK and sets *out, or FPX_ERROR_INVALID_ARGUMENT (out NULL,
- * config->size too small, negative io_timeout_ms), FPX_ERROR_UNKNOWN_ENUM
- * (delivery), FPX_ERROR_NO_MEMORY.
+ * config->size too small, negative io_timeout_ms, an invalid
+ * protocol_whitelist, negative max_buffer_bytes), FPX_ERROR_UNKNOWN_ENUM
+ * (delivery), FPX_ERROR_NO_MEMORY. The first create installs the library's
+ * av_log callback (see "Logging").
  */
 FPX_API int fpx_player_create(const fpx_player_config *config, fpx_player **out);
 
@@ -977,7 +1050,8 @@ FPX_API int fpx_player_create(const fpx_player_config *config, fpx_player **out)
 FPX_API int fpx_player_destroy(fpx_player *player);
 
 /**
- * Attaches a new item from a path or URL (file, http, https), replacing any
+ * Attaches a new item from a path or URL (file, http, https: the player's
+ * protocol_whitelist, section 8), replacing any
  * current one (whose pending seeks complete as cancelled). Returns at once;
  * the open runs on the player's worker. Status events (LOADING, then READY or
  * FAILED) reach on_item_status. The url is copied.
@@ -1005,7 +1079,10 @@ FPX_API int fpx_player_item_status(fpx_player *player, fpx_item_status_info *inf
 /**
  * Blocks until the current item is READY or FAILED, or timeout_ms passes
  * (negative: no limit). Returns FPX_OK when READY, the item's error when
- * FAILED, FPX_ERROR_TIMEOUT, or FPX_ERROR_NO_ITEM. info may be NULL.
+ * FAILED, FPX_ERROR_TIMEOUT, FPX_ERROR_CANCELLED (the player was destroyed
+ * during the wait), or FPX_ERROR_NO_ITEM. info may be NULL. Items refused by
+ * the protocol policy fail with FPX_ERROR_PROTOCOL_NOT_ALLOWED; local
+ * targets that are not regular files with FPX_ERROR_UNSUPPORTED.
  * Callback-safe: no.
  */
 FPX_API int fpx_player_wait_item(fpx_player *player, int64_t timeout_ms,
@@ -1088,7 +1165,9 @@ FPX_API int fpx_player_seek_wait(fpx_player *player, fpx_time target, fpx_precis
 
 /**
  * Cancels every queued or in-flight seek: each completes with reason
- * FPX_FINISH_CANCELLED. *count (optional) receives how many. Callback-safe: yes.
+ * FPX_FINISH_CANCELLED. *count (optional) receives how many. It also
+ * interrupts a fpx_player_read_packet blocked in I/O on another thread
+ * (FPX_ERROR_INTERRUPTED; the packet being read is lost). Callback-safe: yes.
  */
 FPX_API int fpx_player_cancel_pending_seeks(fpx_player *player, uint64_t *count);
 
@@ -1132,7 +1211,12 @@ FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
  * (cancelled, superseded, failed, or refused after reading media) moved the
  * demuxer, the next read starts again at the keyframe the playhead frame
  * needs, flagged DISCONTINUITY. Blocking (bounded by the I/O timeout).
- * Returns FPX_OK, FPX_ERROR_EOF at the end, or an I/O error.
+ * Returns FPX_OK, FPX_ERROR_EOF at the end, or an I/O error. A read blocked
+ * in I/O returns FPX_ERROR_INTERRUPTED within about 100 ms when a seek is
+ * issued or fpx_player_cancel_pending_seeks is called, FPX_ERROR_CANCELLED
+ * when the item is closed or replaced or the player destroyed, and
+ * FPX_ERROR_TIMEOUT when the data stops for the I/O timeout; never a
+ * truncated packet (section 8).
  * Callback-safe: no.
  */
 FPX_API int fpx_player_read_packet(fpx_player *player, fpx_packet *packet);
@@ -1345,7 +1429,7 @@ typedef struct fpx_live_seek_window {
     int64_t first_sequence;   /**< media sequence number of the oldest segment */
     int64_t last_sequence;    /**< of the newest */
     fpx_time target_duration;
-    fpx_time hold_back;       /**< the distance from the newest segment's end to the edge */
+    fpx_time hold_back;       /**< the distance from the newest segment's end to the edge (0 for VOD) */
 } fpx_live_seek_window;
 
 /**

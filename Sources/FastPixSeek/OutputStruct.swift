@@ -101,6 +101,7 @@ extension fpx_frame_step_result: OutputStruct {
 extension fpx_live_seek_window: OutputStruct {
     static var legacySize: Int { sizeEnding(at: \Self.hold_back, fpx_time.self) }
 }
+
 // fpx_player_seek_wait (0.3) is the first export to fill an outcome in the
 // caller's memory; a zero size gets the outcome as it was then.
 extension fpx_seek_outcome: OutputStruct {

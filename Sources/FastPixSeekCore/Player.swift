@@ -139,15 +139,15 @@ public final class Player {
     private var retainedFacts: [AnyObject] = []
     /// Demux counters of engines already closed.
     private var retiredDemux: (packets: UInt64, bytes: UInt64) = (0, 0)
+    /// Bumped by every call that interrupts a blocked packet read (a new
+    /// seek, cancel_pending_seeks, close_item, open, destroy); a read in
+    /// progress stops when it changes. Guarded by `m`.
+    var readEpoch: UInt64 = 0
     /// The packet last handed to the host (`PacketView.owner`). The player,
     /// not the engine that demuxed it, owns it: it is released by the next
     /// read or by destroy, never by a seek, a step, a close, an open or an
     /// engine evicting a segment. Guarded by `m`.
     private var hostPacket: AnyObject?
-    /// Bumped by every call that interrupts a blocked packet read (a new
-    /// seek, cancel_pending_seeks, close_item, open, destroy); a read in
-    /// progress stops when it changes. Guarded by `m`.
-    var readEpoch: UInt64 = 0
 
     public init?(config: Config, factory: @escaping EngineFactory) {
         self.config = config
@@ -566,7 +566,7 @@ public final class Player {
         // The previous packet is released only now, at the next read (seek.h, section 5).
         let previous: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
         _ = previous
-        let v = try engineLock.locked {
+        let v = try engineLock.locked { () throws -> PacketView in
             // Interrupted while waiting for the engine lock: nothing was read.
             if stop() { throw ErrorCode.interrupted }
             return try engine.readPacket(shouldStop: stop)
@@ -633,8 +633,6 @@ public final class Player {
             }
             readEpoch &+= 1
             destroyed = true
-            for (_, l) in listeners { events.post { l.onRemoved() } }
-            listeners.removeAll()
             m.broadcast()
             return false
         }
@@ -650,6 +648,17 @@ public final class Player {
         let packet: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
         _ = packet
         scrubSession?.shutdown()
+        // The listeners are dropped by an event, not here: events already queued look the
+        // listeners up when they run (postToListeners), so emptying the list now would lose
+        // them (a step's on_frame_step, a seek's on_seek_accuracy still queued behind a busy
+        // callback, or everything in FPX_DELIVERY_HOST). Posted last, after the worker and
+        // the scrub timer stopped, it runs after every event of this player and before
+        // destroy returns; add/remove_listener are refused from `destroyed` on, so nothing
+        // else changes the list meanwhile.
+        events.post { [self] in
+            let dropped = self.m.locked { let ls = self.listeners; self.listeners.removeAll(); return ls }
+            for (_, l) in dropped { l.onRemoved() }
+        }
         events.shutdown()
         // Item facts handed to the host live until here (seek.h, section 5).
         m.locked { retainedFacts.removeAll() }

@@ -121,6 +121,8 @@ extension FFmpegEngine {
         dropPending()
         clearWindow()
         try rewind()
+        // The position is known exactly (the start): clearWindow's mark does not apply.
+        positionLost = false
         landedPTS = nil
         discontinuity = false
         lastSeekID = seekID
@@ -153,10 +155,12 @@ extension FFmpegEngine {
         guard n > 1 else { return nil }
         let isMov = name.hasPrefix("mov,"), isMKV = name.hasPrefix("matroska")
         var entries: [KeyframeIndex.Entry] = []
+        var lastTimestamp = Int64.min
         for i in 0..<n {
             var ts: Int64 = 0
             var flags: Int32 = 0
             guard fpx_index_entry(st, i, &ts, &flags) == 0 else { return nil }
+            lastTimestamp = max(lastTimestamp, ts)
             if (flags & fpx_avindex_keyframe()) != 0 {
                 entries.append(KeyframeIndex.Entry(timestamp: ts, pts: nil,
                                                    landable: (flags & fpx_avindex_discard_frame()) == 0))
@@ -164,18 +168,21 @@ extension FFmpegEngine {
         }
         guard !entries.isEmpty else { return nil }
         if isMov {
-            guard st.pointee.nb_frames == Int64(n) else { return nil }
+            // Every sample listed, and they reach the last frame measured from the
+            // file's end (fragments parsed lazily would not be listed yet).
+            guard st.pointee.nb_frames == Int64(n), lastTimestamp &+ ticksPerSecond >= r.upperBound else { return nil }
         } else if isMKV {
             guard hasVideo, let e = av_dict_get(c.pointee.metadata, "encoder", nil, 0), let v = e.pointee.value,
                   String(cString: v).hasPrefix("Lavf") else { return nil }
-            // Cues loaded, not only the keyframes read so far: they reach both
-            // ends, with no gap over twice the typical one.
+            // Cues loaded, not only the keyframes read so far (a file written
+            // without cues has those at both ends, a hole between): they reach
+            // both ends, with no gap over twice the typical (lower median) one.
             let ts = entries.map(\.timestamp)
-            guard ts.count >= 2, ts.first! <= r.lowerBound else { return nil }
-            var gaps = zip(ts.dropFirst(), ts).map { $0 - $1 }
+            guard ts.count >= 3, ts.first! <= r.lowerBound else { return nil }
+            var gaps = zip(ts.dropFirst(), ts).map { $0 &- $1 }
             gaps.sort()
-            let typical = gaps[gaps.count / 2]
-            guard gaps.last! <= 2 * typical, r.upperBound - ts.last! <= 2 * typical else { return nil }
+            let typical = gaps[(gaps.count - 1) / 2]
+            guard typical > 0, gaps.last! <= 2 &* typical, r.upperBound &- ts.last! <= 2 &* typical else { return nil }
         } else {
             return nil
         }

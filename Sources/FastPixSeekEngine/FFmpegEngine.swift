@@ -63,14 +63,14 @@ public final class FFmpegEngine: MediaEngine, PacketSource {
     private var closed = false
     /// Owns the custom I/O of an in-memory item; outlives the format context.
     private let memoryIO: MemoryIO?
+    /// The protocol gate of the context's nested opens; outlives the context.
+    private let gate: ProtocolGate.Context
     /// The streams' facts, copied at open: `itemInfo` and `streamInfo` read
     /// only these, never `ctx`, so they are safe against `close()` on another
     /// thread, and their pointers outlive the engine (see `factsOwner`).
     public let facts: ItemFacts
     /// Whether the container can seek, as found at open.
     private let seekableAtOpen: Bool
-    /// The protocol gate of the context's nested opens; outlives the context.
-    private let gate: ProtocolGate.Context
 
     /// Opens `url`. Blocking, bounded by the policy's timeout. `options` are
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).

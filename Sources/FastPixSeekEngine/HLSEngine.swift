@@ -186,8 +186,10 @@ public final class HLSEngine: MediaEngine, PacketSource {
         let size = avio_size(ctx)
         if range == nil && size > Int64(limit) { throw EngineError(.tooLarge) }
         if range != nil && want > limit { throw EngineError(.tooLarge) }
+        // Reserve once: without a size, the cap (untouched pages cost no
+        // memory), so growing never copies and the peak stays near the bytes held.
         var out: [UInt8] = []
-        if size > 0 { out.reserveCapacity(Int(min(Int64(want), size))) }
+        out.reserveCapacity(size > 0 ? Int(min(Int64(want), size)) : want)
         var buf = [UInt8](repeating: 0, count: 65536)
         while true {
             let room = min(buf.count, want - out.count + 1)
@@ -370,7 +372,10 @@ public final class HLSEngine: MediaEngine, PacketSource {
                           start: mt(first.itemStart), end: mt(end),
                           startDateMicroseconds: startDate, endDateMicroseconds: endDate,
                           firstSequence: first.sequence, lastSequence: last.sequence,
-                          targetDuration: MediaTime(value: Int64(td), timescale: 1), holdBack: mt(hold))
+                          // The distance from the newest segment's end to the edge: none
+                          // for VOD, whose end is not reduced.
+                          targetDuration: MediaTime(value: Int64(td), timescale: 1),
+                          holdBack: live ? mt(hold) : MediaTime(value: 0, timescale: 1))
     }
 
     public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? {

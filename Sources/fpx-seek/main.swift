@@ -1,4 +1,5 @@
 // fpx-seek: judge how an encode seeks, and seek it with a precision.
+import CFastPixSeekABI
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -45,7 +46,7 @@ guard let command = argv.first else { fputs(usage + "\n", stderr); exit(Exit.usa
 argv.removeFirst()
 switch command {
 case "-h", "--help", "help": print(usage)
-case "--version": print("fpx-seek 0.2.0")
+case "--version": print("fpx-seek \(FPX_VERSION_MAJOR).\(FPX_VERSION_MINOR).\(FPX_VERSION_PATCH)")
 case "probe": runProbe(argv)
 case "seek": runSeek(argv)
 case "step": runStep(argv)

@@ -13,7 +13,7 @@
  *                              flagged corrupt), marker (1 when a packet held --marker), rc, err
  *   seek SECONDS               exact seek, waited for: reason, error, ms
  *   during-read DELAY_MS KIND  a thread blocks in fpx_player_read_packet; after DELAY_MS the
- *                              main thread does KIND (seek | cancel | close | destroy); prints
+ *                              main thread does KIND (seek | cancel | close | open | destroy); prints
  *                              read_rc, read_err, packets, corrupt, interrupt_ms (from KINDs call to
  *                              the read's return), and for seek seek_ms (call to completion)
  *   during-wait DELAY_MS       a thread blocks in fpx_player_wait_item(-1); after DELAY_MS the
@@ -257,6 +257,8 @@ int main(int argc, char **argv)
                 act_rc = fpx_player_cancel_pending_seeks(player, NULL);
             } else if (strcmp(kind, "close") == 0) {
                 act_rc = fpx_player_close_item(player);
+            } else if (strcmp(kind, "open") == 0) {
+                act_rc = fpx_player_open(player, url);
             } else {
                 act_rc = fpx_player_destroy(player);
                 destroyed = 1;

@@ -536,6 +536,7 @@ static const char *const error_names[] = {
 static void test_strings(void)
 {
     int code, j;
+    /* The codes are contiguous (0 .. LAST_CODE); everything past them is unknown. */
     const int unknown[] = {1, 2, LAST_CODE - 1, LAST_CODE - 2, -100, 1000, INT_MIN, INT_MAX, -1000000};
     size_t u;
 

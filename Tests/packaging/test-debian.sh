@@ -252,7 +252,14 @@ fi
 # pip-installed binding: found before ldconfig runs (pkg-config's default path, else the
 # multiarch directory), and through the ld cache after.
 stage "make install PREFIX=/usr/local, the binding before and after ldconfig"
-uninstall_local() { $SUDO make -s -C "$SRC" uninstall PREFIX=/usr/local >/dev/null 2>&1; $SUDO ldconfig; }
+# Directories this step creates are removed again (deepest first) after the uninstall.
+new_dirs=$(for d in "/usr/local/lib/$ma/pkgconfig" "/usr/local/lib/$ma" /usr/local/share/man/man1 \
+                    /usr/local/share/man; do [ -d "$d" ] || echo "$d"; done)
+uninstall_local() {
+    $SUDO make -s -C "$SRC" uninstall PREFIX=/usr/local >/dev/null 2>&1
+    for d in $new_dirs; do $SUDO rmdir "$d" 2>/dev/null; done
+    $SUDO ldconfig
+}
 cleanup() { purge; uninstall_local; rm -rf "$W"; }
 if $SUDO make -s -C "$SRC" install PREFIX=/usr/local >"$W/mi.log" 2>&1; then
     LL=/usr/local/lib/$ma/libfastpixseek.so.1

@@ -799,6 +799,8 @@ def test_vod_playlist_exact_landings(tmp_path: Path, host):
             problems.append(f"window start {w['start']} != 0")
         if T(w["end"]) != last_end:
             problems.append(f"window end {fmt(T(w['end']))} != last frame's end {fmt(last_end)}")
+        if T(w["hold_back"]) != 0:
+            problems.append(f"VOD hold_back {w['hold_back']}: the end is not reduced, so 0")
         rng = random.Random("vod")
         total = tl.end(pl.last_msn)
         targets = _random_targets(rng, Fraction(0), total, 40)

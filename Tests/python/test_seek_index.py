@@ -51,3 +51,34 @@ def test_cold_keyframe_seek_reads_few_packets(fixtures_dir: Path, run_landings, 
             if o["packets_read"] > MAX_PACKETS:
                 problems.append(f"{name} target {t}: {o['packets_read']} packets read (max {MAX_PACKETS})")
     assert not problems, "\n".join(problems)
+
+
+def test_matroska_without_cues_is_not_trusted(tmp_path: Path, run_landings):
+    """A Matroska file written to a pipe has no cues: libavformat's index then holds only the
+    keyframes read so far (both ends, after measuring the seekable range), with a hole between.
+    Keyframe seeks into the hole must still land on ffprobe's nearest keyframe."""
+    import subprocess
+    out = tmp_path / "nocues.mkv"
+    with open(out, "wb") as fh:
+        subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i",
+                        "testsrc2=size=160x120:rate=30:duration=60", "-c:v", "libx264", "-preset",
+                        "ultrafast", "-bf", "2", "-g", "250", "-keyint_min", "250", "-sc_threshold", "0",
+                        "-f", "matroska", "-"], stdout=fh, check=True)
+    gt = gtm.load(str(out))
+    kf = gt.keyframes
+    assert len(kf) >= 7
+    problems = []
+    for tol in (Fraction(1, 10), Fraction(5)):
+        targets = []
+        for k in kf:
+            kt = gt.to_item(k.pts)
+            targets += [kt, kt + tol, kt - tol, kt + Fraction(1, 3)]
+        res = run_landings(out, f"keyframe:{tol.numerator}/{tol.denominator}", [rat(t) for t in targets])
+        assert res.returncode == 0 and len(res.seeks) == len(targets), res.describe()
+        for t, o in zip(targets, res.seeks):
+            ct = gt.clamp(t)[1]
+            k = gt.nearest_keyframe(ct, tol)
+            want = k.pts if k is not None else gt.covering(ct).pts
+            if o["landed_stream_pts"] != want:
+                problems.append(f"tolerance {tol}, target {t}: landed {o['landed_stream_pts']}, want {want}")
+    assert not problems, "\n".join(problems)

@@ -440,7 +440,7 @@ def long_ts(fixtures_dir: Path, tmp_path_factory) -> bytes:
     return out.read_bytes()
 
 
-@pytest.mark.parametrize("kind", ["seek", "cancel", "close", "destroy"])
+@pytest.mark.parametrize("kind", ["seek", "cancel", "close", "open", "destroy"])
 def test_blocked_read_is_interrupted_within_100ms(hostile_bin: Path, server, long_ts: bytes, kind: str):
     server.file("/long.ts", long_ts, throttle=4_000_000)
     r = run_with_stall(hostile_bin, server, f"{server.base}/long.ts", ["during-read", "1500", kind], 10000)
@@ -570,3 +570,61 @@ def test_io_timeout_up_to_int64_max_is_accepted(host, fixtures_dir: Path):
             assert r.one("read")["packets"] == 5, r.describe()
     r = host(str(fixtures_dir / "mp4_bframes.mp4"), "wait", options=["--timeout", "-1"])
     assert r.one("create")["err"] == "FPX_ERROR_INVALID_ARGUMENT"
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Memory caps
+# ---------------------------------------------------------------------------------------------
+
+MiB = 1 << 20
+
+
+@pytest.mark.parametrize("cap", [None, 16 * MiB])
+def test_endless_segment_stops_at_the_cap(host, server, fixtures_dir: Path, cap: Optional[int]):
+    """0.2.0 buffered a segment up to 512 MiB (~570 MB RSS). Now the segment stops at the
+    player's cap (default 64 MiB) with FPX_ERROR_TOO_LARGE and the process's peak RSS stays
+    under cap + 64 MiB."""
+    unit = (fixtures_dir / "ts.ts").read_bytes()
+    server.endless("/endless.ts", unit)
+    server.text("/list.m3u8", playlist("endless.ts"))
+    opts = ["--timeout", "20000"] + (["--cap", str(cap)] if cap else [])
+    r = host(f"{server.base}/list.m3u8", "wait", "rss", options=opts, timeout=120)
+    assert r.one("wait")["err"] == "FPX_ERROR_TOO_LARGE", r.describe()
+    limit = (cap or 64 * MiB) + 64 * MiB
+    assert r.one("rss")["hwm_kb"] * 1024 < limit, r.describe()
+
+
+def test_segment_with_content_length_over_the_cap_is_refused_at_once(host, server, fixtures_dir: Path):
+    data = (fixtures_dir / "ts.ts").read_bytes()
+    server.file("/seg.ts", data)
+    server.text("/list.m3u8", playlist("seg.ts"))
+    r = host(f"{server.base}/list.m3u8", "wait", options=["--cap", str(len(data) // 2)])
+    assert r.one("wait")["err"] == "FPX_ERROR_TOO_LARGE", r.describe()
+    r = host(f"{server.base}/list.m3u8", "wait", "read", "10", options=["--cap", str(len(data) + 1)])
+    assert r.one("wait")["rc"] == 0, r.describe()
+    assert r.one("read")["packets"] == 10, r.describe()
+
+
+def test_truncated_fragmented_mp4_stays_bounded(host, fixtures_dir: Path, tmp_path: Path):
+    """A valid fragmented MP4 minus 166 bytes (issue 10 saw libavformat allocate 580 MB for
+    one): open it, read it all, and keep the peak RSS under the documented bound for a file
+    item (the packet window's cap, 64 MiB, plus 64 MiB)."""
+    data = (fixtures_dir / "fmp4.mp4").read_bytes()
+    f = tmp_path / "trunc.mp4"
+    f.write_bytes(data[:-166])
+    r = host(str(f), "wait", "read", "100000", "rss")
+    assert r.one("wait")["rc"] == 0, r.describe()
+    assert r.one("read")["err"] in ("FPX_ERROR_EOF", "FPX_ERROR_INVALID_DATA"), r.describe()
+    assert r.one("rss")["hwm_kb"] * 1024 < 128 * MiB, r.describe()
+
+
+def test_packet_window_cap(host, fixtures_dir: Path):
+    """A seek whose scan would hold more than the cap fails with FPX_ERROR_TOO_LARGE; host
+    reads past the cap keep going (the window drops what was read)."""
+    f = str(fixtures_dir / "mp4_bframes.mp4")
+    r = host(f, "wait", "seek", "1.5", "read", "400", options=["--cap", "20000"])
+    s = r.one("seek")
+    assert s["rc"] == 0 and s["error"] == "FPX_ERROR_TOO_LARGE", r.describe()
+    assert r.one("read")["packets"] == 400, r.describe()
+    r = host(f, "wait", "seek", "1.5", options=["--cap", str(4 * MiB)])
+    assert r.one("seek")["error"] == "FPX_OK", r.describe()

@@ -78,7 +78,7 @@ ENV_LIBRARY = "FASTPIX_SEEK_LIBRARY"
 #: (major, minor) of the header this binding mirrors (FPX_VERSION_MAJOR/MINOR). The loaded
 #: library must have the same major version and at least this minor version (seek.h,
 #: "Compatibility": the library must be at least as new as the header).
-EXPECTED_VERSION: Tuple[int, int] = (0, 2)
+EXPECTED_VERSION: Tuple[int, int] = (0, 3)
 
 # ----------------------------------------------------------------------------------------
 # Constants (macros of the header)

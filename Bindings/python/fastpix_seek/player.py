@@ -610,6 +610,74 @@ class _LoopReader:
             os.close(self.fd)
 
 
+#: How long a blocked binding call waits between checks for Ctrl-C (seconds).
+_SLICE = 0.05
+
+
+class _Runner:
+    """Runs blocking C calls (read_packet, step_frame, seek_wait) on one helper thread per
+    player while the calling thread waits in short slices, so Ctrl-C (KeyboardInterrupt)
+    reaches the caller within ~50 ms even when the C call is blocked on I/O. On an interrupt
+    the caller runs ``on_interrupt`` (for reads: cancel_pending_seeks, which makes the
+    library interrupt the blocked read) and re-raises at once; the helper finishes the call
+    and drops its result."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._queue: "list" = []
+        self._cond = threading.Condition(self._lock)
+        self._thread: Optional[threading.Thread] = None
+        self._stopped = False
+
+    def run(self, fn: Callable[[], Any], on_interrupt: Optional[Callable[[], Any]] = None) -> Any:
+        done = threading.Event()
+        box: List[Any] = [None, None]
+        with self._cond:
+            if self._stopped:
+                raise _errors.InvalidHandleError(detail="the player is closed")
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name="fastpix_seek-call",
+                                                daemon=True)
+                self._thread.start()
+            self._queue.append((fn, box, done))
+            self._cond.notify()
+        try:
+            while not done.wait(_SLICE):
+                pass
+        except BaseException:
+            if on_interrupt is not None:
+                try:
+                    on_interrupt()
+                except Exception:
+                    pass
+            raise
+        if box[1] is not None:
+            raise box[1]
+        return box[0]
+
+    def _loop(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue and not self._stopped:
+                    self._cond.wait()
+                if not self._queue:
+                    return
+                fn, box, done = self._queue.pop(0)
+            try:
+                box[0] = fn()
+            except BaseException as e:  # handed to the caller
+                box[1] = e
+            done.set()
+
+    def stop(self) -> None:
+        with self._cond:
+            self._stopped = True
+            self._cond.notify_all()
+            t = self._thread
+        if t is not None and t is not threading.current_thread():
+            t.join(2.0)
+
+
 class Player:
     """A FastPixSeek player: one media item, precision seeks, packets.
 
@@ -654,6 +722,7 @@ class Player:
         # bytes are valid only until the next read on the player (seek.h, section 5),
         # so another thread's read must not run between our read and our copy.
         self._read_lock = threading.Lock()
+        self._runner = _Runner()
         self._listener_keys: Dict[int, int] = {}
         self._tb_cache: Dict[int, Optional[Fraction]] = {}
         self._origin: Optional[Fraction] = None
@@ -777,6 +846,8 @@ class Player:
         finally:
             if got:
                 self._read_lock.release()
+        # The helper thread's call has returned or will (destroy interrupted it).
+        self._runner.stop()
         self._detach_loop_reader()
         ex, self._async_executor = self._async_executor, None
         if ex is not None:
@@ -865,8 +936,18 @@ class Player:
         """
         ms = _timeout_ms(timeout, "timeout")
         info = _lib.fpx_item_status_info()
-        _lib.lib.fpx_player_wait_item(self._h(), ms, ctypes.byref(info))
-        return ItemStatusInfo._from_c(info)
+        # In slices, so Ctrl-C is seen between them (the C call cannot be interrupted).
+        deadline = None if ms < 0 else time.monotonic() + ms / 1000.0
+        while True:
+            slice_ms = int(_SLICE * 1000)
+            if deadline is not None:
+                slice_ms = max(0, min(slice_ms, int((deadline - time.monotonic()) * 1000)))
+            try:
+                _lib.lib.fpx_player_wait_item(self._h(), slice_ms, ctypes.byref(info))
+                return ItemStatusInfo._from_c(info)
+            except _errors.FastPixTimeoutError:
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise
 
     def item_info(self) -> ItemInfo:
         """Facts of the READY item: stream count, reference stream, duration, start pts, time
@@ -965,10 +1046,15 @@ class Player:
         t = to_fpx_time(target, "seek target", _errors.InvalidTimeError)
         prec = _check_precision(precision)._to_c()
         ms = -1 if timeout is None else _timeout_ms(timeout, "timeout")
-        out = _lib.fpx_seek_outcome()
-        out.struct_size = ctypes.sizeof(out)
-        _lib.lib.fpx_player_seek_wait(self._h(), t, prec, ms, ctypes.byref(out))
-        return SeekOutcome._from_c(out)
+        h = self._h()
+
+        def call() -> Any:
+            out = _lib.fpx_seek_outcome()
+            out.struct_size = ctypes.sizeof(out)
+            _lib.lib.fpx_player_seek_wait(h, t, prec, ms, ctypes.byref(out))
+            return out
+        # Ctrl-C cancels the seek (its outcome then says CANCELLED to the listeners).
+        return SeekOutcome._from_c(self._blocking(call))
 
     def _check_can_wait(self, what: str, timeout: Optional[float]) -> None:
         if self._core.in_callback():
@@ -1187,14 +1273,34 @@ class Player:
 
         Raises EndOfFile at the end. Blocking; waits for pending seeks to settle first.
         """
-        p = _lib.fpx_packet()
-        p.struct_size = ctypes.sizeof(p)
-        with self._read_lock:
-            _lib.lib.fpx_player_read_packet(self._h(), ctypes.byref(p))
-            # Copy the payload before another read (or destroy) can invalidate it.
-            data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
+        h = self._h()
+
+        def call() -> Tuple[Any, bytes]:
+            p = _lib.fpx_packet()
+            p.struct_size = ctypes.sizeof(p)
+            with self._read_lock:
+                _lib.lib.fpx_player_read_packet(h, ctypes.byref(p))
+                # Copy the payload before another read (or destroy) can invalidate it.
+                data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
+            return p, data
+
+        # On the player's helper thread, so Ctrl-C interrupts the wait; the blocked read
+        # is then interrupted too (cancel_pending_seeks: FPX_ERROR_INTERRUPTED).
+        p, data = self._blocking(call)
         return Packet._from_c(p, self._time_base(int(p.stream_index)), self._item_origin(),
                               data)
+
+    def _blocking(self, call: Callable[[], Any]) -> Any:
+        # From inside a callback the library must see the callback's thread (it refuses
+        # with InCallbackError); elsewhere the helper thread keeps Ctrl-C responsive.
+        if self._core.in_callback():
+            return call()
+        return self._runner.run(call, self._interrupt_read)
+
+    def _interrupt_read(self) -> None:
+        h = self._handle
+        if h is not None:
+            _lib.lib.fpx_player_cancel_pending_seeks(h, None)
 
     def packets(self) -> Iterator[Packet]:
         """Iterates read_packet() until EndOfFile."""
@@ -1295,9 +1401,13 @@ class Player:
             raise _errors.InvalidArgumentError(detail=f"count {count} must be in [1, 2**31)")
         if not -(2 ** 31) <= int(direction) < 2 ** 31:
             raise _errors.UnknownEnumError(detail=f"direction {int(direction)}")
-        r = _lib.fpx_frame_step_result()
-        _lib.lib.fpx_player_step_frame(self._h(), int(direction), count, ctypes.byref(r))
-        return FrameStepResult._from_c(r)
+        h = self._h()
+
+        def call() -> Any:
+            r = _lib.fpx_frame_step_result()
+            _lib.lib.fpx_player_step_frame(h, int(direction), count, ctypes.byref(r))
+            return r
+        return FrameStepResult._from_c(self._blocking(call))
 
     def current_time(self) -> Fraction:
         """The playhead on the item timeline: the frame of the last landed seek or step, or

@@ -111,3 +111,47 @@ def test_random_seek_sequences(vod, seed: int):
             if problems:
                 break
     assert not problems, "\n".join(problems)
+
+
+def test_live_rewinds_read_the_segments_in_order(tmp_path: Path):
+    """The same on a live sliding-window playlist (1 s segments, GOP = segment): seeks back
+    and forth inside the window, each followed by reads across segment boundaries, against
+    ffprobe of the segment files as served."""
+    from livehls import LiveStream
+
+    with LiveStream(tmp_path, list_size=10) as ls:
+        pl = ls.wait_segments(10, timeout=60)
+        tl = ls.timeline(pl.first_msn)
+        problems: List[str] = []
+        rng = random.Random(11)
+        with Player(ls.url) as p:
+            p.wait_item(timeout=30)
+            for step in range(12):
+                start, end = p.seekable_range()
+                # the newer half of the window, so that reads do not outrun its sliding start
+                span = end - start
+                t = start + span / 2 + Fraction(rng.randrange(0, max(1, int(span * 500))), 1000)
+                o = p.seek_wait(t, SeekPrecision.exact(), timeout=30)
+                landed = o.landed_stream_pts
+                n = rng.choice([5, 30, 60])
+                got = [p.read_packet() for _ in range(n)]
+                where = tl.frame_of_pts(landed)
+                if where is None:
+                    problems.append(f"step {step}: landed pts {landed} is no frame of the stream")
+                    break
+                msn = where[0]
+                want = [pk for _, pk in tl.packets_from(msn, n)]
+                for i, (pk, w) in enumerate(zip(got, want)):
+                    if (pk.pts, pk.dts) != (w.pts, w.dts):
+                        problems.append(f"step {step}: seek {t} landed {landed} (segment {msn}): "
+                                        f"packet {i} is ({pk.pts}, {pk.dts}), want ({w.pts}, {w.dts})")
+                        break
+                    if pk.is_discontinuity != (i == 0) or pk.seek_id != o.seek_id \
+                            or pk.is_decode_only != (pk.pts < landed):
+                        problems.append(f"step {step}: packet {i} (pts {pk.pts}): flags "
+                                        f"disc={pk.is_discontinuity} decode_only={pk.is_decode_only} "
+                                        f"seek id {pk.seek_id} (want {o.seek_id}), landed {landed}")
+                        break
+                if problems:
+                    break
+        assert not problems, "\n".join(problems)

@@ -27,6 +27,10 @@ import pytest
 
 from conftest import REPO
 
+# The package version, as pyproject.toml declares it (one source: it must match the header).
+VERSION = next(line.split("\"")[1] for line in (REPO / "Bindings/python/pyproject.toml").read_text().splitlines()
+               if line.startswith("version = "))
+
 PROBE = r"""
 import json, sys
 from fractions import Fraction
@@ -65,7 +69,7 @@ def test_wheel_carries_the_library_and_loads_it_first(tmp_path, library, fixture
                           str(tmp_path / "dist")], capture_output=True, text=True, check=True)
     wheel = Path(out.stdout.strip())
     plat = sysconfig.get_platform().replace("-", "_")
-    assert wheel.name == f"fastpix_seek-0.2.0-py3-none-{plat}.whl"
+    assert wheel.name == f"fastpix_seek-{VERSION}-py3-none-{plat}.whl"
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index",
                     "--target", str(target), str(wheel)], check=True, capture_output=True)

@@ -50,3 +50,16 @@ def test_nothing_on_stderr_by_default(fixtures_dir: Path):
                           capture_output=True, text=True, env=env, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == "", proc.stderr
+
+
+@pytest.mark.parametrize("bad", [1e300, 2.0 ** 63, 9.3e15])
+def test_io_timeout_that_does_not_fit_is_refused(bad: float):
+    # 0.2.0 wrapped 1e300 s to 0 ms: no bound at all.
+    with pytest.raises(fastpix_seek.InvalidArgumentError):
+        Player(io_timeout=bad)
+
+
+def test_io_timeout_huge_but_representable_is_accepted(fixtures_dir: Path):
+    with Player(str(fixtures_dir / "mp4_bframes.mp4"), io_timeout=9.2e15) as p:
+        p.wait_item(10)
+        p.read_packet()
