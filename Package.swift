@@ -1,4 +1,4 @@
-// swift-tools-version:5.9
+// swift-tools-version:6.0
 //
 // FastPixSeek: a precision seek core for Linux media hosts.
 //
@@ -35,5 +35,5 @@ let package = Package(
                           dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI"]),
         .testTarget(name: "FastPixSeekCoreTests", dependencies: ["FastPixSeekCore"]),
     ],
-    swiftLanguageVersions: [.v5]
+    swiftLanguageModes: [.v6]
 )

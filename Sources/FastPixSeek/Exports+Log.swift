@@ -11,6 +11,9 @@ public func fpxSetLogCallback(_ level: Int32, _ callback: fpx_log_callback?, _ u
     guard lv >= Log.quiet, lv <= Log.trace else { return ErrorCode.invalidArgument.rawValue }
     if keep { FFmpegLog.keepHostCallback() } else { FFmpegLog.installIfAllowed() }
     if let cb = callback {
+        // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on any
+        // thread, as fpx_log_callback documents; the library never dereferences it.
+        nonisolated(unsafe) let userdata = userdata
         Log.setSink(level: lv) { l, message in message.withCString { cb(l, $0, userdata) } }
     } else {
         Log.setSink(level: Log.quiet, nil)

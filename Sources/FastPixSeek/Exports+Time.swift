@@ -15,7 +15,8 @@ public func fpxVersion() -> UInt32 {
 public func fpxVersionString() -> UnsafePointer<CChar> { versionString }
 
 /// "MAJOR.MINOR.PATCH" from the header's macros, allocated once, never freed.
-private let versionString: UnsafePointer<CChar> = {
+// nonisolated(unsafe): written once by the global's (thread-safe) lazy initializer, then only read.
+nonisolated(unsafe) private let versionString: UnsafePointer<CChar> = {
     let s = "\(FPX_VERSION_MAJOR).\(FPX_VERSION_MINOR).\(FPX_VERSION_PATCH)"
     let buf = UnsafeMutablePointer<CChar>.allocate(capacity: s.utf8.count + 1)
     s.withCString { buf.update(from: $0, count: s.utf8.count + 1) }

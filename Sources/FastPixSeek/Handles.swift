@@ -5,8 +5,9 @@ import FastPixSeekCore
 /// not a pointer: a destroyed or forged handle is looked up, never dereferenced.
 enum Handles {
     private static let m = Monitor()
-    private static var players: [UInt: Player] = [:]
-    private static var next: UInt = 1
+    // Guarded by `m`: every read and write of `players` and `next` holds it.
+    nonisolated(unsafe) private static var players: [UInt: Player] = [:]
+    nonisolated(unsafe) private static var next: UInt = 1
 
     static func register(_ p: Player) -> OpaquePointer? {
         m.locked {

@@ -1,6 +1,6 @@
 /// The library's error codes. The values are the C ABI's `fpx_error` and are
 /// never renumbered or reused.
-public enum ErrorCode: Int32, Error, CaseIterable {
+public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
     case invalidHandle = -1
     case invalidArgument = -2
     case invalidTime = -3

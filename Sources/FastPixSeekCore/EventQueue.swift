@@ -7,8 +7,10 @@ import Glibc
 /// Events are closures posted from any thread and run one at a time, in order,
 /// either on a library thread (`.thread`) or by the host (`.host`, through
 /// `dispatch()`), never inside the call that posted them.
-public final class EventQueue {
-    public enum Mode { case thread, host }
+// @unchecked Sendable: the queue's mutable state is guarded by `m`, host dispatch by
+// `dispatchMonitor`; `mode` and `wakeup` are immutable.
+public final class EventQueue: @unchecked Sendable {
+    public enum Mode: Sendable { case thread, host }
 
     public let mode: Mode
     private let m = Monitor()

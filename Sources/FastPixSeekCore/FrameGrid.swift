@@ -11,7 +11,7 @@
 /// segment; the whole grid is capped at `maxFrames` (default 4,194,304 frames,
 /// 32 MiB), past which it is cleared and rebuilt from later reads.
 public struct FrameGrid {
-    public struct Keyframe: Hashable {
+    public struct Keyframe: Hashable, Sendable {
         public var pts: Int64
         public var dts: Int64?
         /// False for a keyframe flagged discard (edit-list pre-roll): decoding

@@ -1,11 +1,11 @@
 /// The C type is `fpx_frame_step_direction`.
-public enum FrameStepDirection: Int32 {
+public enum FrameStepDirection: Int32, Sendable {
     case forward = 0
     case backward = 1
 }
 
 /// Why a step could not happen. The C type is `fpx_frame_step_unavailable_reason`.
-public enum FrameStepUnavailableReason: Hashable {
+public enum FrameStepUnavailableReason: Hashable, Sendable {
     case noCurrentItem
     case itemNotReady
     /// Permanent for this item: an audio-only item never becomes steppable.
@@ -48,7 +48,7 @@ public enum FrameStepUnavailableReason: Hashable {
 }
 
 /// The result of a frame step. The C type is `fpx_frame_step_result`.
-public enum FrameStepResult: Hashable {
+public enum FrameStepResult: Hashable, Sendable {
     case stepped(direction: FrameStepDirection, landedMediaTime: MediaTime, streamPTS: Int64, packetsRead: UInt64)
     case unavailable(direction: FrameStepDirection, reason: FrameStepUnavailableReason)
 

@@ -9,8 +9,8 @@
 /// keyframe missing from the index does not exist.
 ///
 /// Memory: 24 bytes per keyframe.
-public struct KeyframeIndex: Hashable {
-    public struct Entry: Hashable {
+public struct KeyframeIndex: Hashable, Sendable {
+    public struct Entry: Hashable, Sendable {
         /// The container's index timestamp (mov: dts; Matroska: pts).
         public var timestamp: Int64
         /// The presentation time, once known.

@@ -1,5 +1,5 @@
 /// The header of one demuxed packet: what landing resolution looks at.
-public struct PacketHeader: Hashable {
+public struct PacketHeader: Hashable, Sendable {
     public var stream: Int32
     public var pts: Int64?
     public var dts: Int64?
@@ -42,7 +42,7 @@ public protocol LandingDemuxer: AnyObject {
 
 /// One packet of the reference stream the resolver noted: its pts and its
 /// index in the demuxer's window.
-public struct LandingMark: Hashable {
+public struct LandingMark: Hashable, Sendable {
     public var pts: Int64
     public var index: Int
     public var key: Bool
@@ -50,7 +50,7 @@ public struct LandingMark: Hashable {
 }
 
 /// What a scan found around the target.
-public struct LandingScan: Hashable {
+public struct LandingScan: Hashable, Sendable {
     /// The keyframe the window starts with.
     public var firstKey: LandingMark
     /// The covering frame: the largest landable pts <= the target.
@@ -64,7 +64,7 @@ public struct LandingScan: Hashable {
 }
 
 /// The landing a request resolves to, and where decoding must start.
-public struct LandingDecision: Hashable {
+public struct LandingDecision: Hashable, Sendable {
     public var pts: Int64
     public var isKeyframe: Bool
     public var resolution: LandingResolution
@@ -79,7 +79,7 @@ public struct LandingDecision: Hashable {
 public enum LandingResolver {
     /// The landing when the frame grid already knows the frames around the
     /// target: the frame to land on, and the keyframe it decodes from.
-    public struct Known: Hashable {
+    public struct Known: Hashable, Sendable {
         public var pts: Int64
         public var key: FrameGrid.Keyframe
         public var resolution: LandingResolution

@@ -1,5 +1,5 @@
 /// Why a date seek could not happen. The C type is `fpx_date_seek_unavailable_reason`.
-public enum DateSeekUnavailableReason: Hashable {
+public enum DateSeekUnavailableReason: Hashable, Sendable {
     case noCurrentItem
     /// The playlist publishes no PROGRAM-DATE-TIME: the library never invents dates.
     case streamIsNotDateAddressable
@@ -26,7 +26,7 @@ public enum DateSeekUnavailableReason: Hashable {
 }
 
 /// The C type is `fpx_date_seek_result`.
-public enum DateSeekResult {
+public enum DateSeekResult: Sendable {
     case seeked(SeekOutcome)
     case unavailable(requestedMicroseconds: Int64, reason: DateSeekUnavailableReason)
 }

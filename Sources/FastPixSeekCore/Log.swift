@@ -11,12 +11,16 @@ public enum Log {
     public static let debug: Int32 = 48
     public static let trace: Int32 = 56
 
+    /// A sink is called on whichever thread logs, so it is `@Sendable`.
+    public typealias Sink = @Sendable (Int32, String) -> Void
+
     private static let m = Monitor()
-    private static var sink: ((Int32, String) -> Void)?
-    private static var maxLevel: Int32 = quiet
+    // Guarded by `m`: every read and write of `sink` and `maxLevel` holds it.
+    nonisolated(unsafe) private static var sink: Sink?
+    nonisolated(unsafe) private static var maxLevel: Int32 = quiet
 
     /// Sets the sink and the most verbose level it receives; nil silences.
-    public static func setSink(level: Int32, _ s: ((Int32, String) -> Void)?) {
+    public static func setSink(level: Int32, _ s: Sink?) {
         m.locked {
             sink = s
             maxLevel = s == nil ? quiet : level
@@ -31,7 +35,7 @@ public enum Log {
     /// Delivers one line (no trailing newline) on the calling thread, outside
     /// the log's lock, so a sink may itself log or change the sink.
     public static func emit(_ level: Int32, _ message: @autoclosure () -> String) {
-        guard let s: (Int32, String) -> Void = m.locked({ level <= maxLevel ? sink : nil }) else { return }
+        guard let s: Sink = m.locked({ level <= maxLevel ? sink : nil }) else { return }
         s(level, message())
     }
 }

@@ -58,7 +58,7 @@ public protocol MediaEngine: AnyObject {
 }
 
 /// What a step engine call found.
-public enum StepResultKind: Hashable {
+public enum StepResultKind: Hashable, Sendable {
     case landed(StepLanding)
     /// Fewer than `count` frames that way.
     case noFrame
@@ -67,7 +67,7 @@ public enum StepResultKind: Hashable {
 }
 
 /// The seekable window. The C type is `fpx_live_seek_window`.
-public struct LiveWindow: Hashable {
+public struct LiveWindow: Hashable, Sendable {
     public var isLive: Bool
     public var isDateAddressable: Bool
     public var start: MediaTime
@@ -90,7 +90,7 @@ public struct LiveWindow: Hashable {
 }
 
 /// Where a frame step landed.
-public struct StepLanding: Hashable {
+public struct StepLanding: Hashable, Sendable {
     public var pts: Int64
     public var packetsRead: UInt64
     public var streamPTS: Int64?
@@ -100,7 +100,7 @@ public struct StepLanding: Hashable {
 }
 
 /// A landing to resolve, in absolute stream ticks.
-public struct LandingRequest: Hashable {
+public struct LandingRequest: Hashable, Sendable {
     /// The target as an exact rational number of ticks.
     public var target: Rational
     /// True for `.nearestKeyframe`.
@@ -122,7 +122,7 @@ public struct LandingRequest: Hashable {
 }
 
 /// Where a seek landed, as the engine found it.
-public struct Landing: Hashable {
+public struct Landing: Hashable, Sendable {
     public var pts: Int64
     public var isKeyframe: Bool
     public var resolution: LandingResolution
@@ -228,7 +228,7 @@ public struct ItemInfo {
     }
 }
 
-public enum MediaType: Int32 { case unknown = 0, video, audio, subtitle, data }
+public enum MediaType: Int32, Sendable { case unknown = 0, video, audio, subtitle, data }
 
 /// Facts of one stream. Pointers live as long as the item. The C type is `fpx_stream_info`.
 public struct StreamInfo {

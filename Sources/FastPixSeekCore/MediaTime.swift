@@ -3,8 +3,8 @@
 /// Comparisons and arithmetic are exact and overflow-safe: they work on
 /// 128-bit cross products and never go through `Double`. The `seconds`
 /// property is for display only. The C type is `fpx_time`.
-public struct MediaTime: Hashable, CustomStringConvertible {
-    public struct Flags: OptionSet, Hashable {
+public struct MediaTime: Hashable, CustomStringConvertible, Sendable {
+    public struct Flags: OptionSet, Hashable, Sendable {
         public let rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
         public static let valid = Flags(rawValue: 1)
@@ -150,7 +150,7 @@ public struct MediaTime: Hashable, CustomStringConvertible {
 /// An exact rational with a positive denominator, on 128-bit integers. Internal
 /// arithmetic for verdicts; the magnitudes used by media times (64-bit values,
 /// 32-bit timescales) keep every intermediate here far from overflow.
-public struct Rational: Hashable, Comparable, CustomStringConvertible {
+public struct Rational: Hashable, Comparable, CustomStringConvertible, Sendable {
     public let num: Int128
     public let den: Int128
 

@@ -21,10 +21,10 @@ public extension PlayerListener {
     func onRemoved() {}
 }
 
-public enum ItemStatus: Int32 { case none = 0, loading, ready, failed }
+public enum ItemStatus: Int32, Sendable { case none = 0, loading, ready, failed }
 
 /// The C type is `fpx_item_status_info`.
-public struct ItemStatusInfo: Hashable {
+public struct ItemStatusInfo: Hashable, Sendable {
     public var itemID: UInt64
     public var status: ItemStatus
     public var error: ErrorCode?
@@ -32,7 +32,7 @@ public struct ItemStatusInfo: Hashable {
 }
 
 /// Per-player counters. The C type is `fpx_player_stats`.
-public struct PlayerStats: Hashable {
+public struct PlayerStats: Hashable, Sendable {
     public var seeksIssued: UInt64 = 0
     public var seeksCompleted: UInt64 = 0
     public var seeksSuperseded: UInt64 = 0
@@ -49,7 +49,9 @@ public typealias PlayerEngine = MediaEngine & PacketSource
 /// A player: one item at a time, a serial worker for its media I/O, the seek
 /// manager's state machine (issue, supersede, cancel, complete) and the event
 /// queue. Thread-safe.
-public final class Player {
+// @unchecked Sendable: mutable state is guarded by `m` (see "Guards everything below"),
+// engine calls are serialised by `engineLock`; `config`, `events`, `factory` are immutable.
+public final class Player: @unchecked Sendable {
     public struct Config {
         public var delivery: EventQueue.Mode
         public var ioTimeoutNanoseconds: UInt64
@@ -669,7 +671,7 @@ public final class Player {
 }
 
 /// An engine failure with FFmpeg's original code.
-public struct EngineError: Error {
+public struct EngineError: Error, Sendable {
     public var code: ErrorCode
     public var avError: Int32
     public init(_ code: ErrorCode, avError: Int32 = 0) { self.code = code; self.avError = avError }

@@ -10,7 +10,7 @@
 ///   http and https need under them (`tcp`, `tls`), so nested opens inside
 ///   libavformat are bounded too; `tcp`/`tls` named directly by a URL are
 ///   refused unless the host lists them.
-public struct ProtocolPolicy: Hashable {
+public struct ProtocolPolicy: Hashable, Sendable {
     /// The protocols the host allows, lower case, as FFmpeg names them.
     public let allowed: Set<String>
 

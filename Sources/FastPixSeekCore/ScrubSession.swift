@@ -1,5 +1,5 @@
 /// The C type is `fpx_scrub_state`.
-public enum ScrubState: Int32 {
+public enum ScrubState: Int32, Sendable {
     case idle = 0
     case scrubbing = 1
     case settling = 2
@@ -7,13 +7,13 @@ public enum ScrubState: Int32 {
 }
 
 /// A throttled position during a drag. The C type is `fpx_scrub_position`.
-public struct ScrubPosition: Hashable {
+public struct ScrubPosition: Hashable, Sendable {
     public var time: MediaTime
     public var sampleCount: UInt64
 }
 
 /// What an ended gesture produced. The C type is `fpx_scrub_result`.
-public struct ScrubResult {
+public struct ScrubResult: Sendable {
     /// nil when the settling seek was cancelled.
     public var outcome: SeekOutcome?
     public var sampleCount: UInt64
@@ -34,7 +34,8 @@ public struct ScrubResult {
 /// still runs once); `update`/`end` without `begin` fail with `.invalidState`;
 /// non-numeric times fail with `.invalidTime`; destroying the player cancels a
 /// settling seek, whose end callback reports `wasCancelled`.
-public final class ScrubSession {
+// @unchecked Sendable: every mutable field is guarded by `m`; `player` is immutable.
+public final class ScrubSession: @unchecked Sendable {
     public static let defaultPositionThrottleNanoseconds: UInt64 = 100_000_000
 
     unowned let player: Player

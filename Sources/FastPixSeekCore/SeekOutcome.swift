@@ -1,5 +1,5 @@
 /// Why a seek's completion was delivered. The C type is `fpx_finish_reason`.
-public enum FinishReason: Int32 {
+public enum FinishReason: Int32, Sendable {
     case completed = 0
     case cancelled = 1
     case superseded = 2
@@ -8,7 +8,7 @@ public enum FinishReason: Int32 {
 }
 
 /// How the landing was chosen. The C type is `fpx_landing_resolution`.
-public enum LandingResolution: Int32 {
+public enum LandingResolution: Int32, Sendable {
     case none = 0
     case coveringFrame = 1
     case keyframe = 2
@@ -16,7 +16,7 @@ public enum LandingResolution: Int32 {
 }
 
 /// Whether the target was moved into the seekable range first. The C type is `fpx_clamp`.
-public enum SeekClamp: Hashable {
+public enum SeekClamp: Hashable, Sendable {
     case none
     case toSeekableStart(requested: MediaTime, clampedTo: MediaTime)
     case toSeekableEnd(requested: MediaTime, clampedTo: MediaTime)
@@ -71,7 +71,7 @@ public enum SeekClamp: Hashable {
 }
 
 /// The media-time verdict. The C type is `fpx_accuracy`.
-public struct SeekAccuracy: Hashable {
+public struct SeekAccuracy: Hashable, Sendable {
     public var requestedMediaTime: MediaTime
     public var landedMediaTime: MediaTime
     public var toleranceBefore: MediaTime
@@ -101,7 +101,7 @@ public struct SeekAccuracy: Hashable {
 }
 
 /// Everything known about one finished seek. The C type is `fpx_seek_outcome`.
-public struct SeekOutcome {
+public struct SeekOutcome: Sendable {
     public var seekID: UInt64
     public var precision: SeekPrecision
     public var reason: FinishReason

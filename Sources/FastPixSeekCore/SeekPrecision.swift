@@ -1,5 +1,5 @@
 /// How precisely a seek should land. The C type is `fpx_precision`.
-public enum SeekPrecision: Hashable {
+public enum SeekPrecision: Hashable, Sendable {
     /// Zero tolerance: the frame whose presentation interval holds the target.
     case exact
     /// The keyframe nearest the target within +/- tolerance.

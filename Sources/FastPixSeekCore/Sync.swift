@@ -6,7 +6,9 @@ import Darwin
 
 /// A non-recursive mutex with a condition variable, on pthreads. Foundation and
 /// Dispatch stay out of the library (see docs/ARCHITECTURE.md, "Size").
-public final class Monitor {
+// @unchecked Sendable: its only state is the pthread mutex and condition variable
+// themselves (immutable pointers), which exist to be shared between threads.
+public final class Monitor: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let cond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
 
@@ -60,10 +62,10 @@ public final class OSThread {
     private var handle = pthread_t()
     private var started = false
 
-    private final class Box { let body: () -> Void; init(_ b: @escaping () -> Void) { body = b } }
+    private final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
 
     /// Starts `body` on a new thread. Returns nil if the OS refuses.
-    public init?(name: String, _ body: @escaping () -> Void) {
+    public init?(name: String, _ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         let rc = pthread_create(&handle, nil, { raw in
             guard let raw = raw else { return nil }

@@ -1,6 +1,6 @@
 /// The mapping between the item timeline (0 = the item's start) and the
 /// reference stream's timestamps (ticks of `num/den` seconds).
-public struct Timeline: Hashable {
+public struct Timeline: Hashable, Sendable {
     public var timeBaseNum: Int32
     public var timeBaseDen: Int32
     /// The stream pts of item time 0.

@@ -10,7 +10,9 @@ import FastPixSeekCore
 /// grid with the algorithm in docs/ARCHITECTURE.md ("Resolving a landing"),
 /// and keeps the packets it read while resolving in a replay buffer, so the
 /// host's reads start at the keyframe the landing needs without a second seek.
-public final class FFmpegEngine: MediaEngine, PacketSource {
+// @unchecked Sendable: its mutable state is used under the player's engine lock only;
+// `interrupt()`, the one call from any thread, goes to `ioGuard`, guarded by its monitor.
+public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable {
     var ctx: UnsafeMutablePointer<AVFormatContext>?
     let ioGuard: IOGuard
     public let referenceStream: Int32

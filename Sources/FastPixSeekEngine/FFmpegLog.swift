@@ -9,9 +9,10 @@ import FastPixSeekCore
 /// drops everything: by default the library prints nothing on stderr.
 public enum FFmpegLog {
     static let m = Monitor()
-    private static var installed = false
-    private static var keep = false
-    static var partial: [UInt8] = []
+    // Guarded by `m`: every read and write of these three holds it.
+    nonisolated(unsafe) private static var installed = false
+    nonisolated(unsafe) private static var keep = false
+    nonisolated(unsafe) static var partial: [UInt8] = []
 
     /// Installs the library's av_log callback (once), unless the host keeps its own.
     public static func installIfAllowed() {

@@ -17,7 +17,9 @@ import FastPixSeekCore
 /// time in the segments' time base. Inside one discontinuity domain, ticks map
 /// to the segments' pts by one anchor (the first segment of the domain that
 /// was demuxed), so frames keep their exact pts spacing.
-public final class HLSEngine: MediaEngine, PacketSource {
+// @unchecked Sendable: tracker state is guarded by `tm`, demux state by the player's
+// engine lock, `engines` by `em` and the engine lock (see the field comments).
+public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     struct Segment {
         var sequence: Int64
         var duration: Rational
@@ -620,7 +622,8 @@ public final class HLSEngine: MediaEngine, PacketSource {
 }
 
 /// A static C string naming the format of HLS items.
-let fpxHLSFormatName: UnsafePointer<CChar>? = {
+// nonisolated(unsafe): an immutable pointer into the binary's read-only data (a StaticString).
+nonisolated(unsafe) let fpxHLSFormatName: UnsafePointer<CChar>? = {
     let s: StaticString = "hls (fastpixseek)"
     return UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
 }()

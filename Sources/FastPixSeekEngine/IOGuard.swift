@@ -6,7 +6,8 @@ import FastPixSeekCore
 /// permanent abort (close, destroy, the owner's policy), and the open
 /// deadline the player sets for a whole open. Also the protocol gate of its
 /// context (`ProtocolGate.swift`) records here why it refused an open.
-final class IOGuard {
+// @unchecked Sendable: every mutable field is guarded by `m`; `policy` is immutable.
+final class IOGuard: @unchecked Sendable {
     private let m = Monitor()
     let policy: IOPolicy
     private var deadline: UInt64 = 0

@@ -9,7 +9,9 @@ import FastPixSeekCore
 /// Immutable after init, so any thread may read it without a lock. The
 /// engine hands it to the player (`factsOwner`) once a host has seen its
 /// pointers, and the player keeps it until it is destroyed (seek.h, section 5).
-public final class ItemFacts {
+// @unchecked Sendable: immutable after init (see above), except `handedOut`, guarded by
+// `handedOutLock`.
+public final class ItemFacts: @unchecked Sendable {
     let infos: [StreamInfo]
     public let formatName: UnsafePointer<CChar>?
     private var parameters: [UnsafeMutablePointer<AVCodecParameters>] = []

@@ -1,8 +1,15 @@
 #if canImport(Glibc)
-import Glibc
+// @preconcurrency: only for the `stdin`/`stderr` shadows below (libc's are mutable globals).
+@preconcurrency import Glibc
 #endif
 import FastPixSeekCore
 import FastPixSeekEngine
+
+/// libc's `stdin` and `stderr`, shadowed for the whole tool: Glibc exposes them as mutable
+/// globals, which Swift 6 refuses to read. nonisolated(unsafe): libc sets them before main
+/// and nothing in the tool reassigns them; each FILE stream locks itself on every call.
+nonisolated(unsafe) let stderr: UnsafeMutablePointer<FILE> = Glibc.stderr
+nonisolated(unsafe) let stdin: UnsafeMutablePointer<FILE> = Glibc.stdin
 
 /// Exit codes, documented in --help and docs/fpx-seek.1.
 enum Exit {

@@ -2,8 +2,8 @@
 ///
 /// Values are kept raw (quoted strings without their quotes) and read with the
 /// typed accessors, which return nil when the value has the wrong type.
-public struct HLSAttributeList: Hashable {
-    public struct Attribute: Hashable {
+public struct HLSAttributeList: Hashable, Sendable {
+    public struct Attribute: Hashable, Sendable {
         public var name: String
         /// The value; for a quoted string, the text between the quotes.
         public var value: String
@@ -140,12 +140,12 @@ public struct HLSAttributeList: Hashable {
     }
 }
 
-public struct HLSAttributeError: Error, Hashable {
+public struct HLSAttributeError: Error, Hashable, Sendable {
     public var reason: String
     init(_ reason: String) { self.reason = reason }
 }
 
-public struct HLSResolution: Hashable {
+public struct HLSResolution: Hashable, Sendable {
     public var width: Int64
     public var height: Int64
     public init(width: Int64, height: Int64) { self.width = width; self.height = height }

@@ -1,6 +1,6 @@
 /// Why a playlist could not be parsed. Parsing never traps: every defect in the
 /// input ends up here.
-public enum HLSError: Error, Hashable, CustomStringConvertible {
+public enum HLSError: Error, Hashable, CustomStringConvertible, Sendable {
     /// The text does not start with `#EXTM3U` (or starts with a byte-order mark,
     /// which RFC 8216 section 4.1 forbids).
     case notAPlaylist

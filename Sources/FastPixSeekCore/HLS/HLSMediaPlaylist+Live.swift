@@ -128,7 +128,7 @@ extension HLSMediaPlaylist {
 }
 
 /// What changed between two snapshots of a live media playlist.
-public struct HLSPlaylistDelta: Hashable {
+public struct HLSPlaylistDelta: Hashable, Sendable {
     /// MSNs of the previous snapshot that left the window.
     public var expired: Range<Int64>
     /// MSNs that are new in this snapshot.

@@ -1,6 +1,6 @@
 /// A parsed playlist: RFC 8216 says a playlist is either a master (multivariant)
 /// playlist or a media playlist, never both.
-public enum HLSPlaylist: Hashable {
+public enum HLSPlaylist: Hashable, Sendable {
     case master(HLSMasterPlaylist)
     case media(HLSMediaPlaylist)
 
@@ -30,7 +30,7 @@ public enum HLSPlaylist: Hashable {
 // MARK: - Media playlists
 
 /// A byte sub-range of a resource: `length` bytes from `offset`.
-public struct HLSByteRange: Hashable {
+public struct HLSByteRange: Hashable, Sendable {
     public var length: Int64
     public var offset: Int64
     public init(length: Int64, offset: Int64) { self.length = length; self.offset = offset }
@@ -39,7 +39,7 @@ public struct HLSByteRange: Hashable {
 }
 
 /// A Media Initialization Section (`EXT-X-MAP`).
-public struct HLSMap: Hashable {
+public struct HLSMap: Hashable, Sendable {
     /// Resolved against the playlist URL when one was given.
     public internal(set) var uri: String
     /// As written in the playlist.
@@ -47,7 +47,7 @@ public struct HLSMap: Hashable {
     public internal(set) var byteRange: HLSByteRange?
 }
 
-public struct HLSSegment: Hashable {
+public struct HLSSegment: Hashable, Sendable {
     /// The Media Sequence Number.
     public internal(set) var sequence: Int64
     /// The EXTINF duration in seconds, exactly as written.
@@ -82,12 +82,12 @@ public struct HLSSegment: Hashable {
     public var endOffset: Rational { startOffset + duration }
 }
 
-public enum HLSPlaylistType: Hashable {
+public enum HLSPlaylistType: Hashable, Sendable {
     case none, event, vod
 }
 
 /// `EXT-X-SERVER-CONTROL`, values in seconds.
-public struct HLSServerControl: Hashable {
+public struct HLSServerControl: Hashable, Sendable {
     public var holdBack: Rational?
     public var partHoldBack: Rational?
     public var canSkipUntil: Rational?
@@ -97,14 +97,14 @@ public struct HLSServerControl: Hashable {
 }
 
 /// `EXT-X-START`.
-public struct HLSStart: Hashable {
+public struct HLSStart: Hashable, Sendable {
     /// Seconds; negative values count from the end of the playlist.
     public internal(set) var timeOffset: Rational
     public internal(set) var precise: Bool
     public init(timeOffset: Rational, precise: Bool) { self.timeOffset = timeOffset; self.precise = precise }
 }
 
-public struct HLSMediaPlaylist: Hashable {
+public struct HLSMediaPlaylist: Hashable, Sendable {
     /// The URL the playlist was parsed with, if any.
     public internal(set) var url: String?
     public internal(set) var version: Int64?
@@ -136,7 +136,7 @@ public struct HLSMediaPlaylist: Hashable {
 
 // MARK: - Master playlists
 
-public struct HLSVariant: Hashable {
+public struct HLSVariant: Hashable, Sendable {
     /// BANDWIDTH, bits per second (peak).
     public internal(set) var bandwidth: Int64
     /// AVERAGE-BANDWIDTH, bits per second.
@@ -165,7 +165,7 @@ public struct HLSVariant: Hashable {
 }
 
 /// An `EXT-X-MEDIA` rendition, recorded minimally.
-public struct HLSRendition: Hashable {
+public struct HLSRendition: Hashable, Sendable {
     /// AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS.
     public internal(set) var type: String
     public internal(set) var groupID: String
@@ -179,7 +179,7 @@ public struct HLSRendition: Hashable {
     public internal(set) var attributes: HLSAttributeList
 }
 
-public enum HLSVariantPolicy: Hashable {
+public enum HLSVariantPolicy: Hashable, Sendable {
     /// The variant with the highest BANDWIDTH (the default).
     case highestBandwidth
     /// The variant with the lowest BANDWIDTH.
@@ -188,7 +188,7 @@ public enum HLSVariantPolicy: Hashable {
     case closest(maxBandwidth: Int64)
 }
 
-public struct HLSMasterPlaylist: Hashable {
+public struct HLSMasterPlaylist: Hashable, Sendable {
     public internal(set) var url: String?
     public internal(set) var version: Int64?
     public internal(set) var variants: [HLSVariant]

@@ -1,7 +1,7 @@
 /// RFC 3986 URI references: splitting (Appendix B) and reference resolution
 /// (section 5.2, strict). No percent-decoding or normalisation beyond dot
 /// segments is done; the strings are treated as opaque otherwise.
-public struct HLSURL: Hashable, CustomStringConvertible {
+public struct HLSURL: Hashable, CustomStringConvertible, Sendable {
     public var scheme: String?
     public var authority: String?
     public var path: String
