@@ -35,7 +35,10 @@ public func fpxPlayerLiveSeekWindow(_ h: OpaquePointer?, _ out: UnsafeMutablePoi
 @_cdecl("fpx_player_seek_to_live_edge")
 public func fpxPlayerSeekToLiveEdge(_ h: OpaquePointer?, _ callback: fpx_live_edge_callback?,
                                     _ userdata: UnsafeMutableRawPointer?, _ seekID: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    withPlayer(h) { p in
+    // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on the
+    // delivery thread as seek.h documents; the library never dereferences it.
+    nonisolated(unsafe) let userdata = userdata
+    return withPlayer(h) { p in
         let id = try p.seekToLiveEdge { outcome, error in
             guard let cb = callback else { return }
             if let o = outcome {
@@ -53,7 +56,10 @@ public func fpxPlayerSeekToLiveEdge(_ h: OpaquePointer?, _ callback: fpx_live_ed
 public func fpxPlayerSeekToDate(_ h: OpaquePointer?, _ unixUS: Int64, _ precision: fpx_precision,
                                 _ callback: fpx_date_seek_callback?, _ userdata: UnsafeMutableRawPointer?,
                                 _ seekID: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    withPlayer(h) { p in
+    // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on the
+    // delivery thread as seek.h documents; the library never dereferences it.
+    nonisolated(unsafe) let userdata = userdata
+    return withPlayer(h) { p in
         let prec = try seekPrecision(from: precision)
         let id = try p.seekToDate(microseconds: unixUS, precision: prec) { result in
             guard let cb = callback else { return }

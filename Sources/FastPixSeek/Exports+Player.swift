@@ -65,7 +65,9 @@ func wholeMembers<T>(_ declared: Int, of _: T.Type) -> Int {
 // MARK: Listeners
 
 /// A host's fpx_listener, copied. Members past the host's `size` are treated as NULL.
-final class CListener: PlayerListener {
+// @unchecked Sendable: `l` is an immutable copy of the host's function pointers and opaque
+// userdata, called on the delivery thread as seek.h documents; nothing here mutates.
+final class CListener: PlayerListener, @unchecked Sendable {
     let l: fpx_listener
 
     init(_ src: UnsafePointer<fpx_listener>) {
@@ -352,11 +354,14 @@ public func fpxPlayerSetupSeekManager(_ h: OpaquePointer?) -> Int32 {
 public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: fpx_precision,
                           _ callback: fpx_seek_callback?, _ userdata: UnsafeMutableRawPointer?,
                           _ seekID: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    withPlayer(h) { p in
+    // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on the
+    // delivery thread as seek.h documents; the library never dereferences it.
+    nonisolated(unsafe) let userdata = userdata
+    return withPlayer(h) { p in
         let t = MediaTime(target)
         guard t.isNumeric else { throw ErrorCode.invalidTime }
         let prec = try seekPrecision(from: precision)
-        var completion: ((SeekOutcome) -> Void)?
+        var completion: (@Sendable (SeekOutcome) -> Void)?
         if let cb = callback {
             completion = { outcome in
                 var c = cOutcome(outcome)

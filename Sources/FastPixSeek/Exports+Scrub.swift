@@ -60,9 +60,12 @@ public func fpxScrubUpdate(_ h: OpaquePointer?, _ to: fpx_time) -> Int32 {
 public func fpxScrubEnd(_ h: OpaquePointer?, _ at: fpx_time, _ precision: fpx_precision,
                         _ callback: fpx_scrub_callback?, _ userdata: UnsafeMutableRawPointer?,
                         _ seekID: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    withScrub(h) { s in
+    // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on the
+    // delivery thread as seek.h documents; the library never dereferences it.
+    nonisolated(unsafe) let userdata = userdata
+    return withScrub(h) { s in
         let prec = try seekPrecision(from: precision)
-        var completion: ((ScrubResult) -> Void)?
+        var completion: (@Sendable (ScrubResult) -> Void)?
         if let cb = callback {
             completion = { result in
                 var r = fpx_scrub_result()

@@ -14,7 +14,7 @@ public final class EventQueue: @unchecked Sendable {
 
     public let mode: Mode
     private let m = Monitor()
-    private var queue: [() -> Void] = []
+    private var queue: [@Sendable () -> Void] = []
     private var head = 0
     private var stopping = false
     private var thread: OSThread?
@@ -71,7 +71,7 @@ public final class EventQueue: @unchecked Sendable {
     }
 
     /// Queues an event. Never runs it inside this call.
-    public func post(_ event: @escaping () -> Void) {
+    public func post(_ event: @escaping @Sendable () -> Void) {
         m.locked {
             let wasEmpty = head == queue.count
             queue.append(event)

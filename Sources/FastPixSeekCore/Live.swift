@@ -46,7 +46,7 @@ extension Player {
     /// Seeks to the live edge (a file's last frame) with one completion; the
     /// completion gets nil and `.noItem` when nothing is attached.
     /// The C function is `fpx_player_seek_to_live_edge`.
-    public func seekToLiveEdge(completion: @escaping (SeekOutcome?, ErrorCode?) -> Void) throws -> UInt64 {
+    public func seekToLiveEdge(completion: @escaping @Sendable (SeekOutcome?, ErrorCode?) -> Void) throws -> UInt64 {
         let hasItem: Bool = try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
             return item != nil
@@ -63,7 +63,7 @@ extension Player {
 
     /// Seeks to a wall-clock date. The C function is `fpx_player_seek_to_date`.
     public func seekToDate(microseconds us: Int64, precision: SeekPrecision,
-                           completion: @escaping (DateSeekResult) -> Void) throws -> UInt64 {
+                           completion: @escaping @Sendable (DateSeekResult) -> Void) throws -> UInt64 {
         if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
             throw ErrorCode.invalidArgument
         }

@@ -1,6 +1,6 @@
 /// Listener of a player's events. Every method has a no-op default.
 /// The C type is `fpx_listener`.
-public protocol PlayerListener: AnyObject {
+public protocol PlayerListener: AnyObject, Sendable {
     func onSeekAccuracy(_ outcome: SeekOutcome)
     func onSeekClamped(_ clamp: SeekClamp, seekID: UInt64)
     func onItemStatus(_ status: ItemStatusInfo)
@@ -91,7 +91,7 @@ public final class Player: @unchecked Sendable {
         let item: Item
         let target: MediaTime
         let precision: SeekPrecision
-        let callback: ((SeekOutcome) -> Void)?
+        let callback: (@Sendable (SeekOutcome) -> Void)?
         let issuedAt: UInt64
         var state = State.queued
         var stopReason: FinishReason?
@@ -99,7 +99,7 @@ public final class Player: @unchecked Sendable {
         /// (for `seekAndWait`); it must only signal.
         var onDecided: ((SeekOutcome) -> Void)?
         init(id: UInt64, item: Item, target: MediaTime, precision: SeekPrecision,
-             callback: ((SeekOutcome) -> Void)?, issuedAt: UInt64) {
+             callback: (@Sendable (SeekOutcome) -> Void)?, issuedAt: UInt64) {
             self.id = id; self.item = item; self.target = target; self.precision = precision
             self.callback = callback; self.issuedAt = issuedAt
         }
@@ -259,7 +259,7 @@ public final class Player: @unchecked Sendable {
     /// Issues a seek. Returns its id; the callback runs exactly once.
     /// The C function is `fpx_player_seek`.
     public func seek(to target: MediaTime, precision: SeekPrecision,
-                     completion: ((SeekOutcome) -> Void)?,
+                     completion: (@Sendable (SeekOutcome) -> Void)?,
                      onDecided: ((SeekOutcome) -> Void)? = nil) throws -> UInt64 {
         guard target.isNumeric else { throw ErrorCode.invalidTime }
         if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
@@ -541,7 +541,7 @@ public final class Player: @unchecked Sendable {
     }
 
     /// Posts an event that runs `body` for every listener at delivery time.
-    func postToListeners(_ body: @escaping (PlayerListener) -> Void) {
+    func postToListeners(_ body: @escaping @Sendable (PlayerListener) -> Void) {
         events.post { [self] in
             let ls = self.m.locked { self.listeners.map { $0.listener } }
             for l in ls { body(l) }

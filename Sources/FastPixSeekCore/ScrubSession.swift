@@ -109,7 +109,7 @@ public final class ScrubSession: @unchecked Sendable {
     /// Ends the gesture with exactly one seek. The callback runs once, after
     /// the seek completes. The C function is `fpx_scrub_end`.
     public func end(at time: MediaTime, precision: SeekPrecision,
-                    completion: ((ScrubResult) -> Void)?) throws -> UInt64 {
+                    completion: (@Sendable (ScrubResult) -> Void)?) throws -> UInt64 {
         guard time.isNumeric else { throw ErrorCode.invalidTime }
         if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
             throw ErrorCode.invalidArgument
@@ -167,7 +167,7 @@ public final class ScrubSession: @unchecked Sendable {
 
     /// Runs on the delivery thread, inside the seek's completion.
     private func settled(_ outcome: SeekOutcome, gesture: UInt64, sampleCount: UInt64,
-                         completion: ((ScrubResult) -> Void)?) {
+                         completion: (@Sendable (ScrubResult) -> Void)?) {
         let becameIdle: Bool = m.locked {
             if state == .settling && settlingGesture == gesture { state = .idle; return true }
             return false

@@ -7,7 +7,7 @@ extension Player {
     /// listeners and `completion` still get it through the event queue.
     /// Not callable from a callback (the C layer checks). The C function is `fpx_player_seek_wait`.
     public func seekAndWait(to target: MediaTime, precision: SeekPrecision, timeoutNanoseconds: UInt64?,
-                            completion: ((SeekOutcome) -> Void)? = nil) throws -> SeekOutcome? {
+                            completion: (@Sendable (SeekOutcome) -> Void)? = nil) throws -> SeekOutcome? {
         let box = SeekWaitBox()
         _ = try seek(to: target, precision: precision, completion: completion) { outcome in
             box.m.locked {

@@ -60,7 +60,8 @@ func runLive(_ args: [String]) {
         }
     case "edge":
         let done = Monitor()
-        var result: SeekOutcome??
+        // Guarded by `done`: written by the callback, read by this thread, both holding it.
+        nonisolated(unsafe) var result: SeekOutcome??
         do {
             _ = try player.seekToLiveEdge { out, _ in done.locked { result = .some(out); done.broadcast() } }
         } catch { fail("seek to live edge refused", code: Exit.failure) }
@@ -70,7 +71,8 @@ func runLive(_ args: [String]) {
         if !outcome.finished { player.destroy(); exit(Exit.failure) }
     default:
         let done = Monitor()
-        var result: DateSeekResult?
+        // Guarded by `done`: written by the callback, read by this thread, both holding it.
+        nonisolated(unsafe) var result: DateSeekResult?
         do {
             _ = try player.seekToDate(microseconds: dateUS ?? 0, precision: o.precision) { r in
                 done.locked { result = r; done.broadcast() }

@@ -14,7 +14,8 @@ with the single coalesced seek. Prints the throttled positions the listeners
 saw, the state changes, the one seek's outcome and the player's counters.
 """
 
-final class ScrubRecorder: PlayerListener {
+// @unchecked Sendable: `positions` and `states` are guarded by `m`.
+final class ScrubRecorder: PlayerListener, @unchecked Sendable {
     let m = Monitor()
     var positions: [ScrubPosition] = []
     var states: [ScrubState] = []
@@ -83,7 +84,8 @@ func runScrub(_ args: [String]) {
         for s in samples { waitUntil(s.ms); try session.update(to: s.t) }
     } catch let e as ErrorCode { fail("scrub refused: \(e.message) (\(e.name))", code: Exit.usage) } catch {}
     let done = Monitor()
-    var result: ScrubResult?
+    // Guarded by `done`: written by the callback, read by this thread, both holding it.
+    nonisolated(unsafe) var result: ScrubResult?
     do {
         _ = try session.end(at: samples[samples.count - 1].t, precision: o.precision) { r in done.locked { result = r; done.broadcast() } }
     } catch let e as ErrorCode { fail("scrub end refused: \(e.message) (\(e.name))", code: Exit.failure) } catch {}

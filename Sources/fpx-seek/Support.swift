@@ -249,7 +249,8 @@ func openPlayer(_ url: String, timeoutMS: UInt64) -> (Player, PlayerEngine) {
 /// Seeks and waits for the outcome.
 func seekAndWait(_ player: Player, _ target: MediaTime, _ precision: SeekPrecision) throws -> SeekOutcome {
     let done = Monitor()
-    var result: SeekOutcome?
+    // Guarded by `done`: written by the callback, read by this thread, both holding it.
+    nonisolated(unsafe) var result: SeekOutcome?
     _ = try player.seek(to: target, precision: precision) { o in done.locked { result = o; done.broadcast() } }
     return done.locked {
         while result == nil { done.wait() }

@@ -47,7 +47,8 @@ final class FakeEngine: MediaEngine, PacketSource {
 }
 
 /// Collects completions thread-safely.
-final class Collector {
+// @unchecked Sendable: `outcomes` is guarded by `m`.
+final class Collector: @unchecked Sendable {
     let m = Monitor()
     var outcomes: [SeekOutcome] = []
     func add(_ o: SeekOutcome) { m.locked { outcomes.append(o); m.broadcast() } }
@@ -60,7 +61,8 @@ final class Collector {
     }
 }
 
-final class RecordingListener: PlayerListener {
+// @unchecked Sendable: `log` is guarded by `m`.
+final class RecordingListener: PlayerListener, @unchecked Sendable {
     let m = Monitor()
     var log: [String] = []
     func onSeekAccuracy(_ outcome: SeekOutcome) { m.locked { log.append("accuracy \(outcome.seekID)") } }
@@ -254,7 +256,8 @@ final class ScrubSessionTests: XCTestCase {
         XCTAssertEqual(p.statistics.seeksIssued, 0)
         XCTAssertEqual(e.resolves, 0)
         let done = Monitor()
-        var result: ScrubResult?
+        // Guarded by `done`.
+        nonisolated(unsafe) var result: ScrubResult?
         _ = try s.end(at: MediaTime(value: 5, timescale: 1), precision: .exact) { r in done.locked { result = r; done.broadcast() } }
         let r: ScrubResult? = done.locked {
             let deadline = monotonicNanoseconds() + 5_000_000_000
