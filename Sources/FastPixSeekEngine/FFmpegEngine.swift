@@ -10,8 +10,9 @@ import FastPixSeekCore
 /// grid with the algorithm in docs/ARCHITECTURE.md ("Resolving a landing"),
 /// and keeps the packets it read while resolving in a replay buffer, so the
 /// host's reads start at the keyframe the landing needs without a second seek.
-// @unchecked Sendable: its mutable state is used under the player's engine lock only;
-// `interrupt()`, the one call from any thread, goes to `ioGuard`, guarded by its monitor.
+// @unchecked Sendable: its mutable state is used under the player's engine lock only, except
+// `publishedRange` (guarded by `publishLock`) and `ioGuard` (its own monitor), which the
+// concurrent members (`interrupt()`, `liveWindow`) use; the facts are immutable (`ItemFacts`).
 public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable {
     var ctx: UnsafeMutablePointer<AVFormatContext>?
     let ioGuard: IOGuard
