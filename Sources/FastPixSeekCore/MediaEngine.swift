@@ -258,11 +258,11 @@ public struct StreamInfo {
 }
 
 /// How an engine's blocking I/O is bounded and aborted.
-public struct IOPolicy {
+public struct IOPolicy: Sendable {
     /// Bound on one blocking operation, nanoseconds; 0 = none.
     public var timeoutNanoseconds: UInt64
     /// True when the owner wants every operation aborted (close, destroy).
-    public var aborted: () -> Bool
+    public var aborted: @Sendable () -> Bool
     /// Which protocols may be opened (see `ProtocolPolicy`).
     public var protocols: ProtocolPolicy
     /// Cap on buffered media, bytes (HLS segments held, the packet window).
@@ -270,13 +270,13 @@ public struct IOPolicy {
     /// An absolute monotonic deadline that bounds every operation while it is
     /// nonzero: the player sets it for the whole open (engine open plus range
     /// measurement), so open takes at most one I/O timeout. 0 = none.
-    public var openDeadline: () -> UInt64
+    public var openDeadline: @Sendable () -> UInt64
 
     public static let defaultMaxBufferBytes = 64 << 20
 
-    public init(timeoutNanoseconds: UInt64, aborted: @escaping () -> Bool,
+    public init(timeoutNanoseconds: UInt64, aborted: @escaping @Sendable () -> Bool,
                 protocols: ProtocolPolicy = .default, maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes,
-                openDeadline: @escaping () -> UInt64 = { 0 }) {
+                openDeadline: @escaping @Sendable () -> UInt64 = { 0 }) {
         self.timeoutNanoseconds = timeoutNanoseconds
         self.aborted = aborted
         self.protocols = protocols

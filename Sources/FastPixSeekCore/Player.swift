@@ -71,7 +71,8 @@ public final class Player: @unchecked Sendable {
         }
     }
 
-    final class Item {
+    // @unchecked Sendable: its mutable fields are guarded by the owning player's `m`.
+    final class Item: @unchecked Sendable {
         let id: UInt64
         let url: String
         var status: ItemStatus = .loading
