@@ -351,9 +351,11 @@
  *   (FPX_ERROR_INTERRUPTED), and by fpx_player_close_item, fpx_player_open
  *   and fpx_player_destroy (FPX_ERROR_CANCELLED). A read never returns a
  *   packet truncated by a stall or an interruption: it returns
- *   FPX_ERROR_TIMEOUT, FPX_ERROR_INTERRUPTED or FPX_ERROR_CANCELLED. After an
- *   interruption the packet being read is lost: seek to resume at a known
- *   position.
+ *   FPX_ERROR_TIMEOUT, FPX_ERROR_INTERRUPTED or FPX_ERROR_CANCELLED. The
+ *   packet being read is not skipped silently: the next read starts again at
+ *   the keyframe the playhead frame (the last landing or step) needs, flagged
+ *   FPX_PACKET_FLAG_DISCONTINUITY, as after a seek to the playhead. Seek to
+ *   resume anywhere else.
  * - fpx_player_wait_item(-1) returns FPX_ERROR_CANCELLED when the player is
  *   destroyed meanwhile. fpx_player_destroy interrupts whatever its worker is
  *   doing and returns within about 100 ms of that (the tests allow 1 s).
@@ -1218,7 +1220,8 @@ FPX_API int fpx_player_seek_wait(fpx_player *player, fpx_time target, fpx_precis
  * Cancels every queued or in-flight seek: each completes with reason
  * FPX_FINISH_CANCELLED. *count (optional) receives how many. It also
  * interrupts a fpx_player_read_packet blocked in I/O on another thread
- * (FPX_ERROR_INTERRUPTED; the packet being read is lost). Callback-safe: yes.
+ * (FPX_ERROR_INTERRUPTED; the next read restarts at the playhead, see
+ * section 8). Callback-safe: yes.
  */
 FPX_API int fpx_player_cancel_pending_seeks(fpx_player *player, uint64_t *count);
 

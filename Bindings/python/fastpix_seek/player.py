@@ -950,6 +950,7 @@ class Player:
 
         ``timeout`` in seconds (None: no limit) raises FastPixTimeoutError. NoItemError
         when nothing is attached. Not callable from inside a callback (InCallbackError).
+        Waits in 50 ms slices, so Ctrl-C raises KeyboardInterrupt within about 100 ms.
         """
         ms = _timeout_ms(timeout, "timeout")
         info = _lib.fpx_item_status_info()
@@ -1290,6 +1291,10 @@ class Player:
         """The next packet of the current item (any stream, demux order), copied.
 
         Raises EndOfFile at the end. Blocking; waits for pending seeks to settle first.
+        Ctrl-C raises KeyboardInterrupt within about 100 ms even while the read is blocked
+        on the network: the read is then interrupted with cancel_pending_seeks (pending
+        seeks are cancelled and the packet being read is lost; seek to resume). A read
+        interrupted by another thread's seek raises ReadInterruptedError.
         """
         h = self._h()
 
