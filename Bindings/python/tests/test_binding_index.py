@@ -75,3 +75,27 @@ def test_default_is_keyframes_and_unknown_mode_is_refused():
         Player(index_mode=3)  # type: ignore[arg-type]
     with pytest.raises(TypeError):
         Player(index_mode="full")  # type: ignore[arg-type]
+
+
+def test_hls_full_behaves_as_keyframes(tmp_path: Path):
+    """HLS items have no background index: FULL reads nothing more and lands as KEYFRAMES."""
+    playlist = tmp_path / "v.m3u8"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=96x64:rate=25", "-t", "6",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-f", "hls", "-hls_time", "2",
+                    "-hls_playlist_type", "vod", str(playlist)], check=True)
+    seen = Completions()
+    with Player(index_mode=IndexMode.FULL) as p, Player(index_mode=IndexMode.KEYFRAMES) as k:
+        p.add_listener(seen)
+        p.open(playlist)
+        k.open(playlist)
+        p.wait_item(timeout=20)
+        k.wait_item(timeout=20)
+        before = p.stats().packets_demuxed
+        time.sleep(0.5)
+        s = p.stats()
+        assert (s.index_frames, s.index_complete, s.packets_demuxed) == (0, 0, before)
+        for t in (Fraction(7, 10), Fraction(33, 10), Fraction(51, 10)):
+            for prec in (SeekPrecision.exact(), SeekPrecision.default()):
+                a, b = p.seek_wait(t, prec, timeout=30), k.seek_wait(t, prec, timeout=30)
+                assert (a.landed_time, a.resolution) == (b.landed_time, b.resolution)
+        assert seen.frames == []
