@@ -2,7 +2,8 @@
  * test_index -- fpx_player_config.index_mode (FPX_INDEX_OFF / KEYFRAMES / FULL).
  *
  *   - config: an unknown index_mode is FPX_ERROR_UNKNOWN_ENUM; a config whose size ends
- *     before index_mode gets the default whatever lies past it;
+ *     before index_mode gets the default whatever lies past it; a stats struct whose size
+ *     ends before index_frames gets nothing written there;
  *   - FULL on every file fixture: on_index_complete fires exactly once, the stats say
  *     complete, index_frames equals ffprobe's count of the reference stream's packets
  *     that are not discard-flagged, and the index's reads show in packets_demuxed;
@@ -301,6 +302,17 @@ static void config_checks(void)
         fpx_item_status_info st;
         REQUIRE(open_wait(p, fixture("mp4_bframes.mp4"), &st) == FPX_OK);
         CHECK(wait_complete(p, 30));
+        /* An older host's stats struct ends before the new fields: they are not written. */
+        fpx_player_stats s;
+        memset(&s, 0, sizeof s);
+        s.struct_size = offsetof(fpx_player_stats, index_frames);
+        s.index_frames = 777;
+        s.index_complete = 777;
+        CHECK_OK(fpx_player_stats_get(p, &s));
+        CHECK_EQ(s.struct_size, offsetof(fpx_player_stats, index_frames));
+        CHECK_EQ(s.index_frames, 777);
+        CHECK_EQ(s.index_complete, 777);
+        CHECK(s.packets_demuxed > 0);
         fpx_player_destroy(p);
     }
 }
