@@ -970,6 +970,15 @@ class PlayerStats:
     index_frames: int
     index_complete: int
 
+    def __repr__(self) -> str:
+        # Short (< 200 characters): the counters, without struct_size.
+        idx = f", index {self.index_frames}{' complete' if self.index_complete else ''}" \
+            if self.index_frames or self.index_complete else ""
+        return (f"PlayerStats(seeks {self.seeks_issued} issued/{self.seeks_completed} completed/"
+                f"{self.seeks_superseded} superseded/{self.seeks_cancelled} cancelled/"
+                f"{self.seeks_failed} failed, {self.packets_demuxed} packets, {self.bytes_read} bytes, "
+                f"{self.events_delivered} events{idx})")
+
     @classmethod
     def _from_c(cls, s: "_lib.fpx_player_stats") -> "PlayerStats":
         return cls(*(int(getattr(s, f[0])) for f in _lib.fpx_player_stats._fields_))
