@@ -1027,14 +1027,17 @@ typedef enum fpx_delivery_mode {
  *                        and io_timeout_ms) on its own thread reads the
  *                        reference stream's packets from start to end (other
  *                        streams discarded in the demuxer) and adds them to the
- *                        frame grid, so later seeks and steps anywhere in the
- *                        item resolve from memory (no scan). It reads the whole
+ *                        frame grid, so later seeks anywhere in the item
+ *                        resolve from memory instead of scanning (the demuxer
+ *                        is still positioned at the landing's keyframe: about
+ *                        2 packets in packets_read). It reads the whole
  *                        file once: its packets count in packets_demuxed and
  *                        bytes_read. Progress: fpx_player_stats.index_frames and
  *                        index_complete; on_index_complete says when it is
  *                        done. A seek never waits for it (the grid is updated
- *                        in batches of about one GOP, each under the player's
- *                        engine lock for the time of an insert); close_item,
+ *                        in batches of whole GOPs, at least 64 frames, each
+ *                        under the player's engine lock only for the time of
+ *                        an insert, never during I/O); close_item,
  *                        open and destroy stop it within 100 ms. Memory: 8
  *                        bytes per frame plus 16 per keyframe in the grid,
  *                        capped at 4194304 frames (32 MiB; past the cap the
