@@ -54,6 +54,8 @@ $CC $CFLAGS -shared -fPIC -o "$build/bin/avtrace.so" "$here/avtrace.c" -ldl \
     $(pkg-config --cflags libavformat)
 $CC $CFLAGS -I"$root/Include" -o "$build/bin/fpx_bench" "$here/fpx_bench.c" \
     -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib" -pthread
+$CC $CFLAGS -I"$root/Include" -o "$build/bin/index_bench" "$here/index_bench.c" \
+    -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib" -pthread
 
 # 3. PyAV (optional).
 if ! "$python" -c "import av" 2>/dev/null; then

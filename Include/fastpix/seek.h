@@ -986,6 +986,13 @@ typedef struct fpx_listener {
     void (*on_item_status)(const fpx_item_status_info *status, void *userdata);
     /** Called once when the library drops userdata. */
     void (*destroy_notify)(void *userdata);
+    /** FPX_INDEX_FULL: the current item's background index reached the end
+     *  of the item; frames is the reference-stream frames it indexed (the
+     *  stats' index_frames). At most once per item; never for an item closed
+     *  (or a player destroyed) before then, nor when the index stopped on an
+     *  error (see fpx_index_mode). A listener whose size ends
+     *  before it leaves it NULL. */
+    void (*on_index_complete)(uint64_t frames, void *userdata);
 } fpx_listener;
 
 /** Zeroes *listener and sets its size. Callback-safe: yes. */
@@ -1001,6 +1008,50 @@ typedef enum fpx_delivery_mode {
     FPX_DELIVERY_THREAD = 0, /**< a library thread per player runs callbacks */
     FPX_DELIVERY_HOST = 1    /**< the host runs them with fpx_player_dispatch_events */
 } fpx_delivery_mode;
+
+/**
+ * How much of an item's frame grid the player learns besides what seeks read
+ * (fpx_player_config.index_mode). Landings are the same in every mode; only
+ * their cost differs.
+ *
+ *   FPX_INDEX_OFF        The container's keyframe index is never used: every
+ *                        landing the frame grid does not know yet is found by
+ *                        reading the packets around it (the scan), for
+ *                        nearest-keyframe seeks too. No extra I/O.
+ *   FPX_INDEX_KEYFRAMES  The default: nearest-keyframe seeks use the
+ *                        container's keyframe index when it is known to be
+ *                        complete (MP4 sample tables, libavformat-written
+ *                        Matroska cues). No extra I/O.
+ *   FPX_INDEX_FULL       As KEYFRAMES, and once the item is READY a second
+ *                        demux context of the same URL (same protocol policy
+ *                        and io_timeout_ms) on its own thread reads the
+ *                        reference stream's packets from start to end (other
+ *                        streams discarded in the demuxer) and adds them to the
+ *                        frame grid, so later seeks anywhere in the item
+ *                        resolve from memory instead of scanning (the demuxer
+ *                        is still positioned at the landing's keyframe: about
+ *                        2 packets in packets_read). It reads the whole
+ *                        file once: its packets count in packets_demuxed and
+ *                        bytes_read. Progress: fpx_player_stats.index_frames and
+ *                        index_complete; on_index_complete says when it is
+ *                        done. A seek never waits for it (the grid is updated
+ *                        in batches of whole GOPs, at least 64 frames, each
+ *                        under the player's engine lock only for the time of
+ *                        an insert, never during I/O); close_item,
+ *                        open and destroy stop it within 100 ms. Memory: 8
+ *                        bytes per frame plus 16 per keyframe in the grid,
+ *                        capped at 4194304 frames (32 MiB; past the cap the
+ *                        grid is cleared and seeks scan again). HLS items and
+ *                        an index that fails (an I/O error, a timeout) fall
+ *                        back to KEYFRAMES behaviour silently: seeks still
+ *                        land, by the scan where the grid has no answer, and
+ *                        index_complete stays 0.
+ */
+typedef enum fpx_index_mode {
+    FPX_INDEX_OFF = 0,
+    FPX_INDEX_KEYFRAMES = 1,
+    FPX_INDEX_FULL = 2
+} fpx_index_mode;
 
 typedef struct fpx_player_config {
     size_t size;                  /**< sizeof(fpx_player_config) */
@@ -1029,6 +1080,9 @@ typedef struct fpx_player_config {
      *  window. Default (and 0): 67108864 (64 MiB). Exceeding it is
      *  FPX_ERROR_TOO_LARGE. Negative is FPX_ERROR_INVALID_ARGUMENT. */
     int64_t max_buffer_bytes;
+    /** See fpx_index_mode. Default FPX_INDEX_KEYFRAMES (also when size ends
+     *  before this member). */
+    fpx_index_mode index_mode;
 } fpx_player_config;
 
 /** Fills *config with the defaults and sets its size. Callback-safe: yes. */
@@ -1039,7 +1093,7 @@ FPX_API void fpx_player_config_init(fpx_player_config *config);
  * Returns FPX_OK and sets *out, or FPX_ERROR_INVALID_ARGUMENT (out NULL,
  * config->size too small, negative io_timeout_ms, an invalid
  * protocol_whitelist, negative max_buffer_bytes), FPX_ERROR_UNKNOWN_ENUM
- * (delivery), FPX_ERROR_NO_MEMORY. The first create installs the library's
+ * (delivery, index_mode), FPX_ERROR_NO_MEMORY. The first create installs the library's
  * av_log callback (see "Logging").
  */
 FPX_API int fpx_player_create(const fpx_player_config *config, fpx_player **out);
@@ -1235,6 +1289,13 @@ typedef struct fpx_player_stats {
     uint64_t packets_demuxed;  /**< av_read_frame successes, all purposes */
     uint64_t bytes_read;       /**< payload bytes of those packets */
     uint64_t events_delivered;
+    /** FPX_INDEX_FULL: reference-stream frames the current item's background
+     *  index has read so far (each once; priming and discard-flagged frames
+     *  are not counted); 0 in the other modes and with no item. */
+    uint64_t index_frames;
+    /** 1 once the current item's background index reached its end (then
+     *  index_frames is the item's count), else 0. */
+    int index_complete;
 } fpx_player_stats;
 
 /** Copies the counters. Callback-safe: yes. */

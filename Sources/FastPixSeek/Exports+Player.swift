@@ -118,6 +118,8 @@ final class CListener: PlayerListener, @unchecked Sendable {
         f(&r, l.userdata)
     }
 
+    func onIndexComplete(frames: UInt64) { l.on_index_complete?(frames, l.userdata) }
+
     func onRemoved() { l.destroy_notify?(l.userdata) }
 }
 
@@ -148,6 +150,7 @@ public func fpxPlayerConfigInit(_ c: UnsafeMutablePointer<fpx_player_config>?) {
     c.pointee.io_timeout_ms = 10_000
     c.pointee.protocol_whitelist = nil
     c.pointee.max_buffer_bytes = Int64(IOPolicy.defaultMaxBufferBytes)
+    c.pointee.index_mode = FPX_INDEX_KEYFRAMES
 }
 
 @_cdecl("fpx_player_create")
@@ -165,6 +168,13 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
         withUnsafeMutableBytes(of: &cfg) { dst in
             dst.copyMemory(from: UnsafeRawBufferPointer(start: UnsafeRawPointer(config), count: n))
         }
+        // index_mode (4 bytes) shares the last slot with padding: read it when
+        // the size covers the member itself, else keep the default.
+        let end = MemoryLayout<fpx_player_config>.offset(of: \.index_mode)! + MemoryLayout<fpx_index_mode>.size
+        cfg.index_mode = Int(config.pointee.size) >= end ? config.pointee.index_mode : FPX_INDEX_KEYFRAMES
+    }
+    guard let indexMode = IndexMode(rawValue: Int32(bitPattern: cfg.index_mode.rawValue)) else {
+        return ErrorCode.unknownEnum.rawValue
     }
     let mode: EventQueue.Mode
     switch cfg.delivery.rawValue {
@@ -190,7 +200,8 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
     guard cfg.max_buffer_bytes >= 0 else { return ErrorCode.invalidArgument.rawValue }
     let cap = cfg.max_buffer_bytes == 0 ? IOPolicy.defaultMaxBufferBytes : Int(clamping: cfg.max_buffer_bytes)
     let config = Player.Config(delivery: mode, ioTimeoutNanoseconds: Deadline.nanoseconds(milliseconds: cfg.io_timeout_ms),
-                               wakeup: wakeup, protocols: protocols, maxBufferBytes: cap)
+                               wakeup: wakeup, protocols: protocols, maxBufferBytes: cap,
+                               indexMode: indexMode)
     // FFmpeg's log goes through the library's (silent unless the host set a
     // log callback) from the first player on: see fpx_set_log_callback.
     FFmpegLog.installIfAllowed()
@@ -472,6 +483,7 @@ public func fpxPlayerStatsGet(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<f
                                        seeks_issued: s.seeksIssued, seeks_completed: s.seeksCompleted,
                                        seeks_superseded: s.seeksSuperseded, seeks_cancelled: s.seeksCancelled,
                                        seeks_failed: s.seeksFailed, packets_demuxed: s.packetsDemuxed,
-                                       bytes_read: s.bytesRead, events_delivered: s.eventsDelivered))
+                                       bytes_read: s.bytesRead, events_delivered: s.eventsDelivered,
+                                       index_frames: s.indexFrames, index_complete: s.indexComplete ? 1 : 0))
     }
 }

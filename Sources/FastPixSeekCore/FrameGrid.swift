@@ -59,6 +59,20 @@ public struct FrameGrid {
         var keys = frames.filter(\.key).map { Keyframe(pts: $0.pts, dts: $0.dts) }
         keys += entryPoints.map { Keyframe(pts: $0.pts, dts: $0.dts, landable: false) }
         keys.sort { $0.pts < $1.pts }
+        // Fast path (the background index, which records overlapping runs in
+        // order): the run starts inside (or just after) one segment and does
+        // not reach the next. Extend it in place: O(overlap + run), not
+        // O(segment).
+        if let i = segments.lastIndex(where: { $0.start <= start }), Int128(start) <= Int128(segments[i].end) + 1,
+           i + 1 == segments.count || Int128(end) + 1 < Int128(segments[i + 1].start) {
+            let before = segments[i].frames.count
+            Self.mergeTail(&segments[i].frames, uniq)
+            Self.mergeTailKeys(&segments[i].keys, keys)
+            segments[i].end = max(segments[i].end, end)
+            frameCount += segments[i].frames.count - before
+            if frameCount > maxFrames { removeAll() }
+            return
+        }
         var new = Segment(start: start, end: end, frames: uniq, keys: keys)
         // Merge with every segment it touches: [a, b] and [c, d] merge when they
         // overlap or abut (no tick between them).
@@ -77,6 +91,37 @@ public struct FrameGrid {
         segments.insert(new, at: at)
         frameCount += new.frames.count
         if frameCount > maxFrames { removeAll() }
+    }
+
+    /// Merges sorted unique `b` into sorted unique `a` in place, touching only
+    /// the part of `a` at or after b's first element.
+    static func mergeTail(_ a: inout [Int64], _ b: [Int64]) {
+        guard let first = b.first else { return }
+        let cut = (indexLE(a, first &- 1) ?? -1) + 1
+        if cut == a.count { a.append(contentsOf: b); return }
+        let tail = Array(a[cut...])
+        a.removeSubrange(cut...)
+        var i = 0, j = 0
+        while i < tail.count || j < b.count {
+            let x: Int64
+            if j >= b.count || (i < tail.count && tail[i] <= b[j]) { x = tail[i]; i += 1 } else { x = b[j]; j += 1 }
+            if a.last != x { a.append(x) }
+        }
+    }
+
+    static func mergeTailKeys(_ a: inout [Keyframe], _ b: [Keyframe]) {
+        guard let first = b.first else { return }
+        var cut = a.count
+        while cut > 0 && a[cut - 1].pts >= first.pts { cut -= 1 }
+        let tail = Array(a[cut...])
+        a.removeSubrange(cut...)
+        var i = 0, j = 0
+        while i < tail.count || j < b.count {
+            // On equal pts the existing entry wins (as in `merge`).
+            let x: Keyframe
+            if j >= b.count || (i < tail.count && tail[i].pts <= b[j].pts) { x = tail[i]; i += 1 } else { x = b[j]; j += 1 }
+            if a.last?.pts != x.pts { a.append(x) }
+        }
     }
 
     private static func merge(_ a: Segment, _ b: Segment) -> Segment {

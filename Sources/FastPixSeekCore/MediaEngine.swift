@@ -23,7 +23,9 @@
 ///   engine-private leaf locks }. Callbacks the engine is given (`shouldStop`,
 ///   `IOPolicy.aborted`) take `Player.m`: call them with no engine-private
 ///   lock held.
-public protocol MediaEngine: AnyObject {
+/// Sendable: threads share an engine by the contract above (serial members under
+/// `engineLock`, concurrent members from any thread); conformers guard their own state.
+public protocol MediaEngine: AnyObject, Sendable {
     /// The reference stream's timeline.
     var timeline: Timeline { get }
     var referenceStream: Int32 { get }

@@ -7,6 +7,8 @@ public protocol PlayerListener: AnyObject, Sendable {
     func onScrubStateChanged(_ state: ScrubState)
     func onScrubPositionChanged(_ position: ScrubPosition)
     func onFrameStep(_ result: FrameStepResult)
+    /// The background index of the current item is complete (`IndexMode.full`).
+    func onIndexComplete(frames: UInt64)
     /// The player has dropped this listener (removed, or the player destroyed).
     func onRemoved()
 }
@@ -18,6 +20,7 @@ public extension PlayerListener {
     func onScrubStateChanged(_ state: ScrubState) {}
     func onScrubPositionChanged(_ position: ScrubPosition) {}
     func onFrameStep(_ result: FrameStepResult) {}
+    func onIndexComplete(frames: UInt64) {}
     func onRemoved() {}
 }
 
@@ -41,6 +44,10 @@ public struct PlayerStats: Hashable, Sendable {
     public var packetsDemuxed: UInt64 = 0
     public var bytesRead: UInt64 = 0
     public var eventsDelivered: UInt64 = 0
+    /// Reference-stream frames the background index of the current item has
+    /// read (`IndexMode.full`), and whether it reached the end.
+    public var indexFrames: UInt64 = 0
+    public var indexComplete = false
 }
 
 /// An engine that can be used for seeking and reading.
@@ -60,9 +67,12 @@ public final class Player: @unchecked Sendable {
         public var protocols: ProtocolPolicy
         /// The cap on buffered media. The C field is `max_buffer_bytes`.
         public var maxBufferBytes: Int
+        /// The C field is `index_mode`.
+        public var indexMode: IndexMode
         public init(delivery: EventQueue.Mode = .thread, ioTimeoutNanoseconds: UInt64 = 10_000_000_000,
                     wakeup: (() -> Void)? = nil, protocols: ProtocolPolicy = .default,
-                    maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes) {
+                    maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes, indexMode: IndexMode = .keyframes) {
+            self.indexMode = indexMode
             self.delivery = delivery
             self.ioTimeoutNanoseconds = ioTimeoutNanoseconds
             self.wakeup = wakeup
@@ -82,6 +92,12 @@ public final class Player: @unchecked Sendable {
         var cancelled = false
         /// While the item opens: the deadline of the whole open (0 after).
         var openDeadline: UInt64 = 0
+        /// The background index (`IndexMode.full`): its thread, its reader
+        /// while open (for `interrupt`), and its progress.
+        var indexThread: OSThread?
+        var indexer: FrameIndexer?
+        var indexFrames: UInt64 = 0
+        var indexComplete = false
         init(id: UInt64, url: String) { self.id = id; self.url = url }
         var statusInfo: ItemStatusInfo { ItemStatusInfo(itemID: id, status: status, error: error, avError: avError) }
     }
@@ -140,6 +156,8 @@ public final class Player: @unchecked Sendable {
     /// was handed, kept until destroy so that another thread's open or close
     /// cannot free them under it (seek.h, section 5). Guarded by `m`.
     private var retainedFacts: [AnyObject] = []
+    /// Demux counters of the background indexes' readers (all items).
+    private var indexDemux: (packets: UInt64, bytes: UInt64) = (0, 0)
     /// Demux counters of engines already closed.
     private var retiredDemux: (packets: UInt64, bytes: UInt64) = (0, 0)
     /// Bumped by every call that interrupts a blocked packet read (a new
@@ -196,6 +214,7 @@ public final class Player: @unchecked Sendable {
         old.cancelled = true
         cancelPendingLocked(reason: .cancelled)
         old.engine?.interrupt()
+        old.indexer?.interrupt()
         jobs.append(.close(old))
         item = nil
         playheadTicks = nil
@@ -416,7 +435,10 @@ public final class Player: @unchecked Sendable {
             // Measure the seekable range now, on the worker, so the first seek
             // costs what later ones do and range queries need no I/O. A failure
             // here only leaves the range unknown.
-            if let e = engine { _ = try? engineLock.locked { try e.seekableRange() } }
+            if let e = engine {
+                if let b = e as? BackgroundIndexable { engineLock.locked { b.setIndexMode(config.indexMode) } }
+                _ = try? engineLock.locked { try e.seekableRange() }
+            }
         } catch let e as EngineError {
             failure = e.code
             avError = e.avError
@@ -435,6 +457,7 @@ public final class Player: @unchecked Sendable {
             if let e = engine {
                 it.engine = e
                 it.status = .ready
+                if config.indexMode == .full { startIndexLocked(it, e) }
             } else {
                 it.status = .failed
                 it.error = failure ?? .internal
@@ -449,6 +472,7 @@ public final class Player: @unchecked Sendable {
     }
 
     private func runClose(_ it: Item) {
+        joinIndex(it)
         let e: PlayerEngine? = m.locked { let e = it.engine; it.engine = nil; return e }
         if let e = e { retire(e) }
     }
@@ -605,12 +629,80 @@ public final class Player: @unchecked Sendable {
         }
     }
 
+    // MARK: Background index
+
+    /// Starts the item's index thread (`IndexMode.full`), if the engine can.
+    private func startIndexLocked(_ it: Item, _ e: PlayerEngine) {
+        guard e is BackgroundIndexable else { return }
+        it.indexThread = OSThread(name: "fpx-index") { [self] in self.runIndex(it, e) }
+    }
+
+    /// Stops (the caller already interrupted it) and joins the item's index thread.
+    private func joinIndex(_ it: Item) {
+        let t: OSThread? = m.locked { let t = it.indexThread; it.indexThread = nil; return t }
+        t?.join()
+    }
+
+    /// The index thread: opens a second reader of the item and feeds the
+    /// engine's frame grid batch by batch, each under the engine lock for the
+    /// time of one `FrameGrid.record` (no I/O under it), so a seek waits at
+    /// most that long. Stops at the item's close or the player's destroy
+    /// (their interrupt makes the reader's I/O return at once).
+    private func runIndex(_ it: Item, _ e: PlayerEngine) {
+        guard let b = e as? BackgroundIndexable else { return }
+        let gone: @Sendable () -> Bool = { [self] in self.m.locked { it.cancelled || self.destroyed } }
+        guard let make = engineLock.locked({ gone() ? nil : b.indexerFactory() }) else { return }
+        let policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds, aborted: gone,
+                              protocols: config.protocols, maxBufferBytes: config.maxBufferBytes)
+        guard let ix = try? make(policy) else { return }
+        let stopped: Bool = m.locked {
+            if it.cancelled || destroyed { return true }
+            it.indexer = ix
+            return false
+        }
+        var counted: (packets: UInt64, bytes: UInt64) = (0, 0)
+        func account() {
+            let c = ix.demuxCounters
+            m.locked {
+                indexDemux.packets &+= c.packets &- counted.packets
+                indexDemux.bytes &+= c.bytes &- counted.bytes
+            }
+            counted = c
+        }
+        var complete = false
+        if !stopped {
+            while !gone() {
+                let batch: FrameIndexBatch?
+                do { batch = try ix.next() } catch { break }
+                account()
+                guard let bt = batch else { complete = true; break }
+                engineLock.locked { if !gone() { b.absorb(bt) } }
+                m.locked { it.indexFrames &+= UInt64(bt.newFrames) }
+            }
+        }
+        account()
+        m.locked { it.indexer = nil }
+        ix.close()
+        m.locked {
+            guard complete, !it.cancelled, !destroyed else { return }
+            it.indexComplete = true
+            let frames = it.indexFrames
+            postToListeners { $0.onIndexComplete(frames: frames) }
+        }
+    }
+
     // MARK: Stats
 
     public var statistics: PlayerStats {
         var s = m.locked { stats }
         let engine = m.locked { item?.engine }
         var c = m.locked { retiredDemux }
+        m.locked {
+            s.indexFrames = item?.indexFrames ?? 0
+            s.indexComplete = item?.indexComplete ?? false
+            c.packets &+= indexDemux.packets
+            c.bytes &+= indexDemux.bytes
+        }
         if let e = engine {
             let live = engineLock.locked { e.demuxCounters }
             c.packets &+= live.packets
@@ -633,6 +725,7 @@ public final class Player: @unchecked Sendable {
             if let it = item {
                 it.cancelled = true
                 it.engine?.interrupt()
+                it.indexer?.interrupt()
             }
             readEpoch &+= 1
             destroyed = true
@@ -644,6 +737,7 @@ public final class Player: @unchecked Sendable {
         worker = nil
         // Pending seeks that raced with the flag.
         m.locked { cancelPendingLocked(reason: .cancelled) }
+        if let it = m.locked({ item }) { joinIndex(it) }
         let e: PlayerEngine? = m.locked { let e = item?.engine; item?.engine = nil; item = nil; return e }
         if let e = e { retire(e) }
         for case .close(let it) in m.locked({ jobs }) { runClose(it) }

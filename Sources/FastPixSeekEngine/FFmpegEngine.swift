@@ -74,6 +74,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     public let facts: ItemFacts
     /// Whether the container can seek, as found at open.
     private let seekableAtOpen: Bool
+    /// What the engine was opened from, for the background indexer's own open
+    /// (`FFmpegEngine+Index.swift`); nil for an in-memory item.
+    let sourceURL: String?
 
     /// Opens `url`. Blocking, bounded by the policy's timeout. `options` are
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
@@ -81,6 +84,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: [UInt8]? = nil) throws {
         let g = IOGuard(policy: policy)
         ioGuard = g
+        sourceURL = memory == nil && options.isEmpty ? url : nil
         // The protocol policy, and no FIFO or device (which would block open(2)
         // in the kernel, beyond any interrupt callback or timeout) whatever the
         // URL form: see ProtocolGate.

@@ -50,4 +50,39 @@ final class FrameGridTests: XCTestCase {
         XCTAssertEqual(g.frameCount, 0)
         XCTAssertEqual(g.byteCount, 0)
     }
+
+    /// The background index records overlapping runs in order (FrameGrid's in-place fast
+    /// path); the grid must be the one a single record of everything gives, with a
+    /// segment from a scan further on left alone and merged when the runs reach it.
+    func testOverlappingRunsInOrderEqualOneRecord() {
+        var whole = FrameGrid()
+        whole.record(start: 0, end: Int64.max, frames: frames(0..<200))
+        var g = FrameGrid()
+        g.record(start: 150_150, end: 159 * 1001, frames: frames(150..<160)) // a scan, ahead
+        var k = 0
+        while k < 200 {
+            let from = max(0, k - 10), to = min(200, k + 20)
+            let end = to == 200 ? Int64.max : Int64(to - 1 - 2) * 1001
+            g.record(start: Int64(from) * 1001, end: end, frames: frames(from..<to))
+            k += 20
+        }
+        XCTAssertEqual(g.frameCount, 200)
+        XCTAssertEqual(g.coverage(around: 0), 0...Int64.max)
+        for t in stride(from: Int64(0), to: 200 * 1001, by: 777) {
+            XCTAssertEqual(g.coveringFrame(t), whole.coveringFrame(t), "t \(t)")
+            XCTAssertEqual(g.keyframe(for: t)?.pts, whole.keyframe(for: t)?.pts, "t \(t)")
+        }
+        XCTAssertEqual(g.frame(from: 0, offset: 199), 199 * 1001)
+        XCTAssertEqual(g.byteCount, whole.byteCount)
+    }
+
+    func testMergeTailKeepsSortedUniqueValues() {
+        var a: [Int64] = [1, 3, 5, 7]
+        FrameGrid.mergeTail(&a, [4, 5, 6, 9])
+        XCTAssertEqual(a, [1, 3, 4, 5, 6, 7, 9])
+        FrameGrid.mergeTail(&a, [10])
+        XCTAssertEqual(a, [1, 3, 4, 5, 6, 7, 9, 10])
+        FrameGrid.mergeTail(&a, [0])
+        XCTAssertEqual(a, [0, 1, 3, 4, 5, 6, 7, 9, 10])
+    }
 }

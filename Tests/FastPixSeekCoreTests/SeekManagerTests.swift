@@ -3,7 +3,9 @@ import XCTest
 
 /// A fake engine over a synthetic frame grid (30000/1001 fps, a keyframe every
 /// 10 frames). `gate` lets a test hold a resolve in flight.
-final class FakeEngine: MediaEngine, PacketSource {
+// @unchecked Sendable: `held`, `resolving`, `resolves` are guarded by `gate`; `closed` is
+// written by `close()`, under the player's engine lock.
+final class FakeEngine: MediaEngine, PacketSource, @unchecked Sendable {
     let timeline = Timeline(timeBaseNum: 1, timeBaseDen: 30000, originTicks: 0)
     let referenceStream: Int32 = 0
     let hasVideo = true

@@ -39,7 +39,7 @@ from .player import (MAX_CALLBACK_ERRORS, CallbackExceptionHandler, Player, Scru
                      SeekPrecisionListener, default_callback_exception_handler,
                      get_callback_exception_handler, set_callback_exception_handler)
 from .types import (ClampKind, DateSeekResult, DateSeekUnavailableReason, LiveEdgeResult,
-                    LiveSeekWindow, unix_us_to_datetime, DeliveryMode, FinishReason, FrameStepDirection,
+                    LiveSeekWindow, unix_us_to_datetime, DeliveryMode, IndexMode, FinishReason, FrameStepDirection,
                     FrameStepResult, FrameStepUnavailableReason, ItemInfo, ItemStatus,
                     ItemStatusInfo, LandingResolution, MediaType, Packet, PlayerStats,
                     PrecisionKind, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
@@ -105,7 +105,7 @@ __all__ = [
     "SeekClamp", "ScrubPosition", "FrameStepResult", "ItemStatusInfo", "ItemInfo",
     "StreamInfo", "Packet", "PlayerStats", "PrecisionKind", "FinishReason", "ClampKind",
     "LandingResolution", "ScrubState", "FrameStepDirection", "FrameStepUnavailableReason",
-    "ItemStatus", "MediaType", "DeliveryMode", "TimeLike", "to_fraction", "to_fpx_time",
+    "ItemStatus", "MediaType", "DeliveryMode", "IndexMode", "TimeLike", "to_fraction", "to_fpx_time",
     "from_fpx_time", "set_callback_exception_handler", "get_callback_exception_handler",
     "default_callback_exception_handler", "CallbackExceptionHandler", "MAX_CALLBACK_ERRORS",
     "EXPECTED_VERSION", "library_path", "library_version", "version", "errors",

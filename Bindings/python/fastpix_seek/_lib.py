@@ -65,7 +65,9 @@ __all__ = [
     "STRUCTS",
     "fpx_seek_callback", "fpx_on_seek_accuracy", "fpx_on_seek_clamped",
     "fpx_on_scrub_state_changed", "fpx_on_scrub_position_changed", "fpx_on_frame_step",
-    "fpx_on_item_status", "fpx_destroy_notify", "fpx_wakeup", "fpx_log_callback",
+    "fpx_on_item_status", "fpx_destroy_notify", "fpx_on_index_complete", "fpx_wakeup",
+    "fpx_log_callback",
+    "FPX_INDEX_OFF", "FPX_INDEX_KEYFRAMES", "FPX_INDEX_FULL",
     "FPX_NOPTS", "FPX_TIME_FLAG_VALID", "FPX_TIME_FLAG_POSITIVE_INFINITY",
     "FPX_TIME_FLAG_NEGATIVE_INFINITY", "FPX_PACKET_FLAG_KEY", "FPX_PACKET_FLAG_CORRUPT",
     "FPX_PACKET_FLAG_DISCARD", "FPX_PACKET_FLAG_DECODE_ONLY",
@@ -332,6 +334,10 @@ fpx_on_scrub_position_changed = CFUNCTYPE(None, POINTER(fpx_scrub_position), c_v
 fpx_on_frame_step = CFUNCTYPE(None, POINTER(fpx_frame_step_result), c_void_p)
 fpx_on_item_status = CFUNCTYPE(None, POINTER(fpx_item_status_info), c_void_p)
 fpx_destroy_notify = CFUNCTYPE(None, c_void_p)
+#: fpx_listener.on_index_complete: (frames, userdata)
+fpx_on_index_complete = CFUNCTYPE(None, c_uint64, c_void_p)
+#: fpx_index_mode (fpx_player_config.index_mode)
+FPX_INDEX_OFF, FPX_INDEX_KEYFRAMES, FPX_INDEX_FULL = 0, 1, 2
 #: fpx_player_config.wakeup
 fpx_wakeup = CFUNCTYPE(None, c_void_p)
 #: fpx_set_log_callback's callback: (level, message, userdata)
@@ -403,6 +409,7 @@ class fpx_listener(Structure):
         ("on_frame_step", fpx_on_frame_step),
         ("on_item_status", fpx_on_item_status),
         ("destroy_notify", fpx_destroy_notify),
+        ("on_index_complete", fpx_on_index_complete),
     ]
 
 
@@ -415,6 +422,7 @@ class fpx_player_config(Structure):
         ("wakeup_userdata", c_void_p),
         ("protocol_whitelist", c_char_p),
         ("max_buffer_bytes", c_int64),
+        ("index_mode", c_enum),     # fpx_index_mode
     ]
 
 
@@ -429,6 +437,8 @@ class fpx_player_stats(_OutputStruct):
         ("packets_demuxed", c_uint64),
         ("bytes_read", c_uint64),
         ("events_delivered", c_uint64),
+        ("index_frames", c_uint64),
+        ("index_complete", c_int),
     ]
 
 

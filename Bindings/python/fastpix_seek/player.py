@@ -75,7 +75,7 @@ from . import _lib
 from . import errors as _errors
 
 _INT64_MAX = 2**63 - 1
-from .types import (DateSeekResult, DeliveryMode, FrameStepResult, LiveEdgeResult,
+from .types import (DateSeekResult, DeliveryMode, IndexMode, FrameStepResult, LiveEdgeResult,
                     LiveSeekWindow, ItemInfo, ItemStatusInfo, Packet,
                     PlayerStats, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
                     SeekOutcome, SeekPrecision, StreamInfo, TimeLike, _enum, from_fpx_time,
@@ -122,6 +122,10 @@ class SeekPrecisionListener:
 
     def on_item_status(self, status: ItemStatusInfo) -> None:
         """Item status changes (LOADING, then READY or FAILED), in order."""
+
+    def on_index_complete(self, frames: int) -> None:
+        """``IndexMode.FULL``: the current item's background index reached its end;
+        ``frames`` reference-stream frames are indexed. At most once per item."""
 
 
 # ----------------------------------------------------------------------------------------
@@ -475,6 +479,10 @@ def _on_item_status_py(status_p: Any, userdata: Optional[int]) -> None:
                    lambda: (ItemStatusInfo._from_c(status_p.contents),))
 
 
+def _on_index_complete_py(frames: int, userdata: Optional[int]) -> None:
+    _listener_call(userdata, "on_index_complete", lambda: (int(frames),))
+
+
 def _destroy_notify_py(userdata: Optional[int]) -> None:
     # The library dropped the listener: release our strong reference.
     try:
@@ -512,6 +520,7 @@ _on_scrub_position_changed = _lib.fpx_on_scrub_position_changed(_on_scrub_positi
 _on_frame_step = _lib.fpx_on_frame_step(_on_frame_step_py)
 _on_item_status = _lib.fpx_on_item_status(_on_item_status_py)
 _destroy_notify = _lib.fpx_destroy_notify(_destroy_notify_py)
+_on_index_complete = _lib.fpx_on_index_complete(_on_index_complete_py)
 _wakeup = _lib.fpx_wakeup(_wakeup_py)
 
 
@@ -682,7 +691,7 @@ class Player:
     """A FastPixSeek player: one media item, precision seeks, packets.
 
     ``Player(url=None, *, delivery=DeliveryMode.THREAD, io_timeout=10.0, wakeup=None,
-    seek_manager=True, protocols=None, max_buffer_bytes=None)``
+    seek_manager=True, protocols=None, max_buffer_bytes=None, index_mode=IndexMode.KEYFRAMES)``
 
     * ``url``: opened at once when given (see :meth:`open`); wait with :meth:`wait_item`.
     * ``delivery``: where callbacks run (see the module doc).
@@ -698,6 +707,8 @@ class Player:
     * ``max_buffer_bytes``: cap on buffered media (``fpx_player_config.max_buffer_bytes``);
       None or 0 for the library's default (64 MiB). Exceeding it is
       :class:`~fastpix_seek.errors.TooLargeError`.
+    * ``index_mode``: :class:`~fastpix_seek.IndexMode` (``fpx_player_config.index_mode``):
+      ``FULL`` indexes the whole file in the background so later seeks resolve from memory.
 
     ``io_timeout`` values that int64 milliseconds cannot hold raise
     :class:`~fastpix_seek.errors.InvalidArgumentError` (never a silent wrap to "no bound").
@@ -714,7 +725,8 @@ class Player:
                  wakeup: Optional[Callable[[], Any]] = None,
                  seek_manager: bool = True,
                  protocols: Optional[Iterable[str]] = None,
-                 max_buffer_bytes: Optional[int] = None) -> None:
+                 max_buffer_bytes: Optional[int] = None,
+                 index_mode: IndexMode = IndexMode.KEYFRAMES) -> None:
         self._handle: Optional[_lib.PlayerHandle] = None
         self._core = _Core()
         self._close_lock = threading.Lock()
@@ -766,6 +778,11 @@ class Player:
             if not 0 <= max_buffer_bytes <= _INT64_MAX:
                 raise _errors.InvalidArgumentError(detail=f"max_buffer_bytes is {max_buffer_bytes!r}")
             cfg.max_buffer_bytes = max_buffer_bytes
+        if isinstance(index_mode, bool) or not isinstance(index_mode, int):
+            raise TypeError(f"index_mode must be an IndexMode, not {type(index_mode).__name__}")
+        if not -2 ** 31 <= int(index_mode) < 2 ** 31:
+            raise _errors.UnknownEnumError(detail=f"index_mode is {index_mode!r}")
+        cfg.index_mode = int(index_mode)
         if wakeup is not None:
             cfg.wakeup = _wakeup
             cfg.wakeup_userdata = self._core.register(_WakeupEntry(wakeup))
@@ -1206,6 +1223,7 @@ class Player:
         c.on_frame_step = _on_frame_step
         c.on_item_status = _on_item_status
         c.destroy_notify = _destroy_notify
+        c.on_index_complete = _on_index_complete
         lid = ctypes.c_uint64()
         try:
             _lib.lib.fpx_player_add_listener(h, ctypes.byref(c), ctypes.byref(lid))
@@ -1511,8 +1529,8 @@ class Player:
     # -- stats -------------------------------------------------------------------------
     def stats(self) -> PlayerStats:
         """A copy of the player's counters (seeks issued/completed/superseded/cancelled/failed,
-        packets demuxed, bytes read, events delivered). The C function is
-        ``fpx_player_stats_get``."""
+        packets demuxed, bytes read, events delivered, background index progress). The C
+        function is ``fpx_player_stats_get``."""
         s = _lib.fpx_player_stats()
         _lib.lib.fpx_player_stats_get(self._h(), ctypes.byref(s))
         return PlayerStats._from_c(s)

@@ -51,7 +51,7 @@ __all__ = [
     "DeliveryMode", "SeekPrecision", "SeekClamp", "SeekAccuracy", "SeekOutcome",
     "ScrubPosition", "FrameStepResult", "ScrubResult", "ItemStatusInfo", "ItemInfo",
     "StreamInfo", "Packet",
-    "PlayerStats", "to_fraction", "to_fpx_time", "from_fpx_time", "INT32_MAX", "NANOSECOND",
+    "PlayerStats", "IndexMode", "to_fraction", "to_fpx_time", "from_fpx_time", "INT32_MAX", "NANOSECOND",
 ]
 
 #: Anything accepted where a time or tolerance is expected.
@@ -137,6 +137,19 @@ class DateSeekUnavailableReason(enum.IntEnum):
     NOT_DATE_ADDRESSABLE = 2
     #: Reported, not clamped: the requested date and the window's dates are in the result.
     OUTSIDE_WINDOW = 3
+
+
+class IndexMode(enum.IntEnum):
+    """``fpx_index_mode``: what the player learns of the frame grid besides what seeks read
+    (seek.h has the details). Landings are the same in every mode; only their cost differs."""
+    #: Never use the container's keyframe index: seeks the grid cannot answer scan.
+    OFF = 0
+    #: The default: the container's keyframe index when complete; no extra I/O.
+    KEYFRAMES = 1
+    #: KEYFRAMES plus a background reader of the whole file that fills the frame grid
+    #: (file items; HLS behaves as KEYFRAMES). Progress in ``Player.stats()``; listeners'
+    #: ``on_index_complete(frames)`` when done.
+    FULL = 2
 
 
 class DeliveryMode(enum.IntEnum):
@@ -952,6 +965,19 @@ class PlayerStats:
     packets_demuxed: int
     bytes_read: int
     events_delivered: int
+    #: IndexMode.FULL: reference-stream frames the background index has read, and 1 once
+    #: it reached the end of the item (see IndexMode).
+    index_frames: int
+    index_complete: int
+
+    def __repr__(self) -> str:
+        # Short (< 200 characters): the counters, without struct_size.
+        idx = f", index {self.index_frames}{' complete' if self.index_complete else ''}" \
+            if self.index_frames or self.index_complete else ""
+        return (f"PlayerStats(seeks {self.seeks_issued} issued/{self.seeks_completed} completed/"
+                f"{self.seeks_superseded} superseded/{self.seeks_cancelled} cancelled/"
+                f"{self.seeks_failed} failed, {self.packets_demuxed} packets, {self.bytes_read} bytes, "
+                f"{self.events_delivered} events{idx})")
 
     @classmethod
     def _from_c(cls, s: "_lib.fpx_player_stats") -> "PlayerStats":
