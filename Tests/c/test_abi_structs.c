@@ -98,12 +98,25 @@ static int fill_seekwait(fpx_player *p, void *o)
     return fpx_player_seek_wait(p, fpx_time_make(3, 2), fpx_precision_exact(), 10000, o);
 }
 
+/* Member `sub` (of type S) of member `m` of T, compared on its own: nested structs are
+ * compared member by member, never with their padding, which no copy keeps. */
+#define FN(T, m, S, sub) {offsetof(T, m) + offsetof(S, sub), sizeof(((S *)0)->sub), 0}
+
 /* Latencies differ between two calls; everything else of the same seek is equal. */
 static const field f_outcome[] = {
-    F(fpx_seek_outcome, seek_id), F(fpx_seek_outcome, precision), F(fpx_seek_outcome, finished),
+    F(fpx_seek_outcome, seek_id), FN(fpx_seek_outcome, precision, fpx_precision, kind),
+    FN(fpx_seek_outcome, precision, fpx_precision, tolerance), F(fpx_seek_outcome, finished),
     F(fpx_seek_outcome, reason), F(fpx_seek_outcome, error), F(fpx_seek_outcome, requested_time),
     F(fpx_seek_outcome, landed_time), FV(fpx_seek_outcome, latency), FV(fpx_seek_outcome, latency_ns),
-    F(fpx_seek_outcome, accuracy), F(fpx_seek_outcome, clamp), F(fpx_seek_outcome, resolution),
+    FN(fpx_seek_outcome, accuracy, fpx_accuracy, requested_media_time),
+    FN(fpx_seek_outcome, accuracy, fpx_accuracy, landed_media_time),
+    FN(fpx_seek_outcome, accuracy, fpx_accuracy, tolerance_before),
+    FN(fpx_seek_outcome, accuracy, fpx_accuracy, tolerance_after),
+    FN(fpx_seek_outcome, accuracy, fpx_accuracy, within_requested_tolerance),
+    FN(fpx_seek_outcome, accuracy, fpx_accuracy, delta),
+    FN(fpx_seek_outcome, accuracy, fpx_accuracy, delta_seconds),
+    FN(fpx_seek_outcome, accuracy, fpx_accuracy, absolute_delta_seconds),
+    F(fpx_seek_outcome, clamp), F(fpx_seek_outcome, resolution),
     F(fpx_seek_outcome, frame_covers_target), F(fpx_seek_outcome, landed_is_keyframe),
     F(fpx_seek_outcome, stream_index), F(fpx_seek_outcome, landed_stream_pts),
     F(fpx_seek_outcome, stream_time_base_num), F(fpx_seek_outcome, stream_time_base_den),
