@@ -10,70 +10,21 @@ import subprocess
 import threading
 import time
 from fractions import Fraction
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 import groundtruth as gtm
+from rangeserver import serve
 
 REPO = Path(__file__).resolve().parents[2]
 CLI = REPO / "build" / "bin" / "fpx-seek"
 
 
-class RangeHandler(SimpleHTTPRequestHandler):
-    """http.server with single-range support, which FFmpeg needs to seek."""
-
-    def log_message(self, *args):  # keep test output clean
-        pass
-
-    def send_head(self):
-        path = self.translate_path(self.path)
-        rng = self.headers.get("Range")
-        if not rng or not os.path.isfile(path):
-            return super().send_head()
-        size = os.path.getsize(path)
-        start_s, _, end_s = rng.replace("bytes=", "").partition("-")
-        start = int(start_s or 0)
-        end = min(int(end_s) if end_s else size - 1, size - 1)
-        if start >= size:
-            self.send_error(416)
-            return None
-        f = open(path, "rb")
-        f.seek(start)
-        self.send_response(206)
-        self.send_header("Content-Type", "application/octet-stream")
-        self.send_header("Accept-Ranges", "bytes")
-        self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
-        self.send_header("Content-Length", str(end - start + 1))
-        self.end_headers()
-        self._remaining = end - start + 1
-        return f
-
-    def copyfile(self, source, outputfile):
-        remaining = getattr(self, "_remaining", None)
-        if remaining is None:
-            return super().copyfile(source, outputfile)
-        while remaining > 0:
-            chunk = source.read(min(65536, remaining))
-            if not chunk:
-                break
-            outputfile.write(chunk)
-            remaining -= len(chunk)
-
-
 @pytest.fixture(scope="module")
 def http_base(fixtures_dir: Path):
-    handler = lambda *a, **kw: RangeHandler(*a, directory=str(fixtures_dir), **kw)  # noqa: E731
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    t = threading.Thread(target=server.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        t.join(5)
+    with serve(fixtures_dir) as base:
+        yield base
 
 
 @pytest.fixture

@@ -6,78 +6,31 @@ HTTP server on 127.0.0.1 (every response delayed, bodies throttled)."""
 from __future__ import annotations
 
 import asyncio
-import os
-import threading
 import time
 from fractions import Fraction
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 import groundtruth as gtm
+from rangeserver import RangeHandler, serve
 from fastpix_seek import DeliveryMode, FrameStepDirection, ItemStatus, Player, SeekPrecision
 
 DELAY = 0.3  # seconds before every response
 
 
-class SlowRangeHandler(SimpleHTTPRequestHandler):
-    """Single-range HTTP (FFmpeg needs it to seek), slow on purpose."""
+class SlowRangeHandler(RangeHandler):
+    """Single-range HTTP (FFmpeg needs it to seek), slow on purpose: every response delayed,
+    bodies throttled to about 2 MB/s."""
 
-    def log_message(self, *args):
-        pass
-
-    def send_head(self):
-        time.sleep(DELAY)
-        path = self.translate_path(self.path)
-        rng = self.headers.get("Range")
-        if not rng or not os.path.isfile(path):
-            return super().send_head()
-        size = os.path.getsize(path)
-        start_s, _, end_s = rng.replace("bytes=", "").partition("-")
-        start = int(start_s or 0)
-        end = min(int(end_s) if end_s else size - 1, size - 1)
-        if start >= size:
-            self.send_error(416)
-            return None
-        f = open(path, "rb")
-        f.seek(start)
-        self.send_response(206)
-        self.send_header("Content-Type", "application/octet-stream")
-        self.send_header("Accept-Ranges", "bytes")
-        self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
-        self.send_header("Content-Length", str(end - start + 1))
-        self.end_headers()
-        self._remaining = end - start + 1
-        return f
-
-    def copyfile(self, source, outputfile):
-        remaining = getattr(self, "_remaining", None)
-        while remaining is None or remaining > 0:
-            chunk = source.read(8192 if remaining is None else min(8192, remaining))
-            if not chunk:
-                break
-            try:
-                outputfile.write(chunk)
-            except OSError:
-                return
-            if remaining is not None:
-                remaining -= len(chunk)
-            time.sleep(0.004)  # ~2 MB/s
+    delay = DELAY
+    chunk_pause = 0.004
 
 
 @pytest.fixture(scope="module")
 def slow_url(fixtures_dir: Path):
-    handler = lambda *a, **kw: SlowRangeHandler(*a, directory=str(fixtures_dir), **kw)  # noqa: E731
-    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    t = threading.Thread(target=server.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/mp4_bframes.mp4"
-    finally:
-        server.shutdown()
-        server.server_close()
-        t.join(5)
+    with serve(fixtures_dir, SlowRangeHandler) as base:
+        yield f"{base}/mp4_bframes.mp4"
 
 
 class Ticker:

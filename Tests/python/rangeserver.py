@@ -1,0 +1,80 @@
+"""A real HTTP server on 127.0.0.1 for the tests: http.server with single-range support
+(FFmpeg needs it to seek), optionally slow. Every server started with `serve` is stopped
+when its `with` block ends."""
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Iterator, Type
+
+
+class RangeHandler(SimpleHTTPRequestHandler):
+    """Serves files with `Range: bytes=a-b` support. Subclasses may set `delay` (seconds
+    before every response) and `chunk_pause` (seconds after every 8 KiB of body)."""
+
+    delay = 0.0
+    chunk_pause = 0.0
+
+    def log_message(self, *args):  # keep test output clean
+        pass
+
+    def send_head(self):
+        if self.delay:
+            time.sleep(self.delay)
+        path = self.translate_path(self.path)
+        rng = self.headers.get("Range")
+        if not rng or not os.path.isfile(path):
+            return super().send_head()
+        size = os.path.getsize(path)
+        start_s, _, end_s = rng.replace("bytes=", "").partition("-")
+        start = int(start_s or 0)
+        end = min(int(end_s) if end_s else size - 1, size - 1)
+        if start >= size:
+            self.send_error(416)
+            return None
+        f = open(path, "rb")
+        f.seek(start)
+        self.send_response(206)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Accept-Ranges", "bytes")
+        self.send_header("Content-Range", f"bytes {start}-{end}/{size}")
+        self.send_header("Content-Length", str(end - start + 1))
+        self.end_headers()
+        self._remaining = end - start + 1
+        return f
+
+    def copyfile(self, source, outputfile):
+        remaining = getattr(self, "_remaining", None)
+        if remaining is None and not self.chunk_pause:
+            return super().copyfile(source, outputfile)
+        while remaining is None or remaining > 0:
+            chunk = source.read(8192 if remaining is None else min(8192, remaining))
+            if not chunk:
+                break
+            try:
+                outputfile.write(chunk)
+            except OSError:  # the client went away (a cancelled read)
+                return
+            if remaining is not None:
+                remaining -= len(chunk)
+            if self.chunk_pause:
+                time.sleep(self.chunk_pause)
+
+
+@contextlib.contextmanager
+def serve(directory: Path, handler: Type[RangeHandler] = RangeHandler) -> Iterator[str]:
+    """Serves `directory` on 127.0.0.1 (a free port); yields the base URL; stops the server."""
+    make = lambda *a, **kw: handler(*a, directory=str(directory), **kw)  # noqa: E731
+    server = ThreadingHTTPServer(("127.0.0.1", 0), make)
+    t = threading.Thread(target=server.serve_forever, daemon=True)
+    t.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        t.join(5)
