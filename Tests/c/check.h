@@ -304,6 +304,24 @@ static inline fpx_player *make_player(fpx_delivery_mode mode)
     return p;
 }
 
+/* Writes a VOD HLS playlist of `seconds` 1 s H.264 segments (25 fps, GOP 25) with the
+ * ffmpeg CLI into a new directory under $TMPDIR named fpx-<tag>-XXXXXX (its path in dir).
+ * Returns 1 on success. The caller removes the directory. */
+static inline int make_hls_vod(char *dir, size_t n, const char *tag, int seconds)
+{
+    char cmd[4096];
+    snprintf(dir, n, "%s/fpx-%s-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", tag);
+    if (!mkdtemp(dir))
+        return 0;
+    snprintf(cmd, sizeof cmd,
+             "ffmpeg -nostdin -v error -y -f lavfi -i testsrc=size=160x120:rate=25 -t %d "
+             "-c:v libx264 -g 25 -keyint_min 25 -sc_threshold 0 -pix_fmt yuv420p "
+             "-f hls -hls_time 1 -hls_list_size 0 -hls_playlist_type vod "
+             "-hls_segment_filename '%s/seg%%03d.ts' '%s/vod.m3u8' >/dev/null 2>&1",
+             seconds, dir, dir);
+    return system(cmd) == 0;
+}
+
 /* Opens path and waits (10 s) for READY; returns the fpx code of the wait. */
 static inline int open_wait(fpx_player *p, const char *path, fpx_item_status_info *info)
 {

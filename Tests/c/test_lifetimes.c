@@ -187,21 +187,6 @@ static void seek_wait(fpx_player *p, double seconds)
     sleep_ms(1);
 }
 
-static int make_hls(char *dir, size_t n)
-{
-    char cmd[4096];
-    snprintf(dir, n, "%s/fpx-lifetimes-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(dir))
-        return 0;
-    snprintf(cmd, sizeof cmd,
-             "ffmpeg -nostdin -v error -y -f lavfi -i testsrc=size=160x120:rate=25 -t 20 "
-             "-c:v libx264 -g 25 -keyint_min 25 -sc_threshold 0 -pix_fmt yuv420p "
-             "-f hls -hls_time 1 -hls_list_size 0 -hls_playlist_type vod "
-             "-hls_segment_filename '%s/seg%%03d.ts' '%s/vod.m3u8' >/dev/null 2>&1",
-             dir, dir);
-    return system(cmd) == 0;
-}
-
 static void remove_dir(const char *dir)
 {
     char cmd[4096];
@@ -249,7 +234,7 @@ static void packets_hls(void)
     fpx_time t;
     held h;
     SECTION("5. HLS: seeks that evict segment engines do not free the host's packet");
-    if (!make_hls(dir, sizeof dir)) {
+    if (!make_hls_vod(dir, sizeof dir, "lifetimes", 20)) {
         CHECK(!"ffmpeg could not write the 20-segment VOD playlist");
         return;
     }

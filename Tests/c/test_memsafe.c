@@ -45,21 +45,6 @@ static void *facts_reader(void *arg)
     return (void *)(intptr_t)n;
 }
 
-static int make_hls(char *dir, size_t n)
-{
-    char cmd[4096];
-    snprintf(dir, n, "%s/fpx-memsafe-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(dir))
-        return 0;
-    snprintf(cmd, sizeof cmd,
-             "ffmpeg -nostdin -v error -y -f lavfi -i testsrc=size=160x120:rate=25 -t 12 "
-             "-c:v libx264 -g 25 -keyint_min 25 -sc_threshold 0 -pix_fmt yuv420p "
-             "-f hls -hls_time 1 -hls_list_size 0 -hls_playlist_type vod "
-             "-hls_segment_filename '%s/seg%%03d.ts' '%s/vod.m3u8' >/dev/null 2>&1",
-             dir, dir);
-    return system(cmd) == 0;
-}
-
 static void hls_races(void)
 {
     char dir[1024], url[1200], cmd[1300];
@@ -68,7 +53,7 @@ static void hls_races(void)
     void *reads;
     int i;
     SECTION("2. item_info/stream_info while another thread opens and seeks an HLS item");
-    if (!make_hls(dir, sizeof dir)) {
+    if (!make_hls_vod(dir, sizeof dir, "memsafe", 12)) {
         CHECK(!"ffmpeg could not write the VOD playlist");
         return;
     }
