@@ -300,6 +300,12 @@ extension FFmpegEngine {
         let startPackets = demuxCounters.packets
         guard let r = try seekableRange() else { throw EngineError(.unsupported) }
         let f0 = min(max(from ?? r.lowerBound, r.lowerBound), r.upperBound)
+        // Refused without reading when the range (or the container's exact
+        // frame count) proves there are not that many frames that way.
+        if LandingResolver.stepIsImpossible(count: count, forward: forward, from: f0, range: r,
+                                            frameCount: exactFrameCount()) {
+            return nil
+        }
         if grid.frame(from: f0, offset: 0) == nil {
             _ = try scanFrom(target: f0, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
         }
@@ -351,6 +357,16 @@ extension FFmpegEngine {
         }
         land(t, seekID: seekID)
         return StepLanding(pts: t, packetsRead: demuxCounters.packets &- startPackets)
+    }
+
+    /// The reference stream's exact number of packets, when the container's
+    /// complete index lists every sample (mov/MP4, see keyframeIndex()): an
+    /// upper bound of its frames. nil otherwise.
+    func exactFrameCount() -> Int64? {
+        guard keyframeIndex() != nil, let c = ctx, let fmt = c.pointee.iformat,
+              String(cString: fmt.pointee.name).hasPrefix("mov,"),
+              let st = c.pointee.streams[Int(referenceStream)], st.pointee.nb_frames > 0 else { return nil }
+        return st.pointee.nb_frames
     }
 
     /// Reads on until the window's largest reference dts reaches `d` (or EOF).

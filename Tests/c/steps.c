@@ -2,6 +2,8 @@
  *   forward N    step forward by N from the first frame until refused
  *   backward N   seek exact past the end (clamped to the last frame), then step
  *                backward by N until refused
+ *   huge DIR START_NUM/START_DEN [COUNT]  seek exact to START, then one step of COUNT
+ *                (default INT_MAX) frames in DIR
  *   gop START_NUM/START_DEN STEPS   seek exact to START, then step backward
  *                STEPS times by 1; prints the packets demuxed in total.
  * Each line: {"did_step":..,"pts":..,"reason":..,"packets":..,"demuxed":..} (demuxed: the
@@ -60,6 +62,16 @@ int main(int argc, char **argv) {
             print_step(p, &r);
             if (!r.did_step) break;
         }
+    } else if (strcmp(argv[2], "huge") == 0 && argc > 4) {
+        /* prints the packets demuxed before the step, then the step */
+        long long num, den;
+        fpx_frame_step_direction d = argv[3][0] == 'f' ? FPX_STEP_FORWARD : FPX_STEP_BACKWARD;
+        if (sscanf(argv[4], "%lld/%lld", &num, &den) != 2) return 2;
+        seek_wait(p, fpx_time_make(num, (int32_t)den));
+        fpx_player_stats_get(p, &st);
+        printf("{\"demuxed_before\":%llu}\n", (unsigned long long)st.packets_demuxed);
+        if ((rc = fpx_player_step_frame(p, d, argc > 5 ? atoi(argv[5]) : 2147483647, &r)) != FPX_OK) return 1;
+        print_step(p, &r);
     } else if (strcmp(argv[2], "gop") == 0 && argc > 4) {
         long long num, den;
         uint64_t before;

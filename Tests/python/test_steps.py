@@ -153,3 +153,41 @@ def test_ts_backward_walk_reads_each_gop_about_once(ts_walks, steps_bin, library
     entries = sorted(l["packets"] for l in stepped if l["packets"] > 0)
     per_video_frame = file_packets / len(gt.pts_list())
     assert entries[len(entries) // 2] <= 2 * gop_frames * per_video_frame, (kind, entries)
+
+
+# ---- Steps with no landing: refused without reading where the range proves it -----------
+
+def _huge(steps_bin, library, path, direction, start, count=None):
+    args = ["huge", direction, f"{start.numerator}/{start.denominator}"] + ([str(count)] if count else [])
+    before, step = run_steps(steps_bin, library, str(path), *args)
+    assert not step["did_step"] and step["reason"] == 5 and step["direction"] == (0 if direction == "forward" else 1)
+    return step["demuxed"] - before["demuxed_before"], step["packets"]
+
+
+@pytest.mark.parametrize("name", ["mp4_bframes.mp4", "ts.ts", "mkv.mkv", "fmp4.mp4"])
+@pytest.mark.parametrize("direction", ["forward", "backward"])
+def test_int_max_step_is_refused_without_demuxing(fixtures_dir, steps_bin, library, name, direction):
+    # INT_MAX frames cannot fit between the playhead and either end of the seekable range: the
+    # range proves the refusal (it used to demux to the end or the start).
+    demuxed, reported = _huge(steps_bin, library, fixtures_dir / name, direction, Fraction(6))
+    assert demuxed == 0 and reported == 0, (name, demuxed, reported)
+
+
+@pytest.mark.parametrize("name", ["ts.ts", "mkv.mkv"])
+@pytest.mark.parametrize("direction", ["forward", "backward"])
+def test_refused_step_reports_the_packets_it_demuxed(fixtures_dir, steps_bin, library, name, direction):
+    # One frame more than there are that way: only reading to the end (or the start) proves it.
+    gt = gtm.load(str(fixtures_dir / name))
+    start = Fraction(6)
+    i = gt.frame_index(gt.covering(start).pts)
+    count = (len(gt.pts_list()) - 1 - i if direction == "forward" else i) + 1
+    demuxed, reported = _huge(steps_bin, library, fixtures_dir / name, direction, start, count)
+    assert demuxed > 0 and reported == demuxed, (name, demuxed, reported)
+
+
+def test_container_frame_count_proves_a_refusal(fixtures_dir, steps_bin, library):
+    # mov lists every sample: a step of as many frames as the stream has is refused unread.
+    gt = gtm.load(str(fixtures_dir / "mp4_bframes.mp4"))
+    demuxed, reported = _huge(steps_bin, library, fixtures_dir / "mp4_bframes.mp4", "forward", Fraction(6),
+                              len(gt.pts_list()))
+    assert demuxed == 0 and reported == 0
