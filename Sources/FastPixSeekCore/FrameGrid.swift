@@ -254,6 +254,13 @@ extension FrameGrid {
         return Double(pb - pa) / Double(b.pts &- a.pts)
     }
 
+    /// How many frames the grid knows after `pts` in the segment around it.
+    public func framesKnown(after pts: Int64) -> Int? {
+        guard let i = segmentIndex(containing: pts) else { return nil }
+        let f = segments[i].frames
+        return f.count - 1 - (Self.indexLE(f, pts) ?? -1)
+    }
+
     /// The last frame the grid knows in the segment around `pts`.
     public func lastKnownFrame(around pts: Int64) -> Int64? {
         segmentIndex(containing: pts).flatMap { segments[$0].frames.last }

@@ -315,7 +315,10 @@ extension FFmpegEngine {
             guard let cov = grid.coverage(around: f0) else { return nil }
             if forward {
                 if cov.upperBound == Int64.max { return nil }
-                try extendWindow(covering: f0, shouldStop: shouldStop)
+                // Read as many reference packets as frames are still missing
+                // (at least one, at most a window's worth) before recording.
+                let missing = count - (grid.framesKnown(after: f0) ?? 0)
+                try extendRun(cov, packets: min(max(1, missing), Self.maxWindowPackets / 2), shouldStop: shouldStop)
             } else {
                 if cov.lowerBound <= r.lowerBound { return nil }
                 // Read only the GOP before the proven run, positioned by byte
@@ -380,22 +383,48 @@ extension FFmpegEngine {
         recordWindow()
     }
 
-    /// Reads one more packet into the window (which must hold `f0`'s GOP and
-    /// be contiguous), and records the grid it proves.
-    func extendWindow(covering f0: Int64, shouldStop: () -> Bool) throws {
-        let holds = contiguous && window.first.flatMap { landPTS($0) }.map { $0 <= f0 } == true
-        if !holds {
-            _ = try scanFrom(target: f0, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+    /// Extends the proven run `cov` forward: reads `n` more reference packets
+    /// into the window when the window is contiguous and starts inside the run
+    /// (so what it proves joins the run), else scans from the run's end. A
+    /// window that outgrows its cap drops whole GOPs from its front (the run
+    /// stays proven in the grid; the host's read position is then restored
+    /// at the playhead, unless the step lands), so a long step never loses
+    /// contiguity and never re-reads what it proved.
+    func extendRun(_ cov: ClosedRange<Int64>, packets n: Int, shouldStop: () -> Bool) throws {
+        let joins = contiguous && window.first.flatMap { landPTS($0) }.map { cov.contains($0) } == true
+        if !joins {
+            _ = try scanFrom(target: cov.upperBound, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+            trimWindow()
+            return
         }
-        // Read until one more reference packet arrives (or EOF).
-        while true {
+        var refs = 0
+        while refs < n {
             if shouldStop() { throw EngineError(.cancelled) }
             guard let p = try readRaw() else { atEOF = true; break }
             appendToWindow(p)
-            if p.pointee.stream_index == referenceStream { break }
+            if p.pointee.stream_index == referenceStream { refs += 1 }
+            if window.count > Self.maxWindowPackets || windowBytes > ioGuard.policy.maxBufferBytes / 2 {
+                recordWindow()
+                dropLeadingGOPs()
+            }
         }
         recordWindow()
-        trimWindow()
+    }
+
+    /// Drops the window's packets before its last reference keyframe (the
+    /// frames they proved are in the grid already). The host's cursor may
+    /// point into them: its read position is then lost (restored at the
+    /// playhead on the next read, unless a landing sets it first).
+    func dropLeadingGOPs() {
+        guard let cut = window.lastIndex(where: { $0.pointee.stream_index == referenceStream && Self.isKey($0) }),
+              cut > 0 else { return }
+        for i in 0..<cut { windowBytes &-= Int(max(0, window[i].pointee.size)); free(window[i]) }
+        window.removeFirst(cut)
+        if cursor < cut { positionLost = true; cursor = 0 } else { cursor -= cut }
+        windowMaxDTS = nil
+        for p in window where p.pointee.stream_index == referenceStream {
+            if let d = Self.dts(p) { windowMaxDTS = max(windowMaxDTS ?? d, d) }
+        }
     }
 }
 
