@@ -136,3 +136,47 @@ def test_at_live_edge_unpublished(segs):
         assert not r.did_step and r.reason == FrameStepUnavailableReason.AT_LIVE_EDGE, r
         assert "has not been published" in r.explanation, r.explanation
         assert "hold-back" not in r.explanation, r.explanation
+
+
+def keyframes_and_frames(d: Path, names: List[str]) -> Tuple[List[int], List[int]]:
+    keys, frames = [], []
+    for n in names:
+        j = json.loads(subprocess.check_output(
+            ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts,flags",
+             "-of", "json", str(d / n)]))
+        for p in j["packets"]:
+            frames.append(int(p["pts"]))
+            if "K" in p["flags"]:
+                keys.append(int(p["pts"]))
+    return sorted(keys), sorted(frames)
+
+
+def test_keyframe_seeks_across_segment_boundaries(segs):
+    """Nearest-keyframe seeks whose window spans two segments land as a brute-force oracle over
+    ffprobe's keyframes says: the nearer keyframe inside the window, ties to the earlier, else
+    the covering frame (the core's SegmentLanding and LandingPolicy, through the HLS engine)."""
+    d, names = segs
+    keys, frames = keyframes_and_frames(d, names)
+    first = frames[0]
+    assert len([k for k in keys if k > first]) >= 2  # a keyframe at each segment start
+    rng = __import__("random").Random(5)
+    cases = [(Fraction(1, 2), Fraction(1, 2)), (Fraction(52, 100), Fraction(1, 2)),
+             (Fraction(9, 10), Fraction(1, 2)), (Fraction(3, 2), Fraction(1, 2)),
+             (Fraction(3, 2) + Fraction(1, TB), Fraction(1, 2)), (Fraction(8, 10), Fraction(1, 10)),
+             (Fraction(9, 10), Fraction(1, 10)), (Fraction(19, 10), Fraction(1, 10)), (Fraction(1), Fraction(0))]
+    cases += [(Fraction(rng.randrange(0, 2900), 1000), Fraction(rng.choice([50, 100, 300, 500]), 1000))
+              for _ in range(20)]
+    wrong = []
+    with serve(d) as base, Player(f"{base}/vod.m3u8") as p:
+        p.wait_item(timeout=30)
+        for t, tol in cases:
+            target = first + t * TB
+            inside = [k for k in keys if target - tol * TB <= k <= target + tol * TB]
+            if inside:
+                want = min(inside, key=lambda k: (abs(k - target), k))
+            else:
+                want = max(f for f in frames if f <= target)
+            o = p.seek_wait(t, SeekPrecision.nearest_keyframe(tol), timeout=30)
+            if o.landed_stream_pts != want:
+                wrong.append((str(t), str(tol), want, o.landed_stream_pts))
+    assert not wrong, wrong
