@@ -162,9 +162,10 @@ def test_steps_across_segment_boundaries_count_frames(vod):
 
 
 def test_live_rewinds_read_the_segments_in_order(tmp_path: Path):
-    """The same on a live sliding-window playlist (1 s segments, GOP = segment): seeks back
-    and forth inside the window, each followed by reads across segment boundaries, against
-    ffprobe of the segment files as served."""
+    """The same on a live sliding-window playlist (1 s segments, GOP = segment): seeks (exact,
+    nearest keyframe, by date), and frame steps back and forth inside the window, each
+    followed by reads across segment boundaries, against ffprobe of the segment files as
+    served."""
     from livehls import LiveStream
 
     with LiveStream(tmp_path, list_size=10) as ls:
@@ -172,9 +173,10 @@ def test_live_rewinds_read_the_segments_in_order(tmp_path: Path):
         tl = ls.timeline(pl.first_msn)
         problems: List[str] = []
         rng = random.Random(11)
+        kinds: set = set()
         with Player(ls.url) as p:
             p.wait_item(timeout=30)
-            for step in range(12):
+            for step in range(16):
                 start, end = p.seekable_range()
                 if step > 0 and rng.random() < 0.4:
                     # A frame step from the last landing (across a boundary sometimes), and reads.
@@ -185,6 +187,18 @@ def test_live_rewinds_read_the_segments_in_order(tmp_path: Path):
                         continue
                     t = f"step {'forward' if fwd else 'backward'} {count}"
                     landed = r.landed_stream_pts
+                    kinds.add("step")
+                elif rng.random() < 0.3 and p.live_seek_window().is_date_addressable:
+                    # A date seek (EXT-X-PROGRAM-DATE-TIME) into the newer half of the window.
+                    w = p.live_seek_window()
+                    when = w.start_date_us + (w.end_date_us - w.start_date_us) * rng.randrange(50, 95) // 100
+                    d = p.seek_to_date_and_wait(when, SeekPrecision.exact(), timeout=30)
+                    if not d.seeked:
+                        continue
+                    o = d.outcome
+                    t = f"date {when}"
+                    landed = o.landed_stream_pts
+                    kinds.add("date")
                 else:
                     # the newer half of the window, so that reads do not outrun its sliding start
                     span = end - start
@@ -192,6 +206,7 @@ def test_live_rewinds_read_the_segments_in_order(tmp_path: Path):
                     prec = rng.choice([SeekPrecision.exact(), SeekPrecision.nearest_keyframe(Fraction(1, 2))])
                     o = p.seek_wait(t, prec, timeout=30)
                     landed = o.landed_stream_pts
+                    kinds.add("seek")
                 n = rng.choice([5, 30, 60])
                 got = [p.read_packet() for _ in range(n)]
                 where = tl.frame_of_pts(landed)
@@ -214,6 +229,7 @@ def test_live_rewinds_read_the_segments_in_order(tmp_path: Path):
                 if problems:
                     break
         assert not problems, "\n".join(problems)
+        assert kinds == {"seek", "step", "date"}, f"the random sequence did not mix every kind: {kinds}"
 
 
 @pytest.mark.parametrize("kind", ["file", "hls"])
