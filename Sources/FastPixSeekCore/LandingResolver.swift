@@ -152,26 +152,70 @@ public enum LandingResolver {
     /// - `firstFrame`: the first frame's pts (a seek at or before it rewinds).
     /// - `settleCount`: frames past the target to read when packets carry no
     ///   dts (the reorder depth + 1).
+    /// - `bytesPerTick`: the media's bytes per tick (from the frame grid or the
+    ///   file's size and duration), for demuxers that position by byte
+    ///   (`positionsByByte`, MPEG-TS): when the timestamp seek lands past the
+    ///   keyframe `T` needs (it resyncs near `T`'s dts, mid-GOP), the scan
+    ///   steps back by bytes from the first reference packet it read, each
+    ///   retry reading only up to where the previous one started, instead of
+    ///   backing off in time (each time retry reads on to the next keyframe,
+    ///   past `T`). nil: time backoff only.
+    /// - `keyframeGap`: the typical keyframe interval when known: the first
+    ///   byte step is a quarter of it (else one second), doubling.
     public static func scan(_ d: LandingDemuxer, target T: Int64, exactTarget: Rational? = nil,
                             window kw: ClosedRange<Int64>?, wantsKeyframe: Bool, firstFrame: Int64,
-                            ticksPerSecond: Int64, settleCount: Int, shouldStop: () -> Bool) throws -> LandingScan {
+                            ticksPerSecond: Int64, settleCount: Int, bytesPerTick: Double? = nil,
+                            keyframeGap: Int64? = nil, shouldStop: () -> Bool) throws -> LandingScan {
         let target = exactTarget ?? Rational(T)
         let ref = d.referenceStream
         var backoff: Int64 = 0
-        for attempt in 0..<40 {
-            let seekTS = T &- backoff
-            let atStart = seekTS <= firstFrame || attempt >= 30
+        // Byte stepping: usable rate, demuxer that positions by byte.
+        let rate: Double? = bytesPerTick.flatMap { d.positionsByByte && $0 > 0 && $0.isFinite ? $0 : nil }
+        let firstStepTicks = max(1, keyframeGap.map { max(ticksPerSecond / 4, $0 / 4) } ?? ticksPerSecond)
+        /// The byte offset the keyframe must start before (the first reference
+        /// packet the timestamp seek landed on, then each retry's start).
+        var byteLimit: Int64?
+        var byteStep: Int64 = 0
+        var attempt = 0
+        while attempt < 40 {
+            defer { attempt += 1 }
+            var byteAim: Int64?
+            var atStart: Bool
             d.resetWindow()
-            if atStart {
-                try d.rewind()
-            } else if try !d.seek(toTicks: seekTS) {
-                backoff = max(ticksPerSecond, backoff &* 2)
-                continue
+            if let lim = byteLimit, let r = rate, attempt < 30 {
+                let span = Double(byteStep) * r
+                let aim = span.isFinite && span < Double(lim) ? lim &- max(188, Int64(span.rounded(.up))) : 0
+                atStart = aim <= 0
+                if atStart {
+                    try d.rewind()
+                } else {
+                    guard try d.seek(toByte: aim) else {
+                        // Byte seeks refused: back to time backoff.
+                        byteLimit = nil
+                        backoff = max(ticksPerSecond, backoff &* 2)
+                        continue
+                    }
+                    byteAim = aim
+                }
+            } else {
+                byteLimit = nil
+                let seekTS = T &- backoff
+                atStart = seekTS <= firstFrame || attempt >= 30
+                if atStart {
+                    try d.rewind()
+                } else if try !d.seek(toTicks: seekTS) {
+                    backoff = max(ticksPerSecond, backoff &* 2)
+                    continue
+                }
             }
             var keyFound = false, needBackoff = false, eof = false
             var best: LandingMark?, lastKeyLE: LandingMark?, firstKeyAfter: LandingMark?, firstKey: LandingMark?
             var afterCount = 0, kept = 0
             var limit: Int64 = wantsKeyframe ? max(T, kw?.upperBound ?? T) : T
+            // The first reference packet after a timestamp seek: where a byte
+            // step back starts from.
+            var firstRefPos: Int64?, sawRef = false
+            var tooLate = false
             scan: while true {
                 if shouldStop() { throw EngineError(.cancelled) }
                 guard let h = try d.next() else { eof = true; break }
@@ -181,7 +225,18 @@ public enum LandingResolver {
                 }
                 let pts = h.pts ?? h.dts
                 if !keyFound {
-                    guard h.isKey, let kp = pts else { d.drop(); continue }
+                    if byteAim == nil && !atStart && !sawRef { sawRef = true; firstRefPos = h.pos }
+                    // A retry by bytes: a reference packet at or past where the
+                    // previous attempt started, with no keyframe before it.
+                    if byteAim != nil, let p = h.pos, let lim = byteLimit, p >= lim { d.drop(); tooLate = true; break scan }
+                    guard h.isKey, let kp = pts else {
+                        d.drop()
+                        // Past the target with no keyframe: the keyframe is
+                        // before this attempt's start.
+                        if rate != nil, byteAim == nil, !atStart, firstRefPos != nil,
+                           let t = h.dts ?? pts, t > T { tooLate = true; break scan }
+                        continue
+                    }
                     if kp > T && !atStart { d.drop(); needBackoff = true; break scan }
                     keyFound = true
                     firstKey = LandingMark(pts: kp, index: 0, key: true)
@@ -216,7 +271,22 @@ public enum LandingResolver {
                     if afterCount >= settleCount { break scan }
                 }
             }
-            if needBackoff || (!keyFound && eof && !atStart) {
+            if tooLate || (needBackoff || (!keyFound && eof && !atStart)) {
+                if rate != nil, let aim = byteAim {
+                    // Nothing usable in [aim, limit): retry from further back,
+                    // reading only up to `aim`.
+                    byteLimit = aim
+                    byteStep = byteStep > Int64.max / 4 ? Int64.max / 2 : byteStep &* 2
+                    continue
+                }
+                if rate != nil, byteAim == nil, !atStart, let p = firstRefPos, p > 0 {
+                    // The timestamp seek landed past the keyframe: step back
+                    // by bytes from the first reference packet read.
+                    byteLimit = p
+                    byteStep = firstStepTicks
+                    continue
+                }
+                byteLimit = nil
                 backoff = max(ticksPerSecond, backoff &* 2)
                 continue
             }

@@ -142,6 +142,16 @@ extension FFmpegEngine {
         return Double(size) / Double(r.upperBound &- r.lowerBound)
     }
 
+    /// The bytes per tick a scan steps back by when a timestamp seek lands
+    /// past the keyframe it needs (MPEG-TS): the grid's, from keyframe offsets
+    /// it learned, else the file's average. nil where positioning is not by
+    /// byte, or before the seekable range is known (no extra I/O here).
+    func scanBytesPerTick() -> Double? {
+        guard positionsByByte else { return nil }
+        if let r = grid.bytesPerTick { return r }
+        return range.flatMap { fileBytesPerTick($0) }
+    }
+
     /// Points the host's reads at the first packet, with no landing: fresh
     /// flags (no DECODE_ONLY threshold, no DISCONTINUITY) under `seekID`. The
     /// HLS engine calls it when reading enters a segment whose reader may have
@@ -267,6 +277,7 @@ extension FFmpegEngine {
                                          wantsKeyframe: wantsKeyframe,
                                          firstFrame: range?.lowerBound ?? timeline.originTicks,
                                          ticksPerSecond: ticksPerSecond, settleCount: settleCount,
+                                         bytesPerTick: scanBytesPerTick(), keyframeGap: grid.typicalKeyframeGap,
                                          shouldStop: shouldStop)
         dropPending()
         contiguous = true

@@ -18,6 +18,10 @@ final class ScriptedDemuxer: LandingDemuxer {
         /// Byte seeks supported (MPEG-TS): packets carry byte offsets
         /// (`offsets`), and a byte seek lands on the first packet at or after it.
         var byteSeekable = false
+        /// A timestamp seek lands on the last reference packet whose dts is at
+        /// or before the target, key or not (MPEG-TS's binary search on dts):
+        /// usually mid-GOP, past the keyframe the target needs.
+        var landNearDTS = false
     }
 
     let packets: [PacketHeader]
@@ -32,6 +36,7 @@ final class ScriptedDemuxer: LandingDemuxer {
     /// Byte offsets: a keyframe is 4,000 bytes, any other packet 700.
     let offsets: [Int64]
     private(set) var byteSeeks = 0
+    private(set) var timestampSeeks = 0
 
     init(_ packets: [PacketHeader], quirks: Quirks = Quirks()) {
         self.packets = packets; self.quirks = quirks
@@ -50,6 +55,12 @@ final class ScriptedDemuxer: LandingDemuxer {
     }
 
     func seek(toTicks ticks: Int64) throws -> Bool {
+        timestampSeeks += 1
+        if quirks.landNearDTS {
+            pos = packets.lastIndex { $0.stream == 0 && ($0.dts ?? $0.pts!) <= ticks } ?? 0
+            sought = true
+            return true
+        }
         var found: Int?
         for (i, p) in packets.enumerated() where p.stream == 0 && p.isKey {
             let t = quirks.seekByDTS ? (p.dts ?? p.pts!) : p.pts! &+ quirks.indexShift
