@@ -254,6 +254,19 @@ extension FrameGrid {
         return Double(pb - pa) / Double(b.pts &- a.pts)
     }
 
+    /// The pts of the known keyframe nearest to `t` (any segment): the anchor
+    /// from which a fixed keyframe interval predicts where the keyframes
+    /// around `t` are. nil when the grid knows no keyframe.
+    public func nearestKnownKeyframe(to t: Int64) -> Int64? {
+        var best: Int64?
+        for s in segments {
+            for k in s.keys where best.map({ abs(Int128(k.pts) - Int128(t)) < abs(Int128($0) - Int128(t)) }) ?? true {
+                best = k.pts
+            }
+        }
+        return best
+    }
+
     /// How many frames the grid knows after `pts` in the segment around it.
     public func framesKnown(after pts: Int64) -> Int? {
         guard let i = segmentIndex(containing: pts) else { return nil }

@@ -161,11 +161,16 @@ public enum LandingResolver {
     ///   backing off in time (each time retry reads on to the next keyframe,
     ///   past `T`). nil: time backoff only.
     /// - `keyframeGap`: the typical keyframe interval when known: the first
-    ///   byte step is a quarter of it (else one second), doubling.
+    ///   byte step is a quarter of it (else one second), doubling. With
+    ///   `keyframeAnchor` (a keyframe's pts the grid knows) too, the first step
+    ///   aims an eighth of the interval before the keyframe that a fixed
+    ///   interval from the anchor predicts, counted from the dts of the first
+    ///   reference packet read.
     public static func scan(_ d: LandingDemuxer, target T: Int64, exactTarget: Rational? = nil,
                             window kw: ClosedRange<Int64>?, wantsKeyframe: Bool, firstFrame: Int64,
                             ticksPerSecond: Int64, settleCount: Int, bytesPerTick: Double? = nil,
-                            keyframeGap: Int64? = nil, shouldStop: () -> Bool) throws -> LandingScan {
+                            keyframeGap: Int64? = nil, keyframeAnchor: Int64? = nil,
+                            shouldStop: () -> Bool) throws -> LandingScan {
         let target = exactTarget ?? Rational(T)
         let ref = d.referenceStream
         var backoff: Int64 = 0
@@ -214,7 +219,7 @@ public enum LandingResolver {
             var limit: Int64 = wantsKeyframe ? max(T, kw?.upperBound ?? T) : T
             // The first reference packet after a timestamp seek: where a byte
             // step back starts from.
-            var firstRefPos: Int64?, sawRef = false
+            var firstRefPos: Int64?, firstRefDTS: Int64?, sawRef = false
             var tooLate = false
             scan: while true {
                 if shouldStop() { throw EngineError(.cancelled) }
@@ -225,7 +230,7 @@ public enum LandingResolver {
                 }
                 let pts = h.pts ?? h.dts
                 if !keyFound {
-                    if byteAim == nil && !atStart && !sawRef { sawRef = true; firstRefPos = h.pos }
+                    if byteAim == nil && !atStart && !sawRef { sawRef = true; firstRefPos = h.pos; firstRefDTS = h.dts ?? pts }
                     // A retry by bytes: a reference packet at or past where the
                     // previous attempt started, with no keyframe before it.
                     if byteAim != nil, let p = h.pos, let lim = byteLimit, p >= lim { d.drop(); tooLate = true; break scan }
@@ -283,7 +288,8 @@ public enum LandingResolver {
                     // The timestamp seek landed past the keyframe: step back
                     // by bytes from the first reference packet read.
                     byteLimit = p
-                    byteStep = firstStepTicks
+                    byteStep = predictedStep(target: T, from: firstRefDTS, gap: keyframeGap, anchor: keyframeAnchor)
+                        ?? firstStepTicks
                     continue
                 }
                 byteLimit = nil
@@ -295,6 +301,20 @@ public enum LandingResolver {
                                reachedEnd: eof)
         }
         throw EngineError(.invalidData)
+    }
+
+    /// Ticks from `dts` back to an eighth of `gap` before the last keyframe at
+    /// or before `T` that keyframes every `gap` ticks from `anchor` predict.
+    /// nil without a gap, an anchor or a dts, or when it does not fit.
+    static func predictedStep(target T: Int64, from dts: Int64?, gap: Int64?, anchor: Int64?) -> Int64? {
+        guard let d = dts, let g = gap, g > 0, let a = anchor else { return nil }
+        let diff = Int128(T) - Int128(a)
+        var n = diff / Int128(g)
+        if diff < 0 && diff % Int128(g) != 0 { n -= 1 }
+        let k = Int128(a) + n * Int128(g)
+        let step = Int128(d) - k + Int128(g / 8)
+        guard step > 0, step <= Int128(Int64.max / 4) else { return nil }
+        return Int64(step)
     }
 
     // MARK: From the container's keyframe index

@@ -273,11 +273,15 @@ extension FFmpegEngine {
     /// records what it proves about the frame grid.
     func scanFrom(target T: Int64, exactTarget: Rational? = nil, window kw: ClosedRange<Int64>?, wantsKeyframe: Bool,
                   shouldStop: () -> Bool) throws -> LandingScan {
+        // Byte steps back (MPEG-TS), sized from what the grid learned.
+        let rate = scanBytesPerTick()
+        let gap = rate != nil ? grid.typicalKeyframeGap : nil
         let s = try LandingResolver.scan(self, target: T, exactTarget: exactTarget, window: kw,
                                          wantsKeyframe: wantsKeyframe,
                                          firstFrame: range?.lowerBound ?? timeline.originTicks,
                                          ticksPerSecond: ticksPerSecond, settleCount: settleCount,
-                                         bytesPerTick: scanBytesPerTick(), keyframeGap: grid.typicalKeyframeGap,
+                                         bytesPerTick: rate, keyframeGap: gap,
+                                         keyframeAnchor: gap != nil ? grid.nearestKnownKeyframe(to: T) : nil,
                                          shouldStop: shouldStop)
         dropPending()
         contiguous = true

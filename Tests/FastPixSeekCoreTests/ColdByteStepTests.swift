@@ -16,7 +16,7 @@ final class ColdByteStepTests: XCTestCase {
     /// against the script and that the window holds the packets from the
     /// keyframe in file order, each once.
     func run(_ targets: [Int64], bytesPerTick: (ScriptedDemuxer) -> Double?, wantsKeyframe: Bool = false,
-             keyframeGap: Int64? = nil) throws -> Run {
+             keyframeGap: Int64? = nil, anchor: Int64? = nil) throws -> Run {
         let packets = Script.video(pts: Self.cfr, keyEvery: Self.gop, maxDuration: 3600, audioEvery: 2)
         let keys = Self.cfr.enumerated().filter { $0.offset % Self.gop == 0 }.map(\.element)
         var out = Run(reads: [], byteSeeks: 0, timestampSeeks: 0)
@@ -25,7 +25,8 @@ final class ColdByteStepTests: XCTestCase {
             let window: ClosedRange<Int64>? = wantsKeyframe ? (T - 90000)...(T + 90000) : nil
             let s = try LandingResolver.scan(d, target: T, window: window, wantsKeyframe: wantsKeyframe, firstFrame: 0,
                                              ticksPerSecond: 90000, settleCount: 3, bytesPerTick: bytesPerTick(d),
-                                             keyframeGap: keyframeGap, shouldStop: { false })
+                                             keyframeGap: keyframeGap, keyframeAnchor: anchor,
+                                             shouldStop: { false })
             let covering = Self.cfr.last { $0 <= T }!
             XCTAssertEqual(s.best?.pts, covering, "target \(T)")
             let k = keys.last { $0 <= T }!
@@ -76,6 +77,27 @@ final class ColdByteStepTests: XCTestCase {
         let gopPackets = Self.gop + Self.gop / 2
         let r = try run(Self.targets, bytesPerTick: Self.fileRate, keyframeGap: Int64(Self.gop) * 3600)
         XCTAssertLessThanOrEqual(Double(Self.median(r.reads)), 1.5 * Double(gopPackets), "reads: \(r.reads)")
+    }
+
+    func testAKnownFixedGOPPredictsTheKeyframe() throws {
+        // The grid knows the interval and a keyframe (here the last one): the
+        // first step lands just before the predicted keyframe.
+        let gopPackets = Self.gop + Self.gop / 2
+        let gap = Int64(Self.gop) * 3600
+        let blind = try run(Self.targets, bytesPerTick: Self.fileRate, keyframeGap: gap)
+        let r = try run(Self.targets, bytesPerTick: Self.fileRate, keyframeGap: gap, anchor: 11 * gap)
+        XCTAssertLessThanOrEqual(Double(Self.median(r.reads)), 0.85 * Double(gopPackets), "reads: \(r.reads)")
+        XCTAssertLessThan(r.reads.reduce(0, +), blind.reads.reduce(0, +))
+        XCTAssertEqual(r.byteSeeks, Self.targets.count, "one byte step per scan")
+    }
+
+    func testAWrongPredictionStillLandsRight() throws {
+        // An anchor off the real keyframes (irregular GOPs): a quarter GOP late
+        // and half a GOP early.
+        let gap = Int64(Self.gop) * 3600
+        _ = try run(Self.targets, bytesPerTick: Self.fileRate, keyframeGap: gap, anchor: 5 * gap + gap / 4)
+        _ = try run(Self.targets, bytesPerTick: Self.fileRate, keyframeGap: gap, anchor: 5 * gap - gap / 2)
+        _ = try run(Self.targets, bytesPerTick: Self.fileRate, keyframeGap: gap / 3, anchor: 7)
     }
 
     func testColdKeyframeScan() throws {
