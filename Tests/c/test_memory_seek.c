@@ -210,7 +210,6 @@ typedef struct server {
     int lfd;
     volatile int stop;   /* accept thread: leave */
     volatile int stall;  /* connections: stop sending while set */
-    volatile int served; /* requests answered */
     pthread_t th;
     pthread_mutex_t mu;
     int conns[64];
@@ -255,7 +254,7 @@ static void *conn_main(void *arg)
             break;
     }
     /* A stalled server accepts, then answers nothing until it is released. */
-    while (s->stall && !s->stop)
+    while (flag_get(&s->stall) && !flag_get(&s->stop))
         sleep_ms(5);
     if (stat(s->path, &st) != 0 || !(f = fopen(s->path, "rb")))
         goto out;
@@ -280,12 +279,11 @@ static void *conn_main(void *arg)
              "Content-Range: bytes %lld-%lld/%lld\r\nContent-Length: %lld\r\nConnection: close\r\n\r\n",
              from, to, size, to - from + 1);
     send_all(fd, hdr, strlen(hdr));
-    s->served++;
     fseek(f, (long)from, SEEK_SET);
-    while (from <= to && !s->stop) {
+    while (from <= to && !flag_get(&s->stop)) {
         size_t want = (size_t)(to - from + 1 < (long long)sizeof buf ? to - from + 1 : (long long)sizeof buf);
         size_t n;
-        while (s->stall && !s->stop)
+        while (flag_get(&s->stall) && !flag_get(&s->stop))
             sleep_ms(5);
         n = fread(buf, 1, want, f);
         if (n == 0)
@@ -312,7 +310,7 @@ out:
 static void *accept_main(void *arg)
 {
     server *s = (server *)arg;
-    while (!s->stop) {
+    while (!flag_get(&s->stop)) {
         struct pollfd pf;
         pthread_t t;
         conn_arg *a;
@@ -362,7 +360,7 @@ static int server_start(server *s)
         return 0;
     }
     s->port = ntohs(a.sin_port);
-    s->stop = 0;
+    flag_set(&s->stop, 0);
     return pthread_create(&s->th, NULL, accept_main, s) == 0;
 }
 
@@ -370,7 +368,7 @@ static int server_start(server *s)
 static void server_stop(server *s)
 {
     int i;
-    s->stop = 1;
+    flag_set(&s->stop, 1);
     pthread_join(s->th, NULL);
     close(s->lfd);
     pthread_mutex_lock(&s->mu);
@@ -394,7 +392,7 @@ static void server_stop(server *s)
 static void grid_seeks(const char *path, fpx_delivery_mode mode)
 {
     fpx_player *p = make_player(mode);
-    fpx_item_status_info st;
+    fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0};
     gt_file gt;
     gt_packet *ord;
     item it;
@@ -495,7 +493,7 @@ static void index_seeks(const char *path)
         int v;
         for (v = 0; v < 2; v++) {
             fpx_player *p = make_player(FPX_DELIVERY_HOST);
-            fpx_item_status_info st;
+            fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0};
             item it;
             outbox box;
             uint64_t id = 0, d0;
@@ -537,7 +535,7 @@ static void http_position_error(const char *path)
     server s;
     fpx_player_config cfg;
     fpx_player *p = NULL;
-    fpx_item_status_info st;
+    fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0};
     fpx_seek_outcome o;
     fpx_packet pk;
     gt_file gt;
@@ -642,7 +640,7 @@ static void busy_engine(const char *path)
     server s;
     fpx_player_config cfg;
     fpx_player *p = NULL;
-    fpx_item_status_info st;
+    fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0};
     fpx_seek_outcome o;
     reader r;
     pthread_t th;
@@ -675,7 +673,7 @@ static void busy_engine(const char *path)
     /* A memory seek to the late GOP: its positioning, at the next read, needs a new request,
      * which the stalled server never answers: the reader blocks in I/O holding the engine. */
     CHECK_OK(fpx_player_seek(p, at(&it, far), fpx_precision_exact(), NULL, NULL, NULL));
-    s.stall = 1;
+    flag_set(&s.stall, 1);
     memset(&r, 0, sizeof r);
     r.p = p;
     REQUIRE(pthread_create(&th, NULL, read_until_error, &r) == 0);
@@ -695,7 +693,7 @@ static void busy_engine(const char *path)
     CHECK(flag_get(&r.done));
     CHECK_ERR(flag_get(&r.rc), FPX_ERROR_INTERRUPTED);
     pthread_join(th, NULL);
-    s.stall = 0;
+    flag_set(&s.stall, 0);
     CHECK(outbox_wait(&box, 1, 5000));
     CHECK_EQ(box.last.seek_id, id);
     CHECK_EQ(box.last.finished, 1);
@@ -709,7 +707,7 @@ static void busy_engine(const char *path)
 static void storm(const char *path)
 {
     fpx_player *p = make_player(FPX_DELIVERY_HOST);
-    fpx_item_status_info st;
+    fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0};
     fpx_seek_outcome o;
     fpx_packet pk;
     item it;
