@@ -290,7 +290,9 @@ public final class Player: @unchecked Sendable {
         }
     }
 
-    /// Issues a seek. Returns its id; the callback runs exactly once.
+    /// Issues a seek. Returns its id; the callback runs exactly once. Never blocks: a seek
+    /// that memory decides (`MediaEngine.resolveFromMemory`) completes inside this call, its
+    /// events queued before it returns; any other goes to the worker.
     /// The C function is `fpx_player_seek`.
     public func seek(to target: MediaTime, precision: SeekPrecision,
                      completion: (@Sendable (SeekOutcome) -> Void)?,
