@@ -89,7 +89,13 @@ public final class Player: @unchecked Sendable {
         var error: ErrorCode?
         var avError: Int32 = 0
         var engine: PlayerEngine?
-        var cancelled = false
+        /// Closed, replaced, or its player destroyed (destroy sets it for the current item).
+        var cancelled = false {
+            didSet { if cancelled { stop.set() } }
+        }
+        /// Set with `cancelled`: what the item's own I/O (open, steps, the background index)
+        /// checks per packet and in FFmpeg's interrupt callback, with no lock.
+        let stop = CancelFlag()
         /// While the item opens: the deadline of the whole open (0 after).
         var openDeadline: UInt64 = 0
         /// The background index (`IndexMode.full`): its thread, its reader
@@ -499,7 +505,7 @@ public final class Player: @unchecked Sendable {
         // measurement below (seek.h, "Time bounds").
         m.locked { it.openDeadline = config.ioTimeoutNanoseconds > 0 ? Deadline.after(config.ioTimeoutNanoseconds) : 0 }
         let policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds,
-                              aborted: { [self] in self.m.locked { it.cancelled || self.destroyed } },
+                              aborted: { [stop = it.stop] in stop.isSet },
                               protocols: config.protocols, maxBufferBytes: config.maxBufferBytes,
                               openDeadline: { [self] in self.m.locked { it.openDeadline } })
         var engine: PlayerEngine?
@@ -715,7 +721,7 @@ public final class Player: @unchecked Sendable {
     /// (their interrupt makes the reader's I/O return at once).
     private func runIndex(_ it: Item, _ e: PlayerEngine) {
         guard let b = e as? BackgroundIndexable else { return }
-        let gone: @Sendable () -> Bool = { [self] in self.m.locked { it.cancelled || self.destroyed } }
+        let gone: @Sendable () -> Bool = { [stop = it.stop] in stop.isSet }
         guard let make = engineLock.locked({ gone() ? nil : b.indexerFactory() }) else { return }
         let policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds, aborted: gone,
                               protocols: config.protocols, maxBufferBytes: config.maxBufferBytes)
