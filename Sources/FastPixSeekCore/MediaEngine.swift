@@ -24,8 +24,9 @@
 ///   that a later serial call frees.
 /// - Lock order: engineLock -> Player.m -> { IOGuard.m, EventQueue.m,
 ///   engine-private leaf locks }. Callbacks the engine is given (`shouldStop`,
-///   `IOPolicy.aborted`) take `Player.m`: call them with no engine-private
-///   lock held.
+///   `IOPolicy.aborted`) read atomic flags (`CancelFlag`) and take no lock;
+///   still, call them with no engine-private lock held (a test's engine may
+///   pass closures that lock).
 /// Sendable: threads share an engine by the contract above (serial members under
 /// `engineLock`, concurrent members from any thread); conformers guard their own state.
 public protocol MediaEngine: AnyObject, Sendable {
