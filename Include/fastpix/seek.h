@@ -939,7 +939,8 @@ typedef struct fpx_packet {
     int64_t duration;       /**< stream time base; 0 if unknown */
     int64_t pos;            /**< byte position, -1 if unknown */
     uint32_t flags;         /**< FPX_PACKET_FLAG_* */
-    uint64_t seek_id;       /**< the latest seek this packet follows, 0 if none */
+    uint64_t seek_id;       /**< the latest seek this packet follows, 0 if none; a frame
+                                 step is no seek: packets after one keep that seek's id */
     const void *av_packet;  /**< the const AVPacket * (FFmpeg 5.x, libavcodec 59; see "FFmpeg ABI"); same lifetime as data */
     /* Added in 0.3 (see "Landing on the packet stream" above). */
     /** The landed frame of the seek this packet follows: its pts in the time
@@ -1450,7 +1451,10 @@ FPX_API int fpx_scrub_get_position_throttle(fpx_scrub_session *session, fpx_time
  *
  * Fills *result: did_step with the landed media time, or a typed reason:
  * NO_CURRENT_ITEM, ITEM_NOT_READY, NO_VIDEO_TRACK (permanent for that item:
- * audio-only content is never steppable), AT_LIVE_EDGE, or
+ * audio-only content is never steppable), AT_LIVE_EDGE (forward, on a live
+ * playlist: the next frame is not published yet, or is published but lies
+ * past the hold-back edge, where the seekable range ends; result->explanation
+ * says which), or
  * CANNOT_STEP_IN_DIRECTION when there are fewer than `count` frames that way
  * (the playhead does not move). Every call that returns FPX_OK, refusals
  * included, also reaches on_frame_step.
@@ -1509,6 +1513,9 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * none (RFC 8216, 6.3.3). Targets past the edge are clamped to it
  * (FPX_CLAMP_TO_SEEKABLE_END, the common live case), targets before the
  * window to its start. The outcome reports the edge as read for that seek.
+ * A VOD playlist (one with ENDLIST) has no edge: its seekable range ends at
+ * its last frame, as a file's does (targets past it clamp to it), and its
+ * hold_back is 0.
  */
 
 typedef struct fpx_live_seek_window {
@@ -1517,7 +1524,7 @@ typedef struct fpx_live_seek_window {
     int is_live;              /**< live or DVR: no ENDLIST */
     int is_date_addressable;  /**< the playlist publishes EXT-X-PROGRAM-DATE-TIME */
     fpx_time start;           /**< item timeline */
-    fpx_time end;             /**< the live edge (live) or the last frame's end (VOD) */
+    fpx_time end;             /**< the live edge (live), or the last frame itself (VOD and files, as fpx_player_seekable_range) */
     fpx_time duration;        /**< end - start */
     double duration_seconds;  /**< display only */
     int64_t start_date_us;    /**< Unix microseconds of start; 0 unless date addressable */

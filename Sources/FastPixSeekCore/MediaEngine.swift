@@ -86,8 +86,9 @@ public enum StepResultKind: Hashable, Sendable {
     case landed(StepLanding)
     /// Fewer than `count` frames that way.
     case noFrame
-    /// Forward, past what the live playlist has published.
-    case atLiveEdge
+    /// Forward, at the live edge: the next frame is not published yet, or is
+    /// published but lies past the hold-back edge (`LiveEdgeCause`).
+    case atLiveEdge(LiveEdgeCause)
 }
 
 /// The seekable window. The C type is `fpx_live_seek_window`.

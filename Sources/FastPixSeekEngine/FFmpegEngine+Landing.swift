@@ -156,16 +156,13 @@ extension FFmpegEngine {
         try rewind()
         // The position is known exactly (the start): clearWindow's mark does not apply.
         positionLost = false
-        landedPTS = nil
-        discontinuity = false
-        lastSeekID = seekID
+        stamp.restart(seekID: seekID)
     }
 
+    /// The landing the host's packets follow (see PacketStamp); `seekID` 0: a frame step.
     func land(_ pts: Int64, seekID: UInt64) {
-        landedPTS = pts
         positionLost = false
-        discontinuity = true
-        lastSeekID = seekID
+        stamp.land(pts, seekID: seekID)
     }
 
     // MARK: The container's keyframe index

@@ -48,14 +48,15 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// Learned by `position(at:)`: what to add to a keyframe's pts (or dts) so
     /// a backward seek lands exactly on it.
     var seekAimShift: Int64 = 0
-    var landedPTS: Int64?
+    /// The per-seek state the host's packets are stamped from (PacketStamp).
+    var stamp: PacketStamp
+    /// The landed frame (the playhead), from `stamp`.
+    var landedPTS: Int64? { stamp.landedPTS }
     /// The container's keyframe index (see keyframeIndex()).
     var keyIndex: KeyframeIndex?
     var indexRead = false
     /// The packet the landing resolver read last and has not kept or dropped.
     var pending: UnsafeMutablePointer<AVPacket>?
-    var discontinuity = false
-    var lastSeekID: UInt64 = 0
     /// The host's read position was moved (the window cleared, the demuxer
     /// sought) by an operation that did not land: a seek or step interrupted
     /// by a cancel or supersede, failed, or refused after scanning. The next
@@ -182,6 +183,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             origin = stStart
         }
         timeline = Timeline(timeBaseNum: num, timeBaseDen: den, originTicks: origin)
+        stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(num, den))
         facts = ItemFacts(c)
         seekableAtOpen = ((c.pointee.ctx_flags & fpx_avfmtctx_unseekable()) == 0)
             && (c.pointee.pb.map { $0.pointee.seekable != 0 } ?? true)
@@ -190,7 +192,6 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         } else {
             durationTime = .invalid
         }
-        discontinuity = false
     }
 
     deinit { close() }
@@ -420,7 +421,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         // The scans moved the demuxer: start again from the beginning.
         try rewind()
         clearWindow()
-        landedPTS = nil
+        stamp.forgetLanding()
         positionLost = false
         return range
     }
@@ -552,17 +553,14 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         if (f & fpx_pkt_flag_key()) != 0 { flags |= PacketView.flagKey }
         if (f & fpx_pkt_flag_corrupt()) != 0 { flags |= PacketView.flagCorrupt }
         if (f & fpx_pkt_flag_discard()) != 0 { flags |= PacketView.flagDiscard }
-        if discontinuity { flags |= PacketView.flagDiscontinuity; discontinuity = false }
         let pts = Self.pts(ref)
         // A primed packet of the reference stream presents from its first real sample.
         let presents = ref.pointee.stream_index == referenceStream ? landPTS(ref) : pts
-        if let landed = landedPTS, let t = presents ?? Self.dts(ref), isBefore(t, stream: ref.pointee.stream_index, landed: landed) {
-            flags |= PacketView.flagDecodeOnly
-        }
+        flags |= stamp.nextFlags(presents: presents ?? Self.dts(ref), timeBase: timeBase(of: ref.pointee.stream_index))
         var view = PacketView(data: UnsafeRawPointer(ref.pointee.data), size: Int(max(0, ref.pointee.size)),
                               streamIndex: ref.pointee.stream_index, pts: pts, dts: Self.dts(ref),
                               duration: ref.pointee.duration, position: ref.pointee.pos, flags: flags,
-                              seekID: lastSeekID, avPacket: UnsafeRawPointer(ref), owner: owner)
+                              seekID: stamp.seekID, avPacket: UnsafeRawPointer(ref), owner: owner)
         if let landed = landedPTS { describeLanding(&view, landed: landed) }
         return view
     }
@@ -656,21 +654,16 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             clearWindow()
         }
         positionLost = false
-        discontinuity = true
+        stamp.restored()
     }
 
-    /// Whether a timestamp of `stream` presents before the landed frame.
-    private func isBefore(_ t: Int64, stream: Int32, landed: Int64) -> Bool {
-        if stream == referenceStream { return t < landed }
+    /// A stream's time base for `PacketStamp` (invalid, 0/0, for an unknown stream: never DECODE_ONLY).
+    private func timeBase(of stream: Int32) -> PacketStamp.TimeBase {
+        if stream == referenceStream { return stamp.referenceTimeBase }
         guard let c = ctx, stream >= 0, stream < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(stream)] else {
-            return false
+            return PacketStamp.TimeBase(0, 0)
         }
-        let tb = st.pointee.time_base
-        guard tb.num > 0, tb.den > 0 else { return false }
-        // t * tb < landed * refTB, exactly.
-        let l = Int128(t) * Int128(tb.num) * Int128(timeline.timeBaseDen)
-        let r = Int128(landed) * Int128(timeline.timeBaseNum) * Int128(tb.den)
-        return l < r
+        return PacketStamp.TimeBase(st.pointee.time_base.num, st.pointee.time_base.den)
     }
 
     public var itemInfo: ItemInfo {
