@@ -561,39 +561,16 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
                               streamIndex: ref.pointee.stream_index, pts: pts, dts: Self.dts(ref),
                               duration: ref.pointee.duration, position: ref.pointee.pos, flags: flags,
                               seekID: stamp.seekID, avPacket: UnsafeRawPointer(ref), owner: owner)
-        if let landed = landedPTS { describeLanding(&view, landed: landed) }
+        stamp.describeLanding(&view, referenceStream: referenceStream, streamTimeBase: timeBase(of: view.streamIndex),
+                              audioSampleRate: audioSampleRate(of: view.streamIndex))
         return view
     }
 
-    /// Fills the packet's landing fields (see `PacketView`), exactly: the landing in the
-    /// packet's stream ticks rounded up, and for an audio packet that straddles the landing,
-    /// the samples of its decoded frame that present before it (ceil((L - P) * rate)).
-    private func describeLanding(_ v: inout PacketView, landed: Int64) {
-        v.landedPTS = landed
-        v.landedStreamIndex = referenceStream
-        let stream = v.streamIndex
-        if stream == referenceStream { v.landedPTSInStream = landed }
+    /// The sample rate of an audio stream (the landing's trim), else 0.
+    private func audioSampleRate(of stream: Int32) -> Int32 {
         guard let c = ctx, stream >= 0, stream < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(stream)],
-              stream != referenceStream else { return }
-        let tb = st.pointee.time_base
-        guard tb.num > 0, tb.den > 0, timeline.timeBaseNum > 0, timeline.timeBaseDen > 0 else { return }
-        // L seconds = landed * rn / rd; in stream ticks: L / (tn / td) = landed * rn * td / (rd * tn).
-        let num = Int128(landed) * Int128(timeline.timeBaseNum) * Int128(tb.den)
-        let den = Int128(timeline.timeBaseDen) * Int128(tb.num)
-        let q = num / den, r = num % den
-        let ceilTicks = r > 0 ? q + 1 : q
-        if ceilTicks >= Int128(Int64.min) && ceilTicks <= Int128(Int64.max) { v.landedPTSInStream = Int64(ceilTicks) }
-        // Audio straddling the landing: P < L < P + duration, in this stream's ticks (exact: L = num/den).
-        guard st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO, let p = v.pts, v.duration > 0 else { return }
-        let rate = Int128(st.pointee.codecpar.pointee.sample_rate)
-        guard rate > 0 else { return }
-        let pNum = Int128(p) * den, endNum = (Int128(p) + Int128(v.duration)) * den
-        guard pNum < num, num < endNum else { return }
-        // (L - P) seconds * rate = (num - pNum) / den ticks * tn / td * rate.
-        let tNum = (num - pNum) * Int128(tb.num) * rate
-        let tDen = den * Int128(tb.den)
-        let samples = tNum / tDen + (tNum % tDen > 0 ? 1 : 0)
-        if samples > 0 && samples <= Int128(Int64.max) { v.trimSamples = Int64(samples) }
+              st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { return 0 }
+        return st.pointee.codecpar.pointee.sample_rate
     }
 
     /// `restoreReadPosition` for a host read (after a landing positioned lazily, or a lost read
