@@ -726,7 +726,9 @@ typedef struct fpx_seek_outcome {
     int64_t landed_stream_pts;     /**< stream time base; FPX_NOPTS when not landed */
     int32_t stream_time_base_num;
     int32_t stream_time_base_den;
-    /** Packets demuxed to resolve this landing (0 when served from cache). */
+    /** Packets demuxed to resolve this landing. 0 when the seek was decided
+     *  from memory (see fpx_player_seek): the demuxer is then positioned by the
+     *  next fpx_player_read_packet, whose packets count in packets_demuxed. */
     uint64_t packets_read;
 } fpx_seek_outcome;
 
@@ -1029,9 +1031,10 @@ typedef enum fpx_delivery_mode {
  *                        reference stream's packets from start to end (other
  *                        streams discarded in the demuxer) and adds them to the
  *                        frame grid, so later seeks anywhere in the item
- *                        resolve from memory instead of scanning (the demuxer
- *                        is still positioned at the landing's keyframe: about
- *                        2 packets in packets_read). It reads the whole
+ *                        resolve from memory instead of scanning (decided
+ *                        inside fpx_player_seek, packets_read 0; the demuxer
+ *                        is positioned at the landing's keyframe by the next
+ *                        read). It reads the whole
  *                        file once: its packets count in packets_demuxed and
  *                        bytes_read. Progress: fpx_player_stats.index_frames and
  *                        index_complete; on_index_complete says when it is
@@ -1182,6 +1185,23 @@ FPX_API int fpx_player_setup_seek_manager(fpx_player *player);
  * here, so an accepted seek never fails for its tolerance);
  * FPX_ERROR_NO_ITEM. A seek issued while the item is still loading is queued
  * behind the open.
+ *
+ * Seeks decided from memory. When what the player already knows decides the
+ * landing (the frame grid of frames read by earlier seeks, steps and reads;
+ * a complete FPX_INDEX_FULL index; the container's keyframe index once the
+ * presentation times it needs are known, e.g. Matroska cues), the seek is
+ * completed inside this call, on the calling thread, with no I/O and no trip
+ * through the worker: its events are queued before the call returns (in
+ * FPX_DELIVERY_HOST mode the next dispatch delivers them; in
+ * FPX_DELIVERY_THREAD mode the completion may run on the delivery thread
+ * before this call has returned, so take the id from the outcome),
+ * packets_read is 0, and the demuxer is positioned at the landing's keyframe
+ * by the next fpx_player_read_packet (see there for its errors). A run of
+ * such seeks positions the demuxer once, at the last landing. The outcome,
+ * the packets and their flags are those the worker would give. The call
+ * never waits for the engine: while another thread reads, steps or the
+ * worker resolves, or when a seek is still in flight (completions keep the
+ * order of issue), the seek goes to the worker as any other.
  * Callback-safe: yes.
  */
 FPX_API int fpx_player_seek(fpx_player *player, fpx_time target, fpx_precision precision,
@@ -1269,6 +1289,13 @@ FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
  * (cancelled, superseded, failed, or refused after reading media) moved the
  * demuxer, the next read starts again at the keyframe the playhead frame
  * needs, flagged DISCONTINUITY. Blocking (bounded by the I/O timeout).
+ * After a seek decided from memory (see fpx_player_seek) the read first
+ * positions the demuxer at the landing's keyframe. An error of that
+ * positioning is this read's: an I/O error (FPX_ERROR_NETWORK, FPX_ERROR_IO,
+ * FPX_ERROR_TIMEOUT...; FPX_ERROR_INTERRUPTED or FPX_ERROR_CANCELLED as
+ * below), no packet is returned, the landing and the seek's outcome stand,
+ * and the next read tries the positioning again (its first packet is then
+ * the landing's keyframe, flagged DISCONTINUITY, with the seek's id).
  * Returns FPX_OK, FPX_ERROR_EOF at the end, or an I/O error. A read blocked
  * in I/O returns FPX_ERROR_INTERRUPTED within about 100 ms when a seek is
  * issued or fpx_player_cancel_pending_seeks is called, FPX_ERROR_CANCELLED

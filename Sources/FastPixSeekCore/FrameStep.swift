@@ -89,6 +89,7 @@ extension Player {
         let deadline = config.ioTimeoutNanoseconds > 0 ? monotonicNanoseconds() &+ config.ioTimeoutNanoseconds : nil
         var refusal: FrameStepUnavailableReason?
         var engine: PlayerEngine?
+        var itemStop: CancelFlag?
         var from: Int64?
         try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
@@ -96,13 +97,16 @@ extension Player {
             guard it.status == .ready, let e = it.engine else { refusal = .itemNotReady; return }
             guard e.hasVideo else { refusal = .noVideoTrack; return }
             engine = try settledEngineLocked(deadline: deadline)
+            itemStop = item?.stop  // the item settledEngineLocked returned the engine of
             from = playheadTicks
         }
         let result: FrameStepResult
         if let r = refusal {
             result = .unavailable(direction: direction, reason: r)
         } else if let e = engine {
-            let stop: () -> Bool = { [self] in self.m.locked { self.destroyed || self.item?.engine !== e } }
+            // The item's flag: set when it is closed or replaced or the player destroyed (no lock).
+            let flag = itemStop
+            let stop: () -> Bool = { flag?.isSet ?? true }
             // The packets a refusal demuxed: the engine's counter across the step.
             let (landing, demuxed) = try engineLock.locked {
                 let before = e.demuxCounters.packets

@@ -14,6 +14,9 @@
 ///   none is.
 /// - Every packet carries the id of the latest seek it follows (0 before
 ///   any). A frame step lands without being a seek: it keeps the id.
+/// - Every packet after a landing carries it (`describeLanding`): the landed
+///   pts, the landing in its own stream's ticks rounded up, and for audio that
+///   straddles it the samples to trim, all exact.
 public struct PacketStamp: Hashable, Sendable {
     /// A time base as num/den seconds per tick (AVRational).
     public struct TimeBase: Hashable, Sendable {
@@ -96,6 +99,37 @@ public struct PacketStamp: Hashable, Sendable {
         let l = Int128(t) * Int128(tb.num) * Int128(ref.den)
         let r = Int128(landed) * Int128(ref.num) * Int128(tb.den)
         return l < r
+    }
+
+    /// Fills a packet's landing fields (`PacketView.landedPTS` and the rest), exactly: the
+    /// landing; in the packet's own stream ticks, rounded up (`streamTimeBase`; invalid:
+    /// none); and for an audio packet (`audioSampleRate` > 0) that straddles the landing,
+    /// the samples of its decoded frame that present before it, ceil((L - P) x rate).
+    /// Nothing before any landing.
+    public func describeLanding(_ v: inout PacketView, referenceStream: Int32, streamTimeBase tb: TimeBase,
+                                audioSampleRate: Int32 = 0) {
+        guard let landed = landedPTS else { return }
+        v.landedPTS = landed
+        v.landedStreamIndex = referenceStream
+        if v.streamIndex == referenceStream { v.landedPTSInStream = landed; return }
+        let ref = referenceTimeBase
+        guard tb.isValid, ref.isValid else { return }
+        // L seconds = landed * rn / rd; in stream ticks: L / (tn / td) = landed * rn * td / (rd * tn).
+        let num = Int128(landed) * Int128(ref.num) * Int128(tb.den)
+        let den = Int128(ref.den) * Int128(tb.num)
+        let q = num / den, r = num % den
+        let ceilTicks = r > 0 ? q + 1 : q
+        if ceilTicks >= Int128(Int64.min) && ceilTicks <= Int128(Int64.max) { v.landedPTSInStream = Int64(ceilTicks) }
+        // Audio straddling the landing: P < L < P + duration, in this stream's ticks (exact: L = num/den).
+        guard audioSampleRate > 0, let p = v.pts, v.duration > 0 else { return }
+        let rate = Int128(audioSampleRate)
+        let pNum = Int128(p) * den, endNum = (Int128(p) + Int128(v.duration)) * den
+        guard pNum < num, num < endNum else { return }
+        // (L - P) seconds * rate = (num - pNum) / den ticks * tn / td * rate.
+        let tNum = (num - pNum) * Int128(tb.num) * rate
+        let tDen = den * Int128(tb.den)
+        let samples = tNum / tDen + (tNum % tDen > 0 ? 1 : 0)
+        if samples > 0 && samples <= Int128(Int64.max) { v.trimSamples = Int64(samples) }
     }
 
     /// HLS: stamps a packet a segment reader returned, from the item's state.

@@ -239,13 +239,8 @@ extension FFmpegEngine {
         ioGuard.begin(stop: shouldStop)
         defer { ioGuard.end() }
         let startPackets = demuxCounters.packets
-        if let known = LandingResolver.fromGrid(request, grid: grid) {
-            if try position(at: known.key, shouldStop: shouldStop) {
-                land(known.pts, seekID: request.seekID)
-                return Landing(pts: known.pts, isKeyframe: known.pts == known.key.pts, resolution: known.resolution,
-                               coversTarget: known.covers, packetsRead: demuxCounters.packets &- startPackets)
-            }
-        }
+        // Decided from memory (the grid, or the index with known pts): positioned lazily, by the next read.
+        if let l = resolveFromMemory(request) { return l }
         if request.wantsKeyframe, request.keyframeWindow != nil, var index = keyframeIndex() {
             let d = try LandingResolver.resolveFromIndex(request, index: &index, demuxer: self, settleCount: settleCount,
                                                          shouldStop: shouldStop)
@@ -267,6 +262,41 @@ extension FFmpegEngine {
         land(d.pts, seekID: request.seekID)
         return Landing(pts: d.pts, isKeyframe: d.isKeyframe, resolution: d.resolution, coversTarget: d.coversTarget,
                        packetsRead: demuxCounters.packets &- startPackets)
+    }
+
+    /// The landing when memory decides it: the frame grid, or the container's
+    /// keyframe index with the presentation times already known
+    /// (`LandingResolver.fromIndexInMemory`). No I/O: the host's reads are
+    /// re-pointed inside the window when it holds the landing's keyframe, else
+    /// the window is emptied and the demuxer positioned by the next read (`positionLost` with
+    /// `lazyKey`; `restoreReadPosition`), which reports any error of that
+    /// positioning and, having failed, tries again at the read after. Flags and
+    /// seek id are those of an eager landing (`land`). A run of such seeks
+    /// positions the demuxer once, at the last landing.
+    public func resolveFromMemory(_ request: LandingRequest) -> Landing? {
+        guard ctx != nil, seekableRangeInMemory().known, seekable, !ioGuard.isInterrupted else { return nil }
+        var known = LandingResolver.fromGrid(request, grid: grid)
+        if known == nil, request.wantsKeyframe, request.keyframeWindow != nil, let index = keyframeIndex() {
+            known = LandingResolver.fromIndexInMemory(request, index: index, grid: grid)
+        }
+        guard let k = known else { return nil }
+        dropPending()
+        // The window may hold the keyframe already (memory, no I/O), as position(at:) would find it.
+        let inWindow = contiguous ? window.firstIndex(where: {
+            $0.pointee.stream_index == referenceStream && Self.isKey($0) && landPTS($0) == k.key.pts
+        }) : nil
+        land(k.pts, seekID: request.seekID)
+        if let i = inWindow {
+            cursor = i
+        } else {
+            // The window is of another place: let it go (memory only), so that nothing (a step
+            // extending it) mistakes it for the landing's; the next read positions and refills it.
+            clearWindow()
+            lazyKey = (k.pts, k.key)
+            positionLost = true
+        }
+        return Landing(pts: k.pts, isKeyframe: k.pts == k.key.pts, resolution: k.resolution, coversTarget: k.covers,
+                       packetsRead: 0)
     }
 
     /// The resolver's scan (LandingResolver.scan) over this engine's window;

@@ -135,4 +135,57 @@ final class PacketStampTests: XCTestCase {
         item.stampSegmentPacket(&p, segment: 4, referenceStream: 0)
         XCTAssertEqual(p.flags, 0)
     }
+
+    func testLandingFieldsExactAcrossTimeBases() {
+        let av1 = PacketStamp.TimeBase(1, 12288)
+        var s = PacketStamp(referenceTimeBase: av1)
+        func apkt(_ pts: Int64, _ dur: Int64) -> PacketView {
+            PacketView(data: nil, size: 0, streamIndex: 1, pts: pts, dts: pts, duration: dur, position: 0, flags: 0,
+                       seekID: 0, avPacket: nil)
+        }
+        // Before any landing: nothing.
+        var v = apkt(4096, 1024)
+        s.describeLanding(&v, referenceStream: 0, streamTimeBase: audio, audioSampleRate: 48000)
+        XCTAssertNil(v.landedPTS); XCTAssertNil(v.landedPTSInStream); XCTAssertEqual(v.trimSamples, 0)
+        // Landing at 1229/12288 s = 4800.78125 audio ticks: rounded up to 4801; the packet
+        // [4096, 5120) straddles it: ceil(4800.78125 - 4096) = 705 samples present before it.
+        s.land(1229, seekID: 1)
+        v = apkt(4096, 1024)
+        s.describeLanding(&v, referenceStream: 0, streamTimeBase: audio, audioSampleRate: 48000)
+        XCTAssertEqual(v.landedPTS, 1229)
+        XCTAssertEqual(v.landedStreamIndex, 0)
+        XCTAssertEqual(v.landedPTSInStream, 4801)
+        XCTAssertEqual(v.trimSamples, 705)
+        // Wholly after, or wholly before: no trim. Not audio: no trim.
+        for (p, d) in [(Int64(4801), Int64(1024)), (Int64(3776), Int64(1024))] {
+            v = apkt(p, d)
+            s.describeLanding(&v, referenceStream: 0, streamTimeBase: audio, audioSampleRate: 48000)
+            XCTAssertEqual(v.trimSamples, 0, "\(p)")
+        }
+        v = apkt(4096, 1024)
+        s.describeLanding(&v, referenceStream: 0, streamTimeBase: audio, audioSampleRate: 0)
+        XCTAssertEqual(v.trimSamples, 0)
+        XCTAssertEqual(v.landedPTSInStream, 4801)
+        // The reference stream itself: the landing as is.
+        var r = PacketView(data: nil, size: 0, streamIndex: 0, pts: 1000, dts: 1000, duration: 512, position: 0,
+                           flags: 0, seekID: 0, avPacket: nil)
+        s.describeLanding(&r, referenceStream: 0, streamTimeBase: av1)
+        XCTAssertEqual(r.landedPTSInStream, 1229)
+        // An unknown stream (invalid time base): the landing, no in-stream value.
+        v = apkt(4096, 1024)
+        s.describeLanding(&v, referenceStream: 0, streamTimeBase: PacketStamp.TimeBase(0, 0), audioSampleRate: 48000)
+        XCTAssertEqual(v.landedPTS, 1229); XCTAssertNil(v.landedPTSInStream); XCTAssertEqual(v.trimSamples, 0)
+        // Exactly on a tick: not rounded past it (1 s = 48000 audio ticks).
+        var t = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(1, 90000))
+        t.land(90000, seekID: 1)
+        v = apkt(47000, 1024)
+        t.describeLanding(&v, referenceStream: 0, streamTimeBase: audio, audioSampleRate: 48000)
+        XCTAssertEqual(v.landedPTSInStream, 48000)
+        XCTAssertEqual(v.trimSamples, 1000)
+        // A negative landing (before the stream's zero) rounds up towards zero.
+        t.land(-3, seekID: 1)
+        v = apkt(-100, 10)
+        t.describeLanding(&v, referenceStream: 0, streamTimeBase: audio, audioSampleRate: 48000)
+        XCTAssertEqual(v.landedPTSInStream, -1)   // -3/90000 s = -1.6 audio ticks
+    }
 }
