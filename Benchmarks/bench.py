@@ -878,6 +878,7 @@ class Bench:
                             f"sha256 {self.lib_sha()[:16]}, built "
                             f"{self.lib_mtime()}"),
             ("Python bindings", self.pyfpx_info),
+            ("ffms2", self.ffms2_info),
             ("Load average at start / end", f"{self.load0} / {self.load1}"),
         ]
 
@@ -973,6 +974,18 @@ class Bench:
                 if impl == "pyav-naive":
                     label = "first decoded frame vs exact"
                 L += [f"| {IMPL_NAMES[impl]} | {label} | " + " | ".join(cells) + " |"]
+        for kind, label, _ in self.INDEX_KINDS:
+            cells = []
+            for cont in CONTAINERS:
+                m = self.mism.get(("fpx-index", f"gop250.{cont}", kind))
+                cells.append(f"{m[0]} / {m[1]}" if m else "not measured")
+            L += [f"| (1) with FPX_INDEX_FULL complete (index_bench) | {label} | "
+                  + " | ".join(cells) + " |"]
+        m = [self.mism.get(("fpx-index", "long2h.mp4", k)) for k, _, _ in self.INDEX_KINDS]
+        m = [x for x in m if x]
+        if m:
+            L += ["", f"long2h.mp4 with FPX_INDEX_FULL complete, all four kinds: "
+                  f"{sum(x[0] for x in m)} mismatches in {sum(x[1] for x in m)} landings."]
         step_bad = sum(g.get("mismatches", 0) for c in self.steps.values() for g in c["gops"])
         step_n = sum(g["frames"] for c in self.steps.values() for g in c["gops"])
         L += ["", f"Backward frame steps (1): {step_bad} mismatches in {step_n} landings.", ""]
@@ -1211,7 +1224,9 @@ class Bench:
         L += self.index_section()
         L += ["## Reproduce", "", "```", a.command, "```", "",
               "Needs ffmpeg/ffprobe, a C compiler, the FFmpeg 5.1 development packages, "
-              "python3 with pip (PyAV is installed with `pip install av` when missing), and "
+              "python3 with pip (PyAV is installed with `pip install av` when missing), "
+              "libffms2-dev for the ffms2 rows (installed with apt-get when missing and "
+              "possible; otherwise those rows say \"not measured\" and why), and "
               "the built library (`make lib`; run.sh builds it when `build/lib` has none). "
               "`Benchmarks/run.sh --smoke` is the 2-minute version.", ""]
         return "\n".join(L)

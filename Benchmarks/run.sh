@@ -96,7 +96,8 @@ if [ -z "$ffms2_why" ]; then
     # shellcheck disable=SC2046
     if $CC $CFLAGS -o "$build/bin/ffms2_bench" "$here/ffms2_bench.c" \
             $(pkg-config --cflags --libs ffms2) 2>"$build/ffms2-cc.log"; then
-        echo "ok $(pkg-config --modversion ffms2)" >"$ffms2_status"
+        deb=$(dpkg-query -W -f='${Version}' libffms2-dev 2>/dev/null || true)
+        echo "ok $(pkg-config --modversion ffms2)${deb:+ (Debian libffms2-dev $deb)}" >"$ffms2_status"
     else
         # a compile error in our own program is a failure, not a missing dependency
         cat "$build/ffms2-cc.log" >&2
