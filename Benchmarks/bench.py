@@ -639,7 +639,7 @@ class Bench:
             truth = self.index_truth(name)
             want = len(truth.frames)
             rec: Dict[str, Any] = {"fpx_index_ms": [], "fpx_ready_ms": [], "fpx_packets": [],
-                                   "fpx_open_to_index_ms": [],
+                                   "fpx_open_to_index_ms": [], "bare_total_ms": [],
                                    "ffms2_total_ms": [], "ffms2_create_ms": [],
                                    "ffms2_index_ms": [], "ffms2_frames": None, "frames": None,
                                    "keys": len(truth.keys), "want": want, "seeks": {},
@@ -660,6 +660,11 @@ class Bench:
                 rec["fpx_ready_ms"].append(r["ready_ms"])
                 rec["fpx_open_to_index_ms"].append(r["open_to_index_ms"])
                 rec["fpx_packets"].append(r["index_packets"])
+                try:  # the demux floor: bare libavformat reading every video packet
+                    b = parse_csv(run([str(self.bin / "av_bench"), "readall", str(path)]))[0]
+                    rec["bare_total_ms"].append(int(b["total_ns"]) / 1e6)
+                except Failure as e:
+                    self.failures.append(f"av_bench readall {name}: {e}")
                 if not self.ffms2_ok:
                     continue
                 try:
@@ -740,7 +745,9 @@ class Bench:
              "`on_item_status` callback) to `on_index_complete` (the background index opens its "
              "own demux context and reads every video packet once; the file is in the page "
              "cache, so this is demux cost, not disk); *open to index complete* adds the "
-             "player's own open before READY. `Benchmarks/ffms2_bench.c`: `FFMS_CreateIndexer` (which opens the "
+             "player's own open before READY. *Bare read-all* (`av_bench readall`) is the demux "
+             "floor: bare libavformat opening the file and reading every video packet (other "
+             "streams discarded), keeping pts and flags, in the same rounds. `Benchmarks/ffms2_bench.c`: `FFMS_CreateIndexer` (which opens the "
              "file) + `FFMS_DoIndexing2` with only the video track selected; *total* is both, "
              "the figure compared (both sides open a demux context of their own and read the "
              "file once). One process per measurement, the two alternating, "
@@ -748,10 +755,10 @@ class Bench:
              "computed from the documented cost (8 bytes per frame, 16 per keyframe), not "
              f"measured. ffms2: {self.ffms2_info}.", "",
              "| File | Frames (ffprobe) | FULL frames indexed | FULL index (ms) | "
-             "FULL index min..max | FULL open to index complete (ms) | ffms2 total (ms) | "
-             "ffms2 create + index (ms) | ffms2 frames | FULL index / ffms2 total | "
-             "Grid memory |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "FULL index min..max | FULL open to index complete (ms) | bare read-all (ms) | "
+             "ffms2 total (ms) | ffms2 create + index (ms) | ffms2 frames | "
+             "FULL index / ffms2 total | Grid memory |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for name, r in runs.items():
             fi = r["fpx_index_ms"]
             grid = (r["frames"] or 0) * 8 + r["keys"] * 16
@@ -765,7 +772,8 @@ class Bench:
                 f_cells = f"{why} | | | n/a"
             L.append(f"| {name} | {r['want']} | {r['frames']} | "
                      f"{median(fi):.1f} | " + (f"{min(fi):.1f}..{max(fi):.1f}" if fi else "n/a")
-                     + f" | {median(r['fpx_open_to_index_ms']):.1f} | {f_cells} | "
+                     + f" | {median(r['fpx_open_to_index_ms']):.1f} | "
+                     f"{median(r['bare_total_ms']):.1f} | {f_cells} | "
                      f"{grid / 1024:.0f} KiB |")
         L += ["", "**Seeks with the index complete.** After `on_index_complete`, the run's "
               "targets (the same seeded list as the tables above; for long2h.mp4 a list of its "
@@ -1722,7 +1730,10 @@ class Bench:
                          f" ms FFMS_CreateIndexer, {median(r['ffms2_index_ms']):.1f} ms "
                          f"FFMS_DoIndexing2, {median(r['ffms2_index_ms']) * 1e3 / max(1, r['ffms2_frames'] or 1):.2f}"
                          f" us per frame): {fmt_ratio(q)}. FULL's READY itself took "
-                         f"{median(r['fpx_ready_ms']):.1f} ms (not counted).")
+                         f"{median(r['fpx_ready_ms']):.1f} ms (not counted). Bare libavformat "
+                         f"opens the file and reads every video packet in "
+                         f"{median(r['bare_total_ms']):.1f} ms, so FULL spends "
+                         f"{median(fi) - median(r['bare_total_ms']):.1f} ms beyond demuxing.")
             L.append("")
         return L
 
