@@ -196,8 +196,8 @@ int main(int argc, char **argv)
     pthread_mutex_lock(&mu);
     while (!index_done)
         pthread_cond_wait(&cv, &mu);
-    /* READY as the status listener saw it (delivered in order, before on_index_complete),
-     * or wait_item's return when that came first */
+    /* READY as the status listener saw it, or wait_item's return when that came first; on
+     * a tiny file the index can complete before either, and index_ms is then 0 */
     uint64_t ready_at = ready_cb_at && ready_cb_at < ready ? ready_cb_at : ready;
     uint64_t done_at = index_done_at > ready_at ? index_done_at : ready_at;
     pthread_mutex_unlock(&mu);
