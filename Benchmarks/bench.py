@@ -888,6 +888,8 @@ class Bench:
             ("Python bindings", self.pyfpx_info),
             ("ffms2", self.ffms2_info),
             ("Load average at start / end", f"{self.load0} / {self.load1}"),
+            ("1-minute load after each section", ", ".join(
+                f"{n} {v}" for n, v in getattr(self, "section_loads", [])) or "?"),
         ]
 
     def lib_sha(self) -> str:
@@ -1775,12 +1777,12 @@ class Bench:
                     while fh.read(1 << 20):
                         pass
         self.check_python_impls()
-        self.run_seeks()
-        self.run_trace()
-        self.run_scrub()
-        self.run_steps()
-        self.run_open()
-        self.run_index()
+        self.section_loads: List[Tuple[str, str]] = []
+        for name, fn in (("seeks", self.run_seeks), ("trace", self.run_trace),
+                         ("scrub", self.run_scrub), ("steps", self.run_steps),
+                         ("open", self.run_open), ("index", self.run_index)):
+            fn()
+            self.section_loads.append((name, open("/proc/loadavg").read().split()[0]))
         self.load1 = " ".join(open("/proc/loadavg").read().split()[:3])
         self.elapsed = time.monotonic() - t0
         self.generated = datetime.datetime.now(datetime.timezone.utc).strftime(
