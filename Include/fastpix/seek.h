@@ -770,7 +770,7 @@ typedef struct fpx_frame_step_result {
     fpx_frame_step_unavailable_reason reason; /**< FPX_STEP_OK when did_step */
     const char *explanation;                  /**< static; never NULL */
     int64_t landed_stream_pts;                /**< FPX_NOPTS unless did_step */
-    uint64_t packets_read;                    /**< demuxed by this step */
+    uint64_t packets_read;                    /**< demuxed by this step, refused ones included */
 } fpx_frame_step_result;
 
 /* ======================================================================= */
@@ -1039,7 +1039,7 @@ typedef enum fpx_delivery_mode {
  *                        under the player's engine lock only for the time of
  *                        an insert, never during I/O); close_item,
  *                        open and destroy stop it within 100 ms. Memory: 8
- *                        bytes per frame plus 16 per keyframe in the grid,
+ *                        bytes per frame plus 32 per keyframe in the grid,
  *                        capped at 4194304 frames (32 MiB; past the cap the
  *                        grid is cleared and seeks scan again). HLS items and
  *                        an index that fails (an I/O error, a timeout) fall
@@ -1431,11 +1431,16 @@ FPX_API int fpx_scrub_get_position_throttle(fpx_scrub_session *session, fpx_time
  * Afterwards, fpx_player_read_packet starts at the keyframe the new frame
  * needs, with DECODE_ONLY flags up to it. Pending seeks settle first.
  *
- * Cost: the engine caches the frame grid (8 bytes per frame, 16 per
+ * Cost: the engine caches the frame grid (8 bytes per frame, 32 per
  * keyframe, at most 4,194,304 frames) and a window of up to 4096 packets
  * from the current keyframe. Stepping forward demuxes about one packet per
- * step; stepping backward into a GOP demuxes that GOP once, after which
- * steps inside it demux nothing.
+ * step; stepping backward into a GOP demuxes that GOP once (about one GOP of
+ * packets, MPEG-TS included: it is entered by the byte offset of the next
+ * keyframe), after which steps inside it demux nothing. A step of more frames
+ * than there can be that way (more than the stream ticks between the
+ * playhead and that end of the seekable range, or than an MP4 track's sample
+ * count) is refused without demuxing; any other refusal may demux up to that
+ * end, and packets_read says how many packets it did.
  *
  * Returns FPX_OK (see *result), FPX_ERROR_INVALID_ARGUMENT (count < 1 or
  * result NULL), FPX_ERROR_UNKNOWN_ENUM (direction), or an I/O error.

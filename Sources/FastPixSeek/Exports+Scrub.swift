@@ -14,8 +14,9 @@ func cStepResult(_ r: FrameStepResult) -> fpx_frame_step_result {
         c.explanation = cString(FrameStepUnavailableReason.explanation(code: 0))
         c.landed_stream_pts = pts
         c.packets_read = n
-    case .unavailable(_, let reason):
+    case .unavailable(_, let reason, let n):
         c.did_step = 0
+        c.packets_read = n
         c.landed_media_time = MediaTime.invalid.c
         c.reason = fpx_frame_step_unavailable_reason(rawValue: UInt32(reason.code))
         c.explanation = cString(reason.explanation)

@@ -22,6 +22,8 @@ public struct FrameIndexBatch {
     public var entryPoints: [FrameGrid.Keyframe]
     /// Frames read for the first time in this batch (the progress count).
     public var newFrames: Int
+    /// The byte offsets of the run's keyframes, by pts, when known.
+    public var keyPositions: [Int64: Int64] = [:]
     public init(start: Int64, end: Int64, frames: [(pts: Int64, key: Bool, dts: Int64?)],
                 entryPoints: [FrameGrid.Keyframe], newFrames: Int) {
         self.start = start; self.end = end; self.frames = frames

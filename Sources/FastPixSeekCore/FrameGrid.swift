@@ -7,18 +7,33 @@
 /// `end`, because a frame's dts never exceeds its pts and no frame presenting
 /// at or after K decodes before it.
 ///
-/// Memory: 8 bytes per frame plus 16 bytes per keyframe, in arrays per
-/// segment; the whole grid is capped at `maxFrames` (default 4,194,304 frames,
+/// Memory: 8 bytes per frame plus 32 bytes per keyframe (its pts, dts, byte
+/// position and landability), in arrays per segment; the whole grid is capped at `maxFrames` (default 4,194,304 frames,
 /// 32 MiB), past which it is cleared and rebuilt from later reads.
 public struct FrameGrid {
     public struct Keyframe: Hashable, Sendable {
         public var pts: Int64
-        public var dts: Int64?
+        // Stored without optionals (32 bytes, not 40): Int64.min is no dts,
+        // a negative byte position is unknown.
+        private var dtsStorage: Int64
+        private var posStorage: Int64
         /// False for a keyframe flagged discard (edit-list pre-roll): decoding
         /// may start there, but it is never a landing.
         public var landable: Bool = true
-        public init(pts: Int64, dts: Int64?, landable: Bool = true) {
-            self.pts = pts; self.dts = dts; self.landable = landable
+        public var dts: Int64? {
+            get { dtsStorage == Int64.min ? nil : dtsStorage }
+            set { dtsStorage = newValue ?? Int64.min }
+        }
+        /// The byte offset of the keyframe's packet in the file (AVPacket.pos),
+        /// when known: demuxers whose timestamp seeks land imprecisely (MPEG-TS)
+        /// are positioned there by byte offset instead.
+        public var pos: Int64? {
+            get { posStorage < 0 ? nil : posStorage }
+            set { posStorage = newValue.map { max(-1, $0) } ?? -1 }
+        }
+        public init(pts: Int64, dts: Int64?, pos: Int64? = nil, landable: Bool = true) {
+            self.pts = pts; self.dtsStorage = dts ?? Int64.min; self.posStorage = pos.map { max(-1, $0) } ?? -1
+            self.landable = landable
         }
     }
 
@@ -36,7 +51,7 @@ public struct FrameGrid {
     public init(maxFrames: Int = 4_194_304) { self.maxFrames = maxFrames }
 
     public static let bytesPerFrame = 8
-    public static let bytesPerKeyframe = 16
+    public static let bytesPerKeyframe = MemoryLayout<Keyframe>.stride
 
     /// Approximate bytes held.
     public var byteCount: Int {
@@ -48,16 +63,17 @@ public struct FrameGrid {
     /// Records a scan: `frames` (pts, key, dts) read from keyframe `start`,
     /// complete up to `end`, and `entryPoints`: discard-flagged keyframes
     /// (decodable from, never landed on).
+    /// `keyPositions` maps a keyframe's pts to its byte position, when known.
     public mutating func record(start: Int64, end: Int64, frames: [(pts: Int64, key: Bool, dts: Int64?)],
-                                entryPoints: [Keyframe] = []) {
+                                entryPoints: [Keyframe] = [], keyPositions: [Int64: Int64] = [:]) {
         guard end >= start else { return }
         var pts = frames.map(\.pts)
         pts.sort()
         var uniq: [Int64] = []
         uniq.reserveCapacity(pts.count)
         for p in pts where uniq.last != p { uniq.append(p) }
-        var keys = frames.filter(\.key).map { Keyframe(pts: $0.pts, dts: $0.dts) }
-        keys += entryPoints.map { Keyframe(pts: $0.pts, dts: $0.dts, landable: false) }
+        var keys = frames.filter(\.key).map { Keyframe(pts: $0.pts, dts: $0.dts, pos: keyPositions[$0.pts]) }
+        keys += entryPoints.map { Keyframe(pts: $0.pts, dts: $0.dts, pos: $0.pos, landable: false) }
         keys.sort { $0.pts < $1.pts }
         // Fast path (the background index, which records overlapping runs in
         // order): the run starts inside (or just after) one segment and does
@@ -120,7 +136,11 @@ public struct FrameGrid {
             // On equal pts the existing entry wins (as in `merge`).
             let x: Keyframe
             if j >= b.count || (i < tail.count && tail[i].pts <= b[j].pts) { x = tail[i]; i += 1 } else { x = b[j]; j += 1 }
-            if a.last?.pts != x.pts { a.append(x) }
+            if a.last?.pts != x.pts {
+                a.append(x)
+            } else if a[a.count - 1].pos == nil, let p = x.pos {
+                a[a.count - 1].pos = p
+            }
         }
     }
 
@@ -131,7 +151,13 @@ public struct FrameGrid {
         uniq.reserveCapacity(frames.count)
         for p in frames where uniq.last != p { uniq.append(p) }
         var keys = a.keys
-        for k in b.keys where !keys.contains(where: { $0.pts == k.pts }) { keys.append(k) }
+        for k in b.keys {
+            if let i = keys.firstIndex(where: { $0.pts == k.pts }) {
+                if keys[i].pos == nil { keys[i].pos = k.pos }
+            } else {
+                keys.append(k)
+            }
+        }
         keys.sort { $0.pts < $1.pts }
         return Segment(start: min(a.start, b.start), end: max(a.end, b.end), frames: uniq, keys: keys)
     }
@@ -197,4 +223,47 @@ public struct FrameGrid {
     }
 
     static func lastLE(_ a: [Int64], _ t: Int64) -> Int64? { indexLE(a, t).map { a[$0] } }
+}
+
+extension FrameGrid {
+    /// The typical keyframe interval in ticks: the median gap between
+    /// consecutive keyframes the grid knows, nil when it knows no two.
+    public var typicalKeyframeGap: Int64? {
+        var gaps: [Int64] = []
+        for s in segments where s.keys.count >= 2 {
+            for i in 1..<s.keys.count where s.keys[i].pts > s.keys[i - 1].pts {
+                gaps.append(s.keys[i].pts &- s.keys[i - 1].pts)
+            }
+        }
+        guard !gaps.isEmpty else { return nil }
+        gaps.sort()
+        return gaps[gaps.count / 2]
+    }
+
+    /// The media's bytes per tick between the first and the last keyframe
+    /// with a known byte position, nil when fewer than two are known.
+    public var bytesPerTick: Double? {
+        var first: Keyframe?, last: Keyframe?
+        for s in segments {
+            for k in s.keys where k.pos != nil {
+                if first == nil { first = k }
+                last = k
+            }
+        }
+        guard let a = first, let b = last, let pa = a.pos, let pb = b.pos, b.pts > a.pts, pb > pa else { return nil }
+        return Double(pb - pa) / Double(b.pts &- a.pts)
+    }
+
+    /// The number of frames the grid knows in the segment around `pts`,
+    /// strictly after it (`forward`) or strictly before it, inside the segment.
+    public func knownFrames(around pts: Int64, forward: Bool) -> Int? {
+        guard let i = segmentIndex(containing: pts) else { return nil }
+        let s = segments[i]
+        let at = Self.indexLE(s.frames, pts) ?? -1
+        if forward { return s.frames.count - 1 - at }
+        // Frames in [start, pts).
+        let lo = (Self.indexLE(s.frames, s.start &- 1) ?? -1) + 1
+        let below = s.frames.count > 0 && at >= 0 && s.frames[at] == pts ? at : at + 1
+        return max(0, below - lo)
+    }
 }

@@ -50,16 +50,18 @@ public enum FrameStepUnavailableReason: Hashable, Sendable {
 /// The result of a frame step. The C type is `fpx_frame_step_result`.
 public enum FrameStepResult: Hashable, Sendable {
     case stepped(direction: FrameStepDirection, landedMediaTime: MediaTime, streamPTS: Int64, packetsRead: UInt64)
-    case unavailable(direction: FrameStepDirection, reason: FrameStepUnavailableReason)
+    /// `packetsRead`: what the engine demuxed before refusing (0 when the
+    /// refusal needed no reading).
+    case unavailable(direction: FrameStepDirection, reason: FrameStepUnavailableReason, packetsRead: UInt64 = 0)
 
     public var didStep: Bool { if case .stepped = self { return true }; return false }
     public var unavailableReason: FrameStepUnavailableReason? {
-        if case .unavailable(_, let r) = self { return r }
+        if case .unavailable(_, let r, _) = self { return r }
         return nil
     }
     public var direction: FrameStepDirection {
         switch self {
-        case .stepped(let d, _, _, _), .unavailable(let d, _): return d
+        case .stepped(let d, _, _, _), .unavailable(let d, _, _): return d
         }
     }
 }
@@ -88,8 +90,11 @@ extension Player {
             result = .unavailable(direction: direction, reason: r)
         } else if let e = engine {
             let stop: () -> Bool = { [self] in self.m.locked { self.destroyed || self.item?.engine !== e } }
-            let landing = try engineLock.locked {
-                try e.step(from: from, forward: direction == .forward, count: count, seekID: 0, shouldStop: stop)
+            // The packets a refusal demuxed: the engine's counter across the step.
+            let (landing, demuxed) = try engineLock.locked {
+                let before = e.demuxCounters.packets
+                let k = try e.step(from: from, forward: direction == .forward, count: count, seekID: 0, shouldStop: stop)
+                return (k, e.demuxCounters.packets &- before)
             }
             switch landing {
             case .landed(let l):
@@ -97,9 +102,9 @@ extension Player {
                 result = .stepped(direction: direction, landedMediaTime: e.timeline.itemTime(ofTicks: l.pts),
                                   streamPTS: l.streamPTS ?? l.pts, packetsRead: l.packetsRead)
             case .noFrame:
-                result = .unavailable(direction: direction, reason: .cannotStepInDirection(direction))
+                result = .unavailable(direction: direction, reason: .cannotStepInDirection(direction), packetsRead: demuxed)
             case .atLiveEdge:
-                result = .unavailable(direction: direction, reason: .atLiveEdge)
+                result = .unavailable(direction: direction, reason: .atLiveEdge, packetsRead: demuxed)
             }
         } else {
             throw ErrorCode.internal

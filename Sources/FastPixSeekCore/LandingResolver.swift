@@ -7,8 +7,11 @@ public struct PacketHeader: Hashable, Sendable {
     /// Flagged discard by the demuxer (edit-list pre-roll, priming): decodable
     /// from, never a landing.
     public var isDiscard: Bool
-    public init(stream: Int32, pts: Int64?, dts: Int64?, isKey: Bool, isDiscard: Bool = false) {
+    /// The packet's byte offset in the file, when the demuxer knows it.
+    public var pos: Int64?
+    public init(stream: Int32, pts: Int64?, dts: Int64?, isKey: Bool, isDiscard: Bool = false, pos: Int64? = nil) {
         self.stream = stream; self.pts = pts; self.dts = dts; self.isKey = isKey; self.isDiscard = isDiscard
+        self.pos = pos
     }
 }
 
@@ -38,6 +41,19 @@ public protocol LandingDemuxer: AnyObject {
     /// container's index lists at `timestamp` (see KeyframeIndex). False when
     /// the demuxer refused.
     func seek(toIndexTimestamp timestamp: Int64) throws -> Bool
+    /// Whether `seek(toByte:)` is the better positioning: timestamp seeks land
+    /// imprecisely (MPEG-TS/PS resync near a dts, on a non-key packet) while a
+    /// byte seek lands on the first packet that starts at or after the offset.
+    var positionsByByte: Bool { get }
+    /// Positions so that the next packets are those that start at or after
+    /// byte `offset` of the file (packets cut by the offset are skipped).
+    /// False when the demuxer refused or cannot seek by bytes.
+    func seek(toByte offset: Int64) throws -> Bool
+}
+
+extension LandingDemuxer {
+    public var positionsByByte: Bool { false }
+    public func seek(toByte offset: Int64) throws -> Bool { false }
 }
 
 /// One packet of the reference stream the resolver noted: its pts and its
@@ -306,5 +322,105 @@ public enum LandingResolver {
         }
         return LandingDecision(pts: chosen.pts, isKeyframe: true, resolution: .keyframe, coversTarget: covers,
                                startIndex: 0)
+    }
+
+    // MARK: Backward, one GOP at a time
+
+    /// Where a backward entry into the GOP before keyframe `k` starts reading:
+    /// the byte offset `k.pos - back`, with `back` one typical GOP of bytes and
+    /// a quarter more (a GOP's bytes vary), so that the first keyframe read is
+    /// usually the one just before `k`. nil when the grid cannot estimate it
+    /// (fewer than two keyframe positions known and no `fallbackBytesPerTick`).
+    public static func backwardByteSpan(before k: FrameGrid.Keyframe, grid: FrameGrid, ticksPerSecond: Int64,
+                                        fallbackBytesPerTick: Double?) -> Int64? {
+        guard k.pos != nil else { return nil }
+        guard let rate = grid.bytesPerTick ?? fallbackBytesPerTick, rate > 0, rate.isFinite else { return nil }
+        let gap = Double(grid.typicalKeyframeGap ?? ticksPerSecond)
+        let span = (gap * rate * 1.25).rounded(.up)
+        guard span.isFinite, span < 1e15 else { return nil }
+        // At least a few transport packets (188 bytes) back.
+        return max(4096, Int64(span))
+    }
+
+    /// Reads the GOP that ends at keyframe `k` (the start of a run the grid
+    /// already proves) without re-reading the run: positions by byte offset
+    /// `back` bytes before `k`, skips to the first reference keyframe K', and
+    /// reads in decode order from K' until a dts at or past `k.pts` (the frames
+    /// presenting before `k` are then all read). When the first keyframe found
+    /// is `k` itself or later (the offset was not far enough back), it doubles
+    /// `back` and tries again; a K' more than one GOP back is fine (the scan
+    /// then proves more). Leaves the packets from K' in the demuxer's window.
+    ///
+    /// nil when the demuxer cannot position by bytes, `k` has no byte
+    /// position, or no earlier keyframe was found: the caller scans by
+    /// timestamp instead.
+    public static func scanBackward(_ d: LandingDemuxer, into k: FrameGrid.Keyframe, back firstBack: Int64,
+                                    settleCount: Int, shouldStop: () -> Bool) throws -> LandingScan? {
+        guard d.positionsByByte, let kpos = k.pos, kpos > 0, firstBack > 0 else { return nil }
+        let ref = d.referenceStream
+        let T = k.pts &- 1
+        var back = firstBack
+        for _ in 0..<24 {
+            let aim = max(0, kpos &- back)
+            d.resetWindow()
+            guard try d.seek(toByte: aim) else { return nil }
+            var firstKey: LandingMark?, best: LandingMark?, lastKeyLE: LandingMark?
+            var kept = 0, afterCount = 0, eof = false, tooLate = false
+            while true {
+                if shouldStop() { throw EngineError(.cancelled) }
+                guard let h = try d.next() else { eof = true; break }
+                if h.stream != ref {
+                    if firstKey != nil { d.keep(); kept += 1 } else { d.drop() }
+                    // Past k's offset with no keyframe yet: this offset is too late.
+                    if firstKey == nil, let p = h.pos, p >= kpos { tooLate = true; break }
+                    continue
+                }
+                let pts = h.pts ?? h.dts
+                if firstKey == nil {
+                    if let p = h.pos, p >= kpos { d.drop(); tooLate = true; break }
+                    guard h.isKey, let kp = pts else { d.drop(); continue }
+                    if kp >= k.pts { d.drop(); tooLate = true; break }
+                    firstKey = LandingMark(pts: kp, index: 0, key: true)
+                }
+                let index = kept
+                d.keep(); kept += 1
+                if !h.isDiscard, let t = pts, t <= T {
+                    if best == nil || t > best!.pts { best = LandingMark(pts: t, index: index, key: h.isKey) }
+                    if h.isKey && (lastKeyLE == nil || t > lastKeyLE!.pts) {
+                        lastKeyLE = LandingMark(pts: t, index: index, key: true)
+                    }
+                }
+                if let dt = h.dts {
+                    if dt > T { break }
+                } else if let t = pts, t > T {
+                    afterCount += 1
+                    if afterCount >= settleCount { break }
+                }
+            }
+            if let k0 = firstKey {
+                return LandingScan(firstKey: k0, best: best, lastKeyLE: lastKeyLE, firstKeyAfter: nil, reachedEnd: eof)
+            }
+            // Nothing before k from the start of the file: k is the first keyframe.
+            if aim == 0 { return nil }
+            if !tooLate && !eof { return nil }
+            back = back > Int64.max / 4 ? Int64.max / 2 : back &* 2
+        }
+        return nil
+    }
+
+    // MARK: Steps that cannot happen
+
+    /// Whether a step of `count` frames from the frame at `from` provably has
+    /// no landing, without reading: frames have distinct pts inside the
+    /// seekable range `range`, so at most `range.upperBound - from` follow it
+    /// and `from - range.lowerBound` precede it; and no more than
+    /// `frameCount - 1` (the container's exact frame count, when known).
+    public static func stepIsImpossible(count: Int, forward: Bool, from: Int64, range: ClosedRange<Int64>,
+                                        frameCount: Int64? = nil) -> Bool {
+        guard count > 0 else { return false }
+        let ticks = forward ? Int128(range.upperBound) - Int128(from) : Int128(from) - Int128(range.lowerBound)
+        if Int128(count) > max(0, ticks) { return true }
+        if let n = frameCount, n > 0, Int128(count) > Int128(n) - 1 { return true }
+        return false
     }
 }

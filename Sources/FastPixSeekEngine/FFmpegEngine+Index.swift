@@ -17,7 +17,8 @@ extension FFmpegEngine: BackgroundIndexable {
     }
 
     public func absorb(_ batch: FrameIndexBatch) {
-        grid.record(start: batch.start, end: batch.end, frames: batch.frames, entryPoints: batch.entryPoints)
+        grid.record(start: batch.start, end: batch.end, frames: batch.frames, entryPoints: batch.entryPoints,
+                    keyPositions: batch.keyPositions)
     }
 }
 
@@ -43,6 +44,8 @@ final class FFmpegFrameIndexer: FrameIndexer {
     private var maxDTS: Int64?
     private var newFrames = 0
     private var done = false
+    /// Byte offsets of the keyframes in `run` (and its entry points), by pts.
+    private var keyPositions: [Int64: Int64] = [:]
 
     init(url: String, policy: IOPolicy) throws {
         engine = try FFmpegEngine(url: url, policy: policy)
@@ -64,7 +67,9 @@ final class FFmpegFrameIndexer: FrameIndexer {
             guard let p = try engine.readRaw() else {
                 done = true
                 guard let s = runStart else { return nil }
-                return FrameIndexBatch(start: s, end: Int64.max, frames: run, entryPoints: entries, newFrames: newFrames)
+                var b = FrameIndexBatch(start: s, end: Int64.max, frames: run, entryPoints: entries, newFrames: newFrames)
+                b.keyPositions = keyPositions
+                return b
             }
             defer { engine.free(p) }
             guard p.pointee.stream_index == engine.referenceStream else { continue }
@@ -75,6 +80,9 @@ final class FFmpegFrameIndexer: FrameIndexer {
             if key {
                 if let s = runStart, run.count >= Self.minRun, let k = lastKey, let e = maxDTS {
                     out = FrameIndexBatch(start: s, end: max(s, e), frames: run, entryPoints: entries, newFrames: newFrames)
+                    out?.keyPositions = keyPositions
+                    // Only the keyframes the next run keeps (from the one before this one).
+                    keyPositions = keyPositions.filter { $0.key >= k.pts }
                     // The next run starts at the keyframe before this one.
                     run.removeFirst(k.run)
                     entries.removeFirst(k.entries)
@@ -87,13 +95,15 @@ final class FFmpegFrameIndexer: FrameIndexer {
             // Packets before the first keyframe prove nothing (not decodable).
             guard runStart != nil else { continue }
             if let d = dts { maxDTS = max(maxDTS ?? d, d) }
+            let pos = p.pointee.pos >= 0 ? p.pointee.pos : nil
             if !engine.notLandable(p) {
                 // A run without keyframes or dts past the grid's cap is refused.
                 if run.count >= Self.maxRun { throw EngineError(.tooLarge) }
                 run.append((t, key, dts))
                 newFrames += 1
+                if key, let b = pos { keyPositions[t] = b }
             } else if key {
-                entries.append(FrameGrid.Keyframe(pts: t, dts: dts, landable: false))
+                entries.append(FrameGrid.Keyframe(pts: t, dts: dts, pos: pos, landable: false))
             }
             if let b = out { return b }
         }

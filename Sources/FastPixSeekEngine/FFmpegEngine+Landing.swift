@@ -42,16 +42,19 @@ extension FFmpegEngine {
         if atEOF { end = Int64.max } else if let d = windowMaxDTS { end = d } else { return }
         var frames: [(pts: Int64, key: Bool, dts: Int64?)] = []
         var entries: [FrameGrid.Keyframe] = []
+        var positions: [Int64: Int64] = [:]
         frames.reserveCapacity(window.count)
         for p in window where p.pointee.stream_index == referenceStream {
             guard let t = landPTS(p) ?? Self.dts(p) else { continue }
+            let pos = p.pointee.pos >= 0 ? p.pointee.pos : nil
             if !notLandable(p) {
                 frames.append((t, Self.isKey(p), Self.dts(p)))
+                if Self.isKey(p), let b = pos { positions[t] = b }
             } else if Self.isKey(p) {
-                entries.append(FrameGrid.Keyframe(pts: t, dts: Self.dts(p), landable: false))
+                entries.append(FrameGrid.Keyframe(pts: t, dts: Self.dts(p), pos: pos, landable: false))
             }
         }
-        grid.record(start: start, end: max(start, end), frames: frames, entryPoints: entries)
+        grid.record(start: start, end: max(start, end), frames: frames, entryPoints: entries, keyPositions: positions)
     }
 
     /// Points the host's reads at keyframe `k`: from the window when it holds
@@ -68,6 +71,7 @@ extension FFmpegEngine {
         // others (MPEG-TS) seek near a dts, so aim at K's dts. mov shifts its
         // index by the edit list, so a seek can land a whole GOP early: the
         // engine learns that shift (`seekAimShift`) from the first miss.
+        if try positionByByte(at: k, shouldStop: shouldStop) { return true }
         let byPTS = ((ctx?.pointee.iformat?.pointee.flags ?? 0) & AVFMT_SEEK_TO_PTS) != 0
         let base = byPTS ? k.pts : (k.dts ?? k.pts)
         var aim = base &+ seekAimShift
@@ -107,6 +111,35 @@ extension FFmpegEngine {
             backoff = max(ticksPerSecond, backoff &* 2)
         }
         return false
+    }
+
+    /// Points the host's reads at keyframe `k` by a byte seek to its packet's
+    /// offset (MPEG-TS, where timestamp seeks land imprecisely). The first
+    /// reference packet read must be `k`; false (nothing decided) otherwise.
+    func positionByByte(at k: FrameGrid.Keyframe, shouldStop: () -> Bool) throws -> Bool {
+        guard positionsByByte, let offset = k.pos else { return false }
+        clearWindow()
+        guard try seek(toByte: offset) else { return false }
+        while let p = try readRaw() {
+            if shouldStop() { free(p); throw EngineError(.cancelled) }
+            guard p.pointee.stream_index == referenceStream else { free(p); continue }
+            guard Self.isKey(p), landPTS(p) == k.pts else { free(p); return false }
+            contiguous = true
+            appendToWindow(p)
+            cursor = 0
+            return true
+        }
+        return false
+    }
+
+    /// The file's average bytes per tick of the reference stream, from its
+    /// size and the seekable range: the first estimate of a GOP's bytes for a
+    /// backward byte positioning, before the grid knows two keyframe offsets.
+    func fileBytesPerTick(_ r: ClosedRange<Int64>) -> Double? {
+        guard let pb = ctx?.pointee.pb else { return nil }
+        let size = avio_size(pb)
+        guard size > 0, r.upperBound > r.lowerBound else { return nil }
+        return Double(size) / Double(r.upperBound &- r.lowerBound)
     }
 
     /// Points the host's reads at the first packet, with no landing: fresh
@@ -267,6 +300,12 @@ extension FFmpegEngine {
         let startPackets = demuxCounters.packets
         guard let r = try seekableRange() else { throw EngineError(.unsupported) }
         let f0 = min(max(from ?? r.lowerBound, r.lowerBound), r.upperBound)
+        // Refused without reading when the range (or the container's exact
+        // frame count) proves there are not that many frames that way.
+        if LandingResolver.stepIsImpossible(count: count, forward: forward, from: f0, range: r,
+                                            frameCount: exactFrameCount()) {
+            return nil
+        }
         if grid.frame(from: f0, offset: 0) == nil {
             _ = try scanFrom(target: f0, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
         }
@@ -279,7 +318,26 @@ extension FFmpegEngine {
                 try extendWindow(covering: f0, shouldStop: shouldStop)
             } else {
                 if cov.lowerBound <= r.lowerBound { return nil }
-                _ = try scanFrom(target: cov.lowerBound &- 1, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+                // Read only the GOP before the proven run, positioned by byte
+                // offset where timestamp seeks land imprecisely (MPEG-TS); else
+                // scan back from the frame before the run.
+                var scanned = false
+                if positionsByByte, let k = grid.keyframe(for: cov.lowerBound), k.pts == cov.lowerBound,
+                   let back = LandingResolver.backwardByteSpan(before: k, grid: grid, ticksPerSecond: ticksPerSecond,
+                                                               fallbackBytesPerTick: fileBytesPerTick(r)) {
+                    let s = try LandingResolver.scanBackward(self, into: k, back: back, settleCount: settleCount,
+                                                             shouldStop: shouldStop)
+                    dropPending()
+                    if let s = s {
+                        contiguous = true
+                        atEOF = s.reachedEnd
+                        recordWindow()
+                        scanned = true
+                    }
+                }
+                if !scanned {
+                    _ = try scanFrom(target: cov.lowerBound &- 1, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+                }
                 // Without dts (Matroska after a seek) the scan may stop short of
                 // proving the frames up to the old segment: read on until it does.
                 try extendWindow(untilDTS: cov.lowerBound &- 1, shouldStop: shouldStop)
@@ -299,6 +357,16 @@ extension FFmpegEngine {
         }
         land(t, seekID: seekID)
         return StepLanding(pts: t, packetsRead: demuxCounters.packets &- startPackets)
+    }
+
+    /// The reference stream's exact number of packets, when the container's
+    /// complete index lists every sample (mov/MP4, see keyframeIndex()): an
+    /// upper bound of its frames. nil otherwise.
+    func exactFrameCount() -> Int64? {
+        guard keyframeIndex() != nil, let c = ctx, let fmt = c.pointee.iformat,
+              String(cString: fmt.pointee.name).hasPrefix("mov,"),
+              let st = c.pointee.streams[Int(referenceStream)], st.pointee.nb_frames > 0 else { return nil }
+        return st.pointee.nb_frames
     }
 
     /// Reads on until the window's largest reference dts reaches `d` (or EOF).
@@ -349,7 +417,7 @@ extension FFmpegEngine: LandingDemuxer {
         guard let p = try readRaw() else { return nil }
         pending = p
         return PacketHeader(stream: p.pointee.stream_index, pts: landPTS(p), dts: Self.dts(p), isKey: Self.isKey(p),
-                            isDiscard: notLandable(p))
+                            isDiscard: notLandable(p), pos: p.pointee.pos >= 0 ? p.pointee.pos : nil)
     }
 
     public func keep() {
@@ -359,6 +427,21 @@ extension FFmpegEngine: LandingDemuxer {
     }
 
     public func drop() { dropPending() }
+
+    /// MPEG-TS/PS (timestamps that may jump, byte seeks allowed): the
+    /// demuxers whose timestamp seeks resync near a dts on a non-key packet.
+    public var positionsByByte: Bool {
+        guard let c = ctx, let fmt = c.pointee.iformat, c.pointee.pb != nil, seekable else { return false }
+        let flags = fmt.pointee.flags
+        return (flags & AVFMT_TS_DISCONT) != 0 && (flags & AVFMT_NO_BYTE_SEEK) == 0
+    }
+
+    public func seek(toByte offset: Int64) throws -> Bool {
+        let c = try liveContext()
+        guard offset >= 0 else { return false }
+        ioGuard.extend()
+        return av_seek_frame(c, -1, offset, AVSEEK_FLAG_BYTE) >= 0
+    }
 
     public func seek(toIndexTimestamp timestamp: Int64) throws -> Bool {
         let c = try liveContext()

@@ -87,7 +87,7 @@ func streamDetails(of st: UnsafeMutablePointer<AVStream>, in ctx: UnsafeMutableP
         if layout.order != AV_CHANNEL_ORDER_UNSPEC {
             var buf = [CChar](repeating: 0, count: 128)
             if av_channel_layout_describe(&layout, &buf, buf.count) > 0 {
-                f.channelLayout = strings.intern(String(cString: buf))
+                f.channelLayout = strings.intern(buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
             }
             if layout.order == AV_CHANNEL_ORDER_NATIVE { f.channelMask = layout.u.mask }
         }

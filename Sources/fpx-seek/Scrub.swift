@@ -30,7 +30,7 @@ func readLines(_ path: String) -> [String]? {
     var lines: [String] = []
     var buf = [CChar](repeating: 0, count: 4096)
     while fgets(&buf, Int32(buf.count), file) != nil {
-        let s = String(cString: buf).trimmingWhitespace()
+        let s = buf.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.trimmingWhitespace()
         if !s.isEmpty && !s.hasPrefix("#") { lines.append(s) }
     }
     return lines

@@ -46,9 +46,9 @@ func runStep(_ args: [String]) {
             } else {
                 print("\(d == .forward ? "forward " : "backward") -> \(fmt(t.seconds)) s  (\(t), stream pts \(pts), \(n) packets)")
             }
-        case .unavailable(let d, let reason):
+        case .unavailable(let d, let reason, let n):
             if o.json {
-                lines.append("{\"did_step\":false,\"direction\":\(jsonString(d == .forward ? "forward" : "backward")),\"reason\":\(jsonString(stepReasonName(reason))),\"explanation\":\(jsonString("\(reason.explanation)"))}")
+                lines.append("{\"did_step\":false,\"direction\":\(jsonString(d == .forward ? "forward" : "backward")),\"reason\":\(jsonString(stepReasonName(reason))),\"explanation\":\(jsonString("\(reason.explanation)")),\"packets_read\":\(n)}")
             } else {
                 print("refused     \(reason.explanation)")
             }

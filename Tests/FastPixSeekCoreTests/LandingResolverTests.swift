@@ -15,6 +15,9 @@ final class ScriptedDemuxer: LandingDemuxer {
         var landAfterKey = 0
         /// After a seek, packets carry no dts (Matroska).
         var noDTSAfterSeek = false
+        /// Byte seeks supported (MPEG-TS): packets carry byte offsets
+        /// (`offsets`), and a byte seek lands on the first packet at or after it.
+        var byteSeekable = false
     }
 
     let packets: [PacketHeader]
@@ -26,7 +29,25 @@ final class ScriptedDemuxer: LandingDemuxer {
     private(set) var window: [Int] = []   // indices into packets
     private(set) var reads = 0
 
-    init(_ packets: [PacketHeader], quirks: Quirks = Quirks()) { self.packets = packets; self.quirks = quirks }
+    /// Byte offsets: a keyframe is 4,000 bytes, any other packet 700.
+    let offsets: [Int64]
+    private(set) var byteSeeks = 0
+
+    init(_ packets: [PacketHeader], quirks: Quirks = Quirks()) {
+        self.packets = packets; self.quirks = quirks
+        var o: [Int64] = [], at: Int64 = 0
+        for p in packets { o.append(at); at += p.isKey && p.stream == 0 ? 4000 : 700 }
+        offsets = o
+    }
+
+    var positionsByByte: Bool { quirks.byteSeekable }
+    func seek(toByte offset: Int64) throws -> Bool {
+        guard quirks.byteSeekable else { return false }
+        byteSeeks += 1
+        pos = offsets.firstIndex { $0 >= offset } ?? packets.count
+        sought = true
+        return true
+    }
 
     func seek(toTicks ticks: Int64) throws -> Bool {
         var found: Int?
@@ -47,6 +68,7 @@ final class ScriptedDemuxer: LandingDemuxer {
         pos += 1
         reads += 1
         if sought && quirks.noDTSAfterSeek { h.dts = nil }
+        if quirks.byteSeekable { h.pos = offsets[pendingIndex!] }
         return h
     }
     func keep() { if let i = pendingIndex { window.append(i); pendingIndex = nil } }

@@ -157,8 +157,9 @@ def test_step_json(fixtures_dir: Path, name):
     p = run("step", fixtures_dir / name, "--times", "1", "--backward", "--json")
     assert p.returncode == 3  # refused: documented exit status
     back = conforms(json.loads(p.stdout), "step")
+    # From the first frame the seekable range proves the refusal: nothing demuxed.
     assert back == [{"did_step": False, "direction": "backward", "reason": "cannot_step_in_direction",
-                     "explanation": back[0]["explanation"]}]
+                     "explanation": back[0]["explanation"], "packets_read": 0}]
 
 
 def test_step_refusal_after_steps_exits_3(fixtures_dir: Path):

@@ -105,3 +105,89 @@ def test_forward_steps_demux_about_one_packet_each(long_gop, steps_bin, library)
     # After the first scan, each step reads at most the reorder delay + 1 packets.
     assert max(per_step[1:]) <= 4, max(per_step[1:])
     assert sum(per_step[1:]) <= len(per_step[1:]) + 16
+
+
+# ---- MPEG-TS: backward steps enter each GOP by byte offset, reading it about once ----------
+
+def _packet_count(path: Path) -> int:
+    out = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-show_entries", "stream=nb_read_packets",
+                          "-of", "json", str(path)], check=True, capture_output=True, text=True).stdout
+    return sum(int(s["nb_read_packets"]) for s in json.loads(out)["streams"])
+
+
+@pytest.fixture(scope="module")
+def ts_walks(tmp_path_factory) -> dict:
+    """An MPEG-2 TS with 15-frame GOPs (2 B-frames) and an H.264 (3 B-frames, GOP 48) + AAC TS."""
+    d = tmp_path_factory.mktemp("tswalk")
+    m2, avc = d / "mpeg2_gop15.ts", d / "h264_aac.ts"
+    ff = ["ffmpeg", "-v", "error", "-nostdin", "-y"]
+    subprocess.run(ff + ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=12", "-c:v", "mpeg2video",
+                         "-g", "15", "-bf", "2", "-q:v", "5", str(m2)], check=True)
+    subprocess.run(ff + ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30000/1001:duration=12",
+                         "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=12",
+                         "-c:v", "libx264", "-preset", "ultrafast", "-bf", "3", "-g", "48", "-keyint_min", "48",
+                         "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-threads", "1", "-c:a", "aac", "-b:a", "64k",
+                         str(avc)], check=True)
+    return {"mpeg2": m2, "h264_aac": avc}
+
+
+@pytest.mark.parametrize("kind", ["mpeg2", "h264_aac"])
+def test_ts_backward_walk_reads_each_gop_about_once(ts_walks, steps_bin, library, kind):
+    path = ts_walks[kind]
+    gt = gtm.load(str(path))
+    lines = run_steps(steps_bin, library, str(path), "backward", "1")
+    stepped = [l for l in lines if l["did_step"]]
+    # Every landing is ffprobe's frame, in reverse, down to the first frame.
+    assert [l["pts"] for l in stepped] == list(reversed(gt.pts_list()[:-1])), kind
+    assert not lines[-1]["did_step"] and lines[-1]["reason"] == 5
+    # The whole walk (from the landing on the last frame) demuxes at most ~1.5x the file's packets;
+    # the bound is 2x (re-reading 2-3 GOPs per GOP entered, as timestamp seeks did, is ~2.6x).
+    file_packets = _packet_count(path)
+    walk = lines[-1]["demuxed"] - (lines[0]["demuxed"] - lines[0]["packets"])
+    assert walk <= 2 * file_packets, f"{kind}: {walk} packets demuxed for a {file_packets}-packet file"
+    # Each step reports what it demuxed: the packets_read sum is the walk.
+    assert sum(l["packets"] for l in lines) == walk
+    # Entering a GOP costs about one GOP of packets (the median entry; the first entry from the
+    # end has no byte estimate yet).
+    gop_frames = len(gt.pts_list()) / sum(1 for f in gt.frames if f.key)
+    entries = sorted(l["packets"] for l in stepped if l["packets"] > 0)
+    per_video_frame = file_packets / len(gt.pts_list())
+    assert entries[len(entries) // 2] <= 2 * gop_frames * per_video_frame, (kind, entries)
+
+
+# ---- Steps with no landing: refused without reading where the range proves it -----------
+
+def _huge(steps_bin, library, path, direction, start, count=None):
+    args = ["huge", direction, f"{start.numerator}/{start.denominator}"] + ([str(count)] if count else [])
+    before, step = run_steps(steps_bin, library, str(path), *args)
+    assert not step["did_step"] and step["reason"] == 5 and step["direction"] == (0 if direction == "forward" else 1)
+    return step["demuxed"] - before["demuxed_before"], step["packets"]
+
+
+@pytest.mark.parametrize("name", ["mp4_bframes.mp4", "ts.ts", "mkv.mkv", "fmp4.mp4"])
+@pytest.mark.parametrize("direction", ["forward", "backward"])
+def test_int_max_step_is_refused_without_demuxing(fixtures_dir, steps_bin, library, name, direction):
+    # INT_MAX frames cannot fit between the playhead and either end of the seekable range: the
+    # range proves the refusal (it used to demux to the end or the start).
+    demuxed, reported = _huge(steps_bin, library, fixtures_dir / name, direction, Fraction(6))
+    assert demuxed == 0 and reported == 0, (name, demuxed, reported)
+
+
+@pytest.mark.parametrize("name", ["ts.ts", "mkv.mkv"])
+@pytest.mark.parametrize("direction", ["forward", "backward"])
+def test_refused_step_reports_the_packets_it_demuxed(fixtures_dir, steps_bin, library, name, direction):
+    # One frame more than there are that way: only reading to the end (or the start) proves it.
+    gt = gtm.load(str(fixtures_dir / name))
+    start = Fraction(6)
+    i = gt.frame_index(gt.covering(start).pts)
+    count = (len(gt.pts_list()) - 1 - i if direction == "forward" else i) + 1
+    demuxed, reported = _huge(steps_bin, library, fixtures_dir / name, direction, start, count)
+    assert demuxed > 0 and reported == demuxed, (name, demuxed, reported)
+
+
+def test_container_frame_count_proves_a_refusal(fixtures_dir, steps_bin, library):
+    # mov lists every sample: a step of as many frames as the stream has is refused unread.
+    gt = gtm.load(str(fixtures_dir / "mp4_bframes.mp4"))
+    demuxed, reported = _huge(steps_bin, library, fixtures_dir / "mp4_bframes.mp4", "forward", Fraction(6),
+                              len(gt.pts_list()))
+    assert demuxed == 0 and reported == 0
