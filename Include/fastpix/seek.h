@@ -726,7 +726,9 @@ typedef struct fpx_seek_outcome {
     int64_t landed_stream_pts;     /**< stream time base; FPX_NOPTS when not landed */
     int32_t stream_time_base_num;
     int32_t stream_time_base_den;
-    /** Packets demuxed to resolve this landing (0 when served from cache). */
+    /** Packets demuxed to resolve this landing. 0 when the seek was decided
+     *  from memory (see fpx_player_seek): the demuxer is then positioned by the
+     *  next fpx_player_read_packet, whose packets count in packets_demuxed. */
     uint64_t packets_read;
 } fpx_seek_outcome;
 
@@ -937,7 +939,8 @@ typedef struct fpx_packet {
     int64_t duration;       /**< stream time base; 0 if unknown */
     int64_t pos;            /**< byte position, -1 if unknown */
     uint32_t flags;         /**< FPX_PACKET_FLAG_* */
-    uint64_t seek_id;       /**< the latest seek this packet follows, 0 if none */
+    uint64_t seek_id;       /**< the latest seek this packet follows, 0 if none; a frame
+                                 step is no seek: packets after one keep that seek's id */
     const void *av_packet;  /**< the const AVPacket * (FFmpeg 5.x, libavcodec 59; see "FFmpeg ABI"); same lifetime as data */
     /* Added in 0.3 (see "Landing on the packet stream" above). */
     /** The landed frame of the seek this packet follows: its pts in the time
@@ -1028,9 +1031,10 @@ typedef enum fpx_delivery_mode {
  *                        reference stream's packets from start to end (other
  *                        streams discarded in the demuxer) and adds them to the
  *                        frame grid, so later seeks anywhere in the item
- *                        resolve from memory instead of scanning (the demuxer
- *                        is still positioned at the landing's keyframe: about
- *                        2 packets in packets_read). It reads the whole
+ *                        resolve from memory instead of scanning (decided
+ *                        inside fpx_player_seek, packets_read 0; the demuxer
+ *                        is positioned at the landing's keyframe by the next
+ *                        read). It reads the whole
  *                        file once: its packets count in packets_demuxed and
  *                        bytes_read. Progress: fpx_player_stats.index_frames and
  *                        index_complete; on_index_complete says when it is
@@ -1181,6 +1185,23 @@ FPX_API int fpx_player_setup_seek_manager(fpx_player *player);
  * here, so an accepted seek never fails for its tolerance);
  * FPX_ERROR_NO_ITEM. A seek issued while the item is still loading is queued
  * behind the open.
+ *
+ * Seeks decided from memory. When what the player already knows decides the
+ * landing (the frame grid of frames read by earlier seeks, steps and reads;
+ * a complete FPX_INDEX_FULL index; the container's keyframe index once the
+ * presentation times it needs are known, e.g. Matroska cues), the seek is
+ * completed inside this call, on the calling thread, with no I/O and no trip
+ * through the worker: its events are queued before the call returns (in
+ * FPX_DELIVERY_HOST mode the next dispatch delivers them; in
+ * FPX_DELIVERY_THREAD mode the completion may run on the delivery thread
+ * before this call has returned, so take the id from the outcome),
+ * packets_read is 0, and the demuxer is positioned at the landing's keyframe
+ * by the next fpx_player_read_packet (see there for its errors). A run of
+ * such seeks positions the demuxer once, at the last landing. The outcome,
+ * the packets and their flags are those the worker would give. The call
+ * never waits for the engine: while another thread reads, steps or the
+ * worker resolves, or when a seek is still in flight (completions keep the
+ * order of issue), the seek goes to the worker as any other.
  * Callback-safe: yes.
  */
 FPX_API int fpx_player_seek(fpx_player *player, fpx_time target, fpx_precision precision,
@@ -1268,6 +1289,13 @@ FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
  * (cancelled, superseded, failed, or refused after reading media) moved the
  * demuxer, the next read starts again at the keyframe the playhead frame
  * needs, flagged DISCONTINUITY. Blocking (bounded by the I/O timeout).
+ * After a seek decided from memory (see fpx_player_seek) the read first
+ * positions the demuxer at the landing's keyframe. An error of that
+ * positioning is this read's: an I/O error (FPX_ERROR_NETWORK, FPX_ERROR_IO,
+ * FPX_ERROR_TIMEOUT...; FPX_ERROR_INTERRUPTED or FPX_ERROR_CANCELLED as
+ * below), no packet is returned, the landing and the seek's outcome stand,
+ * and the next read tries the positioning again (its first packet is then
+ * the landing's keyframe, flagged DISCONTINUITY, with the seek's id).
  * Returns FPX_OK, FPX_ERROR_EOF at the end, or an I/O error. A read blocked
  * in I/O returns FPX_ERROR_INTERRUPTED within about 100 ms when a seek is
  * issued or fpx_player_cancel_pending_seeks is called, FPX_ERROR_CANCELLED
@@ -1423,7 +1451,10 @@ FPX_API int fpx_scrub_get_position_throttle(fpx_scrub_session *session, fpx_time
  *
  * Fills *result: did_step with the landed media time, or a typed reason:
  * NO_CURRENT_ITEM, ITEM_NOT_READY, NO_VIDEO_TRACK (permanent for that item:
- * audio-only content is never steppable), AT_LIVE_EDGE, or
+ * audio-only content is never steppable), AT_LIVE_EDGE (forward, on a live
+ * playlist: the next frame is not published yet, or is published but lies
+ * past the hold-back edge, where the seekable range ends; result->explanation
+ * says which), or
  * CANNOT_STEP_IN_DIRECTION when there are fewer than `count` frames that way
  * (the playhead does not move). Every call that returns FPX_OK, refusals
  * included, also reaches on_frame_step.
@@ -1482,6 +1513,9 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * none (RFC 8216, 6.3.3). Targets past the edge are clamped to it
  * (FPX_CLAMP_TO_SEEKABLE_END, the common live case), targets before the
  * window to its start. The outcome reports the edge as read for that seek.
+ * A VOD playlist (one with ENDLIST) has no edge: its seekable range ends at
+ * its last frame, as a file's does (targets past it clamp to it), and its
+ * hold_back is 0.
  */
 
 typedef struct fpx_live_seek_window {
@@ -1490,7 +1524,7 @@ typedef struct fpx_live_seek_window {
     int is_live;              /**< live or DVR: no ENDLIST */
     int is_date_addressable;  /**< the playlist publishes EXT-X-PROGRAM-DATE-TIME */
     fpx_time start;           /**< item timeline */
-    fpx_time end;             /**< the live edge (live) or the last frame's end (VOD) */
+    fpx_time end;             /**< the live edge (live), or the last frame itself (VOD and files, as fpx_player_seekable_range) */
     fpx_time duration;        /**< end - start */
     double duration_seconds;  /**< display only */
     int64_t start_date_us;    /**< Unix microseconds of start; 0 unless date addressable */

@@ -254,16 +254,15 @@ extension FrameGrid {
         return Double(pb - pa) / Double(b.pts &- a.pts)
     }
 
-    /// The number of frames the grid knows in the segment around `pts`,
-    /// strictly after it (`forward`) or strictly before it, inside the segment.
-    public func knownFrames(around pts: Int64, forward: Bool) -> Int? {
+    /// How many frames the grid knows after `pts` in the segment around it.
+    public func framesKnown(after pts: Int64) -> Int? {
         guard let i = segmentIndex(containing: pts) else { return nil }
-        let s = segments[i]
-        let at = Self.indexLE(s.frames, pts) ?? -1
-        if forward { return s.frames.count - 1 - at }
-        // Frames in [start, pts).
-        let lo = (Self.indexLE(s.frames, s.start &- 1) ?? -1) + 1
-        let below = s.frames.count > 0 && at >= 0 && s.frames[at] == pts ? at : at + 1
-        return max(0, below - lo)
+        let f = segments[i].frames
+        return f.count - 1 - (Self.indexLE(f, pts) ?? -1)
+    }
+
+    /// The last frame the grid knows in the segment around `pts`.
+    public func lastKnownFrame(around pts: Int64) -> Int64? {
+        segmentIndex(containing: pts).flatMap { segments[$0].frames.last }
     }
 }

@@ -4,13 +4,22 @@ public enum FrameStepDirection: Int32, Sendable {
     case backward = 1
 }
 
+/// Why a forward step at the live edge was refused; both are FPX_STEP_AT_LIVE_EDGE.
+public enum LiveEdgeCause: Hashable, Sendable {
+    /// The live playlist has not published the next frame's segment yet.
+    case notPublished
+    /// The next frame is published, but lies past the hold-back edge (the
+    /// newest segment's end minus HOLD-BACK), which the seekable range ends at.
+    case pastHoldBack
+}
+
 /// Why a step could not happen. The C type is `fpx_frame_step_unavailable_reason`.
 public enum FrameStepUnavailableReason: Hashable, Sendable {
     case noCurrentItem
     case itemNotReady
     /// Permanent for this item: an audio-only item never becomes steppable.
     case noVideoTrack
-    case atLiveEdge
+    case atLiveEdge(LiveEdgeCause)
     case cannotStepInDirection(FrameStepDirection)
 
     public var code: Int32 {
@@ -23,24 +32,28 @@ public enum FrameStepUnavailableReason: Hashable, Sendable {
         }
     }
 
+    /// The one table of explanations: a refusal's own, and `explanation(code:)`'s per code.
     public var explanation: StaticString {
         switch self {
         case .noCurrentItem: return "Nothing is attached to the player."
         case .itemNotReady: return "The item is not ready, so a step has no defined landing position."
         case .noVideoTrack: return "The item has no video track. This is permanent for this item: disable frame stepping for it rather than retrying."
-        case .atLiveEdge: return "Forward stepping at the live edge: the next frame has not been published yet."
+        case .atLiveEdge(.notPublished): return "Forward stepping at the live edge: the next frame has not been published yet."
+        case .atLiveEdge(.pastHoldBack): return "Forward stepping at the live edge: the next frame is published but lies past the hold-back edge, which the seekable range ends at."
         case .cannotStepInDirection(.forward): return "There is no frame that far forward: the playhead is at or near the last frame."
         case .cannotStepInDirection(.backward): return "There is no frame that far backward: the playhead is at or near the first frame."
         }
     }
 
+    /// By code alone (fpx_frame_step_reason_explanation), where the cause of an
+    /// AT_LIVE_EDGE refusal is unknown: a sentence true in either case.
     public static func explanation(code: Int32) -> StaticString {
         switch code {
         case 0: return "The step happened."
         case 1: return FrameStepUnavailableReason.noCurrentItem.explanation
         case 2: return FrameStepUnavailableReason.itemNotReady.explanation
         case 3: return FrameStepUnavailableReason.noVideoTrack.explanation
-        case 4: return FrameStepUnavailableReason.atLiveEdge.explanation
+        case 4: return "Forward stepping at the live edge: the next frame has not been published yet, or lies past the hold-back edge."
         case 5: return "The player cannot step in that direction from here."
         default: return "Unknown frame step reason."
         }
@@ -76,6 +89,7 @@ extension Player {
         let deadline = config.ioTimeoutNanoseconds > 0 ? monotonicNanoseconds() &+ config.ioTimeoutNanoseconds : nil
         var refusal: FrameStepUnavailableReason?
         var engine: PlayerEngine?
+        var itemStop: CancelFlag?
         var from: Int64?
         try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
@@ -83,13 +97,16 @@ extension Player {
             guard it.status == .ready, let e = it.engine else { refusal = .itemNotReady; return }
             guard e.hasVideo else { refusal = .noVideoTrack; return }
             engine = try settledEngineLocked(deadline: deadline)
+            itemStop = item?.stop  // the item settledEngineLocked returned the engine of
             from = playheadTicks
         }
         let result: FrameStepResult
         if let r = refusal {
             result = .unavailable(direction: direction, reason: r)
         } else if let e = engine {
-            let stop: () -> Bool = { [self] in self.m.locked { self.destroyed || self.item?.engine !== e } }
+            // The item's flag: set when it is closed or replaced or the player destroyed (no lock).
+            let flag = itemStop
+            let stop: () -> Bool = { flag?.isSet ?? true }
             // The packets a refusal demuxed: the engine's counter across the step.
             let (landing, demuxed) = try engineLock.locked {
                 let before = e.demuxCounters.packets
@@ -103,8 +120,8 @@ extension Player {
                                   streamPTS: l.streamPTS ?? l.pts, packetsRead: l.packetsRead)
             case .noFrame:
                 result = .unavailable(direction: direction, reason: .cannotStepInDirection(direction), packetsRead: demuxed)
-            case .atLiveEdge:
-                result = .unavailable(direction: direction, reason: .atLiveEdge, packetsRead: demuxed)
+            case .atLiveEdge(let cause):
+                result = .unavailable(direction: direction, reason: .atLiveEdge(cause), packetsRead: demuxed)
             }
         } else {
             throw ErrorCode.internal

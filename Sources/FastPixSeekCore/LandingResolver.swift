@@ -335,7 +335,11 @@ public enum LandingResolver {
                                         fallbackBytesPerTick: Double?) -> Int64? {
         guard k.pos != nil else { return nil }
         guard let rate = grid.bytesPerTick ?? fallbackBytesPerTick, rate > 0, rate.isFinite else { return nil }
-        let gap = Double(grid.typicalKeyframeGap ?? ticksPerSecond)
+        // The keyframe interval: the grid's typical one; before it knows two
+        // keyframes, at least 1 s and at least the run known after k (all of
+        // k's GOP when the run reaches the next keyframe or the end).
+        let extent = grid.lastKnownFrame(around: k.pts).map { max(0, $0 &- k.pts) } ?? 0
+        let gap = Double(grid.typicalKeyframeGap ?? max(ticksPerSecond, extent))
         let span = (gap * rate * 1.25).rounded(.up)
         guard span.isFinite, span < 1e15 else { return nil }
         // At least a few transport packets (188 bytes) back.
@@ -348,8 +352,9 @@ public enum LandingResolver {
     /// reads in decode order from K' until a dts at or past `k.pts` (the frames
     /// presenting before `k` are then all read). When the first keyframe found
     /// is `k` itself or later (the offset was not far enough back), it doubles
-    /// `back` and tries again; a K' more than one GOP back is fine (the scan
-    /// then proves more). Leaves the packets from K' in the demuxer's window.
+    /// `back` and tries again, reading only up to where the previous attempt
+    /// started; a K' more than one GOP back is fine (the scan then proves
+    /// more). Leaves the packets from K' in the demuxer's window.
     ///
     /// nil when the demuxer cannot position by bytes, `k` has no byte
     /// position, or no earlier keyframe was found: the caller scans by
@@ -360,6 +365,10 @@ public enum LandingResolver {
         let ref = d.referenceStream
         let T = k.pts &- 1
         var back = firstBack
+        // Reference packets start in file order: once an attempt from `aim`
+        // met no keyframe before a reference packet at or past `limit`, none
+        // starts in [aim, limit), so the next attempt stops at `aim`.
+        var limit = kpos
         for _ in 0..<24 {
             let aim = max(0, kpos &- back)
             d.resetWindow()
@@ -377,7 +386,7 @@ public enum LandingResolver {
                 }
                 let pts = h.pts ?? h.dts
                 if firstKey == nil {
-                    if let p = h.pos, p >= kpos { d.drop(); tooLate = true; break }
+                    if let p = h.pos, p >= limit { d.drop(); tooLate = true; break }
                     guard h.isKey, let kp = pts else { d.drop(); continue }
                     if kp >= k.pts { d.drop(); tooLate = true; break }
                     firstKey = LandingMark(pts: kp, index: 0, key: true)
@@ -403,6 +412,7 @@ public enum LandingResolver {
             // Nothing before k from the start of the file: k is the first keyframe.
             if aim == 0 { return nil }
             if !tooLate && !eof { return nil }
+            limit = aim
             back = back > Int64.max / 4 ? Int64.max / 2 : back &* 2
         }
         return nil

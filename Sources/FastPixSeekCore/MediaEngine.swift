@@ -7,7 +7,10 @@
 /// - Serial members, called only with the player's `engineLock` held, so an
 ///   engine never runs two of them at once and needs no lock of its own for
 ///   the state they share: `seekableRange`, `resolve`, `step`, `readPacket`,
-///   `close`, `demuxCounters`, `factsOwner`. They may block on I/O.
+///   `close`, `demuxCounters`, `factsOwner`. They may block on I/O, except
+///   `seekableRangeInMemory` and `resolveFromMemory`, which the player calls
+///   on the thread that issues a seek (having only *tried* the engine lock)
+///   and which must never block.
 /// - Concurrent members, callable from any thread at any time, also while a
 ///   serial member runs and after `close()`: `interrupt`, `liveWindow`,
 ///   `itemTime(forDateMicroseconds:)`, `itemInfo`, `streamInfo`, and the
@@ -21,8 +24,9 @@
 ///   that a later serial call frees.
 /// - Lock order: engineLock -> Player.m -> { IOGuard.m, EventQueue.m,
 ///   engine-private leaf locks }. Callbacks the engine is given (`shouldStop`,
-///   `IOPolicy.aborted`) take `Player.m`: call them with no engine-private
-///   lock held.
+///   `IOPolicy.aborted`) read atomic flags (`CancelFlag`) and take no lock;
+///   still, call them with no engine-private lock held (a test's engine may
+///   pass closures that lock).
 /// Sendable: threads share an engine by the contract above (serial members under
 /// `engineLock`, concurrent members from any thread); conformers guard their own state.
 public protocol MediaEngine: AnyObject, Sendable {
@@ -57,6 +61,24 @@ public protocol MediaEngine: AnyObject, Sendable {
 
     /// Interrupts any blocking I/O now in progress (close, destroy, supersede).
     func interrupt()
+
+    /// The seekable range as far as it is known without I/O: `known` false when
+    /// finding it would need I/O. Serial (engine lock held); never blocks.
+    func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?)
+
+    /// The landing of `request` when memory alone decides it (the frame grid, a
+    /// keyframe index whose presentation times are known), or nil: the seek then
+    /// goes to the worker and `resolve`. Serial (engine lock held), but never
+    /// blocks and does no I/O: the host's read position moves to the landing's
+    /// keyframe lazily, on the next `readPacket`, which reports any error of
+    /// that positioning (seek.h, fpx_player_read_packet). The landing reports
+    /// `packetsRead` 0.
+    func resolveFromMemory(_ request: LandingRequest) -> Landing?
+}
+
+public extension MediaEngine {
+    func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?) { (false, nil) }
+    func resolveFromMemory(_ request: LandingRequest) -> Landing? { nil }
 }
 
 /// What a step engine call found.
@@ -64,8 +86,9 @@ public enum StepResultKind: Hashable, Sendable {
     case landed(StepLanding)
     /// Fewer than `count` frames that way.
     case noFrame
-    /// Forward, past what the live playlist has published.
-    case atLiveEdge
+    /// Forward, at the live edge: the next frame is not published yet, or is
+    /// published but lies past the hold-back edge (`LiveEdgeCause`).
+    case atLiveEdge(LiveEdgeCause)
 }
 
 /// The seekable window. The C type is `fpx_live_seek_window`.

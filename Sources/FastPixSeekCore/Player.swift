@@ -89,7 +89,13 @@ public final class Player: @unchecked Sendable {
         var error: ErrorCode?
         var avError: Int32 = 0
         var engine: PlayerEngine?
-        var cancelled = false
+        /// Closed, replaced, or its player destroyed (destroy sets it for the current item).
+        var cancelled = false {
+            didSet { if cancelled { stop.set() } }
+        }
+        /// Set with `cancelled`: what the item's own I/O (open, steps, the background index)
+        /// checks per packet and in FFmpeg's interrupt callback, with no lock.
+        let stop = CancelFlag()
         /// While the item opens: the deadline of the whole open (0 after).
         var openDeadline: UInt64 = 0
         /// The background index (`IndexMode.full`): its thread, its reader
@@ -111,7 +117,13 @@ public final class Player: @unchecked Sendable {
         let callback: (@Sendable (SeekOutcome) -> Void)?
         let issuedAt: UInt64
         var state = State.queued
-        var stopReason: FinishReason?
+        /// Why the request must stop; setting it also sets `cancel`.
+        var stopReason: FinishReason? {
+            didSet { if stopReason != nil { cancel.set() } }
+        }
+        /// Read by the engine between packets and by FFmpeg's interrupt callback, with no
+        /// lock (set with `stopReason`, which destroy also sets for an in-flight request).
+        let cancel = CancelFlag()
         /// Called under the player lock once the outcome is decided and its event queued
         /// (for `seekAndWait`); it must only signal.
         var onDecided: ((SeekOutcome) -> Void)?
@@ -160,10 +172,18 @@ public final class Player: @unchecked Sendable {
     private var indexDemux: (packets: UInt64, bytes: UInt64) = (0, 0)
     /// Demux counters of engines already closed.
     private var retiredDemux: (packets: UInt64, bytes: UInt64) = (0, 0)
-    /// Bumped by every call that interrupts a blocked packet read (a new
-    /// seek, cancel_pending_seeks, close_item, open, destroy); a read in
-    /// progress stops when it changes. Guarded by `m`.
-    var readEpoch: UInt64 = 0
+    /// The stop flag of the packet reads now in progress: set, and replaced by
+    /// a fresh one, by every call that interrupts a blocked packet read (a new
+    /// seek, cancel_pending_seeks, close_item, open, destroy:
+    /// `interruptReadsLocked`). A read captures it under `m` and then checks
+    /// it with no lock. Guarded by `m` (the reference; the flag is atomic).
+    private var readCancel = CancelFlag()
+
+    /// Interrupts the packet reads in progress (see `readCancel`).
+    func interruptReadsLocked() {
+        readCancel.set()
+        readCancel = CancelFlag()
+    }
     /// The packet last handed to the host (`PacketView.owner`). The player,
     /// not the engine that demuxed it, owns it: it is released by the next
     /// read or by destroy, never by a seek, a step, a close, an open or an
@@ -209,7 +229,7 @@ public final class Player: @unchecked Sendable {
     }
 
     private func retireCurrentItemLocked() {
-        readEpoch &+= 1
+        interruptReadsLocked()
         guard let old = item else { return }
         old.cancelled = true
         cancelPendingLocked(reason: .cancelled)
@@ -276,7 +296,9 @@ public final class Player: @unchecked Sendable {
         }
     }
 
-    /// Issues a seek. Returns its id; the callback runs exactly once.
+    /// Issues a seek. Returns its id; the callback runs exactly once. Never blocks: a seek
+    /// that memory decides (`MediaEngine.resolveFromMemory`) completes inside this call, its
+    /// events queued before it returns; any other goes to the worker.
     /// The C function is `fpx_player_seek`.
     public func seek(to target: MediaTime, precision: SeekPrecision,
                      completion: (@Sendable (SeekOutcome) -> Void)?,
@@ -285,6 +307,13 @@ public final class Player: @unchecked Sendable {
         if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
             throw ErrorCode.invalidArgument
         }
+        let issuedAt = monotonicNanoseconds()
+        // A seek that memory decides completes here, on the calling thread, with no I/O and no
+        // worker trip (docs/ARCHITECTURE.md, "The data flow of one seek"). The engine lock is
+        // only tried, never waited for: an engine busy (in I/O, or indexing) sends the seek to
+        // the worker as before, so this call never blocks. Lock order: engineLock -> m.
+        let engineHeld = engineLock.tryLock()
+        defer { if engineHeld { engineLock.unlock() } }
         return try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
             guard let it = item else { throw ErrorCode.noItem }
@@ -293,12 +322,13 @@ public final class Player: @unchecked Sendable {
             nextSeekID += 1
             stats.seeksIssued += 1
             let req = SeekRequest(id: id, item: it, target: target, precision: precision,
-                                  callback: completion, issuedAt: monotonicNanoseconds())
+                                  callback: completion, issuedAt: issuedAt)
             req.onDecided = onDecided
             guard seekManagerEnabled else {
                 completeLocked(req, reason: .noSeekManager, clamp: .seekableRangeUnknown)
                 return id
             }
+            if engineHeld && resolveFromMemoryLocked(req) { return id }
             for old in pending {
                 if old.state == .queued {
                     completeLocked(old, reason: .superseded, clamp: nil)
@@ -308,11 +338,62 @@ public final class Player: @unchecked Sendable {
             }
             pending.removeAll { $0.state == .done }
             pending.append(req)
-            readEpoch &+= 1
+            interruptReadsLocked()
             jobs.append(.seek(req))
             m.broadcast()
             return id
         }
+    }
+
+    /// Completes `req` from memory when the ready item's engine can decide its landing with no
+    /// I/O (`MediaEngine.resolveFromMemory`). Called with `engineLock` (taken by a try-lock) and
+    /// `m` held. False: the seek goes to the worker, with nothing changed.
+    ///
+    /// Order and supersede rules stay those of the worker path: with a seek in flight (its
+    /// completion is still to come) it declines; seeks still queued complete as superseded
+    /// first, so completions keep the order of issue.
+    private func resolveFromMemoryLocked(_ req: SeekRequest) -> Bool {
+        let it = req.item
+        guard it === item, !it.cancelled, it.status == .ready, let engine = it.engine,
+              !pending.contains(where: { $0.state == .inFlight }) else { return false }
+        let known = engine.seekableRangeInMemory()
+        guard known.known else { return false }
+        let timeline = engine.timeline
+        var clamp: SeekClamp = .seekableRangeUnknown
+        var tolerance = MediaTime(value: 0, timescale: timeline.timeBaseDen)
+        guard let request = try? Self.landingRequest(req, timeline: timeline, range: known.range, clamp: &clamp,
+                                                     tolerance: &tolerance),
+              let landing = engine.resolveFromMemory(request) else { return false }
+        for old in pending where old.state == .queued { completeLocked(old, reason: .superseded, clamp: nil) }
+        pending.removeAll { $0.state == .done }
+        // As on the worker path: a read blocked in I/O stops (the landing moved the read position).
+        interruptReadsLocked()
+        req.state = .inFlight
+        completeLocked(req, reason: .completed, clamp: clamp, landing: landing, timeline: timeline,
+                       tolerance: tolerance, streamIndex: engine.referenceStream)
+        return true
+    }
+
+    /// The landing request for `req` on `timeline`, with `range` the seekable range in ticks
+    /// (nil: unknown): the clamp, the target in exact ticks and, for nearest-keyframe
+    /// precision, the keyframe window and the tolerance the outcome reports.
+    private static func landingRequest(_ req: SeekRequest, timeline: Timeline, range: ClosedRange<Int64>?,
+                                       clamp: inout SeekClamp, tolerance: inout MediaTime) throws -> LandingRequest {
+        clamp = SeekClamp.clamp(req.target, into: range.map {
+            (timeline.itemTime(ofTicks: $0.lowerBound), timeline.itemTime(ofTicks: $0.upperBound))
+        })
+        let target = clamp.clampedTarget(requested: req.target)
+        guard let ticks = timeline.ticks(of: target) else { throw ErrorCode.invalidTime }
+        var window: ClosedRange<Int64>?
+        var wantsKeyframe = false
+        if case .nearestKeyframe(let tol) = req.precision {
+            wantsKeyframe = true
+            // Exact: the tolerance is never rounded to the stream's ticks.
+            guard let tolTicks = timeline.ticks(ofDuration: tol) else { throw ErrorCode.invalidArgument }
+            tolerance = tol
+            window = LandingPolicy.keyframeWindow(target: ticks, toleranceTicks: tolTicks)
+        }
+        return LandingRequest(target: ticks, wantsKeyframe: wantsKeyframe, keyframeWindow: window, seekID: req.id)
     }
 
     /// Cancels every queued or in-flight seek. The C function is `fpx_player_cancel_pending_seeks`.
@@ -320,7 +401,7 @@ public final class Player: @unchecked Sendable {
     public func cancelPendingSeeks() throws -> Int {
         try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
-            readEpoch &+= 1
+            interruptReadsLocked()
             return cancelPendingLocked(reason: .cancelled)
         }
     }
@@ -424,7 +505,7 @@ public final class Player: @unchecked Sendable {
         // measurement below (seek.h, "Time bounds").
         m.locked { it.openDeadline = config.ioTimeoutNanoseconds > 0 ? Deadline.after(config.ioTimeoutNanoseconds) : 0 }
         let policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds,
-                              aborted: { [self] in self.m.locked { it.cancelled || self.destroyed } },
+                              aborted: { [stop = it.stop] in stop.isSet },
                               protocols: config.protocols, maxBufferBytes: config.maxBufferBytes,
                               openDeadline: { [self] in self.m.locked { it.openDeadline } })
         var engine: PlayerEngine?
@@ -509,27 +590,15 @@ public final class Player: @unchecked Sendable {
         var landing: Landing?
         var failure: ErrorCode?
         var tolerance: MediaTime = MediaTime(value: 0, timescale: timeline.timeBaseDen)
-        let shouldStop: () -> Bool = { [self] in self.m.locked { req.stopReason != nil || self.destroyed } }
+        // No lock per packet: stopReason (supersede, cancel, destroy) sets the request's flag.
+        let cancel = req.cancel
+        let shouldStop: () -> Bool = { cancel.isSet }
         engineLock.locked {
             do {
                 let range = try engine.seekableRange()
-                clamp = SeekClamp.clamp(req.target, into: range.map {
-                    (timeline.itemTime(ofTicks: $0.lowerBound), timeline.itemTime(ofTicks: $0.upperBound))
-                })
-                let target = clamp.clampedTarget(requested: req.target)
-                guard let ticks = timeline.ticks(of: target) else { throw ErrorCode.invalidTime }
-                var window: ClosedRange<Int64>?
-                var wantsKeyframe = false
-                if case .nearestKeyframe(let tol) = req.precision {
-                    wantsKeyframe = true
-                    // Exact: the tolerance is never rounded to the stream's ticks.
-                    guard let tolTicks = timeline.ticks(ofDuration: tol) else { throw ErrorCode.invalidArgument }
-                    tolerance = tol
-                    window = LandingPolicy.keyframeWindow(target: ticks, toleranceTicks: tolTicks)
-                }
-                landing = try engine.resolve(LandingRequest(target: ticks, wantsKeyframe: wantsKeyframe,
-                                                            keyframeWindow: window, seekID: req.id),
-                                             shouldStop: shouldStop)
+                let request = try Self.landingRequest(req, timeline: timeline, range: range, clamp: &clamp,
+                                                      tolerance: &tolerance)
+                landing = try engine.resolve(request, shouldStop: shouldStop)
             } catch let e as ErrorCode {
                 failure = e
             } catch let e as EngineError {
@@ -586,10 +655,12 @@ public final class Player: @unchecked Sendable {
     /// truncated packet).
     public func readPacket() throws -> PacketView {
         let deadline = config.ioTimeoutNanoseconds > 0 ? Deadline.after(config.ioTimeoutNanoseconds) : nil
-        let (engine, epoch): (PlayerEngine, UInt64) = try m.locked { (try settledEngineLocked(deadline: deadline), readEpoch) }
-        let stop: () -> Bool = { [self] in
-            self.m.locked { self.destroyed || self.readEpoch != epoch || self.item?.engine !== engine }
+        // One flag for the whole read: set by whatever interrupts reads (a seek, a cancel, close,
+        // open, destroy: each replaces `readCancel`), checked per packet without a lock.
+        let (engine, cancel): (PlayerEngine, CancelFlag) = try m.locked {
+            (try settledEngineLocked(deadline: deadline), readCancel)
         }
+        let stop: () -> Bool = { cancel.isSet }
         // The previous packet is released only now, at the next read (seek.h, section 5).
         let previous: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
         _ = previous
@@ -650,7 +721,7 @@ public final class Player: @unchecked Sendable {
     /// (their interrupt makes the reader's I/O return at once).
     private func runIndex(_ it: Item, _ e: PlayerEngine) {
         guard let b = e as? BackgroundIndexable else { return }
-        let gone: @Sendable () -> Bool = { [self] in self.m.locked { it.cancelled || self.destroyed } }
+        let gone: @Sendable () -> Bool = { [stop = it.stop] in stop.isSet }
         guard let make = engineLock.locked({ gone() ? nil : b.indexerFactory() }) else { return }
         let policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds, aborted: gone,
                               protocols: config.protocols, maxBufferBytes: config.maxBufferBytes)
@@ -727,7 +798,7 @@ public final class Player: @unchecked Sendable {
                 it.engine?.interrupt()
                 it.indexer?.interrupt()
             }
-            readEpoch &+= 1
+            interruptReadsLocked()
             destroyed = true
             m.broadcast()
             return false

@@ -29,6 +29,8 @@ public final class Monitor: @unchecked Sendable {
     }
 
     public func lock() { pthread_mutex_lock(mutex) }
+    /// Takes the lock only if it is free now; never waits. True when taken.
+    public func tryLock() -> Bool { pthread_mutex_trylock(mutex) == 0 }
     public func unlock() { pthread_mutex_unlock(mutex) }
 
     @inline(__always)

@@ -156,16 +156,13 @@ extension FFmpegEngine {
         try rewind()
         // The position is known exactly (the start): clearWindow's mark does not apply.
         positionLost = false
-        landedPTS = nil
-        discontinuity = false
-        lastSeekID = seekID
+        stamp.restart(seekID: seekID)
     }
 
+    /// The landing the host's packets follow (see PacketStamp); `seekID` 0: a frame step.
     func land(_ pts: Int64, seekID: UInt64) {
-        landedPTS = pts
         positionLost = false
-        discontinuity = true
-        lastSeekID = seekID
+        stamp.land(pts, seekID: seekID)
     }
 
     // MARK: The container's keyframe index
@@ -232,13 +229,8 @@ extension FFmpegEngine {
         ioGuard.begin(stop: shouldStop)
         defer { ioGuard.end() }
         let startPackets = demuxCounters.packets
-        if let known = LandingResolver.fromGrid(request, grid: grid) {
-            if try position(at: known.key, shouldStop: shouldStop) {
-                land(known.pts, seekID: request.seekID)
-                return Landing(pts: known.pts, isKeyframe: known.pts == known.key.pts, resolution: known.resolution,
-                               coversTarget: known.covers, packetsRead: demuxCounters.packets &- startPackets)
-            }
-        }
+        // Decided from memory (the grid, or the index with known pts): positioned lazily, by the next read.
+        if let l = resolveFromMemory(request) { return l }
         if request.wantsKeyframe, request.keyframeWindow != nil, var index = keyframeIndex() {
             let d = try LandingResolver.resolveFromIndex(request, index: &index, demuxer: self, settleCount: settleCount,
                                                          shouldStop: shouldStop)
@@ -260,6 +252,41 @@ extension FFmpegEngine {
         land(d.pts, seekID: request.seekID)
         return Landing(pts: d.pts, isKeyframe: d.isKeyframe, resolution: d.resolution, coversTarget: d.coversTarget,
                        packetsRead: demuxCounters.packets &- startPackets)
+    }
+
+    /// The landing when memory decides it: the frame grid, or the container's
+    /// keyframe index with the presentation times already known
+    /// (`LandingResolver.fromIndexInMemory`). No I/O: the host's reads are
+    /// re-pointed inside the window when it holds the landing's keyframe, else
+    /// the window is emptied and the demuxer positioned by the next read (`positionLost` with
+    /// `lazyKey`; `restoreReadPosition`), which reports any error of that
+    /// positioning and, having failed, tries again at the read after. Flags and
+    /// seek id are those of an eager landing (`land`). A run of such seeks
+    /// positions the demuxer once, at the last landing.
+    public func resolveFromMemory(_ request: LandingRequest) -> Landing? {
+        guard ctx != nil, seekableRangeInMemory().known, seekable, !ioGuard.isInterrupted else { return nil }
+        var known = LandingResolver.fromGrid(request, grid: grid)
+        if known == nil, request.wantsKeyframe, request.keyframeWindow != nil, let index = keyframeIndex() {
+            known = LandingResolver.fromIndexInMemory(request, index: index, grid: grid)
+        }
+        guard let k = known else { return nil }
+        dropPending()
+        // The window may hold the keyframe already (memory, no I/O), as position(at:) would find it.
+        let inWindow = contiguous ? window.firstIndex(where: {
+            $0.pointee.stream_index == referenceStream && Self.isKey($0) && landPTS($0) == k.key.pts
+        }) : nil
+        land(k.pts, seekID: request.seekID)
+        if let i = inWindow {
+            cursor = i
+        } else {
+            // The window is of another place: let it go (memory only), so that nothing (a step
+            // extending it) mistakes it for the landing's; the next read positions and refills it.
+            clearWindow()
+            lazyKey = (k.pts, k.key)
+            positionLost = true
+        }
+        return Landing(pts: k.pts, isKeyframe: k.pts == k.key.pts, resolution: k.resolution, coversTarget: k.covers,
+                       packetsRead: 0)
     }
 
     /// The resolver's scan (LandingResolver.scan) over this engine's window;
@@ -315,7 +342,10 @@ extension FFmpegEngine {
             guard let cov = grid.coverage(around: f0) else { return nil }
             if forward {
                 if cov.upperBound == Int64.max { return nil }
-                try extendWindow(covering: f0, shouldStop: shouldStop)
+                // Read as many reference packets as frames are still missing
+                // (at least one, at most a window's worth) before recording.
+                let missing = count - (grid.framesKnown(after: f0) ?? 0)
+                try extendRun(cov, packets: min(max(1, missing), Self.maxWindowPackets / 2), shouldStop: shouldStop)
             } else {
                 if cov.lowerBound <= r.lowerBound { return nil }
                 // Read only the GOP before the proven run, positioned by byte
@@ -380,22 +410,48 @@ extension FFmpegEngine {
         recordWindow()
     }
 
-    /// Reads one more packet into the window (which must hold `f0`'s GOP and
-    /// be contiguous), and records the grid it proves.
-    func extendWindow(covering f0: Int64, shouldStop: () -> Bool) throws {
-        let holds = contiguous && window.first.flatMap { landPTS($0) }.map { $0 <= f0 } == true
-        if !holds {
-            _ = try scanFrom(target: f0, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+    /// Extends the proven run `cov` forward: reads `n` more reference packets
+    /// into the window when the window is contiguous and starts inside the run
+    /// (so what it proves joins the run), else scans from the run's end. A
+    /// window that outgrows its cap drops whole GOPs from its front (the run
+    /// stays proven in the grid; the host's read position is then restored
+    /// at the playhead, unless the step lands), so a long step never loses
+    /// contiguity and never re-reads what it proved.
+    func extendRun(_ cov: ClosedRange<Int64>, packets n: Int, shouldStop: () -> Bool) throws {
+        let joins = contiguous && window.first.flatMap { landPTS($0) }.map { cov.contains($0) } == true
+        if !joins {
+            _ = try scanFrom(target: cov.upperBound, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+            trimWindow()
+            return
         }
-        // Read until one more reference packet arrives (or EOF).
-        while true {
+        var refs = 0
+        while refs < n {
             if shouldStop() { throw EngineError(.cancelled) }
             guard let p = try readRaw() else { atEOF = true; break }
             appendToWindow(p)
-            if p.pointee.stream_index == referenceStream { break }
+            if p.pointee.stream_index == referenceStream { refs += 1 }
+            if window.count > Self.maxWindowPackets || windowBytes > ioGuard.policy.maxBufferBytes / 2 {
+                recordWindow()
+                dropLeadingGOPs()
+            }
         }
         recordWindow()
-        trimWindow()
+    }
+
+    /// Drops the window's packets before its last reference keyframe (the
+    /// frames they proved are in the grid already). The host's cursor may
+    /// point into them: its read position is then lost (restored at the
+    /// playhead on the next read, unless a landing sets it first).
+    func dropLeadingGOPs() {
+        guard let cut = window.lastIndex(where: { $0.pointee.stream_index == referenceStream && Self.isKey($0) }),
+              cut > 0 else { return }
+        for i in 0..<cut { windowBytes &-= Int(max(0, window[i].pointee.size)); free(window[i]) }
+        window.removeFirst(cut)
+        if cursor < cut { positionLost = true; cursor = 0 } else { cursor -= cut }
+        windowMaxDTS = nil
+        for p in window where p.pointee.stream_index == referenceStream {
+            if let d = Self.dts(p) { windowMaxDTS = max(windowMaxDTS ?? d, d) }
+        }
     }
 }
 

@@ -48,21 +48,35 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// Learned by `position(at:)`: what to add to a keyframe's pts (or dts) so
     /// a backward seek lands exactly on it.
     var seekAimShift: Int64 = 0
-    var landedPTS: Int64?
+    /// The per-seek state the host's packets are stamped from (PacketStamp).
+    var stamp: PacketStamp
+    /// The landed frame (the playhead), from `stamp`.
+    var landedPTS: Int64? { stamp.landedPTS }
     /// The container's keyframe index (see keyframeIndex()).
     var keyIndex: KeyframeIndex?
     var indexRead = false
     /// The packet the landing resolver read last and has not kept or dropped.
     var pending: UnsafeMutablePointer<AVPacket>?
-    var discontinuity = false
-    var lastSeekID: UInt64 = 0
     /// The host's read position was moved (the window cleared, the demuxer
     /// sought) by an operation that did not land: a seek or step interrupted
     /// by a cancel or supersede, failed, or refused after scanning. The next
     /// read first puts it back at the keyframe the playhead frame needs, with
     /// DISCONTINUITY, so packets never continue from where a scan stopped.
     var positionLost = false
+    /// Lazy positioning: the keyframe a landing decided from memory decodes from
+    /// (`resolveFromMemory`), for the next read to position at (with
+    /// `positionLost`), valid while `landing` is the landed frame.
+    var lazyKey: (landing: Int64, key: FrameGrid.Keyframe)?
+    /// The last failed av_seek_frame of a read's repositioning (0: none), so that
+    /// a positioning that could not reach the media reports why (`restoreForRead`).
+    var positionFailure: Int32 = 0
     private var counters: (packets: UInt64, bytes: UInt64) = (0, 0)
+    /// Packet pool: AVPacket structs the window or the resolver let go, unreferenced (no
+    /// data), for `readRaw` to reuse instead of allocating one per packet. Only the
+    /// engine's own packets enter it; the host's are separate references
+    /// (`OwnedPacket`) and never do. At most `maxPooledPackets`.
+    private var packetPool: [UnsafeMutablePointer<AVPacket>] = []
+    static let maxPooledPackets = 256
     private var closed = false
     /// Owns the custom I/O of an in-memory item; outlives the format context.
     private let memoryIO: MemoryIO?
@@ -169,6 +183,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             origin = stStart
         }
         timeline = Timeline(timeBaseNum: num, timeBaseDen: den, originTicks: origin)
+        stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(num, den))
         facts = ItemFacts(c)
         seekableAtOpen = ((c.pointee.ctx_flags & fpx_avfmtctx_unseekable()) == 0)
             && (c.pointee.pb.map { $0.pointee.seekable != 0 } ?? true)
@@ -177,7 +192,6 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         } else {
             durationTime = .invalid
         }
-        discontinuity = false
     }
 
     deinit { close() }
@@ -190,6 +204,11 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         closed = true
         dropPending()
         clearWindow()
+        for p in packetPool {
+            var pp: UnsafeMutablePointer<AVPacket>? = p
+            av_packet_free(&pp)
+        }
+        packetPool.removeAll()
         if ctx != nil { avformat_close_input(&ctx) }
     }
 
@@ -232,28 +251,30 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         // The packet window may not grow past the buffer cap (a hostile stream
         // whose GOP never ends would otherwise grow it without bound).
         if windowBytes > ioGuard.policy.maxBufferBytes { throw EngineError(.tooLarge) }
-        guard let p = av_packet_alloc() else { throw EngineError(.noMemory) }
+        guard let p = packetPool.popLast() ?? av_packet_alloc() else { throw EngineError(.noMemory) }
         ioGuard.extend()
         let ret = av_read_frame(c, p)
         if ret < 0 {
-            var pp: UnsafeMutablePointer<AVPacket>? = p
-            av_packet_free(&pp)
-            if ret == fpx_averror_eof() && !ioGuard.wasCut { return nil }
+            free(p)
+            // Demuxers report a broken connection as the end of the file: the context's
+            // own error says which it was.
+            let ioErr = c.pointee.pb?.pointee.error ?? 0
+            let broken = ioErr < 0 && ioErr != fpx_averror_eof()
+            if ret == fpx_averror_eof() && !ioGuard.wasCut && !broken { return nil }
             // An interrupted or failed read may have consumed part of a packet:
             // the window no longer proves what follows its last packet, and the
             // demuxer may have skipped it: the next host read restarts at the
             // playhead's keyframe, with DISCONTINUITY.
             contiguous = false
             positionLost = true
-            throw ioGuard.error(for: ret)
+            throw ioGuard.error(for: ret == fpx_averror_eof() && broken ? ioErr : ret)
         }
         // A read cut short by the deadline, a stop or an abort, or by an I/O
         // error FFmpeg papered over, returns a truncated packet (flagged
         // corrupt, or not at all): never hand that out as media.
         let ioError = c.pointee.pb?.pointee.error ?? 0
         if ioGuard.wasCut || ((p.pointee.flags & fpx_pkt_flag_corrupt()) != 0 && ioError < 0 && ioError != fpx_averror_eof()) {
-            var pp: UnsafeMutablePointer<AVPacket>? = p
-            av_packet_free(&pp)
+            free(p)
             // The demuxer has moved past the dropped packet (see above).
             contiguous = false
             positionLost = true
@@ -275,9 +296,16 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         atEOF = false
     }
 
+    /// Lets go of one of the engine's packets: its data reference is dropped now; the struct
+    /// goes back to the pool (or is freed when the pool is full or the engine closed).
     func free(_ p: UnsafeMutablePointer<AVPacket>) {
-        var pp: UnsafeMutablePointer<AVPacket>? = p
-        av_packet_free(&pp)
+        if !closed && packetPool.count < Self.maxPooledPackets {
+            av_packet_unref(p)
+            packetPool.append(p)
+        } else {
+            var pp: UnsafeMutablePointer<AVPacket>? = p
+            av_packet_free(&pp)
+        }
     }
 
     static func pts(_ p: UnsafeMutablePointer<AVPacket>) -> Int64? {
@@ -333,7 +361,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     func seek(to ticks: Int64) -> Int32 {
         guard let c = ctx else { return fpx_averror_exit() }
         ioGuard.extend()
-        return av_seek_frame(c, referenceStream, ticks, fpx_avseek_flag_backward())
+        let ret = av_seek_frame(c, referenceStream, ticks, fpx_avseek_flag_backward())
+        if ret < 0 && ret != fpx_averror_eof() { positionFailure = ret }
+        return ret
     }
 
     /// Back to the first packet. Timestamp seeks to the start are unreliable for
@@ -373,6 +403,10 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
 
     public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? { nil }
 
+    public func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?) {
+        closed ? (false, nil) : (rangeKnown, range)
+    }
+
     public func seekableRange() throws -> ClosedRange<Int64>? {
         if rangeKnown { return range }
         guard seekable else { rangeKnown = true; range = nil; return nil }
@@ -387,7 +421,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         // The scans moved the demuxer: start again from the beginning.
         try rewind()
         clearWindow()
-        landedPTS = nil
+        stamp.forgetLanding()
         positionLost = false
         return range
     }
@@ -486,7 +520,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     private func readAnyPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
         _ = try liveContext()
         clearStickyIOError()
-        if positionLost { try restoreReadPosition(shouldStop: shouldStop) }
+        if positionLost { try restoreForRead(shouldStop: shouldStop) }
         let p: UnsafeMutablePointer<AVPacket>
         var owned = false
         if cursor < window.count {
@@ -508,10 +542,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             }
             p = r
         }
-        // The host gets its own reference: a later seek may free the window.
-        let clone = av_packet_clone(p)
-        if owned { free(p) }
-        guard let ref = clone else { throw EngineError(.noMemory) }
+        // The host gets its own reference: a later seek may free the window. A packet the
+        // window does not keep is handed over as it is (it never returns to the pool).
+        guard let ref = owned ? p : av_packet_clone(p) else { throw EngineError(.noMemory) }
         // The host's packet belongs to whoever holds `owner` (the player), not
         // to this engine: closing the engine or evicting it cannot free it.
         let owner = OwnedPacket(ref)
@@ -520,50 +553,63 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         if (f & fpx_pkt_flag_key()) != 0 { flags |= PacketView.flagKey }
         if (f & fpx_pkt_flag_corrupt()) != 0 { flags |= PacketView.flagCorrupt }
         if (f & fpx_pkt_flag_discard()) != 0 { flags |= PacketView.flagDiscard }
-        if discontinuity { flags |= PacketView.flagDiscontinuity; discontinuity = false }
         let pts = Self.pts(ref)
         // A primed packet of the reference stream presents from its first real sample.
         let presents = ref.pointee.stream_index == referenceStream ? landPTS(ref) : pts
-        if let landed = landedPTS, let t = presents ?? Self.dts(ref), isBefore(t, stream: ref.pointee.stream_index, landed: landed) {
-            flags |= PacketView.flagDecodeOnly
-        }
+        flags |= stamp.nextFlags(presents: presents ?? Self.dts(ref), timeBase: timeBase(of: ref.pointee.stream_index))
         var view = PacketView(data: UnsafeRawPointer(ref.pointee.data), size: Int(max(0, ref.pointee.size)),
                               streamIndex: ref.pointee.stream_index, pts: pts, dts: Self.dts(ref),
                               duration: ref.pointee.duration, position: ref.pointee.pos, flags: flags,
-                              seekID: lastSeekID, avPacket: UnsafeRawPointer(ref), owner: owner)
-        if let landed = landedPTS { describeLanding(&view, landed: landed) }
+                              seekID: stamp.seekID, avPacket: UnsafeRawPointer(ref), owner: owner)
+        stamp.describeLanding(&view, referenceStream: referenceStream, streamTimeBase: timeBase(of: view.streamIndex),
+                              audioSampleRate: audioSampleRate(of: view.streamIndex))
         return view
     }
 
-    /// Fills the packet's landing fields (see `PacketView`), exactly: the landing in the
-    /// packet's stream ticks rounded up, and for an audio packet that straddles the landing,
-    /// the samples of its decoded frame that present before it (ceil((L - P) * rate)).
-    private func describeLanding(_ v: inout PacketView, landed: Int64) {
-        v.landedPTS = landed
-        v.landedStreamIndex = referenceStream
-        let stream = v.streamIndex
-        if stream == referenceStream { v.landedPTSInStream = landed }
+    /// The sample rate of an audio stream (the landing's trim), else 0.
+    private func audioSampleRate(of stream: Int32) -> Int32 {
         guard let c = ctx, stream >= 0, stream < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(stream)],
-              stream != referenceStream else { return }
-        let tb = st.pointee.time_base
-        guard tb.num > 0, tb.den > 0, timeline.timeBaseNum > 0, timeline.timeBaseDen > 0 else { return }
-        // L seconds = landed * rn / rd; in stream ticks: L / (tn / td) = landed * rn * td / (rd * tn).
-        let num = Int128(landed) * Int128(timeline.timeBaseNum) * Int128(tb.den)
-        let den = Int128(timeline.timeBaseDen) * Int128(tb.num)
-        let q = num / den, r = num % den
-        let ceilTicks = r > 0 ? q + 1 : q
-        if ceilTicks >= Int128(Int64.min) && ceilTicks <= Int128(Int64.max) { v.landedPTSInStream = Int64(ceilTicks) }
-        // Audio straddling the landing: P < L < P + duration, in this stream's ticks (exact: L = num/den).
-        guard st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO, let p = v.pts, v.duration > 0 else { return }
-        let rate = Int128(st.pointee.codecpar.pointee.sample_rate)
-        guard rate > 0 else { return }
-        let pNum = Int128(p) * den, endNum = (Int128(p) + Int128(v.duration)) * den
-        guard pNum < num, num < endNum else { return }
-        // (L - P) seconds * rate = (num - pNum) / den ticks * tn / td * rate.
-        let tNum = (num - pNum) * Int128(tb.num) * rate
-        let tDen = den * Int128(tb.den)
-        let samples = tNum / tDen + (tNum % tDen > 0 ? 1 : 0)
-        if samples > 0 && samples <= Int128(Int64.max) { v.trimSamples = Int64(samples) }
+              st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { return 0 }
+        return st.pointee.codecpar.pointee.sample_rate
+    }
+
+    /// `restoreReadPosition` for a host read (after a landing positioned lazily, or a lost read
+    /// position), with its errors as the read reports them (seek.h, fpx_player_read_packet): a
+    /// stop (a new seek, a cancel) is FPX_ERROR_INTERRUPTED, and a positioning that could not
+    /// reach the media (its seeks failed, so the reads found nothing) reports the seek's I/O
+    /// error rather than the missing keyframe. The landing stays; the next read tries again.
+    private func restoreForRead(shouldStop: @escaping () -> Bool) throws {
+        positionFailure = 0
+        // A new attempt: an I/O error an earlier one left in the context must not fail it.
+        if let pb = ctx?.pointee.pb, pb.pointee.error < 0 {
+            pb.pointee.error = 0
+            pb.pointee.eof_reached = 0
+        }
+        do {
+            try restoreReadPosition(shouldStop: shouldStop)
+        } catch let e as EngineError {
+            if e.code == .cancelled, !ioGuard.isInterrupted, shouldStop() {
+                throw EngineError(.interrupted, avError: e.avError)
+            }
+            if e.code == .invalidData || e.code == .eof {
+                if positionFailure < 0 { throw ioGuard.error(for: positionFailure) }
+                // Demuxers ignore a failed byte seek (an http reconnection refused) and then
+                // read nothing, as at the end: ask the I/O layer itself.
+                if let probe = probeIO(shouldStop: shouldStop) { throw probe }
+            }
+            throw e
+        }
+    }
+
+    /// The I/O error a byte seek to the start gives now, if any (the positioning that called it
+    /// failed anyway and is redone by the next read).
+    private func probeIO(shouldStop: @escaping () -> Bool) -> EngineError? {
+        guard let pb = ctx?.pointee.pb, pb.pointee.seekable != 0 else { return nil }
+        ioGuard.begin(stop: shouldStop)
+        defer { ioGuard.end() }
+        let r = avio_seek(pb, 0, SEEK_SET)
+        guard r < 0 else { return nil }
+        return ioGuard.error(for: Int32(clamping: r))
     }
 
     /// Puts the host's reads back at the keyframe the playhead frame (the last
@@ -572,7 +618,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         ioGuard.begin(stop: shouldStop)
         defer { ioGuard.end() }
         if let l = landedPTS {
-            if let k = grid.keyframe(for: l), try position(at: k, shouldStop: shouldStop) {
+            // A landing decided from memory named its keyframe (lazyKey); else the grid knows it.
+            let lazy = lazyKey.flatMap { $0.landing == l ? $0.key : nil }
+            if let k = lazy ?? grid.keyframe(for: l), try position(at: k, shouldStop: shouldStop) {
                 // positioned
             } else {
                 let s = try scanFrom(target: l, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
@@ -583,21 +631,16 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             clearWindow()
         }
         positionLost = false
-        discontinuity = true
+        stamp.restored()
     }
 
-    /// Whether a timestamp of `stream` presents before the landed frame.
-    private func isBefore(_ t: Int64, stream: Int32, landed: Int64) -> Bool {
-        if stream == referenceStream { return t < landed }
+    /// A stream's time base for `PacketStamp` (invalid, 0/0, for an unknown stream: never DECODE_ONLY).
+    private func timeBase(of stream: Int32) -> PacketStamp.TimeBase {
+        if stream == referenceStream { return stamp.referenceTimeBase }
         guard let c = ctx, stream >= 0, stream < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(stream)] else {
-            return false
+            return PacketStamp.TimeBase(0, 0)
         }
-        let tb = st.pointee.time_base
-        guard tb.num > 0, tb.den > 0 else { return false }
-        // t * tb < landed * refTB, exactly.
-        let l = Int128(t) * Int128(tb.num) * Int128(timeline.timeBaseDen)
-        let r = Int128(landed) * Int128(timeline.timeBaseNum) * Int128(tb.den)
-        return l < r
+        return PacketStamp.TimeBase(st.pointee.time_base.num, st.pointee.time_base.den)
     }
 
     public var itemInfo: ItemInfo {

@@ -67,6 +67,10 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private var lastChange: UInt64 = 0
     private var reloadError: ErrorCode?
     private var reloader: OSThread?
+    /// An ended (VOD) playlist's last frame, item ticks, with the segment it is in: the
+    /// seekable end, as a file's is its last frame. Learned by demuxing the last segment
+    /// (at open, or once ENDLIST appears) under the engine lock.
+    private var lastFrame: (sequence: Int64, ticks: Int64)?
 
     /// The stream facts of the item, from the first segment opened. Segment
     /// engines come and go; these stay, so `itemInfo`/`streamInfo` never
@@ -81,8 +85,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private var engineOrder: [Int64] = []
     private var anchors: [Int64: Anchor] = [:]
     private var currentSequence: Int64?
-    private var markDiscontinuity = false
-    private var lastSeekID: UInt64 = 0
+    /// The item's per-seek state: the latest landing (segment and segment pts),
+    /// the seek id and EXT-X-DISCONTINUITY marks (see PacketStamp).
+    private var stamp: PacketStamp
     private var retiredCounters: (packets: UInt64, bytes: UInt64) = (0, 0)
     /// The last init section fetched (fMP4), by URI and byte range.
     private var initSections: [String: [UInt8]] = [:]
@@ -130,6 +135,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         referenceStream = e.referenceStream
         hasVideo = e.hasVideo
         facts = e.facts
+        stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(e.timeline.timeBaseNum, e.timeline.timeBaseDen))
         ticksPerSecond = Rational(Int128(e.timeline.timeBaseDen), Int128(e.timeline.timeBaseNum))
         em.locked { engines[seg.sequence] = e }
         engineOrder = [seg.sequence]
@@ -138,7 +144,20 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         initSections = inits
         if !endList {
             reloader = OSThread(name: "fpx-hls-reload") { [weak self] in self?.reloadLoop() }
+        } else {
+            // The start segment anchors its domain first, as it would when read first. A last
+            // segment that cannot be read now does not fail the open: the window ends at its
+            // listed end until a later seekableRange() reads it.
+            _ = try anchor(for: seg, engine: e)
+            try? learnLastFrame()
         }
+    }
+
+    /// An ended playlist: demuxes its last segment (once) for the last frame (engine lock held).
+    private func learnLastFrame() throws {
+        let (last, ended, known) = tm.locked { (segments.last, endList, lastFrame?.sequence) }
+        guard ended, let s = last, known != s.sequence, let f = try frameTicks(s) else { return }
+        tm.locked { lastFrame = (s.sequence, f.upperBound) }
     }
 
     deinit { close() }
@@ -333,20 +352,27 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private func ticks(ofPTS pts: Int64, _ a: Anchor) -> Int64 { a.ticks &+ (pts &- a.pts) }
     private func pts(ofTicks t: Int64, _ a: Anchor) -> Int64 { a.pts &+ (t &- a.ticks) }
 
-    private func segmentIndex(atTicks t: Rational, in segs: [Segment]) -> Int? {
-        guard !segs.isEmpty else { return nil }
-        let seconds = t * Rational(Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
-        if seconds < segs[0].itemStart { return 0 }
-        return segs.lastIndex { $0.itemStart <= seconds } ?? segs.count - 1
-    }
-
     // MARK: MediaEngine
 
     private var windowSnapshot: (segs: [Segment], hold: Rational, live: Bool, td: Int) {
         tm.locked { (segments, holdBack, !endList, targetDuration) }
     }
 
+    /// The window's end on the item timeline, seconds: a live playlist's hold-back edge (the
+    /// newest segment's end minus HOLD-BACK); an ended one's last frame, as for files (its last
+    /// segment's end until that segment is demuxed).
+    private func windowEnd(_ segs: [Segment], hold: Rational, live: Bool) -> Rational? {
+        guard let first = segs.first, let last = segs.last else { return nil }
+        var end = live ? last.itemEnd - hold : last.itemEnd
+        if !live, let lf = tm.locked({ lastFrame }), lf.sequence == last.sequence {
+            end = Rational(lf.ticks) * Rational(Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
+        }
+        return end < first.itemStart ? first.itemStart : end
+    }
+
     public func seekableRange() throws -> ClosedRange<Int64>? {
+        // A failure leaves the listed end (as at open); the seek itself will meet the error.
+        try? learnLastFrame()
         guard let w = liveWindow(), let s = timeline.ticks(of: w.start), let e = timeline.ticks(of: w.end) else {
             return nil
         }
@@ -356,9 +382,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     public func liveWindow() -> LiveWindow? {
         let (segs, hold, live, td) = windowSnapshot
-        guard let first = segs.first, let last = segs.last else { return nil }
-        var end = live ? last.itemEnd - hold : last.itemEnd
-        if end < first.itemStart { end = first.itemStart }
+        guard let first = segs.first, let last = segs.last, let end = windowEnd(segs, hold: hold, live: live) else {
+            return nil
+        }
         let tsDen = timeline.timeBaseDen
         func mt(_ r: Rational) -> MediaTime { MediaTime(rational: r, preferredTimescales: [tsDen, 1000]) }
         let dated = segs.allSatisfy { $0.startDateMS != nil }
@@ -394,59 +420,57 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         return nil
     }
 
+    /// The segments as `SegmentLanding` sees them (item ticks).
+    private func spans(_ segs: [Segment]) -> [SegmentSpan] {
+        segs.map { SegmentSpan(sequence: $0.sequence, domain: $0.discontinuitySequence, start: $0.itemStart * ticksPerSecond) }
+    }
+
+    /// A segment's first and last frame in item ticks (demuxing it if needed).
+    private func frameTicks(_ s: Segment) throws -> ClosedRange<Int64>? {
+        let e = try engine(for: s)
+        let a = try anchor(for: s, engine: e)
+        guard let r = try e.seekableRange() else { return nil }
+        return ticks(ofPTS: r.lowerBound, a)...ticks(ofPTS: r.upperBound, a)
+    }
+
+    /// Fetches and demuxes what `SegmentLanding` asks for, and lands where it says.
     public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
         let segs = tm.locked { segments }
-        guard var i = segmentIndex(atTicks: request.target, in: segs) else { throw EngineError(.noStream) }
-        var seg = segs[i]
-        var e = try engine(for: seg)
-        let a = try anchor(for: seg, engine: e)
-        // Before this segment's first frame: the covering frame is in the previous one.
-        if let r = try e.seekableRange(), Rational(pts(ofTicks: 0, a)) + request.target < Rational(r.lowerBound),
-           i > 0, segs[i - 1].discontinuitySequence == seg.discontinuitySequence, segs[i - 1].sequence == seg.sequence - 1 {
-            i -= 1
-            seg = segs[i]
-            e = try engine(for: seg)
-        }
-        // Nearest keyframe: the next segment's first keyframe may be nearer.
+        let sp = spans(segs)
+        guard let i = try SegmentLanding.coveringSegment(for: request.target, in: sp, frames: { try frameTicks(segs[$0]) })
+        else { throw EngineError(.noStream) }
+        let seg = segs[i]
+        let a = try anchor(for: seg, engine: try engine(for: seg))
         let shift = Rational(pts(ofTicks: 0, a))
         var req = LandingRequest(target: request.target + shift, wantsKeyframe: request.wantsKeyframe,
                                  keyframeWindow: request.keyframeWindow.map { pts(ofTicks: $0.lowerBound, a)...pts(ofTicks: $0.upperBound, a) },
                                  seekID: request.seekID)
-        if request.wantsKeyframe, let w = request.keyframeWindow, i + 1 < segs.count,
-           segs[i + 1].discontinuitySequence == seg.discontinuitySequence {
-            let next = segs[i + 1]
-            let ne = try engine(for: next)
-            if let nr = try ne.seekableRange() {
-                let nextKeyTicks = ticks(ofPTS: nr.lowerBound, a)
-                if w.contains(nextKeyTicks) {
-                    // Compare with what this segment offers.
-                    let here = try e.resolve(req, shouldStop: shouldStop)
-                    if here.resolution == .keyframe,
-                       LandingPolicy.isBetterKeyframe(Rational(here.pts), than: Rational(nr.lowerBound), target: req.target) {
-                        return finish(here, seg: seg, anchor: a, seekID: request.seekID)
-                    }
-                    req.target = Rational(nr.lowerBound)
-                    req.keyframeWindow = nr.lowerBound...nr.lowerBound
-                    let there = try ne.resolve(req, shouldStop: shouldStop)
-                    var l = finish(there, seg: next, anchor: a, seekID: request.seekID)
-                    l.coversTarget = false
-                    return l
-                }
-            }
+        // A keyframe window past this segment's last frame: the next segment's first keyframe
+        // may be nearer. Open it before resolving here, so that opening it cannot evict this one.
+        var nextFirst: Int64?
+        if request.wantsKeyframe, let w = request.keyframeWindow,
+           SegmentLanding.windowReachesNext(w, segment: i, in: sp, lastFrame: try frameTicks(seg)?.upperBound) {
+            nextFirst = try frameTicks(segs[i + 1])?.lowerBound
         }
-        let landing = try e.resolve(req, shouldStop: shouldStop)
-        return finish(landing, seg: seg, anchor: a, seekID: request.seekID)
+        let here = try engine(for: seg).resolve(req, shouldStop: shouldStop)
+        if let w = request.keyframeWindow, let n = nextFirst,
+           SegmentLanding.keyframeAcrossBoundary(target: request.target, window: w, here: ticks(ofPTS: here.pts, a),
+                                                 hereIsKeyframe: here.resolution == .keyframe, nextFirstKey: n) == .next {
+            let next = segs[i + 1]
+            let nk = pts(ofTicks: n, a)
+            req.target = Rational(nk)
+            req.keyframeWindow = nk...nk
+            let there = try engine(for: next).resolve(req, shouldStop: shouldStop)
+            var l = finish(there, seg: next, anchor: a, seekID: request.seekID)
+            l.coversTarget = false
+            return l
+        }
+        return finish(here, seg: seg, anchor: a, seekID: request.seekID)
     }
 
-    /// The segment and segment pts of the latest landing (seek or step), for the landing fields
-    /// of packets read from the segments after it (their own engines never landed).
-    private var landedAt: (sequence: Int64, pts: Int64)?
-
     private func finish(_ l: Landing, seg: Segment, anchor a: Anchor, seekID: UInt64) -> Landing {
-        landedAt = (seg.sequence, l.pts)
+        stamp.land(l.pts, seekID: seekID, segment: seg.sequence)
         currentSequence = seg.sequence
-        markDiscontinuity = false
-        lastSeekID = seekID
         var out = l
         out.streamPTS = l.pts
         out.pts = ticks(ofPTS: l.pts, a)
@@ -458,13 +482,16 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         let (segs, hold, live, _) = windowSnapshot
         guard !segs.isEmpty else { return .noFrame }
         let edgeTicks: Int64? = live ? Int64(clamping: ((segs[segs.count - 1].itemEnd - hold) * ticksPerSecond).floor) : nil
+        let sp = spans(segs)
         let firstTicks = try seekableRange()?.lowerBound ?? 0
         var fromTicks = from ?? firstTicks
         var remaining = count
         var result: StepLanding?
         var packets: UInt64 = 0
         while remaining > 0 {
-            guard let i = segmentIndex(atTicks: Rational(fromTicks), in: segs) else { return .noFrame }
+            // The segment holding the playhead frame (its EXTINF span and its pts may disagree).
+            guard let i = try SegmentLanding.coveringSegment(for: Rational(fromTicks), in: sp,
+                                                             frames: { try frameTicks(segs[$0]) }) else { return .noFrame }
             let seg = segs[i]
             let e = try engine(for: seg)
             let a = try anchor(for: seg, engine: e)
@@ -475,17 +502,18 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             case .landed(let l):
                 packets &+= l.packetsRead
                 let t = ticks(ofPTS: l.pts, a)
-                if forward, let edge = edgeTicks, t > edge { return .atLiveEdge }
+                if SegmentLanding.isPastHoldBack(t, forward: forward, edge: edgeTicks) { return .atLiveEdge(.pastHoldBack) }
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: l.pts)
-                landedAt = (seg.sequence, l.pts)
+                stamp.land(l.pts, seekID: seekID, segment: seg.sequence)
                 currentSequence = seg.sequence
                 fromTicks = t
                 remaining -= 1
             case .noFrame, .atLiveEdge:
-                let j = forward ? i + 1 : i - 1
-                guard j >= 0, j < segs.count else {
-                    if forward && live { return .atLiveEdge }
-                    return .noFrame
+                let j: Int
+                switch SegmentLanding.stepCrossing(from: i, forward: forward, count: segs.count, live: live) {
+                case .segment(let k): j = k
+                case .noFrame: return .noFrame
+                case .notPublished: return .atLiveEdge(.notPublished)
                 }
                 let other = segs[j]
                 let oe = try engine(for: other)
@@ -493,13 +521,13 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 let oa = try anchor(for: other, engine: oe)
                 let landedPTS = forward ? orr.lowerBound : orr.upperBound
                 let t = ticks(ofPTS: landedPTS, oa)
-                if forward, let edge = edgeTicks, t > edge { return .atLiveEdge }
+                if SegmentLanding.isPastHoldBack(t, forward: forward, edge: edgeTicks) { return .atLiveEdge(.pastHoldBack) }
                 // An exact landing on the boundary frame positions the packets too.
                 let l = try oe.resolve(LandingRequest(target: Rational(landedPTS), wantsKeyframe: false, keyframeWindow: nil,
                                                       seekID: seekID), shouldStop: shouldStop)
                 packets &+= l.packetsRead
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: landedPTS)
-                landedAt = (other.sequence, landedPTS)
+                stamp.land(landedPTS, seekID: seekID, segment: other.sequence)
                 currentSequence = other.sequence
                 fromTicks = t
                 remaining -= 1
@@ -523,16 +551,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             if let e = engines[seq] {
                 do {
                     var p = try e.readPacket(shouldStop: shouldStop)
-                    if markDiscontinuity { p.flags |= PacketView.flagDiscontinuity; markDiscontinuity = false }
-                    if lastSeekID != 0 && p.seekID == 0 { p.seekID = lastSeekID }
-                    if let l = landedAt, l.sequence != seq {
-                        // A later segment: everything in it presents after the landing, and its
-                        // pts need not share the landing segment's timeline (discontinuities).
-                        p.landedPTS = l.pts
-                        p.landedStreamIndex = referenceStream
-                        p.landedPTSInStream = nil
-                        p.trimSamples = 0
-                    }
+                    stamp.stampSegmentPacket(&p, segment: seq, referenceStream: referenceStream)
                     return p
                 } catch let err as EngineError where err.code == .eof {
                     // On to the next segment.
@@ -542,8 +561,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             let s = try waitForSegment(next, shouldStop: shouldStop)
             // The segment's reader may be open from before (a seek there, then
             // one back): read it from its start, with this seek's id and flags.
-            try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: lastSeekID)
-            if s.discontinuity { markDiscontinuity = true }
+            try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: stamp.seekID)
+            stamp.enterSegment(discontinuous: s.discontinuity)
             currentSequence = s.sequence
         }
     }
@@ -576,10 +595,18 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     public var itemInfo: ItemInfo {
         let w = liveWindow()
         return ItemInfo(streamCount: facts.streamCount, referenceStream: referenceStream, hasVideo: hasVideo,
-                        // A live item has no duration: its window moves (see liveWindow()).
-                        duration: w.flatMap { $0.isLive ? nil : MediaTime.subtract($0.end, $0.start) } ?? .invalid,
+                        // A live item has no duration: its window moves (see liveWindow()). An ended
+                        // one's is its segments' (the window ends at the last frame, inside the last).
+                        duration: vodDuration(w) ?? .invalid,
                         timeline: timeline,
                         seekable: true, formatName: fpxHLSFormatName)
+    }
+
+    private func vodDuration(_ w: LiveWindow?) -> MediaTime? {
+        guard let w = w, !w.isLive else { return nil }
+        let segs = tm.locked { segments }
+        guard let first = segs.first, let last = segs.last else { return nil }
+        return MediaTime(rational: last.itemEnd - first.itemStart, preferredTimescales: [timeline.timeBaseDen, 1000])
     }
 
     public func streamInfo(_ index: Int32) -> StreamInfo? { facts.info(index) }

@@ -77,8 +77,21 @@ final class BackwardStepTests: XCTestCase {
     func testAByteOffsetTooLateIsDoubled() throws {
         // A span far too short: the first keyframe found is the run's own; the
         // resolver goes further back until it finds the one before.
-        let (_, entries) = try walk(keyEvery: 15, audioEvery: 2, spanFactor: 0.05)
+        let n = Script.video(pts: Self.cfr, keyEvery: 15, maxDuration: 3600, audioEvery: 2).count
+        let (reads, entries) = try walk(keyEvery: 15, audioEvery: 2, spanFactor: 0.05)
         XCTAssertFalse(entries.isEmpty)
+        // Each retry reads only up to where the last one started: the misses
+        // add up to about one span, not one per retry.
+        XCTAssertLessThanOrEqual(Double(reads), 2.5 * Double(n), "entries: \(entries)")
+    }
+
+    func testLongGOPFirstEntryUsesTheKnownRun() throws {
+        // 96-frame GOPs (3.84 s): before two keyframe offsets are known, the
+        // span comes from the run known after k (the last GOP), not from 1 s.
+        let n = Script.video(pts: Self.cfr, keyEvery: 96, maxDuration: 3600, audioEvery: 0).count
+        let (reads, entries) = try walk(keyEvery: 96, audioEvery: 0)
+        XCTAssertLessThanOrEqual(entries.first ?? 0, 2 * 96, "entries: \(entries)")
+        XCTAssertLessThanOrEqual(Double(reads), 1.6 * Double(n), "entries: \(entries)")
     }
 
     func testNoBytePositioningFallsBack() throws {

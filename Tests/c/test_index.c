@@ -11,8 +11,8 @@
  *     largest non-discard reference pts <= target) and nearest-keyframe seeks on a packet
  *     ffprobe flags key, both where FPX_INDEX_OFF players' scans land, reading no more
  *     packets than those scans (video: per seek, and fewer in total; audio: in total). A seek resolved from the
- *     grid still positions the demuxer at the keyframe eagerly (2-3 packets, more for Ogg's
- *     seek), so packets_read is not 0: that is issue 11 item 4, not done here;
+ *     complete grid is decided from memory: packets_read is 0 (the demuxer is positioned by
+ *     the next read; test_memory_seek.c checks those packets);
  *   - OFF and KEYFRAMES do no extra demuxing (packets_demuxed still after READY), and
  *     OFF does not use the container's keyframe index (a cold nearest-keyframe seek on
  *     an MP4 reads more packets than with KEYFRAMES);
@@ -205,6 +205,8 @@ static void full_fixture(const char *name)
              * positioning at a known keyframe reads a few more than its scan): totals only. */
             if (info.has_video)
                 ok &= CHECK(o.packets_read <= oo.packets_read);
+            /* Decided from memory: nothing read by the seek itself. */
+            ok &= CHECK_EQ(o.packets_read, 0);
             if (!ok)
                 NOTE("%s %s target pts %lld: read %llu, OFF read %llu", name, q ? "keyframe" : "exact",
                      (long long)tgt, (unsigned long long)o.packets_read, (unsigned long long)oo.packets_read);

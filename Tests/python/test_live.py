@@ -792,13 +792,13 @@ def test_vod_playlist_exact_landings(tmp_path: Path, host):
         w = h.one("window")
         assert w["is_available"] == 1 and w["is_live"] == 0, w
         last = tl.truth(pl.last_msn).frames
-        frame_dur = min(b.pts - a.pts for a, b in zip(last, last[1:]))
-        last_end = tl.item_time_of(pl.last_msn, last[-1].pts) + Fraction(frame_dur, 90000)
+        # One rule with files: a VOD item's seekable end is its last frame itself.
+        last_end = tl.item_time_of(pl.last_msn, last[-1].pts)
         problems = []
         if T(w["start"]) != 0:
             problems.append(f"window start {w['start']} != 0")
         if T(w["end"]) != last_end:
-            problems.append(f"window end {fmt(T(w['end']))} != last frame's end {fmt(last_end)}")
+            problems.append(f"window end {fmt(T(w['end']))} != the last frame {fmt(last_end)}")
         if T(w["hold_back"]) != 0:
             problems.append(f"VOD hold_back {w['hold_back']}: the end is not reduced, so 0")
         rng = random.Random("vod")
@@ -808,9 +808,17 @@ def test_vod_playlist_exact_landings(tmp_path: Path, host):
                                                       for k in pl.msns()]
         for t in targets:
             o = h.one(f"seek {frac_arg(t)} exact")["outcome"]
+            if t > last_end:
+                # Past the last frame (inside the last segment): clamped to it, as in a file.
+                if o["clamp"]["kind"] != CLAMP_TO_END or T(o["clamp"]["clamped_to"]) != last_end \
+                        or o["landed_stream_pts"] != last[-1].pts:
+                    problems.append(f"vod target {fmt(t)} past the last frame: {o['clamp']['kind_name']} "
+                                    f"landed {o['landed_stream_pts']}, want the last frame {last[-1].pts}")
+                continue
             problems += check_exact(tl, t, o, "vod")
         o = h.one("seek 100/1 exact")["outcome"]
-        if o["clamp"]["kind"] != CLAMP_TO_END or o["landed_stream_pts"] != last[-1].pts:
+        if o["clamp"]["kind"] != CLAMP_TO_END or o["landed_stream_pts"] != last[-1].pts \
+                or T(o["clamp"]["clamped_to"]) != last_end:
             problems.append(f"seek past the end: {o['clamp']['kind_name']} landed "
                             f"{o['landed_stream_pts']}, want the last frame {last[-1].pts}")
         assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:40])

@@ -191,3 +191,45 @@ def test_container_frame_count_proves_a_refusal(fixtures_dir, steps_bin, library
     demuxed, reported = _huge(steps_bin, library, fixtures_dir / "mp4_bframes.mp4", "forward", Fraction(6),
                               len(gt.pts_list()))
     assert demuxed == 0 and reported == 0
+
+
+# ---- Long steps: more frames than the packet window holds ------------------------------
+
+@pytest.fixture(scope="module")
+def long_ts(tmp_path_factory) -> Path:
+    """200 s of 25 fps H.264 (GOP 250, B-frames) in MPEG-TS: 5000 frames, more than the
+    4096-packet window."""
+    out = tmp_path_factory.mktemp("longts") / "long.ts"
+    subprocess.run(["ffmpeg", "-v", "error", "-nostdin", "-y", "-f", "lavfi", "-i",
+                    "testsrc2=size=96x64:rate=25:duration=200", "-c:v", "libx264", "-preset", "ultrafast",
+                    "-bf", "3", "-g", "250", "-keyint_min", "250", "-sc_threshold", "0", "-pix_fmt", "yuv420p",
+                    "-threads", "1", str(out)], check=True)
+    return out
+
+
+@pytest.mark.parametrize("direction", ["forward", "backward"])
+def test_a_step_longer_than_the_window_lands(long_ts, steps_bin, library, direction):
+    # Stepping 4500 frames used to lose the window's contiguity at 4096 packets and re-scan from
+    # the playhead for every packet: 1,000,000 packets, then a wrong refusal.
+    gt = gtm.load(str(long_ts))
+    pts = gt.pts_list()
+    assert len(pts) == 5000
+    n = 4500
+    if direction == "forward":
+        start, want = Fraction(0), pts[n]
+    else:
+        start, want = gt.to_item(pts[-1]), pts[-1 - n]
+    before, step = run_steps(steps_bin, library, str(long_ts), "huge", direction,
+                             f"{start.numerator}/{start.denominator}", str(n))
+    assert step["did_step"] and step["pts"] == want, step
+    demuxed = step["demuxed"] - before["demuxed_before"]
+    assert step["packets"] == demuxed
+    assert demuxed <= 2 * n, demuxed
+
+
+def test_a_long_refused_step_reads_to_the_end_once(long_ts, steps_bin, library):
+    gt = gtm.load(str(long_ts))
+    before, step = run_steps(steps_bin, library, str(long_ts), "huge", "forward", "0/1", str(len(gt.pts_list())))
+    assert not step["did_step"] and step["reason"] == 5
+    demuxed = step["demuxed"] - before["demuxed_before"]
+    assert step["packets"] == demuxed and demuxed <= len(gt.pts_list()) + 16, demuxed

@@ -856,7 +856,7 @@ class LiveSeekWindow:
     #: The playlist publishes EXT-X-PROGRAM-DATE-TIME.
     is_date_addressable: bool
     start: Optional[Fraction]
-    #: The live edge (live) or the last frame's end (VOD).
+    #: The live edge (live), or the last frame itself (VOD and files).
     end: Optional[Fraction]
     duration: Optional[Fraction]
     #: Unix microseconds of start/end; 0 unless date addressable.
