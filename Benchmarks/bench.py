@@ -1739,6 +1739,16 @@ class Bench:
             L.append("")
         return L
 
+    def full_vs_keyframes(self, fname: str) -> str:
+        """Whether FULL delays READY: its open median against KEYFRAMES' on the same file."""
+        f, k = self.open.get((fname, "fpx-full")), self.open.get((fname, "fpx"))
+        if not f or not k or not f["open_ns"] or not k["open_ns"]:
+            return ""
+        a, b = median(f["open_ns"]), median(k["open_ns"])
+        return (f" Against KEYFRAMES on the same file ({ms(b)} ms), FULL's READY comes "
+                f"{ms(abs(a - b))} ms {'later' if a > b else 'earlier'} "
+                f"({fmt_ratio(ratio(a, b))}).")
+
     def why_open(self) -> List[str]:
         miss = self._miss
         L: List[str] = []
@@ -1756,7 +1766,8 @@ class Bench:
                              f"({fmt_ratio(ratio(min(d['open_ns']), min(b['open_ns'])))}). "
                              f"The player's open adds "
                              f"{median(d['rss_open']) - median(b['rss_open']):.0f} KiB RSS over "
-                             f"bare libavformat.")
+                             f"bare libavformat."
+                             + (self.full_vs_keyframes(fname) if impl == "fpx-full" else ""))
             L.append("")
         if miss("16 bytes per frame"):
             idx = self.index_figures()
