@@ -20,6 +20,12 @@
  *     Prints "open_ns,rss_start_kb,rss_open_kb,rss_seeks_kb,hwm_open_kb,hwm_seeks_kb"
  *     (ru_maxrss, and VmHWM from /proc/self/status as a cross-check).
  *
+ *   av_bench readall FILE
+ *     The demux floor of a full index: avformat_open_input + avformat_find_stream_info, then
+ *     av_read_frame until EOF with every stream but the reference one discarded
+ *     (AVDISCARD_ALL), keeping each video packet's pts and flags in an array, timed.
+ *     Prints "total_ns,open_ns,read_ns,packets" (packets: of the reference stream).
+ *
  * TARGETS: a text file; '#' lines are comments, every other line is "SEGMENT TICKS": an
  * absolute pts in the reference stream's time base (the best video stream).
  *
@@ -295,6 +301,48 @@ static int open_child(int argc, char **argv)
     return 0;
 }
 
+static int cmd_readall(int argc, char **argv)
+{
+    reader r;
+    uint64_t t0, t1, t2;
+    size_t n = 0, cap = 0;
+    int64_t *pts = NULL;
+    unsigned char *key = NULL;
+    int err;
+    if (argc != 3) {
+        fprintf(stderr, "usage: av_bench readall FILE\n");
+        return 2;
+    }
+    t0 = now_ns();
+    reader_open(&r, argv[2]);
+    for (unsigned i = 0; i < r.fmt->nb_streams; i++)
+        if ((int)i != r.vs)
+            r.fmt->streams[i]->discard = AVDISCARD_ALL;
+    t1 = now_ns();
+    while ((err = next_video(&r)) == 0) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 4096;
+            pts = realloc(pts, cap * sizeof *pts);
+            key = realloc(key, cap);
+            if (!pts || !key)
+                die("out of memory", 0);
+        }
+        pts[n] = r.pkt->pts;
+        key[n] = (r.pkt->flags & AV_PKT_FLAG_KEY) != 0;
+        n++;
+        av_packet_unref(r.pkt);
+    }
+    t2 = now_ns();
+    if (err != AVERROR_EOF)
+        die("av_read_frame", err);
+    printf("total_ns,open_ns,read_ns,packets\n%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%zu\n",
+           t2 - t0, t1 - t0, t2 - t1, n);
+    free(pts);
+    free(key);
+    reader_close(&r);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     av_log_set_level(AV_LOG_ERROR);
@@ -302,6 +350,8 @@ int main(int argc, char **argv)
         return cmd_seek(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "open") == 0)
         return in_child(open_child, argc, argv);
-    fprintf(stderr, "usage: av_bench seek|open ...\n");
+    if (argc >= 2 && strcmp(argv[1], "readall") == 0)
+        return cmd_readall(argc, argv);
+    fprintf(stderr, "usage: av_bench seek|open|readall ...\n");
     return 2;
 }

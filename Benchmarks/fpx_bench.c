@@ -24,9 +24,11 @@
  *     Exact seek to TICKS (cold player), then COUNT fpx_player_step_frame(BACKWARD).
  *     Prints "step,landed,ns,packets_read" per step (step 0 = the seek), then a summary line
  *     "#summary,seek_packets_demuxed,step_packets_demuxed,step_total_ns".
- *   fpx_bench open FILE [TARGETS]
+ *   fpx_bench open FILE [TARGETS|-] [off|keyframes|full]
  *     fpx_player_create + fpx_player_open + fpx_player_wait_item(READY), timed; ru_maxrss
- *     before and after; with TARGETS, one exact pass and ru_maxrss after it.
+ *     before and after; with TARGETS (not "-"), one exact pass and ru_maxrss after it. The
+ *     last argument is the player's index_mode (default: the library's default,
+ *     FPX_INDEX_KEYFRAMES); with full, READY is what is timed, not the background index.
  *     Runs in a forked child, so that ru_maxrss counts this measurement only (Linux carries
  *     ru_maxrss across execve from whatever process started us).
  *     Prints "open_ns,create_ns,rss_start_kb,rss_open_kb,rss_seeks_kb,hwm_open_kb,
@@ -336,12 +338,25 @@ static int open_child(int argc, char **argv)
     fpx_player *p;
     long rss0, rss1, rss2 = -1, hwm1, hwm2 = -1;
     uint64_t t0, t1, t2;
-    if (argc != 3 && argc != 4) {
-        fprintf(stderr, "usage: fpx_bench open FILE [TARGETS]\n");
+    int seeks = argc >= 4 && strcmp(argv[3], "-") != 0;
+    if (argc < 3 || argc > 5) {
+        fprintf(stderr, "usage: fpx_bench open FILE [TARGETS|-] [off|keyframes|full]\n");
         return 2;
     }
     rss0 = max_rss_kb();
     fpx_player_config_init(&cfg);
+    if (argc == 5) {
+        if (strcmp(argv[4], "off") == 0)
+            cfg.index_mode = FPX_INDEX_OFF;
+        else if (strcmp(argv[4], "keyframes") == 0)
+            cfg.index_mode = FPX_INDEX_KEYFRAMES;
+        else if (strcmp(argv[4], "full") == 0)
+            cfg.index_mode = FPX_INDEX_FULL;
+        else {
+            fprintf(stderr, "fpx_bench: unknown index mode %s\n", argv[4]);
+            return 2;
+        }
+    }
     t0 = now_ns();
     check(fpx_player_create(&cfg, &p), "fpx_player_create");
     t1 = now_ns();
@@ -350,7 +365,7 @@ static int open_child(int argc, char **argv)
     t2 = now_ns();
     rss1 = max_rss_kb();
     hwm1 = vm_hwm_kb();
-    if (argc == 4) {
+    if (seeks) {
         bench_player bp;
         fpx_item_info info = {.struct_size = sizeof(fpx_item_info)};
         waiter w;

@@ -13,7 +13,10 @@
 #
 # Needs: ffmpeg/ffprobe, cc, pkg-config with the FFmpeg 5.1 development files
 # (libavformat-dev libavcodec-dev libavutil-dev), python3. PyAV is installed with pip when
-# missing (the PyAV rows are skipped when that fails). The library is taken from
+# missing (the PyAV rows are skipped when that fails). ffms2 (Debian's libffms2-dev) is
+# installed with apt-get when missing and this runs as root (or with password-less sudo);
+# when it cannot be, the ffms2 rows of the report say "not measured" and why (never a
+# failure). The library is taken from
 # build/lib/libfastpixseek.so.1 (built with `make lib` when missing) and copied to
 # Benchmarks/build/lib, and the Python bindings to Benchmarks/build/python, so a rebuild
 # during the run does not change what is measured.
@@ -57,13 +60,61 @@ $CC $CFLAGS -I"$root/Include" -o "$build/bin/fpx_bench" "$here/fpx_bench.c" \
 $CC $CFLAGS -I"$root/Include" -o "$build/bin/index_bench" "$here/index_bench.c" \
     -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib" -pthread
 
-# 3. PyAV (optional).
+# 3. ffms2 (optional): the indexing reference. Its status goes to build/ffms2-status.txt,
+# which bench.py reads: "ok VERSION" or "not measured: WHY".
+ffms2_status=$build/ffms2-status.txt
+rm -f "$build/bin/ffms2_bench" "$ffms2_status"
+ffms2_why=""
+if ! pkg-config --exists ffms2 2>/dev/null; then
+    sudo=""
+    if [ "$(id -u)" != 0 ] && sudo -n true 2>/dev/null; then sudo="sudo -n"; fi
+    if ! command -v apt-get >/dev/null 2>&1; then
+        ffms2_why="libffms2-dev is not installed and there is no apt-get"
+    elif [ "$(id -u)" != 0 ] && [ -z "$sudo" ]; then
+        ffms2_why="libffms2-dev is not installed and installing it needs root (apt-get)"
+    else
+        echo "run.sh: installing ffms2 (apt-get install libffms2-dev)" >&2
+        log=$build/ffms2-apt.log
+        # The package lists may be fresh already: update only when the install alone fails,
+        # and not in the smoke run (kept short: one bounded attempt).
+        if [ $smoke = 1 ]; then limit=30; else limit=300; fi
+        if ! DEBIAN_FRONTEND=noninteractive timeout "$limit" $sudo apt-get install -y -qq \
+                libffms2-dev >"$log" 2>&1 && [ $smoke = 0 ]; then
+            DEBIAN_FRONTEND=noninteractive timeout "$limit" $sudo apt-get update -qq >>"$log" 2>&1 || true
+            DEBIAN_FRONTEND=noninteractive timeout "$limit" $sudo apt-get install -y -qq \
+                libffms2-dev >>"$log" 2>&1 || true
+        fi
+        if ! pkg-config --exists ffms2 2>/dev/null; then
+            ffms2_why="apt-get install libffms2-dev failed: $(grep -v '^\s*$' "$log" | tail -n 1 || true)"
+            if [ $smoke = 1 ]; then
+                ffms2_why="$ffms2_why (smoke run: no apt-get update; the full run tries one)"
+            fi
+        fi
+    fi
+fi
+if [ -z "$ffms2_why" ]; then
+    # shellcheck disable=SC2046
+    if $CC $CFLAGS -o "$build/bin/ffms2_bench" "$here/ffms2_bench.c" \
+            $(pkg-config --cflags --libs ffms2) 2>"$build/ffms2-cc.log"; then
+        deb=$(dpkg-query -W -f='${Version}' libffms2-dev 2>/dev/null || true)
+        echo "ok $(pkg-config --modversion ffms2)${deb:+ (Debian libffms2-dev $deb)}" >"$ffms2_status"
+    else
+        # a compile error in our own program is a failure, not a missing dependency
+        cat "$build/ffms2-cc.log" >&2
+        exit 1
+    fi
+else
+    echo "run.sh: ffms2 rows not measured: $ffms2_why" >&2
+    echo "not measured: $ffms2_why" >"$ffms2_status"
+fi
+
+# 4. PyAV (optional).
 if ! "$python" -c "import av" 2>/dev/null; then
     echo "run.sh: installing PyAV (pip install av)" >&2
     "$python" -m pip install --quiet av >&2 || echo "run.sh: PyAV could not be installed; its rows are skipped" >&2
 fi
 
-# 4. Corpus, then the driver.
+# 5. Corpus, then the driver.
 if [ $smoke = 1 ]; then
     corpus=$here/corpus-smoke
     results=$here/results-smoke
@@ -82,4 +133,4 @@ fi
 mkdir -p "$results"
 exec "$python" "$here/bench.py" --corpus "$corpus" --bin "$build/bin" \
     --lib "$build/lib/libfastpixseek.so.1" --pythonpath "$build/python" --results "$results" --out "$out" \
-    --command "$cmd" "${extra[@]}"
+    --ffms2-status "$ffms2_status" --command "$cmd" "${extra[@]}"
