@@ -161,15 +161,21 @@ public enum LandingResolver {
     ///   backing off in time (each time retry reads on to the next keyframe,
     ///   past `T`). nil: time backoff only.
     /// - `keyframeGap`: the typical keyframe interval when known: the first
-    ///   byte step is a quarter of it (else one second), doubling. With
+    ///   byte step is a quarter of it (else one second), growing (see `costlySeeks`). With
     ///   `keyframeAnchor` (a keyframe's pts the grid knows) too, the first step
     ///   aims an eighth of the interval before the keyframe that a fixed
     ///   interval from the anchor predicts, counted from the dts of the first
     ///   reference packet read.
+    /// - `costlySeeks`: each positioning costs a round trip (a remote input):
+    ///   the byte step doubles. Else it grows by a quarter (doubling after a
+    ///   dozen attempts, when the rate is far off): a miss costs only
+    ///   the bytes it newly covers, and the hit overshoots the keyframe by at
+    ///   most a quarter of the distance (measured on a GOP-250 H.264 TS: median
+    ///   190 packets per cold exact seek, against 294 doubling).
     public static func scan(_ d: LandingDemuxer, target T: Int64, exactTarget: Rational? = nil,
                             window kw: ClosedRange<Int64>?, wantsKeyframe: Bool, firstFrame: Int64,
                             ticksPerSecond: Int64, settleCount: Int, bytesPerTick: Double? = nil,
-                            keyframeGap: Int64? = nil, keyframeAnchor: Int64? = nil,
+                            keyframeGap: Int64? = nil, keyframeAnchor: Int64? = nil, costlySeeks: Bool = false,
                             shouldStop: () -> Bool) throws -> LandingScan {
         let target = exactTarget ?? Rational(T)
         let ref = d.referenceStream
@@ -281,7 +287,8 @@ public enum LandingResolver {
                     // Nothing usable in [aim, limit): retry from further back,
                     // reading only up to `aim`.
                     byteLimit = aim
-                    byteStep = byteStep > Int64.max / 4 ? Int64.max / 2 : byteStep &* 2
+                    byteStep = byteStep > Int64.max / 4 ? Int64.max / 2
+                        : (costlySeeks || attempt >= 12 ? byteStep &* 2 : max(byteStep &+ 1, byteStep &+ byteStep / 4))
                     continue
                 }
                 if rate != nil, byteAim == nil, !atStart, let p = firstRefPos, p > 0 {

@@ -312,6 +312,7 @@ extension FFmpegEngine {
                                          ticksPerSecond: ticksPerSecond, settleCount: settleCount,
                                          bytesPerTick: rate, keyframeGap: gap,
                                          keyframeAnchor: gap != nil ? grid.nearestKnownKeyframe(to: T) : nil,
+                                         costlySeeks: gate.remoteOrigin,
                                          shouldStop: shouldStop)
         dropPending()
         contiguous = true

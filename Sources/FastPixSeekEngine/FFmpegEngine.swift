@@ -81,7 +81,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// Owns the custom I/O of an in-memory item; outlives the format context.
     private let memoryIO: MemoryIO?
     /// The protocol gate of the context's nested opens; outlives the context.
-    private let gate: ProtocolGate.Context
+    let gate: ProtocolGate.Context
     /// The streams' facts, copied at open: `itemInfo` and `streamInfo` read
     /// only these, never `ctx`, so they are safe against `close()` on another
     /// thread, and their pointers outlive the engine (see `factsOwner`).

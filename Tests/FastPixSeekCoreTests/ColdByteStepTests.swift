@@ -16,7 +16,7 @@ final class ColdByteStepTests: XCTestCase {
     /// against the script and that the window holds the packets from the
     /// keyframe in file order, each once.
     func run(_ targets: [Int64], bytesPerTick: (ScriptedDemuxer) -> Double?, wantsKeyframe: Bool = false,
-             keyframeGap: Int64? = nil, anchor: Int64? = nil) throws -> Run {
+             keyframeGap: Int64? = nil, anchor: Int64? = nil, costlySeeks: Bool = false) throws -> Run {
         let packets = Script.video(pts: Self.cfr, keyEvery: Self.gop, maxDuration: 3600, audioEvery: 2)
         let keys = Self.cfr.enumerated().filter { $0.offset % Self.gop == 0 }.map(\.element)
         var out = Run(reads: [], byteSeeks: 0, timestampSeeks: 0)
@@ -26,7 +26,7 @@ final class ColdByteStepTests: XCTestCase {
             let s = try LandingResolver.scan(d, target: T, window: window, wantsKeyframe: wantsKeyframe, firstFrame: 0,
                                              ticksPerSecond: 90000, settleCount: 3, bytesPerTick: bytesPerTick(d),
                                              keyframeGap: keyframeGap, keyframeAnchor: anchor,
-                                             shouldStop: { false })
+                                             costlySeeks: costlySeeks, shouldStop: { false })
             let covering = Self.cfr.last { $0 <= T }!
             XCTAssertEqual(s.best?.pts, covering, "target \(T)")
             let k = keys.last { $0 <= T }!
@@ -71,6 +71,16 @@ final class ColdByteStepTests: XCTestCase {
         XCTAssertLessThan(bytes.reads.reduce(0, +), time.reads.reduce(0, +))
         // One timestamp seek per scan: the retries are byte seeks.
         XCTAssertEqual(bytes.timestampSeeks, Self.targets.count)
+    }
+
+    func testCostlySeeksDoubleTheStep() throws {
+        // A remote input: fewer positionings (each a round trip), more bytes.
+        let gopPackets = Self.gop + Self.gop / 2
+        let local = try run(Self.targets, bytesPerTick: Self.fileRate)
+        let remote = try run(Self.targets, bytesPerTick: Self.fileRate, costlySeeks: true)
+        XCTAssertLessThan(remote.byteSeeks, local.byteSeeks)
+        XCTAssertLessThanOrEqual(Double(Self.median(remote.reads)), 1.5 * Double(gopPackets), "reads: \(remote.reads)")
+        XCTAssertLessThanOrEqual(local.reads.reduce(0, +), remote.reads.reduce(0, +))
     }
 
     func testKnownGOPStartsWithAQuarterGOPStep() throws {
