@@ -613,7 +613,12 @@ class Bench:
                    ("full-default", "FULL, default precision (nearest keyframe, 1/10 s)",
                     Fraction(1, 10)),
                    ("full-key", f"FULL, nearest keyframe, {KEY_TOLERANCE} s", KEY_TOLERANCE),
-                   ("kf-exact", "KEYFRAMES player, exact (one player, warming)", None))
+                   ("kf-exact", "KEYFRAMES player, exact (one player, warming)", None),
+                   ("host-exact", "FULL, exact, FPX_DELIVERY_HOST", None),
+                   ("host-default", "FULL, default precision, FPX_DELIVERY_HOST",
+                    Fraction(1, 10)),
+                   ("host-key", f"FULL, nearest keyframe, {KEY_TOLERANCE} s, FPX_DELIVERY_HOST",
+                    KEY_TOLERANCE))
 
     def index_truth(self, name: str) -> Truth:
         return self.long_truth if name == "long2h.mp4" else self.truth[name.split(".")[1]]
@@ -681,7 +686,7 @@ class Bench:
             tfile = self.results / f"targets-{name}.txt"
             if not tfile.exists():  # long2h.mp4: targets of its own, same recipe
                 make_targets(truth, name, n, self.a.seed, tfile)
-            log(f"index      {name} seeks, {n} targets x4 kinds x{rounds}")
+            log(f"index      {name} seeks, {n} targets x{len(self.INDEX_KINDS)} kinds x{rounds}")
             best: Dict[str, List[Dict[str, str]]] = {}
             for rnd in range(rounds):
                 try:
@@ -1332,7 +1337,7 @@ class Bench:
             idx_ok = idx_ok and tot > 0 and bad == 0
             idx_cells.append(f"{name} {bad}/{tot}")
         out.append(("0 mismatches, FULL index complete (exact, default precision, nearest "
-                    "keyframe 5 s) and KEYFRAMES exact", verdict(idx_ok if idx_n else None),
+                    "keyframe 5 s; thread and host delivery) and KEYFRAMES exact", verdict(idx_ok if idx_n else None),
                     "; ".join(idx_cells)))
         # 2. cold exact (issue 11: <= 1.1x in MP4 and MKV, <= 1.0x in TS)
         for cont, lim in (("mp4", 1.1), ("mkv", 1.1), ("ts", 1.0)):
@@ -1384,7 +1389,10 @@ class Bench:
         # hand loop in every container and >= 10x faster than PyAV; index build <= ffms2.
         runs = getattr(self, "index_runs", None) or {}
         for kinds, what, mode in ((("full-exact",), "exact", "exact"),
-                                  (("full-key", "full-default"), "keyframe", "key")):
+                                  (("full-key", "full-default"), "keyframe", "key"),
+                                  (("host-exact",), "exact (host delivery)", "exact"),
+                                  (("host-key", "host-default"), "keyframe (host delivery)",
+                                   "key")):
             for lim_name, lim in (("hand", 0.15), ("pyav", 10.0)):
                 if lim_name == "pyav" and not self.has_pyav:
                     out.append((f"with `index_mode=full` complete: {what} seeks >= 10x faster "
@@ -1395,7 +1403,7 @@ class Bench:
                     for kind in kinds:
                         v = self.index_kind(f"gop250.{cont}", kind)
                         tag = cont.upper() + ("" if len(kinds) == 1 else
-                                              (" 5 s" if kind == "full-key" else " default"))
+                                              (" 5 s" if kind.endswith("-key") else " default"))
                         if not v:
                             cells.append(f"{tag} not measured")
                             missed.append(tag)
@@ -1685,7 +1693,7 @@ class Bench:
             L.append("**Seeks with the full index complete.**")
             for cont in CONTAINERS:
                 name = f"gop250.{cont}"
-                for kind, label, tol in self.INDEX_KINDS[:3]:
+                for kind, label, tol in [k for k in self.INDEX_KINDS if k[0] != "kf-exact"]:
                     v = self.index_kind(name, kind)
                     if not v:
                         L.append(f"- {cont.upper()} {label}: not measured (index_bench failed; "

@@ -19,8 +19,13 @@
  *       full-key     the FULL player, nearest keyframe with tolerance TOL_NUM/TOL_DEN s
  *       kf-exact     a FPX_INDEX_KEYFRAMES player (one player, so its grid warms as its
  *                    seeks read), fpx_precision_exact()
+ *       host-exact, host-default, host-key
+ *                    as full-*, on a second FULL player with FPX_DELIVERY_HOST: this thread
+ *                    waits on fpx_player_event_fd() (poll) and calls
+ *                    fpx_player_dispatch_events() until the callback has run, as an
+ *                    event-loop host does, so no thread hand-off is timed
  *     each timed from just before fpx_player_seek() to the entry of its completion callback
- *     (FPX_DELIVERY_THREAD; one seek at a time), like fpx_bench.c. Prints the summary line,
+ *     (full-* and kf-exact: FPX_DELIVERY_THREAD; one seek at a time), like fpx_bench.c. Prints the summary line,
  *     then "kind,idx,target,landed,ns,latency_ns,packets,resolution" per seek (landed =
  *     landed_stream_pts). The driver checks every landing against ffprobe. Exits 1 when
  *     full-exact and kf-exact land differently.
@@ -30,6 +35,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,6 +63,7 @@ typedef struct bench_player {
     fpx_player *player;
     int64_t start_pts;
     int32_t tb_num, tb_den;
+    int host; /* FPX_DELIVERY_HOST: seek_wait dispatches the events itself */
 } bench_player;
 
 static void check(int err, const char *what)
@@ -104,15 +111,21 @@ static void on_seek_done(const fpx_seek_outcome *outcome, void *userdata)
     pthread_mutex_unlock(&mu);
 }
 
-static void make(bench_player *bp, fpx_index_mode mode)
+static void make_with(bench_player *bp, fpx_index_mode mode, fpx_delivery_mode delivery)
 {
     fpx_player_config cfg;
     fpx_player_config_init(&cfg);
-    cfg.delivery = FPX_DELIVERY_THREAD;
+    cfg.delivery = delivery;
     cfg.index_mode = mode;
     cfg.io_timeout_ms = 60000;
     memset(bp, 0, sizeof *bp);
+    bp->host = delivery == FPX_DELIVERY_HOST;
     check(fpx_player_create(&cfg, &bp->player), "fpx_player_create");
+}
+
+static void make(bench_player *bp, fpx_index_mode mode)
+{
+    make_with(bp, mode, FPX_DELIVERY_THREAD);
 }
 
 static void item_info(bench_player *bp)
@@ -135,6 +148,27 @@ static fpx_player_stats stats(const bench_player *bp)
     return s;
 }
 
+/* FPX_DELIVERY_HOST: runs the player's events on this thread until `w` is done, waiting on
+ * the event fd between dispatches (the callback runs inside fpx_player_dispatch_events). */
+static void dispatch_until_done(bench_player *bp, waiter *w)
+{
+    int fd = -1;
+    check(fpx_player_event_fd(bp->player, &fd), "fpx_player_event_fd");
+    for (;;) {
+        pthread_mutex_lock(&mu);
+        int done = w->done;
+        pthread_mutex_unlock(&mu);
+        if (done)
+            return;
+        struct pollfd pfd = {fd, POLLIN, 0};
+        if (poll(&pfd, 1, 60000) <= 0) {
+            fprintf(stderr, "index_bench: no event within 60 s\n");
+            exit(2);
+        }
+        check(fpx_player_dispatch_events(bp->player, NULL), "fpx_player_dispatch_events");
+    }
+}
+
 /* Seeks to an absolute stream pts and waits; returns the time from the call to the
  * callback's entry. */
 static uint64_t seek_wait(bench_player *bp, waiter *w, int64_t ticks, fpx_precision prec)
@@ -146,10 +180,14 @@ static uint64_t seek_wait(bench_player *bp, waiter *w, int64_t ticks, fpx_precis
                           fpx_time_make((ticks - bp->start_pts) * bp->tb_num, bp->tb_den), prec,
                           on_seek_done, w, NULL),
           "fpx_player_seek");
-    pthread_mutex_lock(&mu);
-    while (!w->done)
-        pthread_cond_wait(&cv, &mu);
-    pthread_mutex_unlock(&mu);
+    if (bp->host) {
+        dispatch_until_done(bp, w);
+    } else {
+        pthread_mutex_lock(&mu);
+        while (!w->done)
+            pthread_cond_wait(&cv, &mu);
+        pthread_mutex_unlock(&mu);
+    }
     if (!w->outcome.finished) {
         fprintf(stderr, "index_bench: seek to %" PRId64 " did not finish: %s (%s)\n", ticks,
                 fpx_finish_reason_name(w->outcome.reason), fpx_error_name(w->outcome.error));
@@ -160,7 +198,7 @@ static uint64_t seek_wait(bench_player *bp, waiter *w, int64_t ticks, fpx_precis
 
 int main(int argc, char **argv)
 {
-    bench_player full, keys;
+    bench_player full, keys, host;
     fpx_item_status_info st;
     fpx_listener l;
     target *tg = NULL;
@@ -208,15 +246,20 @@ int main(int argc, char **argv)
            (double)(done_at - t0) / 1e6, s.index_frames, s.index_complete,
            s.packets_demuxed - before);
     if (tg) {
-        static const char *kinds[4] = {"full-exact", "full-default", "full-key", "kf-exact"};
-        fpx_precision prec[4];
-        bench_player *who[4] = {&full, &full, &full, &keys};
+        enum { KINDS = 7 };
+        static const char *kinds[KINDS] = {"full-exact", "full-default", "full-key", "kf-exact",
+                                           "host-exact", "host-default", "host-key"};
+        fpx_precision prec[KINDS];
+        bench_player *who[KINDS] = {&full, &full, &full, &keys, &host, &host, &host};
         waiter w;
         memset(&w, 0, sizeof w);
         prec[0] = fpx_precision_exact();
         prec[1] = fpx_precision_default();
         prec[2] = fpx_precision_nearest_keyframe(fpx_time_make(tol_num, (int32_t)tol_den));
         prec[3] = fpx_precision_exact();
+        prec[4] = prec[0];
+        prec[5] = prec[1];
+        prec[6] = prec[2];
         check(fpx_player_setup_seek_manager(full.player), "fpx_player_setup_seek_manager");
         item_info(&full);
         make(&keys, FPX_INDEX_KEYFRAMES);
@@ -224,10 +267,24 @@ int main(int argc, char **argv)
         check(fpx_player_wait_item(keys.player, 60000, NULL), "fpx_player_wait_item");
         check(fpx_player_setup_seek_manager(keys.player), "fpx_player_setup_seek_manager");
         item_info(&keys);
+        /* the HOST player: FULL too, its index complete before its seeks */
+        make_with(&host, FPX_INDEX_FULL, FPX_DELIVERY_HOST);
+        check(fpx_player_open(host.player, argv[1]), "fpx_player_open");
+        check(fpx_player_wait_item(host.player, 60000, NULL), "fpx_player_wait_item");
+        for (;;) {
+            fpx_player_stats hs = stats(&host);
+            if (hs.index_complete)
+                break;
+            struct timespec ts = {0, 2000000};
+            nanosleep(&ts, NULL);
+        }
+        check(fpx_player_setup_seek_manager(host.player), "fpx_player_setup_seek_manager");
+        item_info(&host);
+        check(fpx_player_dispatch_events(host.player, NULL), "fpx_player_dispatch_events");
         printf("kind,idx,target,landed,ns,latency_ns,packets,resolution\n");
         for (i = 0; i < n; i++) {
-            int64_t landed[4];
-            for (int k = 0; k < 4; k++) {
+            int64_t landed[KINDS];
+            for (int k = 0; k < KINDS; k++) {
                 uint64_t ns = seek_wait(who[k], &w, tg[i].ticks, prec[k]);
                 landed[k] = w.outcome.landed_stream_pts;
                 printf("%s,%zu,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%d\n",
@@ -241,6 +298,7 @@ int main(int argc, char **argv)
             }
         }
         check(fpx_player_destroy(keys.player), "fpx_player_destroy");
+        check(fpx_player_destroy(host.player), "fpx_player_destroy");
         free(tg);
     }
     check(fpx_player_destroy(full.player), "fpx_player_destroy");

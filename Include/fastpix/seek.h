@@ -1027,7 +1027,9 @@ typedef enum fpx_delivery_mode {
  *                        Matroska cues). No extra I/O.
  *   FPX_INDEX_FULL       As KEYFRAMES, and once the item is READY a second
  *                        demux context of the same URL (same protocol policy
- *                        and io_timeout_ms) on its own thread reads the
+ *                        and io_timeout_ms) on its own thread (named
+ *                        "fpx-index", at nice +10 so that it yields the CPU
+ *                        to the host and the player's worker) reads the
  *                        reference stream's packets from start to end (other
  *                        streams discarded in the demuxer) and adds them to the
  *                        frame grid, so later seeks anywhere in the item

@@ -705,7 +705,7 @@ public final class Player: @unchecked Sendable {
     /// Starts the item's index thread (`IndexMode.full`), if the engine can.
     private func startIndexLocked(_ it: Item, _ e: PlayerEngine) {
         guard e is BackgroundIndexable else { return }
-        it.indexThread = OSThread(name: "fpx-index") { [self] in self.runIndex(it, e) }
+        it.indexThread = OSThread(name: "fpx-index", background: true) { [self] in self.runIndex(it, e) }
     }
 
     /// Stops (the caller already interrupted it) and joins the item's index thread.

@@ -64,19 +64,46 @@ public final class OSThread {
     private var handle = pthread_t()
     private var started = false
 
-    private final class Box { let body: @Sendable () -> Void; init(_ b: @escaping @Sendable () -> Void) { body = b } }
+    private final class Box {
+        let body: @Sendable () -> Void
+        let name: String
+        let background: Bool
+        init(_ b: @escaping @Sendable () -> Void, name: String, background: Bool) {
+            body = b; self.name = name; self.background = background
+        }
+    }
 
-    /// Starts `body` on a new thread. Returns nil if the OS refuses.
-    public init?(name: String, _ body: @escaping @Sendable () -> Void) {
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+    /// Starts `body` on a new thread named `name` (what `top -H`, gdb and
+    /// /proc/self/task/*/comm show; Linux keeps 15 bytes). A `background`
+    /// thread runs at nice +10 (Linux priorities are per thread), so on a busy
+    /// machine the host's threads and the player's worker run first. Returns
+    /// nil if the OS refuses.
+    public init?(name: String, background: Bool = false, _ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Box(body, name: name, background: background)).toOpaque()
         let rc = pthread_create(&handle, nil, { raw in
             guard let raw = raw else { return nil }
             let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
+            OSThread.nameCurrent(box.name)
+            if box.background {
+                // On Linux, PRIO_PROCESS with who 0 is the calling thread only. Lowering one's
+                // own priority needs no privilege; a failure only leaves it as it was.
+                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+            }
             box.body()
             return nil
         }, box)
         guard rc == 0 else { Unmanaged<Box>.fromOpaque(box).release(); return nil }
         started = true
+    }
+
+    /// Names the calling thread (pthread_setname_np is not visible to Swift here; the
+    /// kernel takes the name from /proc/thread-self/comm). Best effort.
+    private static func nameCurrent(_ name: String) {
+        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
     }
 
     public var isCurrent: Bool { started && pthread_equal(handle, pthread_self()) != 0 }

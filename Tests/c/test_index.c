@@ -16,6 +16,7 @@
  *   - OFF and KEYFRAMES do no extra demuxing (packets_demuxed still after READY), and
  *     OFF does not use the container's keyframe index (a cold nearest-keyframe seek on
  *     an MP4 reads more packets than with KEYFRAMES);
+ *   - the index thread runs at nice +10 (named fpx-index; the worker fpx-worker at 0);
  *   - destroy and close_item while the index is reading a long file return within 1 s,
  *     with no on_index_complete; an old listener (size without on_index_complete) works.
  *
@@ -23,7 +24,10 @@
  */
 #include "check.h"
 
+#include <dirent.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 typedef struct {
@@ -333,6 +337,47 @@ static const char *long_file(char *path, size_t n)
     return path;
 }
 
+/* The nice value of this process's thread named `name` (/proc/self/task/<tid>/comm and
+ * stat's 19th field), or -100 when there is none. */
+static int thread_nice(const char *name)
+{
+    DIR *d = opendir("/proc/self/task");
+    struct dirent *e;
+    int nice = -100;
+    if (!d)
+        return nice;
+    while ((e = readdir(d)) != NULL && nice == -100) {
+        char path[300], comm[64] = {0}, stat[1024] = {0};
+        FILE *f;
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
+        if (!(f = fopen(path, "r")))
+            continue;
+        if (!fgets(comm, sizeof comm, f))
+            comm[0] = 0;
+        fclose(f);
+        comm[strcspn(comm, "\n")] = 0;
+        if (strcmp(comm, name) != 0)
+            continue;
+        snprintf(path, sizeof path, "/proc/self/task/%s/stat", e->d_name);
+        if (!(f = fopen(path, "r")))
+            continue;
+        if (fgets(stat, sizeof stat, f)) {
+            /* Fields after the ")" that ends comm: state is field 3, nice is field 19. */
+            char *q = strrchr(stat, ')');
+            long v[20];
+            if (q && sscanf(q + 2, "%*c %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld %ld", &v[4], &v[5],
+                            &v[6], &v[7], &v[8], &v[9], &v[10], &v[11], &v[12], &v[13], &v[14], &v[15], &v[16],
+                            &v[17], &v[18], &v[19]) == 16)
+                nice = (int)v[19];
+        }
+        fclose(f);
+    }
+    closedir(d);
+    return nice;
+}
+
 static void stop_while_indexing(const char *path)
 {
     SECTION("destroy and close_item during indexing");
@@ -352,6 +397,13 @@ static void stop_while_indexing(const char *path)
         fpx_player_stats s = stats(p);
         CHECK(s.index_frames > 0);
         CHECK_EQ(s.index_complete, 0);
+        if (round == 0) {
+            /* The index yields the CPU: its thread runs at nice +10, the worker at the host's 0
+             * (both named, as top -H and gdb show them). */
+            CHECK_EQ(thread_nice("fpx-index"), 10);
+            CHECK_EQ(thread_nice("fpx-worker"), 0);
+            CHECK_EQ(thread_nice("fpx-events"), 0);
+        }
         uint64_t t0 = now_ns();
         if (round == 0) {
             CHECK_OK(fpx_player_destroy(p));
