@@ -335,9 +335,48 @@ public enum LandingResolver {
     /// nil when the index does not decide (no keyframe inside the window: the
     /// caller resolves the covering frame by a scan) or the demuxer did not
     /// land where the index said (the caller scans).
+    /// The index entry a nearest-keyframe request lands on, and its pts, or nil
+    /// (no landable keyframe in the window, or `pts` could not give a time it
+    /// needs). The one rule for both index paths (`resolveFromIndex`, which learns
+    /// pts by positioning, and `fromIndexInMemory`, which only knows them): it asks
+    /// `pts` for the entries around the target, and for the next entry only when
+    /// it could win (inside the window, strictly nearer than the one before).
+    static func nearestIndexKeyframe(_ request: LandingRequest, index: KeyframeIndex,
+                                     pts: (Int) throws -> Int64?) rethrows -> (i: Int, pts: Int64)? {
+        guard let w = request.keyframeWindow else { return nil }
+        let T = request.targetFloor
+        let target = request.target
+        var before: (i: Int, pts: Int64)?, after: (i: Int, pts: Int64)?
+        var j = index.lastLandable(timestampAtMost: T)
+        while let i = j {
+            guard let p = try pts(i) else { return nil }
+            if p <= T { before = (i, p); break }
+            after = (i, p)
+            j = index.previousLandable(before: i)
+        }
+        var next: Int?
+        if after == nil {
+            if let b = before { next = index.nextLandable(after: b.i) } else if j == nil { next = index.nextLandable(after: -1) }
+        }
+        if let k = next {
+            var bound = w.upperBound
+            if let b = before, b.pts >= w.lowerBound {
+                bound = min(bound, LandingPolicy.lastTickStrictlyNearer(than: b.pts, target: target))
+            }
+            if index.entries[k].timestamp <= bound {
+                guard let p = try pts(k) else { return nil }
+                after = (k, p)
+            }
+        }
+        let b = before.flatMap { $0.pts >= w.lowerBound ? $0 : nil }
+        let a = after.flatMap { $0.pts <= w.upperBound ? $0 : nil }
+        guard let pick = LandingPolicy.nearestKeyframe(target: target, before: b?.pts, after: a?.pts) else { return nil }
+        return pick == b?.pts ? b : a
+    }
+
     public static func resolveFromIndex(_ request: LandingRequest, index: inout KeyframeIndex, demuxer d: LandingDemuxer,
                                         settleCount: Int, shouldStop: () -> Bool) throws -> LandingDecision? {
-        guard request.wantsKeyframe, let w = request.keyframeWindow, index.count > 0 else { return nil }
+        guard request.wantsKeyframe, request.keyframeWindow != nil, index.count > 0 else { return nil }
         let T = request.targetFloor
         let target = request.target
         var positioned: Int?
@@ -366,35 +405,7 @@ public enum LandingResolver {
             if let p = index.entries[i].pts { return p }
             return try position(i)
         }
-        // The nearest landable keyframes at or before, and after, the target.
-        var before: (i: Int, pts: Int64)?, after: (i: Int, pts: Int64)?
-        var j = index.lastLandable(timestampAtMost: T)
-        while let i = j {
-            guard let p = try pts(i) else { return nil }
-            if p <= T { before = (i, p); break }
-            after = (i, p)
-            j = index.previousLandable(before: i)
-        }
-        var next: Int?
-        if after == nil {
-            if let b = before { next = index.nextLandable(after: b.i) } else if j == nil { next = index.nextLandable(after: -1) }
-        }
-        if let k = next {
-            // Learn the next keyframe's pts only when it could win: inside the
-            // window, and strictly nearer than the one before.
-            var bound = w.upperBound
-            if let b = before, b.pts >= w.lowerBound {
-                bound = min(bound, LandingPolicy.lastTickStrictlyNearer(than: b.pts, target: target))
-            }
-            if index.entries[k].timestamp <= bound {
-                guard let p = try pts(k) else { return nil }
-                after = (k, p)
-            }
-        }
-        let b = before.flatMap { $0.pts >= w.lowerBound ? $0 : nil }
-        let a = after.flatMap { $0.pts <= w.upperBound ? $0 : nil }
-        guard let pick = LandingPolicy.nearestKeyframe(target: target, before: b?.pts, after: a?.pts) else { return nil }
-        let chosen = pick == b?.pts ? b! : a!
+        guard let chosen = try nearestIndexKeyframe(request, index: index, pts: pts) else { return nil }
         if positioned != chosen.i {
             guard try position(chosen.i) == chosen.pts else { return nil }
         }
