@@ -1,68 +1,8 @@
 import XCTest
 @testable import FastPixSeekCore
 
-/// A fake engine that resolves from memory the targets on its first 100 frames (as if the grid
-/// knew them) and sends the others to `resolve`, which `gate` can hold in flight.
-// @unchecked Sendable: `held`, `resolving`, `resolves`, `memoryResolves` are guarded by `gate`.
-final class MemoryFakeEngine: MediaEngine, PacketSource, @unchecked Sendable {
-    let timeline = Timeline(timeBaseNum: 1, timeBaseDen: 30000, originTicks: 0)
-    let referenceStream: Int32 = 0
-    let hasVideo = true
-    let frames: [Int64] = (0..<300).map { Int64($0) * 1001 }
-    let gate = Monitor()
-    var held = false
-    var resolving = 0
-    var resolves = 0
-    var memoryResolves = 0
-
-    func hold() { gate.locked { held = true } }
-    func release() { gate.locked { held = false; gate.broadcast() } }
-    func waitUntilResolving() {
-        gate.locked { while resolving == 0 { gate.wait(until: monotonicNanoseconds() + 1_000_000) } }
-    }
-
-    func seekableRange() throws -> ClosedRange<Int64>? { frames.first!...frames.last! }
-    func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?) { (true, frames.first!...frames.last!) }
-
-    func landing(_ r: LandingRequest, packets: UInt64) -> Landing {
-        let covering = frames.last { $0 <= r.targetFloor } ?? frames[0]
-        return Landing(pts: covering, isKeyframe: (covering / 1001) % 10 == 0, resolution: .coveringFrame,
-                       coversTarget: true, packetsRead: packets)
-    }
-
-    func resolveFromMemory(_ r: LandingRequest) -> Landing? {
-        guard r.targetFloor < 100 * 1001 else { return nil }
-        gate.locked { memoryResolves += 1 }
-        return landing(r, packets: 0)
-    }
-
-    func resolve(_ r: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
-        gate.locked { resolving += 1; resolves += 1 }
-        defer { gate.locked { resolving -= 1 } }
-        while gate.locked({ held }) {
-            if shouldStop() { throw ErrorCode.cancelled }
-            gate.locked { _ = gate.wait(until: monotonicNanoseconds() + 1_000_000) }
-        }
-        return landing(r, packets: 5)
-    }
-
-    func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
-              shouldStop: @escaping () -> Bool) throws -> StepResultKind { .noFrame }
-    func liveWindow() -> LiveWindow? { nil }
-    func itemTime(forDateMicroseconds us: Int64) -> MediaTime? { nil }
-    func interrupt() {}
-    func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView { throw ErrorCode.eof }
-    var itemInfo: ItemInfo {
-        ItemInfo(streamCount: 1, referenceStream: 0, hasVideo: true, duration: .invalid, timeline: timeline,
-                 seekable: true, formatName: nil)
-    }
-    func streamInfo(_ index: Int32) -> StreamInfo? { nil }
-    func close() {}
-    var demuxCounters: (packets: UInt64, bytes: UInt64) { (0, 0) }
-}
-
 final class MemorySeekTests: XCTestCase {
-    func makePlayer(_ e: MemoryFakeEngine, mode: EventQueue.Mode) throws -> Player {
+    func makePlayer(_ e: FakeEngine, mode: EventQueue.Mode) throws -> Player {
         let p = try XCTUnwrap(Player(config: .init(delivery: mode), factory: { _, _ in e }))
         try p.open("fake://")
         XCTAssertEqual(p.waitItem(timeoutNanoseconds: 5_000_000_000).status, .ready)
@@ -72,7 +12,7 @@ final class MemorySeekTests: XCTestCase {
 
     /// Host delivery: the completion is queued before `seek` returns, with no worker trip.
     func testMemorySeekCompletesInsideSeek() throws {
-        let e = MemoryFakeEngine()
+        let e = FakeEngine(memoryFrames: 100)
         let p = try makePlayer(e, mode: .host)
         defer { p.destroy() }
         _ = p.events.dispatch()
@@ -91,7 +31,7 @@ final class MemorySeekTests: XCTestCase {
     /// With a seek in flight, a seek memory could decide still goes behind it (in order):
     /// the in-flight one completes first, as superseded.
     func testMemorySeekDoesNotOvertakeInFlight() throws {
-        let e = MemoryFakeEngine()
+        let e = FakeEngine(memoryFrames: 100)
         let p = try makePlayer(e, mode: .thread)
         defer { p.destroy() }
         let c = Collector()
@@ -107,7 +47,7 @@ final class MemorySeekTests: XCTestCase {
 
     /// Queued seeks are superseded first, then the memory seek completes: one completion each, in order.
     func testMemorySeekSupersedesQueued() throws {
-        let e = MemoryFakeEngine()
+        let e = FakeEngine(memoryFrames: 100)
         let p = try makePlayer(e, mode: .host)
         defer { p.destroy() }
         _ = p.events.dispatch()

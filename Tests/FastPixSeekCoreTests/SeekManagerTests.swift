@@ -2,10 +2,16 @@ import XCTest
 @testable import FastPixSeekCore
 
 /// A fake engine over a synthetic frame grid (30000/1001 fps, a keyframe every
-/// 10 frames). `gate` lets a test hold a resolve in flight.
-// @unchecked Sendable: `held`, `resolving`, `resolves` are guarded by `gate`; `closed` is
-// written by `close()`, under the player's engine lock.
+/// 10 frames). `gate` lets a test hold a resolve in flight. With `memoryFrames` > 0
+/// it decides targets on its first `memoryFrames` frames from memory (as if the grid
+/// knew them; `resolveFromMemory`) and sends the others to `resolve`.
+// @unchecked Sendable: `held`, `resolving`, `resolves`, `memoryResolves` are guarded by `gate`;
+// `closed` is written by `close()`, under the player's engine lock.
 final class FakeEngine: MediaEngine, PacketSource, @unchecked Sendable {
+    let memoryFrames: Int
+    var memoryResolves = 0
+    init(memoryFrames: Int = 0) { self.memoryFrames = memoryFrames }
+
     let timeline = Timeline(timeBaseNum: 1, timeBaseDen: 30000, originTicks: 0)
     let referenceStream: Int32 = 0
     let hasVideo = true
@@ -24,6 +30,22 @@ final class FakeEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     func seekableRange() throws -> ClosedRange<Int64>? { frames.first!...frames.last! }
 
+    func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?) {
+        memoryFrames > 0 ? (true, frames.first!...frames.last!) : (false, nil)
+    }
+
+    func resolveFromMemory(_ r: LandingRequest) -> Landing? {
+        guard r.targetFloor < Int64(memoryFrames) * 1001 else { return nil }
+        gate.locked { memoryResolves += 1 }
+        return landing(r, packets: 0)
+    }
+
+    func landing(_ r: LandingRequest, packets: UInt64) -> Landing {
+        let covering = frames.last { $0 <= r.targetFloor } ?? frames[0]
+        return Landing(pts: covering, isKeyframe: (covering / 1001) % 10 == 0, resolution: .coveringFrame,
+                       coversTarget: true, packetsRead: packets)
+    }
+
     func resolve(_ r: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
         gate.locked { resolving += 1; resolves += 1 }
         defer { gate.locked { resolving -= 1 } }
@@ -31,10 +53,7 @@ final class FakeEngine: MediaEngine, PacketSource, @unchecked Sendable {
             if shouldStop() { throw ErrorCode.cancelled }
             gate.locked { _ = gate.wait(until: monotonicNanoseconds() + 1_000_000) }
         }
-        let t = r.targetFloor
-        let covering = frames.last { $0 <= t } ?? frames[0]
-        return Landing(pts: covering, isKeyframe: (covering / 1001) % 10 == 0, resolution: .coveringFrame,
-                       coversTarget: true, packetsRead: 1)
+        return landing(r, packets: 1)
     }
 
     func interrupt() {}
