@@ -8,6 +8,9 @@
 # tool and its man page. `make uninstall` removes exactly those files.
 # `make wheel` builds a Python wheel that carries the library (see Bindings/python).
 # `make check` runs every test (tools/test-all.sh, the CI entry point).
+# `make gen` regenerates every table of the ABI from Include/fastpix/seek.h
+# (tools/abi_gen.py: python3 and the toolchain's clang). The build never runs it:
+# the generated files are committed, and the tests fail when one is stale.
 #
 # The Swift toolchain: SWIFT names the `swift` driver: $(SWIFT_TOOLCHAIN)/usr/bin/swift
 # when SWIFT_TOOLCHAIN is set, else `swift` on PATH, else /opt/swift/usr/bin/swift.
@@ -64,7 +67,7 @@ CLI_SRC    := $(COMMON_SRC) $(shell find Sources/fpx-seek Sources/CFastPixSeekAB
 ABI_IMPORTERS = $(shell grep -l '^import CFastPixSeekABI' $(1) 2>/dev/null)
 TOUCH_IF_HEADER_NEWER = @if [ Include/fastpix/seek.h -nt $@ ]; then touch $(call ABI_IMPORTERS,$(1)); fi
 
-.PHONY: all lib cli install uninstall check clean fixtures wheel
+.PHONY: all lib cli install uninstall check clean fixtures wheel gen gen-check
 
 # One clear line when the toolchain is missing (first line of every Swift recipe).
 SWIFT_CHECK = @command -v $(firstword $(SWIFT)) >/dev/null 2>&1 || { echo "error: no Swift toolchain at '$(SWIFT)': set SWIFT_TOOLCHAIN=/path/to/toolchain (holding usr/bin/swift) or SWIFT=/path/to/swift" >&2; exit 1; }
@@ -133,6 +136,13 @@ wheel: $(LIB_FILE)
 
 check:
 	bash tools/test-all.sh
+
+# The ABI tables (Swift error cases and messages, the C name tables, the callback-safety
+# table, the Python enums and errors, Tests/abi/seek-h.json) from the header.
+gen:
+	CLANG="$(SAN_CLANG)" $(PYTHON) tools/abi_gen.py
+gen-check:
+	CLANG="$(SAN_CLANG)" $(PYTHON) tools/abi_gen.py --check
 
 clean:
 	rm -rf $(OUT) .build

@@ -412,7 +412,7 @@ extern "C" {
 
 /**
  * The library's version, packed like FPX_VERSION.
- * Thread-safe; callback-safe: yes.
+ * Thread-safe. Callback-safe: yes.
  */
 FPX_API unsigned fpx_version(void);
 
@@ -451,7 +451,7 @@ typedef struct fpx_ffmpeg_version_info {
  * whole struct, which is new in this version.
  * Returns FPX_ERROR_INVALID_ARGUMENT (nothing written) for NULL or a
  * struct_size of 1 ... sizeof(size_t) - 1.
- * Thread-safe; callback-safe: yes.
+ * Thread-safe. Callback-safe: yes.
  */
 FPX_API int fpx_ffmpeg_versions(fpx_ffmpeg_version_info *out);
 
@@ -460,29 +460,29 @@ FPX_API int fpx_ffmpeg_versions(fpx_ffmpeg_version_info *out);
 /* ======================================================================= */
 
 typedef enum fpx_error {
-    FPX_OK = 0,
-    FPX_ERROR_INVALID_HANDLE = -1,   /**< NULL, destroyed or foreign handle */
-    FPX_ERROR_INVALID_ARGUMENT = -2, /**< NULL pointer or out-of-range value */
-    FPX_ERROR_INVALID_TIME = -3,     /**< NaN, infinite, invalid, timescale <= 0 */
+    FPX_OK = 0,                      /**< success */
+    FPX_ERROR_INVALID_HANDLE = -1,   /**< invalid handle: NULL, destroyed or foreign */
+    FPX_ERROR_INVALID_ARGUMENT = -2, /**< invalid argument: a NULL pointer or an out-of-range value */
+    FPX_ERROR_INVALID_TIME = -3,     /**< invalid time: NaN, infinite, invalid, timescale <= 0 */
     FPX_ERROR_UNKNOWN_ENUM = -4,     /**< an enum value this library does not know */
-    FPX_ERROR_NO_MEMORY = -5,
+    FPX_ERROR_NO_MEMORY = -5,        /**< out of memory */
     FPX_ERROR_NO_ITEM = -6,          /**< nothing is attached to the player */
     FPX_ERROR_ITEM_NOT_READY = -7,   /**< the item is still loading */
     FPX_ERROR_ITEM_FAILED = -8,      /**< the item failed to load; see its status */
     FPX_ERROR_NOT_FOUND = -9,        /**< missing file, HTTP 404, unknown listener id */
-    FPX_ERROR_IO = -10,              /**< read error, connection reset */
-    FPX_ERROR_TIMEOUT = -11,         /**< the player's I/O timeout expired */
+    FPX_ERROR_IO = -10,              /**< I/O error: read error, connection reset */
+    FPX_ERROR_TIMEOUT = -11,         /**< timed out: the player's I/O timeout, or the call's own time limit (timeout_ms), expired */
     FPX_ERROR_INVALID_DATA = -12,    /**< corrupt, truncated or unrecognised media */
     FPX_ERROR_UNSUPPORTED = -13,     /**< a protocol or feature this build cannot do */
     FPX_ERROR_NO_STREAM = -14,       /**< no audio or video stream to seek on */
     FPX_ERROR_EOF = -15,             /**< end of the item's packets */
-    FPX_ERROR_CANCELLED = -16,       /**< the operation was interrupted by close/destroy */
+    FPX_ERROR_CANCELLED = -16,       /**< cancelled: the item was closed or replaced, or the player destroyed */
     FPX_ERROR_IN_CALLBACK = -17,     /**< not callable from inside a callback */
-    FPX_ERROR_WRONG_MODE = -18,      /**< e.g. dispatch on a FPX_DELIVERY_THREAD player */
+    FPX_ERROR_WRONG_MODE = -18,      /**< not available in this delivery mode (e.g. dispatch on a FPX_DELIVERY_THREAD player) */
     FPX_ERROR_NETWORK = -19,         /**< connection refused, unreachable host */
     FPX_ERROR_NO_SEEK_MANAGER = -20, /**< the operation needs fpx_player_setup_seek_manager */
-    FPX_ERROR_INTERNAL = -21,        /**< a bug: please report it */
-    FPX_ERROR_INVALID_STATE = -22,   /**< e.g. fpx_scrub_update without fpx_scrub_begin */
+    FPX_ERROR_INTERNAL = -21,        /**< internal error: a bug, please report it */
+    FPX_ERROR_INVALID_STATE = -22,   /**< invalid state (e.g. fpx_scrub_update without fpx_scrub_begin) */
     FPX_ERROR_EXPIRED = -23,         /**< the live segment being read left the playlist window */
     FPX_ERROR_STALLED = -24,         /**< a live playlist stopped updating */
     FPX_ERROR_PROTOCOL_NOT_ALLOWED = -25, /**< refused by the protocol policy (see "Untrusted media") */
@@ -1100,7 +1100,7 @@ FPX_API void fpx_player_config_init(fpx_player_config *config);
  * config->size too small, negative io_timeout_ms, an invalid
  * protocol_whitelist, negative max_buffer_bytes), FPX_ERROR_UNKNOWN_ENUM
  * (delivery, index_mode), FPX_ERROR_NO_MEMORY. The first create installs the library's
- * av_log callback (see "Logging").
+ * av_log callback (see "Logging"). Callback-safe: yes.
  */
 FPX_API int fpx_player_create(const fpx_player_config *config, fpx_player **out);
 
@@ -1267,7 +1267,7 @@ FPX_API int fpx_player_remove_listener(fpx_player *player, uint64_t listener_id)
  * in order, and returns. *dispatched (optional) receives the count.
  * FPX_ERROR_WRONG_MODE on a FPX_DELIVERY_THREAD player; FPX_ERROR_IN_CALLBACK
  * from inside a callback. Not reentrant: another thread dispatching at the
- * same time waits for the first to finish.
+ * same time waits for the first to finish. Callback-safe: no.
  */
 FPX_API int fpx_player_dispatch_events(fpx_player *player, int *dispatched);
 
@@ -1598,10 +1598,18 @@ FPX_API const char *fpx_date_seek_reason_explanation(int reason);
 /* Enum strings                                                            */
 /* ======================================================================= */
 
-/** Static names for enum values ("FPX_FINISH_SUPERSEDED"); "FPX_UNKNOWN" for others. */
+/*
+ * Static names for enum values ("FPX_FINISH_SUPERSEDED"); "FPX_UNKNOWN" for
+ * values this library does not define. Never NULL.
+ */
+
+/** The name of an fpx_finish_reason value. Callback-safe: yes. */
 FPX_API const char *fpx_finish_reason_name(int reason);
+/** The name of an fpx_clamp_kind value. Callback-safe: yes. */
 FPX_API const char *fpx_clamp_kind_name(int kind);
+/** The name of an fpx_landing_resolution value. Callback-safe: yes. */
 FPX_API const char *fpx_landing_resolution_name(int resolution);
+/** The name of an fpx_item_status value. Callback-safe: yes. */
 FPX_API const char *fpx_item_status_name(int status);
 
 #ifdef __cplusplus

@@ -3,7 +3,7 @@ import FastPixSeekCore
 
 @_cdecl("fpx_player_live_seek_window")
 public func fpxPlayerLiveSeekWindow(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<fpx_live_seek_window>?) -> Int32 {
-    withPlayer(h) { p in
+    withPlayer(.fpx_player_live_seek_window, h) { p in
         let slot = try OutputSlot(out)
         var c = fpx_live_seek_window()
         c.struct_size = MemoryLayout<fpx_live_seek_window>.size
@@ -38,7 +38,7 @@ public func fpxPlayerSeekToLiveEdge(_ h: OpaquePointer?, _ callback: fpx_live_ed
     // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on the
     // delivery thread as seek.h documents; the library never dereferences it.
     nonisolated(unsafe) let userdata = userdata
-    return withPlayer(h) { p in
+    return withPlayer(.fpx_player_seek_to_live_edge, h) { p in
         let id = try p.seekToLiveEdge { outcome, error in
             guard let cb = callback else { return }
             if let o = outcome {
@@ -59,7 +59,7 @@ public func fpxPlayerSeekToDate(_ h: OpaquePointer?, _ unixUS: Int64, _ precisio
     // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on the
     // delivery thread as seek.h documents; the library never dereferences it.
     nonisolated(unsafe) let userdata = userdata
-    return withPlayer(h) { p in
+    return withPlayer(.fpx_player_seek_to_date, h) { p in
         let prec = try seekPrecision(from: precision)
         let id = try p.seekToDate(microseconds: unixUS, precision: prec) { result in
             guard let cb = callback else { return }

@@ -220,7 +220,7 @@ public func fpxPlayerDestroy(_ h: OpaquePointer?) -> Int32 {
 
 @_cdecl("fpx_player_open")
 public func fpxPlayerOpen(_ h: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
-    withPlayer(h) { p in
+    withPlayer(.fpx_player_open, h) { p in
         guard let url = url, url.pointee != 0 else { throw ErrorCode.invalidArgument }
         if let refusal = ffmpegOpenRefusal() { throw refusal }  // Exports+Build.swift
         try p.open(String(cString: url))
@@ -229,12 +229,12 @@ public func fpxPlayerOpen(_ h: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> 
 
 @_cdecl("fpx_player_close_item")
 public func fpxPlayerCloseItem(_ h: OpaquePointer?) -> Int32 {
-    withPlayer(h) { p in try p.closeItem() }
+    withPlayer(.fpx_player_close_item, h) { p in try p.closeItem() }
 }
 
 @_cdecl("fpx_player_item_status")
 public func fpxPlayerItemStatus(_ h: OpaquePointer?, _ info: UnsafeMutablePointer<fpx_item_status_info>?) -> Int32 {
-    withPlayer(h) { p in
+    withPlayer(.fpx_player_item_status, h) { p in
         let slot = try OutputSlot(info)
         slot.store(cStatus(p.itemStatus))
     }
@@ -244,7 +244,7 @@ public func fpxPlayerItemStatus(_ h: OpaquePointer?, _ info: UnsafeMutablePointe
 public func fpxPlayerWaitItem(_ h: OpaquePointer?, _ timeoutMS: Int64,
                               _ info: UnsafeMutablePointer<fpx_item_status_info>?) -> Int32 {
     var result: Int32 = 0
-    let rc = withPlayer(h, callbackSafe: false) { p in
+    let rc = withPlayer(.fpx_player_wait_item, h) { p in
         let slot = try OutputSlot.optional(info)
         let ns: UInt64? = timeoutMS < 0 ? nil : Deadline.nanoseconds(milliseconds: timeoutMS)
         let s = p.waitItem(timeoutNanoseconds: ns)
@@ -261,7 +261,7 @@ public func fpxPlayerWaitItem(_ h: OpaquePointer?, _ timeoutMS: Int64,
 
 @_cdecl("fpx_player_item_info")
 public func fpxPlayerItemInfo(_ h: OpaquePointer?, _ info: UnsafeMutablePointer<fpx_item_info>?) -> Int32 {
-    withPlayer(h) { p in
+    withPlayer(.fpx_player_item_info, h) { p in
         let slot = try OutputSlot(info)
         let i = try p.readyEngine().itemInfo
         var c = fpx_item_info()
@@ -282,7 +282,7 @@ public func fpxPlayerItemInfo(_ h: OpaquePointer?, _ info: UnsafeMutablePointer<
 @_cdecl("fpx_player_stream_info")
 public func fpxPlayerStreamInfo(_ h: OpaquePointer?, _ index: Int32,
                                 _ info: UnsafeMutablePointer<fpx_stream_info>?) -> Int32 {
-    withPlayer(h) { p in
+    withPlayer(.fpx_player_stream_info, h) { p in
         let slot = try OutputSlot(info)
         guard let s = try p.readyEngine().streamInfo(index) else { throw ErrorCode.invalidArgument }
         var c = fpx_stream_info()
@@ -348,7 +348,7 @@ public func fpxPlayerStreamInfo(_ h: OpaquePointer?, _ index: Int32,
 @_cdecl("fpx_player_seekable_range")
 public func fpxPlayerSeekableRange(_ h: OpaquePointer?, _ start: UnsafeMutablePointer<fpx_time>?,
                                    _ end: UnsafeMutablePointer<fpx_time>?) -> Int32 {
-    withPlayer(h, callbackSafe: false) { p in
+    withPlayer(.fpx_player_seekable_range, h) { p in
         guard let start = start, let end = end else { throw ErrorCode.invalidArgument }
         guard let r = try p.seekableRange() else { throw ErrorCode.unsupported }
         start.pointee = r.start.c
@@ -358,7 +358,7 @@ public func fpxPlayerSeekableRange(_ h: OpaquePointer?, _ start: UnsafeMutablePo
 
 @_cdecl("fpx_player_setup_seek_manager")
 public func fpxPlayerSetupSeekManager(_ h: OpaquePointer?) -> Int32 {
-    withPlayer(h) { p in try p.setupSeekManager() }
+    withPlayer(.fpx_player_setup_seek_manager, h) { p in try p.setupSeekManager() }
 }
 
 @_cdecl("fpx_player_seek")
@@ -368,7 +368,7 @@ public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: 
     // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on the
     // delivery thread as seek.h documents; the library never dereferences it.
     nonisolated(unsafe) let userdata = userdata
-    return withPlayer(h) { p in
+    return withPlayer(.fpx_player_seek, h) { p in
         let t = MediaTime(target)
         guard t.isNumeric else { throw ErrorCode.invalidTime }
         let prec = try seekPrecision(from: precision)
@@ -387,7 +387,7 @@ public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: 
 @_cdecl("fpx_player_seek_wait")
 public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precision: fpx_precision,
                               _ timeoutMS: Int64, _ out: UnsafeMutablePointer<fpx_seek_outcome>?) -> Int32 {
-    withPlayer(h, callbackSafe: false) { p in
+    withPlayer(.fpx_player_seek_wait, h) { p in
         // The output-struct rule (OutputStruct.swift), checked before the seek is issued.
         let slot = try OutputSlot(out)
         let t = MediaTime(target)
@@ -403,7 +403,7 @@ public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precisi
 
 @_cdecl("fpx_player_cancel_pending_seeks")
 public func fpxPlayerCancelPendingSeeks(_ h: OpaquePointer?, _ count: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    withPlayer(h) { p in
+    withPlayer(.fpx_player_cancel_pending_seeks, h) { p in
         let n = try p.cancelPendingSeeks()
         count?.pointee = UInt64(n)
     }
@@ -412,7 +412,7 @@ public func fpxPlayerCancelPendingSeeks(_ h: OpaquePointer?, _ count: UnsafeMuta
 @_cdecl("fpx_player_add_listener")
 public func fpxPlayerAddListener(_ h: OpaquePointer?, _ l: UnsafePointer<fpx_listener>?,
                                  _ id: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    withPlayer(h) { p in
+    withPlayer(.fpx_player_add_listener, h) { p in
         guard let l = l, l.pointee.size >= MemoryLayout<fpx_listener>.offset(of: \.on_seek_accuracy)! else {
             throw ErrorCode.invalidArgument
         }
@@ -423,12 +423,12 @@ public func fpxPlayerAddListener(_ h: OpaquePointer?, _ l: UnsafePointer<fpx_lis
 
 @_cdecl("fpx_player_remove_listener")
 public func fpxPlayerRemoveListener(_ h: OpaquePointer?, _ id: UInt64) -> Int32 {
-    withPlayer(h) { p in try p.removeListener(id) }
+    withPlayer(.fpx_player_remove_listener, h) { p in try p.removeListener(id) }
 }
 
 @_cdecl("fpx_player_dispatch_events")
 public func fpxPlayerDispatchEvents(_ h: OpaquePointer?, _ dispatched: UnsafeMutablePointer<Int32>?) -> Int32 {
-    withPlayer(h, callbackSafe: false) { p in
+    withPlayer(.fpx_player_dispatch_events, h) { p in
         guard p.events.mode == .host else { throw ErrorCode.wrongMode }
         let n = p.events.dispatch()
         dispatched?.pointee = Int32(clamping: n)
@@ -437,7 +437,7 @@ public func fpxPlayerDispatchEvents(_ h: OpaquePointer?, _ dispatched: UnsafeMut
 
 @_cdecl("fpx_player_event_fd")
 public func fpxPlayerEventFD(_ h: OpaquePointer?, _ fd: UnsafeMutablePointer<Int32>?) -> Int32 {
-    withPlayer(h) { p in
+    withPlayer(.fpx_player_event_fd, h) { p in
         guard let fd = fd else { throw ErrorCode.invalidArgument }
         guard p.events.mode == .host else { throw ErrorCode.wrongMode }
         fd.pointee = p.events.eventFD
@@ -446,7 +446,7 @@ public func fpxPlayerEventFD(_ h: OpaquePointer?, _ fd: UnsafeMutablePointer<Int
 
 @_cdecl("fpx_player_read_packet")
 public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<fpx_packet>?) -> Int32 {
-    withPlayer(h, callbackSafe: false) { p in
+    withPlayer(.fpx_player_read_packet, h) { p in
         let slot = try OutputSlot(out)
         let v = try p.readPacket()
         var c = fpx_packet()
@@ -471,12 +471,12 @@ public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer
 
 @_cdecl("fpx_player_set_stream_enabled")
 public func fpxPlayerSetStreamEnabled(_ h: OpaquePointer?, _ index: Int32, _ enabled: Int32) -> Int32 {
-    withPlayer(h, callbackSafe: false) { p in try p.setStreamEnabled(index, enabled: enabled != 0) }
+    withPlayer(.fpx_player_set_stream_enabled, h) { p in try p.setStreamEnabled(index, enabled: enabled != 0) }
 }
 
 @_cdecl("fpx_player_stats_get")
 public func fpxPlayerStatsGet(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<fpx_player_stats>?) -> Int32 {
-    withPlayer(h) { p in
+    withPlayer(.fpx_player_stats_get, h) { p in
         let slot = try OutputSlot(out)
         let s = p.statistics
         slot.store(fpx_player_stats(struct_size: MemoryLayout<fpx_player_stats>.size,

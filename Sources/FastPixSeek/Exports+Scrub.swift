@@ -25,8 +25,9 @@ func cStepResult(_ r: FrameStepResult) -> fpx_frame_step_result {
 }
 
 /// Runs `body` with the scrub session behind `handle`.
-func withScrub(_ handle: OpaquePointer?, _ body: (ScrubSession) throws -> Void) -> Int32 {
+func withScrub(_ function: CFunction, _ handle: OpaquePointer?, _ body: (ScrubSession) throws -> Void) -> Int32 {
     guard let p = Handles.playerOfScrub(handle) else { return ErrorCode.invalidHandle.rawValue }
+    if !function.isCallbackSafe && p.isInCallback { return ErrorCode.inCallback.rawValue }
     guard let s = p.scrubSession else { return ErrorCode.noSeekManager.rawValue }
     do {
         try body(s)
@@ -40,7 +41,7 @@ func withScrub(_ handle: OpaquePointer?, _ body: (ScrubSession) throws -> Void) 
 
 @_cdecl("fpx_player_scrub_session")
 public func fpxPlayerScrubSession(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    withPlayer(h) { p in
+    withPlayer(.fpx_player_scrub_session, h) { p in
         guard let out = out else { throw ErrorCode.invalidArgument }
         guard p.scrubSession != nil else { throw ErrorCode.noSeekManager }
         out.pointee = Handles.scrubHandle(of: h)
@@ -49,12 +50,12 @@ public func fpxPlayerScrubSession(_ h: OpaquePointer?, _ out: UnsafeMutablePoint
 
 @_cdecl("fpx_scrub_begin")
 public func fpxScrubBegin(_ h: OpaquePointer?, _ at: fpx_time) -> Int32 {
-    withScrub(h) { s in try s.begin(at: MediaTime(at)) }
+    withScrub(.fpx_scrub_begin, h) { s in try s.begin(at: MediaTime(at)) }
 }
 
 @_cdecl("fpx_scrub_update")
 public func fpxScrubUpdate(_ h: OpaquePointer?, _ to: fpx_time) -> Int32 {
-    withScrub(h) { s in try s.update(to: MediaTime(to)) }
+    withScrub(.fpx_scrub_update, h) { s in try s.update(to: MediaTime(to)) }
 }
 
 @_cdecl("fpx_scrub_end")
@@ -64,7 +65,7 @@ public func fpxScrubEnd(_ h: OpaquePointer?, _ at: fpx_time, _ precision: fpx_pr
     // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on the
     // delivery thread as seek.h documents; the library never dereferences it.
     nonisolated(unsafe) let userdata = userdata
-    return withScrub(h) { s in
+    return withScrub(.fpx_scrub_end, h) { s in
         let prec = try seekPrecision(from: precision)
         var completion: (@Sendable (ScrubResult) -> Void)?
         if let cb = callback {
@@ -92,13 +93,13 @@ public func fpxScrubEnd(_ h: OpaquePointer?, _ at: fpx_time, _ precision: fpx_pr
 
 @_cdecl("fpx_scrub_cancel")
 public func fpxScrubCancel(_ h: OpaquePointer?) -> Int32 {
-    withScrub(h) { s in try s.cancel() }
+    withScrub(.fpx_scrub_cancel, h) { s in try s.cancel() }
 }
 
 @_cdecl("fpx_scrub_get_state")
 public func fpxScrubGetState(_ h: OpaquePointer?, _ state: UnsafeMutablePointer<fpx_scrub_state>?,
                              _ active: UnsafeMutablePointer<Int32>?) -> Int32 {
-    withScrub(h) { s in
+    withScrub(.fpx_scrub_get_state, h) { s in
         let st = s.currentState
         state?.pointee = fpx_scrub_state(rawValue: UInt32(st.rawValue))
         active?.pointee = st.isActive ? 1 : 0
@@ -107,7 +108,7 @@ public func fpxScrubGetState(_ h: OpaquePointer?, _ state: UnsafeMutablePointer<
 
 @_cdecl("fpx_scrub_set_position_throttle")
 public func fpxScrubSetPositionThrottle(_ h: OpaquePointer?, _ t: fpx_time) -> Int32 {
-    withScrub(h) { s in
+    withScrub(.fpx_scrub_set_position_throttle, h) { s in
         let time = MediaTime(t)
         guard time.isNumeric, MediaTime.compare(time, .zero) >= 0 else { throw ErrorCode.invalidTime }
         guard let r = time.rational else { throw ErrorCode.invalidTime }
@@ -118,7 +119,7 @@ public func fpxScrubSetPositionThrottle(_ h: OpaquePointer?, _ t: fpx_time) -> I
 
 @_cdecl("fpx_scrub_get_position_throttle")
 public func fpxScrubGetPositionThrottle(_ h: OpaquePointer?, _ t: UnsafeMutablePointer<fpx_time>?) -> Int32 {
-    withScrub(h) { s in
+    withScrub(.fpx_scrub_get_position_throttle, h) { s in
         guard let t = t else { throw ErrorCode.invalidArgument }
         t.pointee = MediaTime(value: Int64(clamping: s.positionThrottleNanoseconds), timescale: 1_000_000_000).c
     }
@@ -127,7 +128,7 @@ public func fpxScrubGetPositionThrottle(_ h: OpaquePointer?, _ t: UnsafeMutableP
 @_cdecl("fpx_player_step_frame")
 public func fpxPlayerStepFrame(_ h: OpaquePointer?, _ direction: fpx_frame_step_direction, _ count: Int32,
                                _ result: UnsafeMutablePointer<fpx_frame_step_result>?) -> Int32 {
-    withPlayer(h, callbackSafe: false) { p in
+    withPlayer(.fpx_player_step_frame, h) { p in
         let slot = try OutputSlot(result)
         guard count >= 1 else { throw ErrorCode.invalidArgument }
         guard let d = FrameStepDirection(rawValue: Int32(bitPattern: direction.rawValue)) else {
@@ -144,7 +145,7 @@ public func fpxFrameStepReasonExplanation(_ reason: Int32) -> UnsafePointer<CCha
 
 @_cdecl("fpx_player_current_time")
 public func fpxPlayerCurrentTime(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<fpx_time>?) -> Int32 {
-    withPlayer(h, callbackSafe: false) { p in
+    withPlayer(.fpx_player_current_time, h) { p in
         guard let out = out else { throw ErrorCode.invalidArgument }
         out.pointee = try p.currentTime().c
     }

@@ -23,19 +23,13 @@ nonisolated(unsafe) private let versionString: UnsafePointer<CChar> = {
     return UnsafePointer(buf)
 }()
 
+// The strings of the name and error functions are the header's, from the generated
+// ABITables.swift (tools/abi_gen.py).
 @_cdecl("fpx_error_string")
-public func fpxErrorString(_ code: Int32) -> UnsafePointer<CChar> {
-    if code == 0 { return cString("success") }
-    guard let e = ErrorCode(rawValue: code) else { return cString("unknown error") }
-    return cString(e.message)
-}
+public func fpxErrorString(_ code: Int32) -> UnsafePointer<CChar> { cString(ABITables.errorString(code)) }
 
 @_cdecl("fpx_error_name")
-public func fpxErrorName(_ code: Int32) -> UnsafePointer<CChar> {
-    if code == 0 { return cString("FPX_OK") }
-    guard let e = ErrorCode(rawValue: code) else { return cString("FPX_UNKNOWN") }
-    return cString(e.name)
-}
+public func fpxErrorName(_ code: Int32) -> UnsafePointer<CChar> { cString(ABITables.errorName(code)) }
 
 @_cdecl("fpx_time_make")
 public func fpxTimeMake(_ value: Int64, _ timescale: Int32) -> fpx_time { MediaTime(value: value, timescale: timescale).c }
@@ -104,46 +98,13 @@ func cPrecision(_ p: SeekPrecision) -> fpx_precision {
 }
 
 @_cdecl("fpx_finish_reason_name")
-public func fpxFinishReasonName(_ r: Int32) -> UnsafePointer<CChar> {
-    switch r {
-    case 0: return cString("FPX_FINISH_COMPLETED")
-    case 1: return cString("FPX_FINISH_CANCELLED")
-    case 2: return cString("FPX_FINISH_SUPERSEDED")
-    case 3: return cString("FPX_FINISH_NO_SEEK_MANAGER")
-    case 4: return cString("FPX_FINISH_FAILED")
-    default: return cString("FPX_UNKNOWN")
-    }
-}
+public func fpxFinishReasonName(_ r: Int32) -> UnsafePointer<CChar> { cString(ABITables.finishReasonName(r)) }
 
 @_cdecl("fpx_clamp_kind_name")
-public func fpxClampKindName(_ k: Int32) -> UnsafePointer<CChar> {
-    switch k {
-    case 0: return cString("FPX_CLAMP_NONE")
-    case 1: return cString("FPX_CLAMP_TO_SEEKABLE_START")
-    case 2: return cString("FPX_CLAMP_TO_SEEKABLE_END")
-    case 3: return cString("FPX_CLAMP_SEEKABLE_RANGE_UNKNOWN")
-    default: return cString("FPX_UNKNOWN")
-    }
-}
+public func fpxClampKindName(_ k: Int32) -> UnsafePointer<CChar> { cString(ABITables.clampKindName(k)) }
 
 @_cdecl("fpx_landing_resolution_name")
-public func fpxLandingResolutionName(_ r: Int32) -> UnsafePointer<CChar> {
-    switch r {
-    case 0: return cString("FPX_LANDING_NONE")
-    case 1: return cString("FPX_LANDING_COVERING_FRAME")
-    case 2: return cString("FPX_LANDING_KEYFRAME")
-    case 3: return cString("FPX_LANDING_FALLBACK_COVERING_FRAME")
-    default: return cString("FPX_UNKNOWN")
-    }
-}
+public func fpxLandingResolutionName(_ r: Int32) -> UnsafePointer<CChar> { cString(ABITables.landingResolutionName(r)) }
 
 @_cdecl("fpx_item_status_name")
-public func fpxItemStatusName(_ s: Int32) -> UnsafePointer<CChar> {
-    switch s {
-    case 0: return cString("FPX_ITEM_NONE")
-    case 1: return cString("FPX_ITEM_LOADING")
-    case 2: return cString("FPX_ITEM_READY")
-    case 3: return cString("FPX_ITEM_FAILED")
-    default: return cString("FPX_UNKNOWN")
-    }
-}
+public func fpxItemStatusName(_ s: Int32) -> UnsafePointer<CChar> { cString(ABITables.itemStatusName(s)) }

@@ -46,11 +46,14 @@ enum Handles {
     }
 }
 
-/// Runs `body` with the player for `handle`, mapping thrown codes.
+/// Runs `body` with the player for `handle`, mapping thrown codes. `function` is the C
+/// function being served: one not marked "Callback-safe: yes" in seek.h (the generated
+/// CFunction table, ABITables.swift) returns FPX_ERROR_IN_CALLBACK from inside a callback.
+/// There is no default: every export names itself.
 @inline(__always)
-func withPlayer(_ handle: OpaquePointer?, callbackSafe: Bool = true, _ body: (Player) throws -> Void) -> Int32 {
+func withPlayer(_ function: CFunction, _ handle: OpaquePointer?, _ body: (Player) throws -> Void) -> Int32 {
     guard let p = Handles.player(handle) else { return ErrorCode.invalidHandle.rawValue }
-    if !callbackSafe && p.isInCallback { return ErrorCode.inCallback.rawValue }
+    if !function.isCallbackSafe && p.isInCallback { return ErrorCode.inCallback.rawValue }
     do {
         try body(p)
         return 0

@@ -1,5 +1,7 @@
-/// The library's error codes. The values are the C ABI's `fpx_error` and are
-/// never renumbered or reused.
+// Generated from Include/fastpix/seek.h by python3 tools/abi_gen.py (make gen). Do not edit.
+//
+// The library's error codes: the C ABI's fpx_error, whose values are never renumbered
+// or reused. `message` is the header's own text for the code (fpx_error_string).
 public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
     case invalidHandle = -1
     case invalidArgument = -2
@@ -31,6 +33,7 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
     case ffmpegMismatch = -28
     case referenceStream = -29
 
+    /// The header's name of the code ("FPX_ERROR_TIMEOUT").
     public var name: StaticString {
         switch self {
         case .invalidHandle: return "FPX_ERROR_INVALID_HANDLE"
@@ -65,37 +68,38 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
         }
     }
 
+    /// The header's description of the code (its doc comment in seek.h).
     public var message: StaticString {
         switch self {
-        case .invalidHandle: return "invalid handle: NULL, destroyed or not a player"
-        case .invalidArgument: return "invalid argument: a NULL pointer or a value out of range"
-        case .invalidTime: return "invalid time: NaN, infinite, invalid or timescale <= 0"
-        case .unknownEnum: return "unknown enum value"
+        case .invalidHandle: return "invalid handle: NULL, destroyed or foreign"
+        case .invalidArgument: return "invalid argument: a NULL pointer or an out-of-range value"
+        case .invalidTime: return "invalid time: NaN, infinite, invalid, timescale <= 0"
+        case .unknownEnum: return "an enum value this library does not know"
         case .noMemory: return "out of memory"
-        case .noItem: return "no item is attached to the player"
-        case .itemNotReady: return "the item is not ready yet"
-        case .itemFailed: return "the item failed to load"
-        case .notFound: return "not found: missing file, HTTP 404 or unknown id"
-        case .io: return "I/O error"
-        case .timeout: return "timed out: the I/O timeout, or the call's own time limit, expired"
-        case .invalidData: return "invalid data: corrupt, truncated or unrecognised media"
-        case .unsupported: return "unsupported protocol or feature"
+        case .noItem: return "nothing is attached to the player"
+        case .itemNotReady: return "the item is still loading"
+        case .itemFailed: return "the item failed to load; see its status"
+        case .notFound: return "missing file, HTTP 404, unknown listener id"
+        case .io: return "I/O error: read error, connection reset"
+        case .timeout: return "timed out: the player's I/O timeout, or the call's own time limit (timeout_ms), expired"
+        case .invalidData: return "corrupt, truncated or unrecognised media"
+        case .unsupported: return "a protocol or feature this build cannot do"
         case .noStream: return "no audio or video stream to seek on"
-        case .eof: return "end of file"
-        case .cancelled: return "cancelled"
+        case .eof: return "end of the item's packets"
+        case .cancelled: return "cancelled: the item was closed or replaced, or the player destroyed"
         case .inCallback: return "not callable from inside a callback"
-        case .wrongMode: return "not available in this delivery mode"
-        case .network: return "network error: connection refused or host unreachable"
-        case .noSeekManager: return "the seek manager is not set up"
-        case .internal: return "internal error"
-        case .invalidState: return "invalid state: e.g. a scrub update or end without begin"
-        case .expired: return "the live segment being read has left the playlist window"
-        case .stalled: return "the live playlist stopped updating"
-        case .protocolNotAllowed: return "protocol not allowed by the player's protocol policy"
-        case .interrupted: return "interrupted: a new seek, cancel, close or destroy stopped the call"
-        case .tooLarge: return "too large: the media exceeds the player's buffer cap"
-        case .ffmpegMismatch: return "the loaded FFmpeg libraries have other major versions than the library was built against"
-        case .referenceStream: return "the reference stream cannot be disabled: seeks resolve on it"
+        case .wrongMode: return "not available in this delivery mode (e.g. dispatch on a FPX_DELIVERY_THREAD player)"
+        case .network: return "connection refused, unreachable host"
+        case .noSeekManager: return "the operation needs fpx_player_setup_seek_manager"
+        case .internal: return "internal error: a bug, please report it"
+        case .invalidState: return "invalid state (e.g. fpx_scrub_update without fpx_scrub_begin)"
+        case .expired: return "the live segment being read left the playlist window"
+        case .stalled: return "a live playlist stopped updating"
+        case .protocolNotAllowed: return "refused by the protocol policy (see \"Untrusted media\")"
+        case .interrupted: return "a blocked read stopped by a seek, cancel, close or destroy"
+        case .tooLarge: return "media exceeds the player's buffer cap (max_buffer_bytes)"
+        case .ffmpegMismatch: return "loaded FFmpeg majors differ from the build's; see \"FFmpeg ABI\""
+        case .referenceStream: return "the reference stream cannot be disabled"
         }
     }
 }

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import (Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple,
                     Type)
 
+from . import _abi
 from . import errors as _errors
 
 __all__ = [
@@ -80,25 +81,25 @@ ENV_LIBRARY = "FASTPIX_SEEK_LIBRARY"
 #: (major, minor) of the header this binding mirrors (FPX_VERSION_MAJOR/MINOR). The loaded
 #: library must have the same major version and at least this minor version (seek.h,
 #: "Compatibility": the library must be at least as new as the header).
-EXPECTED_VERSION: Tuple[int, int] = (0, 3)
+EXPECTED_VERSION: Tuple[int, int] = (_abi.FPX_VERSION_MAJOR, _abi.FPX_VERSION_MINOR)
 
 # ----------------------------------------------------------------------------------------
-# Constants (macros of the header)
+# Constants (macros of the header), from the generated _abi (tools/abi_gen.py)
 # ----------------------------------------------------------------------------------------
 
-FPX_TIME_FLAG_VALID = 1
-FPX_TIME_FLAG_POSITIVE_INFINITY = 2
-FPX_TIME_FLAG_NEGATIVE_INFINITY = 4
+FPX_TIME_FLAG_VALID = _abi.FPX_TIME_FLAG_VALID
+FPX_TIME_FLAG_POSITIVE_INFINITY = _abi.FPX_TIME_FLAG_POSITIVE_INFINITY
+FPX_TIME_FLAG_NEGATIVE_INFINITY = _abi.FPX_TIME_FLAG_NEGATIVE_INFINITY
 #: ((int64_t)UINT64_C(0x8000000000000000))
-FPX_NOPTS = -(2 ** 63)
+FPX_NOPTS = _abi.FPX_NOPTS
 
-FPX_PACKET_FLAG_KEY = 0x1
-FPX_PACKET_FLAG_CORRUPT = 0x2
-FPX_PACKET_FLAG_DISCARD = 0x4
-FPX_PACKET_FLAG_DECODE_ONLY = 0x100
-FPX_PACKET_FLAG_DISCONTINUITY = 0x200
+FPX_PACKET_FLAG_KEY = _abi.FPX_PACKET_FLAG_KEY
+FPX_PACKET_FLAG_CORRUPT = _abi.FPX_PACKET_FLAG_CORRUPT
+FPX_PACKET_FLAG_DISCARD = _abi.FPX_PACKET_FLAG_DISCARD
+FPX_PACKET_FLAG_DECODE_ONLY = _abi.FPX_PACKET_FLAG_DECODE_ONLY
+FPX_PACKET_FLAG_DISCONTINUITY = _abi.FPX_PACKET_FLAG_DISCONTINUITY
 
-FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS = 100
+FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS = _abi.FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS
 
 # C enums are `int` sized on every ABI this library supports (gcc/clang, Linux).
 c_enum = c_int
@@ -337,7 +338,7 @@ fpx_destroy_notify = CFUNCTYPE(None, c_void_p)
 #: fpx_listener.on_index_complete: (frames, userdata)
 fpx_on_index_complete = CFUNCTYPE(None, c_uint64, c_void_p)
 #: fpx_index_mode (fpx_player_config.index_mode)
-FPX_INDEX_OFF, FPX_INDEX_KEYFRAMES, FPX_INDEX_FULL = 0, 1, 2
+FPX_INDEX_OFF, FPX_INDEX_KEYFRAMES, FPX_INDEX_FULL = _abi.FPX_INDEX_OFF, _abi.FPX_INDEX_KEYFRAMES, _abi.FPX_INDEX_FULL
 #: fpx_player_config.wakeup
 fpx_wakeup = CFUNCTYPE(None, c_void_p)
 #: fpx_set_log_callback's callback: (level, message, userdata)

@@ -17,17 +17,12 @@ import threading
 from typing import Optional
 
 from . import _lib
+from ._abi import (FPX_LOG_DEBUG, FPX_LOG_ERROR, FPX_LOG_INFO, FPX_LOG_QUIET, FPX_LOG_TRACE,
+                   FPX_LOG_VERBOSE, FPX_LOG_WARNING)
 
 logger = logging.getLogger("fastpix_seek")
 logger.addHandler(logging.NullHandler())
 
-FPX_LOG_QUIET = -8
-FPX_LOG_ERROR = 16
-FPX_LOG_WARNING = 24
-FPX_LOG_INFO = 32
-FPX_LOG_VERBOSE = 40
-FPX_LOG_DEBUG = 48
-FPX_LOG_TRACE = 56
 DEFAULT_LEVEL = FPX_LOG_INFO
 
 _lock = threading.Lock()

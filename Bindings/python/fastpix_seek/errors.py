@@ -1,3 +1,4 @@
+# Generated from Include/fastpix/seek.h by python3 tools/abi_gen.py (make gen). Do not edit.
 """Exceptions raised by fastpix_seek.
 
 Every negative ``fpx_error`` code returned by the C library becomes an instance of
@@ -13,11 +14,16 @@ so ``except InvalidTimeError`` catches both.
 Subclasses also derive from the closest built-in exception, so generic handlers work:
 ``InvalidTimeError`` is a ``ValueError``, ``FastPixTimeoutError`` a ``TimeoutError``,
 ``FastPixIOError`` an ``OSError``, ``EndOfFile`` an ``EOFError`` and so on.
+
+The classes, their codes and their docstrings are generated from Include/fastpix/seek.h
+(tools/abi_gen.py); their names and built-in bases are kept in that generator.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Dict, Optional, Type
+
+from ._abi import ERRORS as _ERRORS
 
 __all__ = [
     "FastPixSeekError",
@@ -55,39 +61,9 @@ __all__ = [
     "error_class_for",
 ]
 
+
 #: fpx_error values, as in Include/fastpix/seek.h.
-ERROR_NAMES: Dict[int, str] = {
-    0: "FPX_OK",
-    -1: "FPX_ERROR_INVALID_HANDLE",
-    -2: "FPX_ERROR_INVALID_ARGUMENT",
-    -3: "FPX_ERROR_INVALID_TIME",
-    -4: "FPX_ERROR_UNKNOWN_ENUM",
-    -5: "FPX_ERROR_NO_MEMORY",
-    -6: "FPX_ERROR_NO_ITEM",
-    -7: "FPX_ERROR_ITEM_NOT_READY",
-    -8: "FPX_ERROR_ITEM_FAILED",
-    -9: "FPX_ERROR_NOT_FOUND",
-    -10: "FPX_ERROR_IO",
-    -11: "FPX_ERROR_TIMEOUT",
-    -12: "FPX_ERROR_INVALID_DATA",
-    -13: "FPX_ERROR_UNSUPPORTED",
-    -14: "FPX_ERROR_NO_STREAM",
-    -15: "FPX_ERROR_EOF",
-    -16: "FPX_ERROR_CANCELLED",
-    -17: "FPX_ERROR_IN_CALLBACK",
-    -18: "FPX_ERROR_WRONG_MODE",
-    -19: "FPX_ERROR_NETWORK",
-    -20: "FPX_ERROR_NO_SEEK_MANAGER",
-    -21: "FPX_ERROR_INTERNAL",
-    -22: "FPX_ERROR_INVALID_STATE",
-    -23: "FPX_ERROR_EXPIRED",
-    -24: "FPX_ERROR_STALLED",
-    -25: "FPX_ERROR_PROTOCOL_NOT_ALLOWED",
-    -26: "FPX_ERROR_INTERRUPTED",
-    -27: "FPX_ERROR_TOO_LARGE",
-    -28: "FPX_ERROR_FFMPEG_MISMATCH",
-    -29: "FPX_ERROR_REFERENCE_STREAM",
-}
+ERROR_NAMES: Dict[int, str] = {code: name for code, (name, _) in _ERRORS.items()}
 
 
 class FastPixSeekError(Exception):
@@ -145,32 +121,35 @@ def _fallback_message(code: int) -> str:
             return _message_source(code)
         except Exception:
             pass
-    name = ERROR_NAMES.get(code)
-    return name.replace("FPX_ERROR_", "").replace("_", " ").lower() if name else "unknown error"
+    entry = _ERRORS.get(code)
+    return entry[1] if entry else "unknown error"
 
 
 class InvalidHandleError(FastPixSeekError, ValueError):
-    """FPX_ERROR_INVALID_HANDLE: a NULL, destroyed or foreign handle; also a closed Player."""
+    """FPX_ERROR_INVALID_HANDLE: invalid handle: NULL, destroyed or foreign.
+
+    Also raised for a closed Player.
+    """
     default_code = -1
 
 
 class InvalidArgumentError(FastPixSeekError, ValueError):
-    """FPX_ERROR_INVALID_ARGUMENT: NULL pointer or out-of-range value (e.g. negative tolerance)."""
+    """FPX_ERROR_INVALID_ARGUMENT: invalid argument: a NULL pointer or an out-of-range value."""
     default_code = -2
 
 
 class InvalidTimeError(FastPixSeekError, ValueError):
-    """FPX_ERROR_INVALID_TIME: NaN, infinite or invalid time, timescale <= 0."""
+    """FPX_ERROR_INVALID_TIME: invalid time: NaN, infinite, invalid, timescale <= 0."""
     default_code = -3
 
 
 class UnknownEnumError(FastPixSeekError, ValueError):
-    """FPX_ERROR_UNKNOWN_ENUM: an enum value the library does not know."""
+    """FPX_ERROR_UNKNOWN_ENUM: an enum value this library does not know."""
     default_code = -4
 
 
 class FastPixMemoryError(FastPixSeekError, MemoryError):
-    """FPX_ERROR_NO_MEMORY."""
+    """FPX_ERROR_NO_MEMORY: out of memory."""
     default_code = -5
 
 
@@ -195,12 +174,16 @@ class NotFoundError(FastPixSeekError):
 
 
 class FastPixIOError(FastPixSeekError, OSError):
-    """FPX_ERROR_IO: read error, connection reset."""
+    """FPX_ERROR_IO: I/O error: read error, connection reset."""
     default_code = -10
 
 
 class FastPixTimeoutError(FastPixSeekError, TimeoutError):
-    """FPX_ERROR_TIMEOUT: the player's I/O timeout, or a wait of this binding, expired."""
+    """FPX_ERROR_TIMEOUT: timed out: the player's I/O timeout, or the call's own time limit
+    (timeout_ms), expired.
+
+    The binding raises it too when one of its own waits (timeout=...) expires.
+    """
     default_code = -11
 
 
@@ -225,7 +208,7 @@ class EndOfFile(FastPixSeekError, EOFError):
 
 
 class FastPixCancelledError(FastPixSeekError):
-    """FPX_ERROR_CANCELLED: the operation was interrupted by close/destroy.
+    """FPX_ERROR_CANCELLED: cancelled: the item was closed or replaced, or the player destroyed.
 
     Deliberately *not* a subclass of ``asyncio.CancelledError`` (a ``BaseException``).
     """
@@ -233,12 +216,14 @@ class FastPixCancelledError(FastPixSeekError):
 
 
 class InCallbackError(FastPixSeekError, RuntimeError):
-    """FPX_ERROR_IN_CALLBACK: the function may not be called from inside a callback."""
+    """FPX_ERROR_IN_CALLBACK: not callable from inside a callback."""
     default_code = -17
 
 
 class WrongModeError(FastPixSeekError, RuntimeError):
-    """FPX_ERROR_WRONG_MODE: e.g. dispatch_events() on a DeliveryMode.THREAD player."""
+    """FPX_ERROR_WRONG_MODE: not available in this delivery mode (e.g. dispatch on a
+    FPX_DELIVERY_THREAD player).
+    """
     default_code = -18
 
 
@@ -248,17 +233,17 @@ class NetworkError(FastPixSeekError, ConnectionError):
 
 
 class NoSeekManagerError(FastPixSeekError, RuntimeError):
-    """FPX_ERROR_NO_SEEK_MANAGER: the operation needs setup_seek_manager()."""
+    """FPX_ERROR_NO_SEEK_MANAGER: the operation needs fpx_player_setup_seek_manager."""
     default_code = -20
 
 
 class InternalError(FastPixSeekError, RuntimeError):
-    """FPX_ERROR_INTERNAL: a bug in the library: please report it."""
+    """FPX_ERROR_INTERNAL: internal error: a bug, please report it."""
     default_code = -21
 
 
 class InvalidStateError(FastPixSeekError, RuntimeError):
-    """FPX_ERROR_INVALID_STATE: e.g. a scrub update without a begun gesture."""
+    """FPX_ERROR_INVALID_STATE: invalid state (e.g. fpx_scrub_update without fpx_scrub_begin)."""
     default_code = -22
 
 
@@ -273,45 +258,73 @@ class StalledError(FastPixSeekError, TimeoutError):
 
 
 class ProtocolNotAllowedError(FastPixSeekError, PermissionError):
-    """FPX_ERROR_PROTOCOL_NOT_ALLOWED: a URL (or a URI named by remote content) uses a protocol
-    the player's protocol policy refuses (see ``Player(protocols=...)``)."""
+    """FPX_ERROR_PROTOCOL_NOT_ALLOWED: refused by the protocol policy (see "Untrusted media").
+
+    The policy is ``Player(protocols=...)``.
+    """
     default_code = -25
 
 
 class ReadInterruptedError(FastPixSeekError):
-    """FPX_ERROR_INTERRUPTED: a blocked read was stopped by a new seek, cancel_pending_seeks,
-    close_item or close(). No packet was consumed; read again after the seek."""
+    """FPX_ERROR_INTERRUPTED: a blocked read stopped by a seek, cancel, close or destroy.
+
+    No packet was consumed; read again after the seek.
+    """
     default_code = -26
 
 
 class TooLargeError(FastPixSeekError, MemoryError):
-    """FPX_ERROR_TOO_LARGE: a segment (or the media) exceeds the player's buffer cap
-    (``Player(max_buffer_bytes=...)``)."""
+    """FPX_ERROR_TOO_LARGE: media exceeds the player's buffer cap (max_buffer_bytes).
+
+    The cap is ``Player(max_buffer_bytes=...)``.
+    """
     default_code = -27
 
 
-class ReferenceStreamError(FastPixSeekError, ValueError):
-    """FPX_ERROR_REFERENCE_STREAM: the reference stream cannot be disabled (seeks resolve on it)."""
-    default_code = -29
-
-
 class FFmpegMismatchError(FastPixSeekError, RuntimeError):
-    """FPX_ERROR_FFMPEG_MISMATCH: the loaded FFmpeg libraries have other major versions than
-    the library was built against (see ``fastpix_seek.ffmpeg_versions()``)."""
+    """FPX_ERROR_FFMPEG_MISMATCH: loaded FFmpeg majors differ from the build's; see "FFmpeg ABI".
+
+    See ``fastpix_seek.ffmpeg_versions()``.
+    """
     default_code = -28
+
+
+class ReferenceStreamError(FastPixSeekError, ValueError):
+    """FPX_ERROR_REFERENCE_STREAM: the reference stream cannot be disabled."""
+    default_code = -29
 
 
 #: code -> exception class. Unknown codes map to FastPixSeekError itself.
 ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
-    cls.default_code: cls
-    for cls in (InvalidHandleError, InvalidArgumentError, InvalidTimeError, UnknownEnumError,
-                FastPixMemoryError, NoItemError, ItemNotReadyError, ItemFailedError,
-                NotFoundError, FastPixIOError, FastPixTimeoutError, InvalidDataError,
-                UnsupportedError, NoStreamError, EndOfFile, FastPixCancelledError,
-                InCallbackError, WrongModeError, NetworkError, NoSeekManagerError,
-                InternalError, InvalidStateError, ExpiredError, StalledError,
-                ProtocolNotAllowedError, ReadInterruptedError, TooLargeError,
-                ReferenceStreamError, FFmpegMismatchError)
+    InvalidHandleError.default_code: InvalidHandleError,
+    InvalidArgumentError.default_code: InvalidArgumentError,
+    InvalidTimeError.default_code: InvalidTimeError,
+    UnknownEnumError.default_code: UnknownEnumError,
+    FastPixMemoryError.default_code: FastPixMemoryError,
+    NoItemError.default_code: NoItemError,
+    ItemNotReadyError.default_code: ItemNotReadyError,
+    ItemFailedError.default_code: ItemFailedError,
+    NotFoundError.default_code: NotFoundError,
+    FastPixIOError.default_code: FastPixIOError,
+    FastPixTimeoutError.default_code: FastPixTimeoutError,
+    InvalidDataError.default_code: InvalidDataError,
+    UnsupportedError.default_code: UnsupportedError,
+    NoStreamError.default_code: NoStreamError,
+    EndOfFile.default_code: EndOfFile,
+    FastPixCancelledError.default_code: FastPixCancelledError,
+    InCallbackError.default_code: InCallbackError,
+    WrongModeError.default_code: WrongModeError,
+    NetworkError.default_code: NetworkError,
+    NoSeekManagerError.default_code: NoSeekManagerError,
+    InternalError.default_code: InternalError,
+    InvalidStateError.default_code: InvalidStateError,
+    ExpiredError.default_code: ExpiredError,
+    StalledError.default_code: StalledError,
+    ProtocolNotAllowedError.default_code: ProtocolNotAllowedError,
+    ReadInterruptedError.default_code: ReadInterruptedError,
+    TooLargeError.default_code: TooLargeError,
+    FFmpegMismatchError.default_code: FFmpegMismatchError,
+    ReferenceStreamError.default_code: ReferenceStreamError,
 }
 
 

@@ -64,100 +64,12 @@ NANOSECOND = 10 ** 9
 
 
 # ----------------------------------------------------------------------------------------
-# Enums (values as in seek.h)
+# Enums: generated from seek.h (fastpix_seek/_abi.py, tools/abi_gen.py)
 # ----------------------------------------------------------------------------------------
 
-class PrecisionKind(enum.IntEnum):
-    EXACT = 0
-    NEAREST_KEYFRAME = 1
-    DEFAULT = 2
-
-
-class FinishReason(enum.IntEnum):
-    COMPLETED = 0
-    CANCELLED = 1
-    SUPERSEDED = 2
-    NO_SEEK_MANAGER = 3
-    FAILED = 4
-
-
-class ClampKind(enum.IntEnum):
-    NONE = 0
-    TO_SEEKABLE_START = 1
-    TO_SEEKABLE_END = 2
-    SEEKABLE_RANGE_UNKNOWN = 3
-
-
-class LandingResolution(enum.IntEnum):
-    NONE = 0
-    COVERING_FRAME = 1
-    KEYFRAME = 2
-    FALLBACK_COVERING_FRAME = 3
-
-
-class ScrubState(enum.IntEnum):
-    IDLE = 0
-    SCRUBBING = 1
-    SETTLING = 2
-
-
-class FrameStepDirection(enum.IntEnum):
-    FORWARD = 0
-    BACKWARD = 1
-
-
-class FrameStepUnavailableReason(enum.IntEnum):
-    OK = 0
-    NO_CURRENT_ITEM = 1
-    ITEM_NOT_READY = 2
-    NO_VIDEO_TRACK = 3
-    AT_LIVE_EDGE = 4
-    CANNOT_STEP_IN_DIRECTION = 5
-
-
-class ItemStatus(enum.IntEnum):
-    NONE = 0
-    LOADING = 1
-    READY = 2
-    FAILED = 3
-
-
-class MediaType(enum.IntEnum):
-    UNKNOWN = 0
-    VIDEO = 1
-    AUDIO = 2
-    SUBTITLE = 3
-    DATA = 4
-
-
-class DateSeekUnavailableReason(enum.IntEnum):
-    OK = 0
-    NO_CURRENT_ITEM = 1
-    #: No EXT-X-PROGRAM-DATE-TIME: the library never invents dates; seek by time instead.
-    NOT_DATE_ADDRESSABLE = 2
-    #: Reported, not clamped: the requested date and the window's dates are in the result.
-    OUTSIDE_WINDOW = 3
-
-
-class IndexMode(enum.IntEnum):
-    """``fpx_index_mode``: what the player learns of the frame grid besides what seeks read
-    (seek.h has the details). Landings are the same in every mode; only their cost differs."""
-    #: Never use the container's keyframe index: seeks the grid cannot answer scan.
-    OFF = 0
-    #: The default: the container's keyframe index when complete; no extra I/O.
-    KEYFRAMES = 1
-    #: KEYFRAMES plus a background reader of the whole file that fills the frame grid
-    #: (file items; HLS behaves as KEYFRAMES). Progress in ``Player.stats()``; listeners'
-    #: ``on_index_complete(frames)`` when done.
-    FULL = 2
-
-
-class DeliveryMode(enum.IntEnum):
-    #: One library thread per player runs the callbacks (the default).
-    THREAD = 0
-    #: Nothing runs until the host calls Player.dispatch_events().
-    HOST = 1
-
+from ._abi import (ClampKind, DateSeekUnavailableReason, DeliveryMode,  # noqa: E402
+                   FinishReason, FrameStepDirection, FrameStepUnavailableReason, IndexMode,
+                   ItemStatus, LandingResolution, MediaType, PrecisionKind, ScrubState)
 
 _E = TypeVar("_E", bound=enum.IntEnum)
 

@@ -14,42 +14,36 @@ from typing import Dict, Set
 
 import pytest
 
-from fpx_binding_testutil import BINDING, HEADER, INCLUDE, REPO
+from fpx_binding_testutil import BINDING, INCLUDE, REPO
 
 import fastpix_seek
 from fastpix_seek import _lib, errors
 
 
-def _strip_c(text: str) -> str:
-    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.S)
-    text = re.sub(r"//[^\n]*", " ", text)
-    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("#"))
+#: The header as clang parsed it (tools/abi_gen.py writes it; test_generated_files_are_fresh
+#: fails when it, or any other generated file, is stale).
+ABI = json.loads((REPO / "Tests" / "abi" / "seek-h.json").read_text())
 
 
 def header_functions() -> Set[str]:
     """Names of the FPX_API function declarations of the header."""
-    code = _strip_c(HEADER.read_text())
-    names = set()
-    for decl in code.split(";"):
-        if not re.search(r"\bFPX_API\b", decl):
-            continue
-        m = re.search(r"\b(fpx_\w+)\s*\(", decl)
-        assert m, f"an FPX_API declaration without a function name: {decl.strip()!r}"
-        names.add(m.group(1))
-    return names
+    return {f["name"] for f in ABI["functions"]}
 
 
 def header_structs() -> Set[str]:
-    code = _strip_c(HEADER.read_text())
-    defined = set(re.findall(r"typedef\s+struct\s+(fpx_\w+)\s*\{", code))
-    return defined
+    return set(ABI["structs"])
+
+
+def test_generated_files_are_fresh():
+    """Every table generated from seek.h (Swift, C names, Python, the JSON above) is what
+    tools/abi_gen.py makes of the header now."""
+    r = subprocess.run([sys.executable, str(REPO / "tools" / "abi_gen.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
 
 
 def test_header_parse_sanity():
     names = header_functions()
-    # plain-regex cross-check, as the issue describes it
-    raw = set(re.findall(r"\b(fpx_\w+)\s*\(", _strip_c(HEADER.read_text())))
-    assert names <= raw
     assert {"fpx_version", "fpx_player_seek", "fpx_player_read_packet"} <= names
     assert len(names) >= 40
 
@@ -80,10 +74,14 @@ def test_every_header_struct_is_mirrored():
 
 
 def test_error_codes_match_the_header():
-    code = _strip_c(HEADER.read_text())
-    body = re.search(r"typedef\s+enum\s+fpx_error\s*\{(.*?)\}\s*fpx_error", code, re.S).group(1)
-    declared = {int(v): n for n, v in re.findall(r"(FPX_\w+)\s*=\s*(-?\d+)", body)}
+    consts = next(e for e in ABI["enums"] if e["name"] == "fpx_error")["constants"]
+    declared = {c["value"]: c["name"] for c in consts}
     assert declared == errors.ERROR_NAMES
+    for c in consts:
+        assert _lib.lib.fpx_error_string(c["value"]) == c["doc"], c["name"]
+        if c["value"] < 0:
+            cls = errors.error_class_for(c["value"])
+            assert " ".join(cls.__doc__.split()).startswith(f"{c['name']}: {c['doc']}."), cls
     for code_, name in declared.items():
         assert _lib.lib.fpx_error_name(code_) == name
         if code_ < 0:
@@ -180,10 +178,22 @@ def test_version_check_and_values():
     major, minor, patch = _lib.library_version
     assert (major, minor) >= _lib.EXPECTED_VERSION and major == _lib.EXPECTED_VERSION[0]
     assert fastpix_seek.version() == f"{major}.{minor}.{patch}"
-    m = re.search(r"#define FPX_VERSION_MAJOR (\d+)\s+#define FPX_VERSION_MINOR (\d+)",
-                  HEADER.read_text())
-    assert (int(m.group(1)), int(m.group(2))) == _lib.EXPECTED_VERSION, \
+    macros = {m["name"]: m["value"] for m in ABI["macros"]}
+    assert (macros["FPX_VERSION_MAJOR"], macros["FPX_VERSION_MINOR"]) == _lib.EXPECTED_VERSION, \
         "EXPECTED_VERSION should follow the header the binding mirrors"
+
+
+def test_enums_flags_and_constants_match_the_header():
+    """The binding's enums and constants are the header's (generated into _abi)."""
+    from fastpix_seek import _abi, types
+    for e in ABI["enums"]:
+        for c in e["constants"]:
+            assert getattr(_abi, c["name"]) == c["value"], c["name"]
+    for m in ABI["macros"]:
+        assert getattr(_abi, m["name"]) == m["value"], m["name"]
+    assert types.IndexMode.FULL == _lib.FPX_INDEX_FULL == _abi.FPX_INDEX_FULL
+    assert types.FinishReason(_abi.FPX_FINISH_SUPERSEDED).name == "SUPERSEDED"
+    assert _lib.FPX_PACKET_FLAG_DISCONTINUITY == _abi.PacketFlag.DISCONTINUITY
 
 
 def test_version_too_old_raises_import_error(monkeypatch):

@@ -1,0 +1,436 @@
+# Generated from Include/fastpix/seek.h by python3 tools/abi_gen.py (make gen). Do not edit.
+"""The header's constants, enums and flags (Include/fastpix/seek.h), for the binding.
+
+Values and documentation come from the header itself; see tools/abi_gen.py.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Dict, Tuple
+
+# ---- macros ----------------------------------------------------------------------
+
+FPX_LOG_DEBUG = 48
+FPX_LOG_ERROR = 16
+FPX_LOG_INFO = 32
+FPX_LOG_KEEP_FFMPEG_CALLBACK = 65536
+FPX_LOG_QUIET = -8
+FPX_LOG_TRACE = 56
+FPX_LOG_VERBOSE = 40
+FPX_LOG_WARNING = 24
+FPX_NOPTS = -9223372036854775808
+FPX_PACKET_FLAG_CORRUPT = 0x2
+FPX_PACKET_FLAG_DECODE_ONLY = 0x100
+FPX_PACKET_FLAG_DISCARD = 0x4
+FPX_PACKET_FLAG_DISCONTINUITY = 0x200
+FPX_PACKET_FLAG_KEY = 0x1
+FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS = 100
+FPX_TIME_FLAG_NEGATIVE_INFINITY = 0x4
+FPX_TIME_FLAG_POSITIVE_INFINITY = 0x2
+FPX_TIME_FLAG_VALID = 0x1
+FPX_VERSION = 768
+FPX_VERSION_MAJOR = 0
+FPX_VERSION_MINOR = 3
+FPX_VERSION_PATCH = 0
+
+# ---- flags -----------------------------------------------------------------------
+
+
+class PacketFlag(enum.IntFlag):
+    """The header's FPX_PACKET_FLAG_* bits."""
+    KEY = 0x1
+    CORRUPT = 0x2
+    DISCARD = 0x4
+    DECODE_ONLY = 0x100
+    DISCONTINUITY = 0x200
+
+
+class TimeFlag(enum.IntFlag):
+    """The header's FPX_TIME_FLAG_* bits."""
+    VALID = 0x1
+    POSITIVE_INFINITY = 0x2
+    NEGATIVE_INFINITY = 0x4
+
+
+# ---- enums -----------------------------------------------------------------------
+
+
+class PrecisionKind(enum.IntEnum):
+    """``fpx_precision_kind`` (seek.h)."""
+    #: Zero tolerance. Lands on the frame whose presentation interval holds the target, and
+    #: reports whether it does (frame_covers_target).
+    EXACT = 0
+    #: The keyframe nearest the target inside [target - tol, target + tol] (exact rationals: the
+    #: tolerance is never rounded to stream ticks; ties go to the earlier keyframe). Found from
+    #: the container's own keyframe index when it has a complete one (MP4 sample table,
+    #: libavformat-written Matroska cues: a few packets, not a GOP), else from a keyframe scan.
+    #: When no keyframe is inside the window, the seek falls back to the exact landing and says
+    #: so (FPX_LANDING_FALLBACK_COVERING_FRAME).
+    NEAREST_KEYFRAME = 1
+    #: Exactly FPX_PRECISION_NEAREST_KEYFRAME with tolerance 1/10 s. Outcomes report it in that
+    #: normalized form.
+    DEFAULT = 2
+
+
+class FinishReason(enum.IntEnum):
+    """``fpx_finish_reason`` (seek.h)."""
+    #: landed; finished = 1
+    COMPLETED = 0
+    #: fpx_player_cancel_pending_seeks, close, replace or destroy
+    CANCELLED = 1
+    #: a newer seek on the same player overtook it
+    SUPERSEDED = 2
+    #: fpx_player_setup_seek_manager was not called
+    NO_SEEK_MANAGER = 3
+    #: I/O or media error: see fpx_seek_outcome.error
+    FAILED = 4
+
+
+class ClampKind(enum.IntEnum):
+    """``fpx_clamp_kind`` (seek.h)."""
+    #: the target was inside the range
+    NONE = 0
+    #: before the start: moved to the first frame
+    TO_SEEKABLE_START = 1
+    #: past the end: moved to the last frame
+    TO_SEEKABLE_END = 2
+    #: no range known; the target was not moved
+    SEEKABLE_RANGE_UNKNOWN = 3
+
+
+class LandingResolution(enum.IntEnum):
+    """``fpx_landing_resolution`` (seek.h)."""
+    #: the seek did not land
+    NONE = 0
+    #: exact: the frame covering the target
+    COVERING_FRAME = 1
+    #: keyframe inside the tolerance window
+    KEYFRAME = 2
+    #: no keyframe in the window: exact landing
+    FALLBACK_COVERING_FRAME = 3
+
+
+class ScrubState(enum.IntEnum):
+    """``fpx_scrub_state`` (seek.h)."""
+    #: no gesture in progress
+    IDLE = 0
+    #: receiving samples; no seek issued
+    SCRUBBING = 1
+    #: the one coalesced seek is in flight
+    SETTLING = 2
+
+
+class FrameStepDirection(enum.IntEnum):
+    """``fpx_frame_step_direction`` (seek.h)."""
+    FORWARD = 0
+    BACKWARD = 1
+
+
+class FrameStepUnavailableReason(enum.IntEnum):
+    """``fpx_frame_step_unavailable_reason`` (seek.h)."""
+    #: the step happened
+    OK = 0
+    NO_CURRENT_ITEM = 1
+    ITEM_NOT_READY = 2
+    #: permanent for this item
+    NO_VIDEO_TRACK = 3
+    AT_LIVE_EDGE = 4
+    CANNOT_STEP_IN_DIRECTION = 5
+
+
+class ItemStatus(enum.IntEnum):
+    """``fpx_item_status`` (seek.h)."""
+    #: nothing attached
+    NONE = 0
+    LOADING = 1
+    READY = 2
+    FAILED = 3
+
+
+class MediaType(enum.IntEnum):
+    """``fpx_media_type`` (seek.h)."""
+    UNKNOWN = 0
+    VIDEO = 1
+    AUDIO = 2
+    SUBTITLE = 3
+    DATA = 4
+
+
+class DeliveryMode(enum.IntEnum):
+    """``fpx_delivery_mode`` (seek.h)."""
+    #: a library thread per player runs callbacks
+    THREAD = 0
+    #: the host runs them with fpx_player_dispatch_events
+    HOST = 1
+
+
+class IndexMode(enum.IntEnum):
+    """``fpx_index_mode``: How much of an item's frame grid the player learns besides what seeks
+    read (fpx_player_config.index_mode). Landings are the same in every mode; only their cost
+    differs.
+
+    FPX_INDEX_OFF The container's keyframe index is never used: every landing the frame grid
+    does not know yet is found by reading the packets around it (the scan), for nearest-keyframe
+    seeks too. No extra I/O. FPX_INDEX_KEYFRAMES The default: nearest-keyframe seeks use the
+    container's keyframe index when it is known to be complete (MP4 sample tables,
+    libavformat-written Matroska cues). No extra I/O. FPX_INDEX_FULL As KEYFRAMES, and once the
+    item is READY a second demux context of the same URL (same protocol policy and
+    io_timeout_ms) on its own thread (named "fpx-index", at nice +10 so that it yields the CPU
+    to the host and the player's worker) reads the reference stream's packets from start to end
+    (other streams discarded in the demuxer) and adds them to the frame grid, so later seeks
+    anywhere in the item resolve from memory instead of scanning (decided inside
+    fpx_player_seek, packets_read 0; the demuxer is positioned at the landing's keyframe by the
+    next read). It reads the whole file once: its packets count in packets_demuxed and
+    bytes_read. Progress: fpx_player_stats.index_frames and index_complete; on_index_complete
+    says when it is done. A seek never waits for it (the grid is updated in batches of whole
+    GOPs, at least 64 frames, each under the player's engine lock only for the time of an
+    insert, never during I/O); close_item, open and destroy stop it within 100 ms. Memory: 8
+    bytes per frame plus 32 per keyframe in the grid, capped at 4194304 frames (32 MiB; past the
+    cap the grid is cleared and seeks scan again). HLS items and an index that fails (an I/O
+    error, a timeout) fall back to KEYFRAMES behaviour silently: seeks still land, by the scan
+    where the grid has no answer, and index_complete stays 0.
+    """
+    OFF = 0
+    KEYFRAMES = 1
+    FULL = 2
+
+
+class DateSeekUnavailableReason(enum.IntEnum):
+    """``fpx_date_seek_unavailable_reason`` (seek.h)."""
+    OK = 0
+    NO_CURRENT_ITEM = 1
+    #: No EXT-X-PROGRAM-DATE-TIME: the library never invents dates; seek by time instead.
+    NOT_DATE_ADDRESSABLE = 2
+    #: Reported, not clamped: the requested date and the window's dates are in the result.
+    OUTSIDE_WINDOW = 3
+
+
+# ---- errors ----------------------------------------------------------------------
+
+#: fpx_error value -> (name, the header's message).
+ERRORS: Dict[int, Tuple[str, str]] = {
+    0: ('FPX_OK', 'success'),
+    -1: ('FPX_ERROR_INVALID_HANDLE', 'invalid handle: NULL, destroyed or foreign'),
+    -2: ('FPX_ERROR_INVALID_ARGUMENT', 'invalid argument: a NULL pointer or an out-of-range value'),
+    -3: ('FPX_ERROR_INVALID_TIME', 'invalid time: NaN, infinite, invalid, timescale <= 0'),
+    -4: ('FPX_ERROR_UNKNOWN_ENUM', 'an enum value this library does not know'),
+    -5: ('FPX_ERROR_NO_MEMORY', 'out of memory'),
+    -6: ('FPX_ERROR_NO_ITEM', 'nothing is attached to the player'),
+    -7: ('FPX_ERROR_ITEM_NOT_READY', 'the item is still loading'),
+    -8: ('FPX_ERROR_ITEM_FAILED', 'the item failed to load; see its status'),
+    -9: ('FPX_ERROR_NOT_FOUND', 'missing file, HTTP 404, unknown listener id'),
+    -10: ('FPX_ERROR_IO', 'I/O error: read error, connection reset'),
+    -11: ('FPX_ERROR_TIMEOUT', "timed out: the player's I/O timeout, or the call's own time limit (timeout_ms), expired"),
+    -12: ('FPX_ERROR_INVALID_DATA', 'corrupt, truncated or unrecognised media'),
+    -13: ('FPX_ERROR_UNSUPPORTED', 'a protocol or feature this build cannot do'),
+    -14: ('FPX_ERROR_NO_STREAM', 'no audio or video stream to seek on'),
+    -15: ('FPX_ERROR_EOF', "end of the item's packets"),
+    -16: ('FPX_ERROR_CANCELLED', 'cancelled: the item was closed or replaced, or the player destroyed'),
+    -17: ('FPX_ERROR_IN_CALLBACK', 'not callable from inside a callback'),
+    -18: ('FPX_ERROR_WRONG_MODE', 'not available in this delivery mode (e.g. dispatch on a FPX_DELIVERY_THREAD player)'),
+    -19: ('FPX_ERROR_NETWORK', 'connection refused, unreachable host'),
+    -20: ('FPX_ERROR_NO_SEEK_MANAGER', 'the operation needs fpx_player_setup_seek_manager'),
+    -21: ('FPX_ERROR_INTERNAL', 'internal error: a bug, please report it'),
+    -22: ('FPX_ERROR_INVALID_STATE', 'invalid state (e.g. fpx_scrub_update without fpx_scrub_begin)'),
+    -23: ('FPX_ERROR_EXPIRED', 'the live segment being read left the playlist window'),
+    -24: ('FPX_ERROR_STALLED', 'a live playlist stopped updating'),
+    -25: ('FPX_ERROR_PROTOCOL_NOT_ALLOWED', 'refused by the protocol policy (see "Untrusted media")'),
+    -26: ('FPX_ERROR_INTERRUPTED', 'a blocked read stopped by a seek, cancel, close or destroy'),
+    -27: ('FPX_ERROR_TOO_LARGE', "media exceeds the player's buffer cap (max_buffer_bytes)"),
+    -28: ('FPX_ERROR_FFMPEG_MISMATCH', 'loaded FFmpeg majors differ from the build\'s; see "FFmpeg ABI"'),
+    -29: ('FPX_ERROR_REFERENCE_STREAM', 'the reference stream cannot be disabled'),
+}
+
+# ---- enumerators as module constants (the raw C names) ----------------------------
+
+FPX_OK = 0
+FPX_ERROR_INVALID_HANDLE = -1
+FPX_ERROR_INVALID_ARGUMENT = -2
+FPX_ERROR_INVALID_TIME = -3
+FPX_ERROR_UNKNOWN_ENUM = -4
+FPX_ERROR_NO_MEMORY = -5
+FPX_ERROR_NO_ITEM = -6
+FPX_ERROR_ITEM_NOT_READY = -7
+FPX_ERROR_ITEM_FAILED = -8
+FPX_ERROR_NOT_FOUND = -9
+FPX_ERROR_IO = -10
+FPX_ERROR_TIMEOUT = -11
+FPX_ERROR_INVALID_DATA = -12
+FPX_ERROR_UNSUPPORTED = -13
+FPX_ERROR_NO_STREAM = -14
+FPX_ERROR_EOF = -15
+FPX_ERROR_CANCELLED = -16
+FPX_ERROR_IN_CALLBACK = -17
+FPX_ERROR_WRONG_MODE = -18
+FPX_ERROR_NETWORK = -19
+FPX_ERROR_NO_SEEK_MANAGER = -20
+FPX_ERROR_INTERNAL = -21
+FPX_ERROR_INVALID_STATE = -22
+FPX_ERROR_EXPIRED = -23
+FPX_ERROR_STALLED = -24
+FPX_ERROR_PROTOCOL_NOT_ALLOWED = -25
+FPX_ERROR_INTERRUPTED = -26
+FPX_ERROR_TOO_LARGE = -27
+FPX_ERROR_FFMPEG_MISMATCH = -28
+FPX_ERROR_REFERENCE_STREAM = -29
+FPX_PRECISION_EXACT = 0
+FPX_PRECISION_NEAREST_KEYFRAME = 1
+FPX_PRECISION_DEFAULT = 2
+FPX_FINISH_COMPLETED = 0
+FPX_FINISH_CANCELLED = 1
+FPX_FINISH_SUPERSEDED = 2
+FPX_FINISH_NO_SEEK_MANAGER = 3
+FPX_FINISH_FAILED = 4
+FPX_CLAMP_NONE = 0
+FPX_CLAMP_TO_SEEKABLE_START = 1
+FPX_CLAMP_TO_SEEKABLE_END = 2
+FPX_CLAMP_SEEKABLE_RANGE_UNKNOWN = 3
+FPX_LANDING_NONE = 0
+FPX_LANDING_COVERING_FRAME = 1
+FPX_LANDING_KEYFRAME = 2
+FPX_LANDING_FALLBACK_COVERING_FRAME = 3
+FPX_SCRUB_IDLE = 0
+FPX_SCRUB_SCRUBBING = 1
+FPX_SCRUB_SETTLING = 2
+FPX_STEP_FORWARD = 0
+FPX_STEP_BACKWARD = 1
+FPX_STEP_OK = 0
+FPX_STEP_NO_CURRENT_ITEM = 1
+FPX_STEP_ITEM_NOT_READY = 2
+FPX_STEP_NO_VIDEO_TRACK = 3
+FPX_STEP_AT_LIVE_EDGE = 4
+FPX_STEP_CANNOT_STEP_IN_DIRECTION = 5
+FPX_ITEM_NONE = 0
+FPX_ITEM_LOADING = 1
+FPX_ITEM_READY = 2
+FPX_ITEM_FAILED = 3
+FPX_MEDIA_UNKNOWN = 0
+FPX_MEDIA_VIDEO = 1
+FPX_MEDIA_AUDIO = 2
+FPX_MEDIA_SUBTITLE = 3
+FPX_MEDIA_DATA = 4
+FPX_DELIVERY_THREAD = 0
+FPX_DELIVERY_HOST = 1
+FPX_INDEX_OFF = 0
+FPX_INDEX_KEYFRAMES = 1
+FPX_INDEX_FULL = 2
+FPX_DATE_SEEK_OK = 0
+FPX_DATE_SEEK_NO_CURRENT_ITEM = 1
+FPX_DATE_SEEK_NOT_DATE_ADDRESSABLE = 2
+FPX_DATE_SEEK_OUTSIDE_WINDOW = 3
+
+__all__ = [
+    'FPX_LOG_DEBUG',
+    'FPX_LOG_ERROR',
+    'FPX_LOG_INFO',
+    'FPX_LOG_KEEP_FFMPEG_CALLBACK',
+    'FPX_LOG_QUIET',
+    'FPX_LOG_TRACE',
+    'FPX_LOG_VERBOSE',
+    'FPX_LOG_WARNING',
+    'FPX_NOPTS',
+    'FPX_PACKET_FLAG_CORRUPT',
+    'FPX_PACKET_FLAG_DECODE_ONLY',
+    'FPX_PACKET_FLAG_DISCARD',
+    'FPX_PACKET_FLAG_DISCONTINUITY',
+    'FPX_PACKET_FLAG_KEY',
+    'FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS',
+    'FPX_TIME_FLAG_NEGATIVE_INFINITY',
+    'FPX_TIME_FLAG_POSITIVE_INFINITY',
+    'FPX_TIME_FLAG_VALID',
+    'FPX_VERSION',
+    'FPX_VERSION_MAJOR',
+    'FPX_VERSION_MINOR',
+    'FPX_VERSION_PATCH',
+    'PacketFlag',
+    'TimeFlag',
+    'PrecisionKind',
+    'FinishReason',
+    'ClampKind',
+    'LandingResolution',
+    'ScrubState',
+    'FrameStepDirection',
+    'FrameStepUnavailableReason',
+    'ItemStatus',
+    'MediaType',
+    'DeliveryMode',
+    'IndexMode',
+    'DateSeekUnavailableReason',
+    'ERRORS',
+    'FPX_OK',
+    'FPX_ERROR_INVALID_HANDLE',
+    'FPX_ERROR_INVALID_ARGUMENT',
+    'FPX_ERROR_INVALID_TIME',
+    'FPX_ERROR_UNKNOWN_ENUM',
+    'FPX_ERROR_NO_MEMORY',
+    'FPX_ERROR_NO_ITEM',
+    'FPX_ERROR_ITEM_NOT_READY',
+    'FPX_ERROR_ITEM_FAILED',
+    'FPX_ERROR_NOT_FOUND',
+    'FPX_ERROR_IO',
+    'FPX_ERROR_TIMEOUT',
+    'FPX_ERROR_INVALID_DATA',
+    'FPX_ERROR_UNSUPPORTED',
+    'FPX_ERROR_NO_STREAM',
+    'FPX_ERROR_EOF',
+    'FPX_ERROR_CANCELLED',
+    'FPX_ERROR_IN_CALLBACK',
+    'FPX_ERROR_WRONG_MODE',
+    'FPX_ERROR_NETWORK',
+    'FPX_ERROR_NO_SEEK_MANAGER',
+    'FPX_ERROR_INTERNAL',
+    'FPX_ERROR_INVALID_STATE',
+    'FPX_ERROR_EXPIRED',
+    'FPX_ERROR_STALLED',
+    'FPX_ERROR_PROTOCOL_NOT_ALLOWED',
+    'FPX_ERROR_INTERRUPTED',
+    'FPX_ERROR_TOO_LARGE',
+    'FPX_ERROR_FFMPEG_MISMATCH',
+    'FPX_ERROR_REFERENCE_STREAM',
+    'FPX_PRECISION_EXACT',
+    'FPX_PRECISION_NEAREST_KEYFRAME',
+    'FPX_PRECISION_DEFAULT',
+    'FPX_FINISH_COMPLETED',
+    'FPX_FINISH_CANCELLED',
+    'FPX_FINISH_SUPERSEDED',
+    'FPX_FINISH_NO_SEEK_MANAGER',
+    'FPX_FINISH_FAILED',
+    'FPX_CLAMP_NONE',
+    'FPX_CLAMP_TO_SEEKABLE_START',
+    'FPX_CLAMP_TO_SEEKABLE_END',
+    'FPX_CLAMP_SEEKABLE_RANGE_UNKNOWN',
+    'FPX_LANDING_NONE',
+    'FPX_LANDING_COVERING_FRAME',
+    'FPX_LANDING_KEYFRAME',
+    'FPX_LANDING_FALLBACK_COVERING_FRAME',
+    'FPX_SCRUB_IDLE',
+    'FPX_SCRUB_SCRUBBING',
+    'FPX_SCRUB_SETTLING',
+    'FPX_STEP_FORWARD',
+    'FPX_STEP_BACKWARD',
+    'FPX_STEP_OK',
+    'FPX_STEP_NO_CURRENT_ITEM',
+    'FPX_STEP_ITEM_NOT_READY',
+    'FPX_STEP_NO_VIDEO_TRACK',
+    'FPX_STEP_AT_LIVE_EDGE',
+    'FPX_STEP_CANNOT_STEP_IN_DIRECTION',
+    'FPX_ITEM_NONE',
+    'FPX_ITEM_LOADING',
+    'FPX_ITEM_READY',
+    'FPX_ITEM_FAILED',
+    'FPX_MEDIA_UNKNOWN',
+    'FPX_MEDIA_VIDEO',
+    'FPX_MEDIA_AUDIO',
+    'FPX_MEDIA_SUBTITLE',
+    'FPX_MEDIA_DATA',
+    'FPX_DELIVERY_THREAD',
+    'FPX_DELIVERY_HOST',
+    'FPX_INDEX_OFF',
+    'FPX_INDEX_KEYFRAMES',
+    'FPX_INDEX_FULL',
+    'FPX_DATE_SEEK_OK',
+    'FPX_DATE_SEEK_NO_CURRENT_ITEM',
+    'FPX_DATE_SEEK_NOT_DATE_ADDRESSABLE',
+    'FPX_DATE_SEEK_OUTSIDE_WINDOW',
+]

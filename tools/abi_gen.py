@@ -1,0 +1,747 @@
+#!/usr/bin/env python3
+"""tools/abi_gen.py -- every table of the ABI, generated from Include/fastpix/seek.h.
+
+The header is the contract; this script reads it once with a real C parser (clang's JSON
+AST, `clang -Xclang -ast-dump=json -fsyntax-only -fparse-all-comments`, the clang that the
+Swift toolchain ships) and writes every table that used to be copied by hand:
+
+  Sources/FastPixSeekCore/ErrorCode.swift     the Swift error cases, names and messages
+  Sources/FastPixSeek/ABITables.swift         the tables behind fpx_error_string and every
+                                              fpx_*_name (keyed by the header's constants),
+                                              and the callback-safety table (CFunction)
+  Bindings/python/fastpix_seek/_abi.py        the Python enums, flags and constants
+  Bindings/python/fastpix_seek/errors.py      the Python error classes (docstrings from the
+                                              header; names and bases from PY_ERRORS below)
+  Tests/abi/seek-h.json                       a JSON description of the header for tests
+  Tests/c/test_abi_tables.c                   a C test: names and strings == the header's
+
+What comes from where:
+  * error codes, enum constants, their values and doc comments: the AST (EnumDecl);
+  * messages: the doc comment of each fpx_error constant (`/**< ... */`), exactly; a code
+    without one fails the generation;
+  * callback safety: each FPX_API function's doc comment must say "Callback-safe: yes" or
+    "Callback-safe: no"; a function without it fails the generation (there is no default);
+  * object-like macros (FPX_PACKET_FLAG_*, FPX_LOG_*, ...): their names from clang's own
+    macro table (`clang -E -dM`), their values evaluated by clang (each becomes an
+    enumerator of a C23 `enum : long long` in a probe file whose AST is read back).
+
+Usage:
+  python3 tools/abi_gen.py            (re)write the generated files (`make gen`)
+  python3 tools/abi_gen.py --check    exit 1, naming them, when a generated file is stale
+  python3 tools/abi_gen.py --json     print the JSON description only
+
+Needs only Python's standard library and a clang: $CLANG, else the clang next to the
+`swift` on PATH, else `clang`. The build never runs it: the generated files are committed,
+and the meta-tests (Tests/c/run.sh, Bindings/python/tests/test_binding_table.py) run
+--check, so a stale file fails the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+ROOT = Path(__file__).resolve().parent.parent
+HEADER = ROOT / "Include" / "fastpix" / "seek.h"
+HEADER_REL = "Include/fastpix/seek.h"
+COMMAND = "python3 tools/abi_gen.py (make gen)"
+STAMP = f"Generated from {HEADER_REL} by {COMMAND}. Do not edit."
+
+# The Python error classes: the names and built-in bases the binding has always had, and
+# notes about the binding itself added to the header's text. A code missing here gets
+# <CamelCase>Error deriving from FastPixSeekError alone.
+PY_ERRORS: Dict[str, Tuple[str, Tuple[str, ...], str]] = {
+    "FPX_ERROR_INVALID_HANDLE": ("InvalidHandleError", ("ValueError",), "Also raised for a closed Player."),
+    "FPX_ERROR_INVALID_ARGUMENT": ("InvalidArgumentError", ("ValueError",), ""),
+    "FPX_ERROR_INVALID_TIME": ("InvalidTimeError", ("ValueError",), ""),
+    "FPX_ERROR_UNKNOWN_ENUM": ("UnknownEnumError", ("ValueError",), ""),
+    "FPX_ERROR_NO_MEMORY": ("FastPixMemoryError", ("MemoryError",), ""),
+    "FPX_ERROR_NO_ITEM": ("NoItemError", ("RuntimeError",), ""),
+    "FPX_ERROR_ITEM_NOT_READY": ("ItemNotReadyError", ("RuntimeError",), ""),
+    "FPX_ERROR_ITEM_FAILED": ("ItemFailedError", ("RuntimeError",), ""),
+    "FPX_ERROR_NOT_FOUND": ("NotFoundError", (), ""),
+    "FPX_ERROR_IO": ("FastPixIOError", ("OSError",), ""),
+    "FPX_ERROR_TIMEOUT": ("FastPixTimeoutError", ("TimeoutError",),
+                          "The binding raises it too when one of its own waits (timeout=...) expires."),
+    "FPX_ERROR_INVALID_DATA": ("InvalidDataError", ("ValueError",), ""),
+    "FPX_ERROR_UNSUPPORTED": ("UnsupportedError", (), ""),
+    "FPX_ERROR_NO_STREAM": ("NoStreamError", (), ""),
+    "FPX_ERROR_EOF": ("EndOfFile", ("EOFError",), ""),
+    "FPX_ERROR_CANCELLED": ("FastPixCancelledError", (),
+                            "Deliberately *not* a subclass of ``asyncio.CancelledError`` (a ``BaseException``)."),
+    "FPX_ERROR_IN_CALLBACK": ("InCallbackError", ("RuntimeError",), ""),
+    "FPX_ERROR_WRONG_MODE": ("WrongModeError", ("RuntimeError",), ""),
+    "FPX_ERROR_NETWORK": ("NetworkError", ("ConnectionError",), ""),
+    "FPX_ERROR_NO_SEEK_MANAGER": ("NoSeekManagerError", ("RuntimeError",), ""),
+    "FPX_ERROR_INTERNAL": ("InternalError", ("RuntimeError",), ""),
+    "FPX_ERROR_INVALID_STATE": ("InvalidStateError", ("RuntimeError",), ""),
+    "FPX_ERROR_EXPIRED": ("ExpiredError", (), ""),
+    "FPX_ERROR_STALLED": ("StalledError", ("TimeoutError",), ""),
+    "FPX_ERROR_PROTOCOL_NOT_ALLOWED": ("ProtocolNotAllowedError", ("PermissionError",),
+                                       "The policy is ``Player(protocols=...)``."),
+    "FPX_ERROR_INTERRUPTED": ("ReadInterruptedError", (),
+                              "No packet was consumed; read again after the seek."),
+    "FPX_ERROR_TOO_LARGE": ("TooLargeError", ("MemoryError",), "The cap is ``Player(max_buffer_bytes=...)``."),
+    "FPX_ERROR_FFMPEG_MISMATCH": ("FFmpegMismatchError", ("RuntimeError",),
+                                  "See ``fastpix_seek.ffmpeg_versions()``."),
+    "FPX_ERROR_REFERENCE_STREAM": ("ReferenceStreamError", ("ValueError",), ""),
+}
+
+# Python names of the header's macro groups made IntFlag classes.
+PY_FLAGS = {"FPX_PACKET_FLAG_": "PacketFlag", "FPX_TIME_FLAG_": "TimeFlag"}
+
+SWIFT_KEYWORDS = {"internal", "default", "case", "class", "enum", "func", "import", "in", "init",
+                  "is", "let", "operator", "private", "public", "protocol", "return", "self",
+                  "static", "struct", "subscript", "super", "switch", "throw", "true", "false",
+                  "try", "var", "where", "while", "do", "else", "for", "if", "nil", "repeat",
+                  "break", "continue", "defer", "extension", "fileprivate", "guard", "inout",
+                  "open", "rethrows", "throws", "typealias", "associatedtype", "deinit", "as",
+                  "catch", "fallthrough", "Any", "Self", "Type"}
+
+
+class GenError(Exception):
+    pass
+
+
+# -------------------------------------------------------------------------------------------
+# Reading the header
+# -------------------------------------------------------------------------------------------
+
+def find_clang() -> str:
+    env = os.environ.get("CLANG")
+    if env:
+        return env
+    swift = shutil.which("swift") or ("/opt/swift/usr/bin/swift" if os.path.exists("/opt/swift/usr/bin/swift") else None)
+    if swift:
+        cand = Path(os.path.realpath(swift)).parent / "clang"
+        if cand.exists():
+            return str(cand)
+    cl = shutil.which("clang")
+    if cl:
+        return cl
+    raise GenError("no clang: set CLANG, or put the Swift toolchain (which ships clang) on PATH")
+
+
+def run_clang(clang: str, args: List[str], source: Optional[Path] = None) -> str:
+    cmd = [clang] + args + ([str(source)] if source else [])
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise GenError(f"{' '.join(cmd)} failed:\n{p.stderr}")
+    return p.stdout
+
+
+def ast_of(clang: str, path: Path, std: str, include: Optional[Path] = None) -> dict:
+    args = ["-x", "c", f"-std={std}", "-Xclang", "-ast-dump=json", "-fsyntax-only",
+            "-fparse-all-comments"]
+    if include:
+        args.append(f"-I{include}")
+    return json.loads(run_clang(clang, args, path))
+
+
+def comment_text(node: dict) -> str:
+    """The text of a declaration's comment (its FullComment child): paragraphs joined by a
+    blank line, lines by a space, whitespace collapsed. Banner comments ("/* ==== */")
+    that clang attaches to the next declaration are dropped."""
+    full = next((c for c in node.get("inner", []) if c.get("kind") == "FullComment"), None)
+    if full is None:
+        return ""
+    paras = []
+    for para in full.get("inner", []):
+        pieces = []
+
+        def walk(n: dict) -> None:
+            if "text" in n:
+                pieces.append(n["text"])
+            for c in n.get("inner", []):
+                walk(c)
+        walk(para)
+        text = " ".join("".join(pieces).split())
+        if text:
+            paras.append(text)
+    if paras and set(paras[0]) <= {"="}:
+        return ""  # a section banner, not this declaration's documentation
+    return "\n\n".join(paras)
+
+
+def callback_safety(name: str, doc: str) -> bool:
+    marks = []
+    for word in ("yes", "no"):
+        if f"Callback-safe: {word}" in doc:
+            marks.append(word == "yes")
+    if len(marks) != 1:
+        raise GenError(f"{HEADER_REL}: {name} has "
+                       f"{'no' if not marks else 'more than one'} \"Callback-safe: yes|no\" line in "
+                       f"its doc comment (there is no default: add one)")
+    return marks[0]
+
+
+def read_header(clang: str) -> dict:
+    """Functions, enums and structs of the header: the declarations named fpx_ / FPX_ (the
+    only ones seek.h makes; the system headers it includes have none)."""
+    ast = ast_of(clang, HEADER, "c99")
+    functions, enums, structs = [], [], []
+    seen_enum_ids = set()
+    for n in ast.get("inner", []):
+        kind, name = n.get("kind"), n.get("name") or ""
+        if kind == "FunctionDecl" and name.startswith("fpx_"):
+            if not any(c.get("kind") == "VisibilityAttr" for c in n.get("inner", [])):
+                raise GenError(f"{HEADER_REL}: {name} is declared without FPX_API")
+            doc = comment_text(n)
+            params = [{"name": c.get("name", ""), "type": c["type"]["qualType"]}
+                      for c in n.get("inner", []) if c.get("kind") == "ParmVarDecl"]
+            functions.append({"name": name, "type": n["type"]["qualType"], "params": params,
+                              "callback_safe": callback_safety(name, doc), "doc": doc})
+        elif kind == "EnumDecl" and n.get("id") not in seen_enum_ids:
+            consts, prev = [], -1
+            for c in n.get("inner", []):
+                if c.get("kind") != "EnumConstantDecl":
+                    continue
+                value = None
+                for e in c.get("inner", []):
+                    if e.get("kind") == "ConstantExpr":
+                        value = int(e["value"])
+                value = prev + 1 if value is None else value
+                prev = value
+                consts.append({"name": c["name"], "value": value, "doc": comment_text(c)})
+            if not any(c["name"].startswith("FPX_") for c in consts):
+                continue
+            if not name.startswith("fpx_"):
+                raise GenError(f"{HEADER_REL}: the enum of {consts[0]['name']} has no fpx_ name")
+            seen_enum_ids.add(n.get("id"))
+            vals = [c["value"] for c in consts]
+            if len(set(vals)) != len(vals):
+                raise GenError(f"{HEADER_REL}: enum {name} has two constants with one value")
+            enums.append({"name": name, "doc": comment_text(n), "constants": consts})
+        elif kind == "RecordDecl" and n.get("completeDefinition") and name.startswith("fpx_"):
+            structs.append(name)
+    if not functions or not enums:
+        raise GenError(f"no functions or enums read from {HEADER_REL}")
+    macros = read_macros(clang)
+    return {"functions": functions, "enums": enums, "structs": sorted(set(structs)), "macros": macros}
+
+
+def read_macros(clang: str) -> List[dict]:
+    """Object-like FPX_ macros of the header, with values evaluated by clang."""
+    out = run_clang(clang, ["-x", "c", "-std=c99", "-E", "-dM", f"-I{HEADER.parent.parent}"], HEADER)
+    names = []
+    for line in out.splitlines():
+        parts = line.split(None, 2)
+        if len(parts) < 2 or parts[0] != "#define":
+            continue
+        name = parts[1]
+        if "(" in name or not name.startswith("FPX_") or name in ("FPX_API",) or name.endswith("_H"):
+            continue
+        names.append(name)
+    if not names:
+        raise GenError("clang -E -dM listed no FPX_ macros")
+    with tempfile.TemporaryDirectory() as d:
+        probe = Path(d) / "probe.c"
+        probe.write_text("#include <fastpix/seek.h>\n" + "".join(
+            f"enum fpx_probe_{n} : long long {{ fpx_probe_{n} = (long long)({n}) }};\n" for n in names))
+        ast = ast_of(clang, probe, "c23", HEADER.parent.parent)
+    values: Dict[str, int] = {}
+    for n in ast.get("inner", []):
+        if n.get("kind") == "EnumDecl" and n.get("name", "").startswith("fpx_probe_"):
+            for c in n.get("inner", []):
+                if c.get("kind") == "EnumConstantDecl":
+                    stack = list(c.get("inner", []))
+                    while stack:
+                        e = stack.pop(0)
+                        if e.get("kind") == "ConstantExpr":
+                            values[c["name"][len("fpx_probe_"):]] = int(e["value"])
+                            break
+                        stack.extend(e.get("inner", []))
+    missing = [n for n in names if n not in values]
+    if missing:
+        raise GenError(f"clang did not evaluate the macros {missing}")
+    order = {n: i for i, n in enumerate(names)}
+    return [{"name": n, "value": values[n]} for n in sorted(names, key=lambda n: (n, order[n]))]
+
+
+# -------------------------------------------------------------------------------------------
+# Helpers
+# -------------------------------------------------------------------------------------------
+
+def enum_by_name(model: dict, name: str) -> dict:
+    for e in model["enums"]:
+        if e["name"] == name:
+            return e
+    raise GenError(f"{HEADER_REL}: no enum {name}")
+
+
+def errors_of(model: dict) -> List[dict]:
+    errs = enum_by_name(model, "fpx_error")["constants"]
+    for c in errs:
+        if not c["doc"]:
+            raise GenError(f"{HEADER_REL}: {c['name']} has no /**< message */: fpx_error_string "
+                           f"returns it, so every code needs one")
+    return errs
+
+
+def common_prefix(names: List[str]) -> str:
+    if len(names) == 1:
+        return names[0][: names[0].rfind("_") + 1]
+    parts = [n.split("_") for n in names]
+    out = []
+    for words in zip(*parts):
+        if len(set(words)) != 1:
+            break
+        out.append(words[0])
+    prefix = "_".join(out) + "_"
+    # never strip a whole name (an enumerator equal to the prefix)
+    return prefix if all(len(n) > len(prefix) for n in names) else "FPX_"
+
+
+def camel(words: List[str], upper_first: bool) -> str:
+    s = "".join(w[:1].upper() + w[1:].lower() for w in words)
+    return s if upper_first else s[:1].lower() + s[1:]
+
+
+def swift_case(const: str) -> str:
+    name = camel(const[len("FPX_ERROR_"):].split("_"), False)
+    return f"`{name}`" if name in SWIFT_KEYWORDS else name
+
+
+def swift_ident(case: str) -> str:
+    return case.strip("`")
+
+
+def swift_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def c_str(s: str) -> str:
+    return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def py_doc(s: str, indent: str) -> str:
+    s = s.replace("\\", "\\\\").replace('"""', '\\"\\"\\"')
+    lines = []
+    for para in s.split("\n\n"):
+        words, line = para.split(), ""
+        for w in words:
+            if line and len(indent) + len(line) + 1 + len(w) > 96:
+                lines.append(line)
+                line = w
+            else:
+                line = f"{line} {w}" if line else w
+        lines.append(line)
+        lines.append("")
+    lines = lines[:-1]
+    if len(lines) == 1:
+        return f'{indent}"""{lines[0]}"""\n'
+    body = "\n".join((indent + l) if l else "" for l in lines[1:])
+    return f'{indent}"""{lines[0]}\n{body}\n{indent}"""\n'
+
+
+def py_comment(s: str, indent: str) -> str:
+    out = []
+    words, line = " ".join(s.split()).split(), ""
+    for w in words:
+        if line and len(indent) + 3 + len(line) + 1 + len(w) > 96:
+            out.append(f"{indent}#: {line}")
+            line = w
+        else:
+            line = f"{line} {w}" if line else w
+    if line:
+        out.append(f"{indent}#: {line}")
+    return "\n".join(out) + "\n" if out else ""
+
+
+def name_functions(model: dict) -> List[Tuple[dict, dict]]:
+    """Each fpx_<enum>_name function with its enum (fpx_error_name: fpx_error)."""
+    out = []
+    for f in model["functions"]:
+        n = f["name"]
+        if n.endswith("_name") and n != "fpx_error_name":
+            enum = n[: -len("_name")]
+            if not any(e["name"] == enum for e in model["enums"]):
+                raise GenError(f"{HEADER_REL}: {n} names no enum ({enum})")
+            out.append((f, enum_by_name(model, enum)))
+    return out
+
+
+def table_ident(enum_name: str) -> str:
+    return camel(enum_name[len("fpx_"):].split("_"), False)
+
+
+# -------------------------------------------------------------------------------------------
+# Outputs
+# -------------------------------------------------------------------------------------------
+
+def gen_error_code_swift(model: dict) -> str:
+    errs = [c for c in errors_of(model) if c["value"] != 0]
+    o = [f"// {STAMP}\n",
+         "//\n",
+         "// The library's error codes: the C ABI's fpx_error, whose values are never renumbered\n",
+         "// or reused. `message` is the header's own text for the code (fpx_error_string).\n",
+         "public enum ErrorCode: Int32, Error, CaseIterable, Sendable {\n"]
+    for c in errs:
+        o.append(f"    case {swift_case(c['name'])} = {c['value']}\n")
+    o.append("\n    /// The header's name of the code (\"FPX_ERROR_TIMEOUT\").\n")
+    o.append("    public var name: StaticString {\n        switch self {\n")
+    for c in errs:
+        o.append(f"        case .{swift_ident(swift_case(c['name']))}: return {swift_str(c['name'])}\n")
+    o.append("        }\n    }\n\n")
+    o.append("    /// The header's description of the code (its doc comment in seek.h).\n")
+    o.append("    public var message: StaticString {\n        switch self {\n")
+    for c in errs:
+        o.append(f"        case .{swift_ident(swift_case(c['name']))}: return {swift_str(c['doc'])}\n")
+    o.append("        }\n    }\n}\n")
+    return "".join(o)
+
+
+def gen_tables_swift(model: dict) -> str:
+    errs = errors_of(model)
+    o = [f"// {STAMP}\n",
+         "//\n",
+         "// The tables behind fpx_error_string, fpx_error_name and every fpx_*_name function,\n",
+         "// keyed by the header's own constants, and the callback-safety table that withPlayer\n",
+         "// consults (each function's \"Callback-safe:\" line in seek.h).\n",
+         "import CFastPixSeekABI\n\n",
+         "enum ABITables {\n",
+         "    /// fpx_error_string: the header's text of each code; \"unknown error\" for others.\n",
+         "    static func errorString(_ code: Int32) -> StaticString {\n        switch code {\n"]
+    for c in errs:
+        o.append(f"        case Int32(truncatingIfNeeded: {c['name']}.rawValue): return {swift_str(c['doc'])}\n")
+    o.append('        default: return "unknown error"\n        }\n    }\n\n')
+    o.append("    /// fpx_error_name: the header's name of each code; \"FPX_UNKNOWN\" for others.\n")
+    o.append("    static func errorName(_ code: Int32) -> StaticString {\n        switch code {\n")
+    for c in errs:
+        o.append(f"        case Int32(truncatingIfNeeded: {c['name']}.rawValue): return {swift_str(c['name'])}\n")
+    o.append('        default: return "FPX_UNKNOWN"\n        }\n    }\n')
+    for f, e in name_functions(model):
+        o.append(f"\n    /// {f['name']}: the header's names of {e['name']}; \"FPX_UNKNOWN\" for others.\n")
+        o.append(f"    static func {table_ident(e['name'])}Name(_ value: Int32) -> StaticString {{\n")
+        o.append("        switch value {\n")
+        for c in e["constants"]:
+            o.append(f"        case Int32(truncatingIfNeeded: {c['name']}.rawValue): return {swift_str(c['name'])}\n")
+        o.append('        default: return "FPX_UNKNOWN"\n        }\n    }\n')
+    o.append("}\n\n")
+    o.append("/// Every function of the header, for the calls that need to know which one they are\n")
+    o.append("/// (withPlayer, withScrub). `isCallbackSafe` is the header's \"Callback-safe:\" line.\n")
+    o.append("enum CFunction: String, CaseIterable, Sendable {\n")
+    for f in model["functions"]:
+        o.append(f"    case {f['name']}\n")
+    o.append("\n    var isCallbackSafe: Bool {\n        switch self {\n")
+    safe = [f["name"] for f in model["functions"] if f["callback_safe"]]
+    unsafe = [f["name"] for f in model["functions"] if not f["callback_safe"]]
+    for label, names in (("true", safe), ("false", unsafe)):
+        if names:
+            o.append("        case " + ",\n             ".join("." + n for n in names) + f":\n            return {label}\n")
+    o.append("        }\n    }\n}\n")
+    return "".join(o)
+
+
+def py_enum_name(enum_name: str) -> str:
+    return camel(enum_name[len("fpx_"):].split("_"), True)
+
+
+def gen_abi_py(model: dict) -> str:
+    o = [f"# {STAMP}\n",
+         '"""The header\'s constants, enums and flags (Include/fastpix/seek.h), for the binding.\n\n',
+         "Values and documentation come from the header itself; see tools/abi_gen.py.\n",
+         '"""\n\n',
+         "from __future__ import annotations\n\n",
+         "import enum\n",
+         "from typing import Dict, Tuple\n\n"]
+    names = []
+    o.append("# ---- macros ----------------------------------------------------------------------\n\n")
+    for m in model["macros"]:
+        flag = any(m["name"].startswith(p) for p in PY_FLAGS) and m["value"] >= 0
+        o.append(f"{m['name']} = {hex(m['value']) if flag else m['value']}\n")
+        names.append(m["name"])
+    o.append("\n# ---- flags -----------------------------------------------------------------------\n")
+    for prefix, cls in PY_FLAGS.items():
+        members = [m for m in model["macros"] if m["name"].startswith(prefix)]
+        if not members:
+            raise GenError(f"{HEADER_REL}: no {prefix}* macros for {cls}")
+        o.append(f"\n\nclass {cls}(enum.IntFlag):\n")
+        o.append(f'    """The header\'s {prefix}* bits."""\n')
+        for m in sorted(members, key=lambda m: m["value"]):
+            o.append(f"    {m['name'][len(prefix):]} = {hex(m['value'])}\n")
+        names.append(cls)
+    o.append("\n\n# ---- enums -----------------------------------------------------------------------\n")
+    for e in model["enums"]:
+        consts = e["constants"]
+        if e["name"] == "fpx_error":
+            continue
+        cls = py_enum_name(e["name"])
+        prefix = common_prefix([c["name"] for c in consts])
+        o.append(f"\n\nclass {cls}(enum.IntEnum):\n")
+        o.append(py_doc(f"``{e['name']}``" + (f": {e['doc']}" if e["doc"] else " (seek.h)."), "    "))
+        for c in consts:
+            if c["doc"]:
+                o.append(py_comment(c["doc"], "    "))
+            o.append(f"    {c['name'][len(prefix):]} = {c['value']}\n")
+        names.append(cls)
+    o.append("\n\n# ---- errors ----------------------------------------------------------------------\n\n")
+    o.append("#: fpx_error value -> (name, the header's message).\n")
+    o.append("ERRORS: Dict[int, Tuple[str, str]] = {\n")
+    for c in errors_of(model):
+        o.append(f"    {c['value']}: ({c['name']!r}, {c['doc']!r}),\n")
+    o.append("}\n")
+    names.append("ERRORS")
+    # module constants for every enumerator too (the raw layer's FPX_INDEX_OFF, ...)
+    o.append("\n# ---- enumerators as module constants (the raw C names) ----------------------------\n\n")
+    for e in model["enums"]:
+        for c in e["constants"]:
+            o.append(f"{c['name']} = {c['value']}\n")
+            names.append(c["name"])
+    o.append("\n__all__ = [\n")
+    for n in names:
+        o.append(f"    {n!r},\n")
+    o.append("]\n")
+    return "".join(o)
+
+
+ERRORS_PY_HEAD = '''"""Exceptions raised by fastpix_seek.
+
+Every negative ``fpx_error`` code returned by the C library becomes an instance of
+:class:`FastPixSeekError` (or of the subclass registered for that code, see
+:data:`ERROR_CLASSES`). The instance carries the numeric ``code``, the symbolic ``name``
+(``"FPX_ERROR_TIMEOUT"``), the library's own English ``message`` (``fpx_error_string``)
+and, when known, the C ``function`` that returned it.
+
+Errors the binding detects itself before calling the library (a NaN target, a negative
+tolerance, a closed player) use the same classes and codes the library would have returned,
+so ``except InvalidTimeError`` catches both.
+
+Subclasses also derive from the closest built-in exception, so generic handlers work:
+``InvalidTimeError`` is a ``ValueError``, ``FastPixTimeoutError`` a ``TimeoutError``,
+``FastPixIOError`` an ``OSError``, ``EndOfFile`` an ``EOFError`` and so on.
+
+The classes, their codes and their docstrings are generated from Include/fastpix/seek.h
+(tools/abi_gen.py); their names and built-in bases are kept in that generator.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, Optional, Type
+
+from ._abi import ERRORS as _ERRORS
+
+'''
+
+ERRORS_PY_BASE = '''
+
+#: fpx_error values, as in Include/fastpix/seek.h.
+ERROR_NAMES: Dict[int, str] = {code: name for code, (name, _) in _ERRORS.items()}
+
+
+class FastPixSeekError(Exception):
+    """Base class of every error of the library and of this binding.
+
+    Attributes:
+        code: the negative ``fpx_error`` value.
+        name: its symbolic name, e.g. ``"FPX_ERROR_INVALID_TIME"`` (``"FPX_UNKNOWN"`` for codes
+            this binding does not know).
+        message: the library's description (``fpx_error_string(code)``).
+        function: the C function that returned the code, or ``None`` when the binding raised
+            the error itself.
+        detail: extra context added by the binding (``None`` when there is none).
+    """
+
+    #: The code a subclass stands for; the base class uses whatever code it is given.
+    default_code: int = 0
+
+    code: int
+    name: str
+    message: str
+    function: Optional[str]
+    detail: Optional[str]
+
+    def __init__(self, code: Optional[int] = None, message: Optional[str] = None,
+                 function: Optional[str] = None, detail: Optional[str] = None) -> None:
+        c = self.default_code if code is None else int(code)
+        self.code = c
+        self.name = ERROR_NAMES.get(c, "FPX_UNKNOWN")
+        self.message = message if message is not None else _fallback_message(c)
+        self.function = function
+        self.detail = detail
+        super().__init__(self._text())
+
+    def _text(self) -> str:
+        head = f"{self.function}: " if self.function else ""
+        tail = f" ({self.detail})" if self.detail else ""
+        return f"{head}{self.name} ({self.code}): {self.message}{tail}"
+
+    def __str__(self) -> str:
+        return self._text()
+
+    def __reduce__(self) -> tuple:  # type: ignore[type-arg]  # picklable despite the keyword-style constructor
+        return (type(self), (self.code, self.message, self.function, self.detail))
+
+
+#: fpx_error_string, installed by fastpix_seek._lib once the library is bound, so errors the
+#: binding raises itself carry the library's own message too.
+_message_source: Optional[Callable[[int], str]] = None
+
+
+def _fallback_message(code: int) -> str:
+    if _message_source is not None:
+        try:
+            return _message_source(code)
+        except Exception:
+            pass
+    entry = _ERRORS.get(code)
+    return entry[1] if entry else "unknown error"
+'''
+
+ERRORS_PY_TAIL = '''
+
+def error_class_for(code: int) -> Type[FastPixSeekError]:
+    """The exception class for an fpx_error code (FastPixSeekError for unknown codes)."""
+    return ERROR_CLASSES.get(int(code), FastPixSeekError)
+'''
+
+
+def py_error_class(const: dict) -> Tuple[str, Tuple[str, ...], str]:
+    if const["name"] in PY_ERRORS:
+        return PY_ERRORS[const["name"]]
+    return (camel(const["name"][len("FPX_ERROR_"):].split("_"), True) + "Error", (), "")
+
+
+def gen_errors_py(model: dict) -> str:
+    errs = [c for c in errors_of(model) if c["value"] != 0]
+    unknown = set(PY_ERRORS) - {c["name"] for c in errs}
+    if unknown:
+        raise GenError(f"tools/abi_gen.py: PY_ERRORS names codes the header lacks: {sorted(unknown)}")
+    classes = [(c, *py_error_class(c)) for c in errs]
+    o = [f"# {STAMP}\n", ERRORS_PY_HEAD, "__all__ = [\n", '    "FastPixSeekError",\n']
+    for _, cls, _, _ in classes:
+        o.append(f'    "{cls}",\n')
+    o.append('    "ERROR_CLASSES",\n    "ERROR_NAMES",\n    "error_class_for",\n]\n')
+    o.append(ERRORS_PY_BASE)
+    for c, cls, bases, note in classes:
+        doc = f"{c['name']}: {c['doc']}."
+        if note:
+            doc += "\n\n" + note
+        o.append(f"\n\nclass {cls}({', '.join(('FastPixSeekError',) + bases)}):\n")
+        o.append(py_doc(doc, "    "))
+        o.append(f"    default_code = {c['value']}\n")
+    o.append("\n\n#: code -> exception class. Unknown codes map to FastPixSeekError itself.\n")
+    o.append("ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {\n")
+    for _, cls, _, _ in classes:
+        o.append(f"    {cls}.default_code: {cls},\n")
+    o.append("}\n")
+    o.append(ERRORS_PY_TAIL)
+    return "".join(o)
+
+
+def gen_json(model: dict) -> str:
+    return json.dumps({"generated": STAMP, **model}, indent=1, sort_keys=False) + "\n"
+
+
+def gen_c_test(model: dict) -> str:
+    errs = errors_of(model)
+    o = [f"/* {STAMP} */\n",
+         "/*\n * test_abi_tables: every name and string the library gives for the header's\n"
+         " * constants is the header's: fpx_error_name and fpx_error_string (the constant's doc\n"
+         " * comment, word for word) for every fpx_error code, every fpx_*_name function for\n"
+         " * every constant of its enum, and the fallbacks for values the header does not\n"
+         " * define. The values come from the header's constants, so a renumbering that the\n"
+         " * library missed fails here.\n */\n",
+         '#include "check.h"\n\n#include <limits.h>\n\n',
+         "struct entry { const char *name; int value; const char *text; };\n\n",
+         "static const struct entry errors[] = {\n"]
+    for c in errs:
+        o.append(f"    {{{c_str(c['name'])}, {c['name']}, {c_str(c['doc'])}}},\n")
+    o.append("};\n\n")
+    tables = name_functions(model)
+    for f, e in tables:
+        o.append(f"static const struct entry {e['name']}_names[] = {{\n")
+        for c in e["constants"]:
+            o.append(f"    {{{c_str(c['name'])}, {c['name']}, NULL}},\n")
+        o.append("};\n\n")
+    o.append("static void check_table(const char *fn, const char *(*name_of)(int), const struct entry *t, size_t n)\n")
+    o.append("{\n    size_t i;\n    int probe;\n    for (i = 0; i < n; i++) {\n"
+             "        if (!CHECK_STR(name_of(t[i].value), t[i].name))\n"
+             "            NOTE(\"%s(%d)\", fn, t[i].value);\n    }\n"
+             "    for (probe = -1000; probe <= 1000; probe += 7) {\n"
+             "        int known = 0;\n"
+             "        for (i = 0; i < n; i++)\n            known |= t[i].value == probe;\n"
+             "        if (!known && !CHECK_STR(name_of(probe), \"FPX_UNKNOWN\"))\n"
+             "            NOTE(\"%s(%d)\", fn, probe);\n    }\n}\n\n")
+    o.append("int main(int argc, char **argv)\n{\n    size_t i, j, n = sizeof errors / sizeof errors[0];\n"
+             "    int probe;\n    check_init(argc, argv, 30);\n\n"
+             "    SECTION(\"fpx_error_name and fpx_error_string: the header's name and text of every code\");\n"
+             "    for (i = 0; i < n; i++) {\n"
+             "        CHECK_STR(fpx_error_name(errors[i].value), errors[i].name);\n"
+             "        if (!CHECK_STR(fpx_error_string(errors[i].value), errors[i].text))\n"
+             "            NOTE(\"fpx_error_string(%s)\", errors[i].name);\n"
+             "        for (j = 0; j < i; j++)\n"
+             "            if (!CHECK(strcmp(errors[i].text, errors[j].text) != 0))\n"
+             "                NOTE(\"%s and %s share their text\", errors[i].name, errors[j].name);\n"
+             "    }\n\n"
+             "    SECTION(\"codes the header does not define: \\\"unknown error\\\" and FPX_UNKNOWN\");\n"
+             "    for (probe = -1000; probe <= 1000; probe += 3) {\n"
+             "        int known = 0;\n"
+             "        for (i = 0; i < n; i++)\n            known |= errors[i].value == probe;\n"
+             "        if (known)\n            continue;\n"
+             "        if (!CHECK_STR(fpx_error_string(probe), \"unknown error\") ||\n"
+             "            !CHECK_STR(fpx_error_name(probe), \"FPX_UNKNOWN\"))\n"
+             "            NOTE(\"code %d\", probe);\n    }\n"
+             "    CHECK_STR(fpx_error_string(INT_MIN), \"unknown error\");\n"
+             "    CHECK_STR(fpx_error_name(INT_MAX), \"FPX_UNKNOWN\");\n")
+    for f, e in tables:
+        o.append(f"\n    SECTION(\"{f['name']}: every {e['name']} constant, and FPX_UNKNOWN\");\n")
+        o.append(f"    check_table(\"{f['name']}\", {f['name']}, {e['name']}_names,\n"
+                 f"                sizeof {e['name']}_names / sizeof {e['name']}_names[0]);\n")
+    o.append("    return check_summary();\n}\n")
+    return "".join(o)
+
+
+OUTPUTS = [
+    ("Sources/FastPixSeekCore/ErrorCode.swift", gen_error_code_swift),
+    ("Sources/FastPixSeek/ABITables.swift", gen_tables_swift),
+    ("Bindings/python/fastpix_seek/_abi.py", gen_abi_py),
+    ("Bindings/python/fastpix_seek/errors.py", gen_errors_py),
+    ("Tests/abi/seek-h.json", gen_json),
+    ("Tests/c/test_abi_tables.c", gen_c_test),
+]
+
+
+def main(argv: List[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--check", action="store_true", help="fail when a generated file is stale")
+    ap.add_argument("--json", action="store_true", help="print the JSON description only")
+    args = ap.parse_args(argv)
+    try:
+        model = read_header(find_clang())
+        rendered = [(rel, fn(model)) for rel, fn in OUTPUTS]
+    except GenError as e:
+        print(f"abi_gen: {e}", file=sys.stderr)
+        return 2
+    if args.json:
+        sys.stdout.write(gen_json(model))
+        return 0
+    stale = []
+    for rel, text in rendered:
+        path = ROOT / rel
+        old = path.read_text() if path.exists() else None
+        if old == text:
+            continue
+        stale.append(rel)
+        if not args.check:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+    if args.check:
+        if stale:
+            print("abi_gen: stale generated files (run `make gen`): " + ", ".join(stale), file=sys.stderr)
+            return 1
+        return 0
+    for rel in stale:
+        print(f"abi_gen: wrote {rel}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
