@@ -14,6 +14,9 @@ Swift toolchain ships) and writes every table that used to be copied by hand:
                                               header; names and bases from PY_ERRORS below)
   Tests/abi/seek-h.json                       a JSON description of the header for tests
   Tests/c/test_abi_tables.c                   a C test: names and strings == the header's
+  Tests/c/test_callback_safety.c              a C test: every player function called inside a
+                                              callback refuses (IN_CALLBACK) exactly when its
+                                              "Callback-safe:" line says no
 
 What comes from where:
   * error codes, enum constants, their values and doc comments: the AST (EnumDecl);
@@ -194,7 +197,8 @@ def read_header(clang: str) -> dict:
             if not any(c.get("kind") == "VisibilityAttr" for c in n.get("inner", [])):
                 raise GenError(f"{HEADER_REL}: {name} is declared without FPX_API")
             doc = comment_text(n)
-            params = [{"name": c.get("name", ""), "type": c["type"]["qualType"]}
+            params = [{"name": c.get("name", ""), "type": c["type"]["qualType"],
+                       "desugared": c["type"].get("desugaredQualType", c["type"]["qualType"])}
                       for c in n.get("inner", []) if c.get("kind") == "ParmVarDecl"]
             functions.append({"name": name, "type": n["type"]["qualType"], "params": params,
                               "callback_safe": callback_safety(name, doc), "doc": doc})
@@ -699,6 +703,82 @@ def gen_c_test(model: dict) -> str:
     return "".join(o)
 
 
+def callback_test_arg(fn: str, param: dict) -> str:
+    """A C argument for a call made only to see whether the function refuses to run inside a
+    callback: the test's own handles, else zero, NULL or the zero time."""
+    t, d = param["type"], param["desugared"]
+    if t == "fpx_player *":
+        return "NULL" if fn == "fpx_player_destroy" else "t.player"
+    if t == "fpx_scrub_session *":
+        return "t.scrub"
+    if "*" in d or "(" in d:
+        return "NULL"
+    if t == "fpx_time":
+        return "fpx_time_make(0, 1)"
+    if t == "fpx_precision":
+        return "fpx_precision_exact()"
+    if t in ("int", "int32_t", "int64_t", "uint32_t", "uint64_t", "unsigned int", "size_t") or \
+            d.startswith("enum ") or any(e_ == t for e_ in ("fpx_frame_step_direction",)):
+        return f"({t})0"
+    raise GenError(f"tools/abi_gen.py: no test argument for {fn}'s parameter {param['name']} ({t})")
+
+
+def gen_callback_test(model: dict) -> str:
+    """test_callback_safety.c: every int function that takes a player or a scrub session,
+    called from inside a callback, returns FPX_ERROR_IN_CALLBACK exactly when the header
+    does not mark it "Callback-safe: yes"."""
+    calls = []
+    for f in model["functions"]:
+        ps = f["params"]
+        if not f["type"].startswith("int (") or not ps or ps[0]["type"] not in ("fpx_player *", "fpx_scrub_session *"):
+            continue
+        args = ", ".join(callback_test_arg(f["name"], p) for p in ps)
+        calls.append((f, f"{f['name']}({args})"))
+    # close_item last: the functions before it then still see the item
+    calls.sort(key=lambda fc: fc[0]["name"] == "fpx_player_close_item")
+    o = [f"/* {STAMP} */\n",
+         "/*\n * test_callback_safety: the header's \"Callback-safe:\" line of every function that\n"
+         " * takes a player or a scrub session, as the library enforces it. Each is called from\n"
+         " * inside a seek completion (FPX_DELIVERY_HOST, dispatched on this thread), with the\n"
+         " * test's handles and zero or NULL for every other argument: a function marked\n"
+         " * \"Callback-safe: no\" must return FPX_ERROR_IN_CALLBACK, one marked \"yes\" must not.\n"
+         " * (fpx_player_destroy gets NULL: destroying from a callback has its own tests.)\n */\n",
+         '#include "check.h"\n\n',
+         "struct call { const char *name; int callback_safe; int rc; };\n\n",
+         "static struct {\n    fpx_player *player;\n    fpx_scrub_session *scrub;\n    int ran;\n"
+         f"    struct call calls[{len(calls)}];\n}} t;\n\n",
+         "static void in_callback(const fpx_seek_outcome *outcome, void *userdata)\n{\n    int i = 0;\n"
+         "    (void)outcome;\n    (void)userdata;\n    if (t.ran++)\n        return;\n"]
+    for f, call in calls:
+        o.append(f"    t.calls[i].name = {c_str(f['name'])};\n")
+        o.append(f"    t.calls[i].callback_safe = {1 if f['callback_safe'] else 0};\n")
+        o.append(f"    t.calls[i++].rc = {call};\n")
+    o.append("}\n\n")
+    o.append("int main(int argc, char **argv)\n{\n    size_t i;\n    fpx_item_status_info st;\n"
+             "    int dispatched = 0;\n    check_init(argc, argv, 60);\n"
+             "    SECTION(\"every player function from inside a callback: IN_CALLBACK exactly when not callback-safe\");\n"
+             "    t.player = make_player(FPX_DELIVERY_HOST);\n    REQUIRE(t.player != NULL);\n"
+             "    REQUIRE(open_wait(t.player, fixture(\"mp4_bframes.mp4\"), &st) == FPX_OK);\n"
+             "    CHECK_OK(fpx_player_setup_seek_manager(t.player));\n"
+             "    CHECK_OK(fpx_player_scrub_session(t.player, &t.scrub));\n"
+             "    CHECK_OK(fpx_player_seek(t.player, fpx_time_make(1, 1), fpx_precision_exact(), in_callback, NULL, NULL));\n"
+             "    while (!t.ran && dispatched < 1000) {\n        int n = 0;\n"
+             "        CHECK_OK(fpx_player_dispatch_events(t.player, &n));\n        dispatched++;\n"
+             "        if (!t.ran)\n            sleep_ms(5);\n    }\n"
+             "    REQUIRE(t.ran);\n"
+             "    for (i = 0; i < sizeof t.calls / sizeof t.calls[0]; i++) {\n"
+             "        const struct call *c = &t.calls[i];\n"
+             "        if (c->callback_safe) {\n"
+             "            if (!CHECK(c->rc != FPX_ERROR_IN_CALLBACK))\n"
+             "                NOTE(\"%s is Callback-safe: yes but returned FPX_ERROR_IN_CALLBACK\", c->name);\n"
+             "        } else if (!CHECK_EQ(c->rc, FPX_ERROR_IN_CALLBACK)) {\n"
+             "            NOTE(\"%s is Callback-safe: no but returned %d (%s)\", c->name, c->rc, fpx_error_name(c->rc));\n"
+             "        }\n    }\n"
+             "    CHECK_OK(fpx_player_destroy(t.player));\n"
+             "    return check_summary();\n}\n")
+    return "".join(o)
+
+
 OUTPUTS = [
     ("Sources/FastPixSeekCore/ErrorCode.swift", gen_error_code_swift),
     ("Sources/FastPixSeek/ABITables.swift", gen_tables_swift),
@@ -706,6 +786,7 @@ OUTPUTS = [
     ("Bindings/python/fastpix_seek/errors.py", gen_errors_py),
     ("Tests/abi/seek-h.json", gen_json),
     ("Tests/c/test_abi_tables.c", gen_c_test),
+    ("Tests/c/test_callback_safety.c", gen_callback_test),
 ]
 
 
