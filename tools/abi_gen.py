@@ -6,6 +6,7 @@ AST, `clang -Xclang -ast-dump=json -fsyntax-only -fparse-all-comments`, the clan
 Swift toolchain ships) and writes every table that used to be copied by hand:
 
   Sources/FastPixSeekCore/ErrorCode.swift     the Swift error cases, names and messages
+  Sources/FastPixSeekCore/ABIEnums.swift      the header's other enums as the core's types
   Sources/FastPixSeek/ABITables.swift         the tables behind fpx_error_string and every
                                               fpx_*_name (keyed by the header's constants),
                                               and the callback-safety table (CFunction)
@@ -13,6 +14,7 @@ Swift toolchain ships) and writes every table that used to be copied by hand:
   Bindings/python/fastpix_seek/errors.py      the Python error classes (docstrings from the
                                               header; names and bases from PY_ERRORS below)
   Tests/abi/seek-h.json                       a JSON description of the header for tests
+  tools/abi-version.mk                        FPX_VERSION_* for the Makefile
   Tests/c/test_abi_tables.c                   a C test: names and strings == the header's
   Tests/c/test_callback_safety.c              a C test: every player function called inside a
                                               callback refuses (IN_CALLBACK) exactly when its
@@ -95,6 +97,23 @@ PY_ERRORS: Dict[str, Tuple[str, Tuple[str, ...], str]] = {
     "FPX_ERROR_FFMPEG_MISMATCH": ("FFmpegMismatchError", ("RuntimeError",),
                                   "See ``fastpix_seek.ffmpeg_versions()``."),
     "FPX_ERROR_REFERENCE_STREAM": ("ReferenceStreamError", ("ValueError",), ""),
+}
+
+# The header's enums mirrored in the pure-Swift core (which cannot import the header):
+# Swift type name for each. Enums not listed are converted in the ABI layer by the header's
+# own constants (fpx_precision_kind, fpx_delivery_mode). The *Code ones carry the values of a
+# richer hand-written core type (SeekClamp.kind, FrameStepUnavailableReason.code, ...).
+SWIFT_CORE_ENUMS = {
+    "fpx_finish_reason": "FinishReason",
+    "fpx_landing_resolution": "LandingResolution",
+    "fpx_scrub_state": "ScrubState",
+    "fpx_frame_step_direction": "FrameStepDirection",
+    "fpx_item_status": "ItemStatus",
+    "fpx_media_type": "MediaType",
+    "fpx_index_mode": "IndexMode",
+    "fpx_clamp_kind": "ClampKindCode",
+    "fpx_frame_step_unavailable_reason": "FrameStepUnavailableReasonCode",
+    "fpx_date_seek_unavailable_reason": "DateSeekUnavailableReasonCode",
 }
 
 # Python names of the header's macro groups made IntFlag classes.
@@ -399,6 +418,44 @@ def gen_error_code_swift(model: dict) -> str:
     for c in errs:
         o.append(f"        case .{swift_ident(swift_case(c['name']))}: return {swift_str(c['doc'])}\n")
     o.append("        }\n    }\n}\n")
+    return "".join(o)
+
+
+def swift_doc(s: str, indent: str) -> str:
+    out = []
+    for para in s.split("\n\n"):
+        words, line = para.split(), ""
+        for w in words:
+            if line and len(indent) + 4 + len(line) + 1 + len(w) > 100:
+                out.append(f"{indent}/// {line}")
+                line = w
+            else:
+                line = f"{line} {w}" if line else w
+        out.append(f"{indent}/// {line}")
+        out.append(f"{indent}///")
+    return "\n".join(out[:-1]) + "\n" if out else ""
+
+
+def gen_core_enums_swift(model: dict) -> str:
+    o = [f"// {STAMP}\n",
+         "//\n",
+         "// The header's enums as the core's Swift types (the core cannot import the header):\n",
+         "// the same values, the same order, the header's documentation.\n"]
+    for cname, sname in SWIFT_CORE_ENUMS.items():
+        e = enum_by_name(model, cname)
+        consts = e["constants"]
+        prefix = common_prefix([c["name"] for c in consts])
+        o.append("\n")
+        o.append(f"/// The C type is `{cname}`" + (" (its values)." if sname.endswith("Code") else "."))
+        o.append("\n")
+        o.append(f"public enum {sname}: Int32, CaseIterable, Sendable {{\n")
+        for c in consts:
+            if c["doc"]:
+                o.append(swift_doc(c["doc"], "    "))
+            case = camel(c["name"][len(prefix):].split("_"), False)
+            case = f"`{case}`" if case in SWIFT_KEYWORDS else case
+            o.append(f"    case {case} = {c['value']}\n")
+        o.append("}\n")
     return "".join(o)
 
 
@@ -779,12 +836,23 @@ def gen_callback_test(model: dict) -> str:
     return "".join(o)
 
 
+def gen_version_mk(model: dict) -> str:
+    m = {x["name"]: x["value"] for x in model["macros"]}
+    return (f"# {STAMP}\n"
+            "# The header's version, for the Makefile (which must not need Python to build).\n"
+            f"FPX_VERSION_MAJOR := {m['FPX_VERSION_MAJOR']}\n"
+            f"FPX_VERSION_MINOR := {m['FPX_VERSION_MINOR']}\n"
+            f"FPX_VERSION_PATCH := {m['FPX_VERSION_PATCH']}\n")
+
+
 OUTPUTS = [
     ("Sources/FastPixSeekCore/ErrorCode.swift", gen_error_code_swift),
+    ("Sources/FastPixSeekCore/ABIEnums.swift", gen_core_enums_swift),
     ("Sources/FastPixSeek/ABITables.swift", gen_tables_swift),
     ("Bindings/python/fastpix_seek/_abi.py", gen_abi_py),
     ("Bindings/python/fastpix_seek/errors.py", gen_errors_py),
     ("Tests/abi/seek-h.json", gen_json),
+    ("tools/abi-version.mk", gen_version_mk),
     ("Tests/c/test_abi_tables.c", gen_c_test),
     ("Tests/c/test_callback_safety.c", gen_callback_test),
 ]

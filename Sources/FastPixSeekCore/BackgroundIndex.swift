@@ -1,17 +1,12 @@
-/// Background indexing (`fpx_player_config.index_mode`).
-///
-/// - `off`: the container's keyframe index is never used; every landing the
-///   frame grid does not know is found by the scan.
-/// - `keyframes` (the default): the container's keyframe index, read once
-///   after the seekable range is measured (no extra I/O).
-/// - `full`: as `keyframes`, plus a background reader of the whole item that
-///   fills the frame grid (see `FrameIndexer`). File items only: an HLS item
-///   behaves as `keyframes`.
-public enum IndexMode: Int32 {
-    case off = 0
-    case keyframes = 1
-    case full = 2
-}
+// IndexMode (`fpx_player_config.index_mode`) is generated from seek.h: ABIEnums.swift.
+//
+// - `off`: the container's keyframe index is never used; every landing the
+//   frame grid does not know is found by the scan.
+// - `keyframes` (the default): the container's keyframe index, read once
+//   after the seekable range is measured (no extra I/O).
+// - `full`: as `keyframes`, plus a background reader of the whole item that
+//   fills the frame grid (see `FrameIndexer`). File items only: an HLS item
+//   behaves as `keyframes`.
 
 /// A run of the reference stream read in decode order from a keyframe, with
 /// what it proves about the frame grid (see `FrameGrid.record`).

@@ -1,8 +1,4 @@
-/// The C type is `fpx_frame_step_direction`.
-public enum FrameStepDirection: Int32, Sendable {
-    case forward = 0
-    case backward = 1
-}
+// FrameStepDirection is generated from seek.h: ABIEnums.swift.
 
 /// Why a forward step at the live edge was refused; both are FPX_STEP_AT_LIVE_EDGE.
 public enum LiveEdgeCause: Hashable, Sendable {
@@ -24,11 +20,11 @@ public enum FrameStepUnavailableReason: Hashable, Sendable {
 
     public var code: Int32 {
         switch self {
-        case .noCurrentItem: return 1
-        case .itemNotReady: return 2
-        case .noVideoTrack: return 3
-        case .atLiveEdge: return 4
-        case .cannotStepInDirection: return 5
+        case .noCurrentItem: return FrameStepUnavailableReasonCode.noCurrentItem.rawValue
+        case .itemNotReady: return FrameStepUnavailableReasonCode.itemNotReady.rawValue
+        case .noVideoTrack: return FrameStepUnavailableReasonCode.noVideoTrack.rawValue
+        case .atLiveEdge: return FrameStepUnavailableReasonCode.atLiveEdge.rawValue
+        case .cannotStepInDirection: return FrameStepUnavailableReasonCode.cannotStepInDirection.rawValue
         }
     }
 
@@ -48,14 +44,14 @@ public enum FrameStepUnavailableReason: Hashable, Sendable {
     /// By code alone (fpx_frame_step_reason_explanation), where the cause of an
     /// AT_LIVE_EDGE refusal is unknown: a sentence true in either case.
     public static func explanation(code: Int32) -> StaticString {
-        switch code {
-        case 0: return "The step happened."
-        case 1: return FrameStepUnavailableReason.noCurrentItem.explanation
-        case 2: return FrameStepUnavailableReason.itemNotReady.explanation
-        case 3: return FrameStepUnavailableReason.noVideoTrack.explanation
-        case 4: return "Forward stepping at the live edge: the next frame has not been published yet, or lies past the hold-back edge."
-        case 5: return "The player cannot step in that direction from here."
-        default: return "Unknown frame step reason."
+        switch FrameStepUnavailableReasonCode(rawValue: code) {
+        case .ok: return "The step happened."
+        case .noCurrentItem: return FrameStepUnavailableReason.noCurrentItem.explanation
+        case .itemNotReady: return FrameStepUnavailableReason.itemNotReady.explanation
+        case .noVideoTrack: return FrameStepUnavailableReason.noVideoTrack.explanation
+        case .atLiveEdge: return "Forward stepping at the live edge: the next frame has not been published yet, or lies past the hold-back edge."
+        case .cannotStepInDirection: return "The player cannot step in that direction from here."
+        case nil: return "Unknown frame step reason."
         }
     }
 }

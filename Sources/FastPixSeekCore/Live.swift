@@ -8,19 +8,19 @@ public enum DateSeekUnavailableReason: Hashable, Sendable {
 
     public var code: Int32 {
         switch self {
-        case .noCurrentItem: return 1
-        case .streamIsNotDateAddressable: return 2
-        case .dateOutsideSeekableWindow: return 3
+        case .noCurrentItem: return DateSeekUnavailableReasonCode.noCurrentItem.rawValue
+        case .streamIsNotDateAddressable: return DateSeekUnavailableReasonCode.notDateAddressable.rawValue
+        case .dateOutsideSeekableWindow: return DateSeekUnavailableReasonCode.outsideWindow.rawValue
         }
     }
 
     public static func explanation(code: Int32) -> StaticString {
-        switch code {
-        case 0: return "The date was mapped to media time and the seek was issued."
-        case 1: return "Nothing is attached to the player."
-        case 2: return "The stream publishes no program date time; seek by time instead."
-        case 3: return "The date is outside the seekable window; it was reported, not clamped."
-        default: return "Unknown date seek reason."
+        switch DateSeekUnavailableReasonCode(rawValue: code) {
+        case .ok: return "The date was mapped to media time and the seek was issued."
+        case .noCurrentItem: return "Nothing is attached to the player."
+        case .notDateAddressable: return "The stream publishes no program date time; seek by time instead."
+        case .outsideWindow: return "The date is outside the seekable window; it was reported, not clamped."
+        case nil: return "Unknown date seek reason."
         }
     }
 }

@@ -253,7 +253,7 @@ public struct ItemInfo {
     }
 }
 
-public enum MediaType: Int32, Sendable { case unknown = 0, video, audio, subtitle, data }
+// MediaType (fpx_media_type) is generated from seek.h: ABIEnums.swift.
 
 /// Facts of one stream. Pointers live as long as the item. The C type is `fpx_stream_info`.
 public struct StreamInfo {

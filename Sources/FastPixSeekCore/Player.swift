@@ -24,7 +24,7 @@ public extension PlayerListener {
     func onRemoved() {}
 }
 
-public enum ItemStatus: Int32, Sendable { case none = 0, loading, ready, failed }
+// ItemStatus (fpx_item_status) is generated from seek.h: ABIEnums.swift.
 
 /// The C type is `fpx_item_status_info`.
 public struct ItemStatusInfo: Hashable, Sendable {

@@ -1,8 +1,5 @@
-/// The C type is `fpx_scrub_state`.
-public enum ScrubState: Int32, Sendable {
-    case idle = 0
-    case scrubbing = 1
-    case settling = 2
+// ScrubState (the C type fpx_scrub_state) is generated from seek.h: ABIEnums.swift.
+extension ScrubState {
     public var isActive: Bool { self != .idle }
 }
 

@@ -1,19 +1,5 @@
-/// Why a seek's completion was delivered. The C type is `fpx_finish_reason`.
-public enum FinishReason: Int32, Sendable {
-    case completed = 0
-    case cancelled = 1
-    case superseded = 2
-    case noSeekManager = 3
-    case failed = 4
-}
-
-/// How the landing was chosen. The C type is `fpx_landing_resolution`.
-public enum LandingResolution: Int32, Sendable {
-    case none = 0
-    case coveringFrame = 1
-    case keyframe = 2
-    case fallbackCoveringFrame = 3
-}
+// FinishReason (why a seek's completion was delivered) and LandingResolution (how the
+// landing was chosen) are generated from seek.h: ABIEnums.swift.
 
 /// Whether the target was moved into the seekable range first. The C type is `fpx_clamp`.
 public enum SeekClamp: Hashable, Sendable {
@@ -24,10 +10,10 @@ public enum SeekClamp: Hashable, Sendable {
 
     public var kind: Int32 {
         switch self {
-        case .none: return 0
-        case .toSeekableStart: return 1
-        case .toSeekableEnd: return 2
-        case .seekableRangeUnknown: return 3
+        case .none: return ClampKindCode.none.rawValue
+        case .toSeekableStart: return ClampKindCode.toSeekableStart.rawValue
+        case .toSeekableEnd: return ClampKindCode.toSeekableEnd.rawValue
+        case .seekableRangeUnknown: return ClampKindCode.seekableRangeUnknown.rawValue
         }
     }
 

@@ -105,7 +105,8 @@ else
     grep -E '^W: ' "$W/lintian.log" | sed 's/^/    /'
 fi
 
-hv=$(sed -n 's/^#define FPX_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\).*/\2/p' "$ROOT/Include/fastpix/seek.h" | paste -sd.)
+# The header's FPX_VERSION_* as clang read them (tools/abi_gen.py writes Tests/abi/seek-h.json).
+hv=$(python3 -c 'import json, sys; m = {x["name"]: x["value"] for x in json.load(open(sys.argv[1]))["macros"]}; print("%d.%d.%d" % (m["FPX_VERSION_MAJOR"], m["FPX_VERSION_MINOR"], m["FPX_VERSION_PATCH"]))' "$ROOT/Tests/abi/seek-h.json")
 dv=$(dpkg-deb -f "$DEBS"/libfastpixseek1_*.deb Version)
 [ "${dv%-*}" = "$hv" ] && pass "package version $dv carries the header's FPX_VERSION $hv" ||
     fail "package version $dv, header FPX_VERSION $hv: add a debian/changelog entry"

@@ -1,0 +1,105 @@
+// Generated from Include/fastpix/seek.h by python3 tools/abi_gen.py (make gen). Do not edit.
+//
+// The header's enums as the core's Swift types (the core cannot import the header):
+// the same values, the same order, the header's documentation.
+
+/// The C type is `fpx_finish_reason`.
+public enum FinishReason: Int32, CaseIterable, Sendable {
+    /// landed; finished = 1
+    case completed = 0
+    /// fpx_player_cancel_pending_seeks, close, replace or destroy
+    case cancelled = 1
+    /// a newer seek on the same player overtook it
+    case superseded = 2
+    /// fpx_player_setup_seek_manager was not called
+    case noSeekManager = 3
+    /// I/O or media error: see fpx_seek_outcome.error
+    case failed = 4
+}
+
+/// The C type is `fpx_landing_resolution`.
+public enum LandingResolution: Int32, CaseIterable, Sendable {
+    /// the seek did not land
+    case none = 0
+    /// exact: the frame covering the target
+    case coveringFrame = 1
+    /// keyframe inside the tolerance window
+    case keyframe = 2
+    /// no keyframe in the window: exact landing
+    case fallbackCoveringFrame = 3
+}
+
+/// The C type is `fpx_scrub_state`.
+public enum ScrubState: Int32, CaseIterable, Sendable {
+    /// no gesture in progress
+    case idle = 0
+    /// receiving samples; no seek issued
+    case scrubbing = 1
+    /// the one coalesced seek is in flight
+    case settling = 2
+}
+
+/// The C type is `fpx_frame_step_direction`.
+public enum FrameStepDirection: Int32, CaseIterable, Sendable {
+    case forward = 0
+    case backward = 1
+}
+
+/// The C type is `fpx_item_status`.
+public enum ItemStatus: Int32, CaseIterable, Sendable {
+    /// nothing attached
+    case none = 0
+    case loading = 1
+    case ready = 2
+    case failed = 3
+}
+
+/// The C type is `fpx_media_type`.
+public enum MediaType: Int32, CaseIterable, Sendable {
+    case unknown = 0
+    case video = 1
+    case audio = 2
+    case subtitle = 3
+    case data = 4
+}
+
+/// The C type is `fpx_index_mode`.
+public enum IndexMode: Int32, CaseIterable, Sendable {
+    case off = 0
+    case keyframes = 1
+    case full = 2
+}
+
+/// The C type is `fpx_clamp_kind` (its values).
+public enum ClampKindCode: Int32, CaseIterable, Sendable {
+    /// the target was inside the range
+    case none = 0
+    /// before the start: moved to the first frame
+    case toSeekableStart = 1
+    /// past the end: moved to the last frame
+    case toSeekableEnd = 2
+    /// no range known; the target was not moved
+    case seekableRangeUnknown = 3
+}
+
+/// The C type is `fpx_frame_step_unavailable_reason` (its values).
+public enum FrameStepUnavailableReasonCode: Int32, CaseIterable, Sendable {
+    /// the step happened
+    case ok = 0
+    case noCurrentItem = 1
+    case itemNotReady = 2
+    /// permanent for this item
+    case noVideoTrack = 3
+    case atLiveEdge = 4
+    case cannotStepInDirection = 5
+}
+
+/// The C type is `fpx_date_seek_unavailable_reason` (its values).
+public enum DateSeekUnavailableReasonCode: Int32, CaseIterable, Sendable {
+    case ok = 0
+    case noCurrentItem = 1
+    /// No EXT-X-PROGRAM-DATE-TIME: the library never invents dates; seek by time instead.
+    case notDateAddressable = 2
+    /// Reported, not clamped: the requested date and the window's dates are in the result.
+    case outsideWindow = 3
+}
