@@ -219,7 +219,9 @@ def read_header(clang: str) -> dict:
             params = [{"name": c.get("name", ""), "type": c["type"]["qualType"],
                        "desugared": c["type"].get("desugaredQualType", c["type"]["qualType"])}
                       for c in n.get("inner", []) if c.get("kind") == "ParmVarDecl"]
-            functions.append({"name": name, "type": n["type"]["qualType"], "params": params,
+            ftype = n["type"]["qualType"]
+            functions.append({"name": name, "type": ftype, "returns": ftype[: ftype.index("(")].strip(),
+                              "params": params,
                               "callback_safe": callback_safety(name, doc), "doc": doc})
         elif kind == "EnumDecl" and n.get("id") not in seen_enum_ids:
             consts, prev = [], -1
@@ -811,7 +813,8 @@ def gen_callback_test(model: dict) -> str:
         o.append(f"    t.calls[i].callback_safe = {1 if f['callback_safe'] else 0};\n")
         o.append(f"    t.calls[i++].rc = {call};\n")
     o.append("}\n\n")
-    o.append("int main(int argc, char **argv)\n{\n    size_t i;\n    fpx_item_status_info st;\n"
+    o.append("int main(int argc, char **argv)\n{\n    size_t i;\n"
+             "    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};\n"
              "    int dispatched = 0;\n    check_init(argc, argv, 60);\n"
              "    SECTION(\"every player function from inside a callback: IN_CALLBACK exactly when not callback-safe\");\n"
              "    t.player = make_player(FPX_DELIVERY_HOST);\n    REQUIRE(t.player != NULL);\n"

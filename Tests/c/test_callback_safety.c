@@ -126,7 +126,7 @@ static void in_callback(const fpx_seek_outcome *outcome, void *userdata)
 int main(int argc, char **argv)
 {
     size_t i;
-    fpx_item_status_info st;
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
     int dispatched = 0;
     check_init(argc, argv, 60);
     SECTION("every player function from inside a callback: IN_CALLBACK exactly when not callback-safe");

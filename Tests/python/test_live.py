@@ -30,6 +30,7 @@ from typing import List, Optional, Sequence
 
 import pytest
 
+from abi import C
 from livehls import PLAYLIST, SEGMENT_RE, LiveStream, Playlist, Timeline
 
 REPO = Path(__file__).resolve().parents[2]
@@ -39,15 +40,18 @@ INCLUDE = REPO / "Include"
 IO_TIMEOUT_MS = 1500      # io_timeout_ms for the fault tests
 SLACK_S = 1.0             # scheduling slack on top of an I/O timeout
 
-FPX_ERROR_NOT_FOUND = -9
-FPX_ERROR_IO = -10
-FPX_ERROR_TIMEOUT = -11
-FPX_ERROR_STALLED = -24
+FPX_ERROR_NOT_FOUND = C["FPX_ERROR_NOT_FOUND"]
+FPX_ERROR_IO = C["FPX_ERROR_IO"]
+FPX_ERROR_TIMEOUT = C["FPX_ERROR_TIMEOUT"]
+FPX_ERROR_STALLED = C["FPX_ERROR_STALLED"]
 
-FINISH_COMPLETED, FINISH_CANCELLED, FINISH_FAILED = 0, 1, 4
-CLAMP_NONE, CLAMP_TO_START, CLAMP_TO_END = 0, 1, 2
-DATE_OK, DATE_NOT_ADDRESSABLE, DATE_OUTSIDE = 0, 2, 3
-STEP_AT_LIVE_EDGE = 4
+FINISH_COMPLETED, FINISH_CANCELLED, FINISH_FAILED = (
+    C["FPX_FINISH_COMPLETED"], C["FPX_FINISH_CANCELLED"], C["FPX_FINISH_FAILED"])
+CLAMP_NONE, CLAMP_TO_START, CLAMP_TO_END = (
+    C["FPX_CLAMP_NONE"], C["FPX_CLAMP_TO_SEEKABLE_START"], C["FPX_CLAMP_TO_SEEKABLE_END"])
+DATE_OK, DATE_NOT_ADDRESSABLE, DATE_OUTSIDE = (
+    C["FPX_DATE_SEEK_OK"], C["FPX_DATE_SEEK_NOT_DATE_ADDRESSABLE"], C["FPX_DATE_SEEK_OUTSIDE_WINDOW"])
+STEP_AT_LIVE_EDGE = C["FPX_STEP_AT_LIVE_EDGE"]
 
 
 # ============================================================================================

@@ -5,8 +5,9 @@ Everything here mirrors the C header one to one and holds no policy:
 * ctypes ``Structure`` mirrors of every struct, with the header's field order and types;
 * ``CFUNCTYPE`` types for every callback type;
 * :data:`FUNCTIONS`, ONE declarative table binding every ``FPX_API`` function (name, argtypes,
-  restype, errcheck). ``tests/test_binding_table.py`` parses the header and fails when a
-  function has no row here, or a row names no function of the header;
+  restype, errcheck). ``tests/test_binding_table.py`` fails when a function of the header
+  (as clang parsed it: Tests/abi/seek-h.json) has no row here, a row names no function of the
+  header, or a row's arity or argument sizes differ from the header's;
 * :func:`check_error`, the errcheck turning negative ``int`` returns into
   :class:`~fastpix_seek.errors.FastPixSeekError` subclasses.
 

@@ -58,6 +58,43 @@ def test_every_header_function_is_bound():
     assert not extra, f"rows of FUNCTIONS that the header does not declare: {sorted(extra)}"
 
 
+def test_every_binding_has_the_header_signature(tmp_path):
+    """Each row of FUNCTIONS has the header's arity, and every argument and the result the
+    size the C compiler gives the header's type (and, for a pointer to one of the header's
+    structs, the struct's size): an int64_t bound as c_int, or a missing argument, fails."""
+    cc = os.environ.get("CC", "cc")
+    lines = ["#include <stdio.h>", "#include <fastpix/seek.h>", "int main(void) {"]
+    for f in ABI["functions"]:
+        if f["returns"] != "void":
+            lines.append(f'  printf("{f["name"]} r %zu\\n", sizeof({f["returns"]}));')
+        for i, p in enumerate(f["params"]):
+            lines.append(f'  printf("{f["name"]} {i} %zu\\n", sizeof({p["type"]}));')
+            t = p["type"].replace("const ", "").strip()
+            if t.endswith("*") and t[:-1].strip() in ABI["structs"]:
+                lines.append(f'  printf("{f["name"]} {i}* %zu\\n", sizeof({t[:-1].strip()}));')
+    lines += ["  return 0;", "}"]
+    src, exe = tmp_path / "signatures.c", tmp_path / "signatures"
+    src.write_text("\n".join(lines) + "\n")
+    subprocess.run([cc, "-std=c11", f"-I{INCLUDE}", str(src), "-o", str(exe)], check=True)
+    sizes = dict(line.rsplit(" ", 1) for line in
+                 subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout.splitlines())
+    bound = {b.name: b for b in _lib.FUNCTIONS}
+    for f in ABI["functions"]:
+        b = bound[f["name"]]
+        assert len(b.argtypes) == len(f["params"]), f"{f['name']}: arity"
+        if f["returns"] == "void":
+            assert b.restype is None, f"{f['name']}: returns void"
+        else:
+            assert ctypes.sizeof(b.restype) == int(sizes[f"{f['name']} r"]), f"{f['name']}: result"
+        for i, a in enumerate(b.argtypes):
+            assert ctypes.sizeof(a) == int(sizes[f"{f['name']} {i}"]), \
+                f"{f['name']} argument {i} ({f['params'][i]['type']})"
+            if f"{f['name']} {i}*" in sizes:
+                assert issubclass(a, ctypes._Pointer), f"{f['name']} argument {i}: a pointer"
+                assert ctypes.sizeof(a._type_) == int(sizes[f"{f['name']} {i}*"]), \
+                    f"{f['name']} argument {i}: points to {f['params'][i]['type']}"
+
+
 def test_every_bound_function_is_exported_by_the_library():
     assert _lib.missing_functions == [], (
         f"{_lib.library_path} does not export {_lib.missing_functions}: the library is older "
