@@ -153,7 +153,10 @@ def find_clang() -> str:
 
 def run_clang(clang: str, args: List[str], source: Optional[Path] = None) -> str:
     cmd = [clang] + args + ([str(source)] if source else [])
-    p = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:
+        raise GenError(f"cannot run {clang}: {e} (set CLANG to a clang)")
     if p.returncode != 0:
         raise GenError(f"{' '.join(cmd)} failed:\n{p.stderr}")
     return p.stdout
@@ -270,7 +273,7 @@ def read_macros(clang: str) -> List[dict]:
         probe = Path(d) / "probe.c"
         probe.write_text("#include <fastpix/seek.h>\n" + "".join(
             f"enum fpx_probe_{n} : long long {{ fpx_probe_{n} = (long long)({n}) }};\n" for n in names))
-        ast = ast_of(clang, probe, "c23", HEADER.parent.parent)
+        ast = ast_of(clang, probe, "c2x", HEADER.parent.parent)
     values: Dict[str, int] = {}
     for n in ast.get("inner", []):
         if n.get("kind") == "EnumDecl" and n.get("name", "").startswith("fpx_probe_"):
@@ -700,7 +703,9 @@ def gen_errors_py(model: dict) -> str:
 
 
 def gen_json(model: dict) -> str:
-    return json.dumps({"generated": STAMP, **model}, indent=1, sort_keys=False) + "\n"
+    # The stamp on the first line, as in every generated file.
+    body = json.dumps(model, indent=1)
+    return "{" + f'"generated": {json.dumps(STAMP)},' + body[1:] + "\n"
 
 
 def gen_c_test(model: dict) -> str:
