@@ -34,6 +34,8 @@ Usage:
   python3 tools/abi_gen.py            (re)write the generated files (`make gen`)
   python3 tools/abi_gen.py --check    exit 1, naming them, when a generated file is stale
   python3 tools/abi_gen.py --json     print the JSON description only
+  (--header H --out D: another header, another output tree; Tests/python/test_abi_gen.py)
+Exit status 2: the header breaks a rule above (the message names the declaration).
 
 Needs only Python's standard library and a clang: $CLANG, else the clang next to the
 `swift` on PATH, else `clang`. The build never runs it: the generated files are committed,
@@ -870,7 +872,15 @@ def main(argv: List[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--check", action="store_true", help="fail when a generated file is stale")
     ap.add_argument("--json", action="store_true", help="print the JSON description only")
+    ap.add_argument("--header", type=Path, help="read this seek.h (in an Include/fastpix/ tree) "
+                    "instead of the checkout's (for the generator's own tests)")
+    ap.add_argument("--out", type=Path, help="write (or --check) the files under this directory "
+                    "instead of the checkout")
     args = ap.parse_args(argv)
+    global HEADER
+    if args.header:
+        HEADER = args.header.resolve()
+    out_root = args.out.resolve() if args.out else ROOT
     try:
         model = read_header(find_clang())
         rendered = [(rel, fn(model)) for rel, fn in OUTPUTS]
@@ -882,7 +892,7 @@ def main(argv: List[str]) -> int:
         return 0
     stale = []
     for rel, text in rendered:
-        path = ROOT / rel
+        path = out_root / rel
         old = path.read_text() if path.exists() else None
         if old == text:
             continue
