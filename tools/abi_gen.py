@@ -253,6 +253,11 @@ def read_header(clang: str) -> dict:
             structs.append(name)
     if not functions or not enums:
         raise GenError(f"no functions or enums read from {HEADER_REL}")
+    for f in functions:
+        handle = f["params"] and f["params"][0]["type"] in ("fpx_player *", "fpx_scrub_session *")
+        if not f["callback_safe"] and not handle:
+            raise GenError(f"{HEADER_REL}: {f['name']} is \"Callback-safe: no\" but takes no player "
+                           f"or scrub session, so the library cannot tell it is inside a callback")
     macros = read_macros(clang)
     return {"functions": functions, "enums": enums, "structs": sorted(set(structs)), "macros": macros}
 

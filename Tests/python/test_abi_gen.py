@@ -139,3 +139,11 @@ def test_a_new_error_code_gets_a_class_a_case_and_a_message(tree):
     py = (out / "Bindings/python/fastpix_seek/errors.py").read_text()
     assert "class TooManyFilesError(FastPixSeekError):" in py
     assert "FPX_ERROR_TOO_MANY_FILES: too many open files (EMFILE, ENFILE)." in py
+
+
+def test_callback_unsafe_needs_a_player(tree):
+    header, out = tree
+    edit(header, "/** The invalid time (flags 0). Callback-safe: yes. */",
+         "/** The invalid time (flags 0). Callback-safe: no. */")
+    r = run("--header", str(header), "--out", str(out), "--check")
+    assert r.returncode == 2 and "fpx_time_invalid" in r.stderr
