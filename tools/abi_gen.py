@@ -448,11 +448,27 @@ def swift_doc(s: str, indent: str) -> str:
     return "\n".join(out[:-1]) + "\n" if out else ""
 
 
+def swift_macro_type(m: dict) -> str:
+    if any(m["name"].startswith(p) for p in PY_FLAGS):
+        return "UInt32"
+    if not (-2**31 <= m["value"] < 2**31):
+        return "Int64"
+    return "Int32"
+
+
 def gen_core_enums_swift(model: dict) -> str:
     o = [f"// {STAMP}\n",
          "//\n",
          "// The header's enums as the core's Swift types (the core cannot import the header):\n",
-         "// the same values, the same order, the header's documentation.\n"]
+         "// the same values, the same order, the header's documentation; and its object-like\n",
+         "// macros as constants (flags UInt32, FPX_NOPTS Int64, the rest Int32).\n\n",
+         "/// The header's object-like macros, by their C names.\n",
+         "public enum ABIConstants {\n"]
+    for m in model["macros"]:
+        t = swift_macro_type(m)
+        v = hex(m["value"]) if t == "UInt32" else ("Int64.min" if m["value"] == -2**63 else str(m["value"]))
+        o.append(f"    public static let {m['name']}: {t} = {v}\n")
+    o.append("}\n")
     for cname, sname in SWIFT_CORE_ENUMS.items():
         e = enum_by_name(model, cname)
         consts = e["constants"]

@@ -49,7 +49,7 @@ func cStatus(_ s: ItemStatusInfo) -> fpx_item_status_info {
                          error: s.error?.rawValue ?? 0, av_error: s.avError)
 }
 
-let FPX_NOPTS: Int64 = Int64.min
+let FPX_NOPTS = ABIConstants.FPX_NOPTS  // the header's macro is a cast Swift cannot import
 
 /// How many bytes of a host's input struct (fpx_listener, fpx_player_config)
 /// to copy for its declared `size`: at most the library's struct, rounded

@@ -1,7 +1,34 @@
 // Generated from Include/fastpix/seek.h by python3 tools/abi_gen.py (make gen). Do not edit.
 //
 // The header's enums as the core's Swift types (the core cannot import the header):
-// the same values, the same order, the header's documentation.
+// the same values, the same order, the header's documentation; and its object-like
+// macros as constants (flags UInt32, FPX_NOPTS Int64, the rest Int32).
+
+/// The header's object-like macros, by their C names.
+public enum ABIConstants {
+    public static let FPX_LOG_DEBUG: Int32 = 48
+    public static let FPX_LOG_ERROR: Int32 = 16
+    public static let FPX_LOG_INFO: Int32 = 32
+    public static let FPX_LOG_KEEP_FFMPEG_CALLBACK: Int32 = 65536
+    public static let FPX_LOG_QUIET: Int32 = -8
+    public static let FPX_LOG_TRACE: Int32 = 56
+    public static let FPX_LOG_VERBOSE: Int32 = 40
+    public static let FPX_LOG_WARNING: Int32 = 24
+    public static let FPX_NOPTS: Int64 = Int64.min
+    public static let FPX_PACKET_FLAG_CORRUPT: UInt32 = 0x2
+    public static let FPX_PACKET_FLAG_DECODE_ONLY: UInt32 = 0x100
+    public static let FPX_PACKET_FLAG_DISCARD: UInt32 = 0x4
+    public static let FPX_PACKET_FLAG_DISCONTINUITY: UInt32 = 0x200
+    public static let FPX_PACKET_FLAG_KEY: UInt32 = 0x1
+    public static let FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS: Int32 = 100
+    public static let FPX_TIME_FLAG_NEGATIVE_INFINITY: UInt32 = 0x4
+    public static let FPX_TIME_FLAG_POSITIVE_INFINITY: UInt32 = 0x2
+    public static let FPX_TIME_FLAG_VALID: UInt32 = 0x1
+    public static let FPX_VERSION: Int32 = 768
+    public static let FPX_VERSION_MAJOR: Int32 = 0
+    public static let FPX_VERSION_MINOR: Int32 = 3
+    public static let FPX_VERSION_PATCH: Int32 = 0
+}
 
 /// The C type is `fpx_finish_reason`.
 public enum FinishReason: Int32, CaseIterable, Sendable {

@@ -5,13 +5,13 @@ import Synchronization
 /// nothing is printed anywhere. The C function is `fpx_set_log_callback`.
 public enum Log {
     /// Levels are FFmpeg's (AV_LOG_*), so both kinds of message share one scale.
-    public static let quiet: Int32 = -8
-    public static let error: Int32 = 16
-    public static let warning: Int32 = 24
-    public static let info: Int32 = 32
-    public static let verbose: Int32 = 40
-    public static let debug: Int32 = 48
-    public static let trace: Int32 = 56
+    public static let quiet = ABIConstants.FPX_LOG_QUIET
+    public static let error = ABIConstants.FPX_LOG_ERROR
+    public static let warning = ABIConstants.FPX_LOG_WARNING
+    public static let info = ABIConstants.FPX_LOG_INFO
+    public static let verbose = ABIConstants.FPX_LOG_VERBOSE
+    public static let debug = ABIConstants.FPX_LOG_DEBUG
+    public static let trace = ABIConstants.FPX_LOG_TRACE
 
     /// A sink is called on whichever thread logs, so it is `@Sendable`.
     public typealias Sink = @Sendable (Int32, String) -> Void

@@ -228,11 +228,11 @@ public struct PacketView {
         self.avPacket = avPacket; self.owner = owner
     }
 
-    public static let flagKey: UInt32 = 0x1
-    public static let flagCorrupt: UInt32 = 0x2
-    public static let flagDiscard: UInt32 = 0x4
-    public static let flagDecodeOnly: UInt32 = 0x100
-    public static let flagDiscontinuity: UInt32 = 0x200
+    public static let flagKey = ABIConstants.FPX_PACKET_FLAG_KEY
+    public static let flagCorrupt = ABIConstants.FPX_PACKET_FLAG_CORRUPT
+    public static let flagDiscard = ABIConstants.FPX_PACKET_FLAG_DISCARD
+    public static let flagDecodeOnly = ABIConstants.FPX_PACKET_FLAG_DECODE_ONLY
+    public static let flagDiscontinuity = ABIConstants.FPX_PACKET_FLAG_DISCONTINUITY
 }
 
 /// Facts of a ready item. The C type is `fpx_item_info`.

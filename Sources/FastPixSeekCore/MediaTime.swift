@@ -7,9 +7,9 @@ public struct MediaTime: Hashable, CustomStringConvertible, Sendable {
     public struct Flags: OptionSet, Hashable, Sendable {
         public let rawValue: UInt32
         public init(rawValue: UInt32) { self.rawValue = rawValue }
-        public static let valid = Flags(rawValue: 1)
-        public static let positiveInfinity = Flags(rawValue: 2)
-        public static let negativeInfinity = Flags(rawValue: 4)
+        public static let valid = Flags(rawValue: ABIConstants.FPX_TIME_FLAG_VALID)
+        public static let positiveInfinity = Flags(rawValue: ABIConstants.FPX_TIME_FLAG_POSITIVE_INFINITY)
+        public static let negativeInfinity = Flags(rawValue: ABIConstants.FPX_TIME_FLAG_NEGATIVE_INFINITY)
     }
 
     public var value: Int64

@@ -33,7 +33,8 @@ public struct ScrubResult: Sendable {
 /// settling seek, whose end callback reports `wasCancelled`.
 // @unchecked Sendable: every mutable field is guarded by `m`; `player` is immutable.
 public final class ScrubSession: @unchecked Sendable {
-    public static let defaultPositionThrottleNanoseconds: UInt64 = 100_000_000
+    public static let defaultPositionThrottleNanoseconds =
+        UInt64(ABIConstants.FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS) * 1_000_000
 
     unowned let player: Player
     private let m = Monitor()
