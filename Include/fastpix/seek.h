@@ -399,7 +399,7 @@ extern "C" {
 /* ======================================================================= */
 
 #define FPX_VERSION_MAJOR 0
-#define FPX_VERSION_MINOR 3
+#define FPX_VERSION_MINOR 4
 #define FPX_VERSION_PATCH 0
 
 /** Packs a version as 0x00MMmmpp. */

@@ -24,9 +24,9 @@ public enum ABIConstants {
     public static let FPX_TIME_FLAG_NEGATIVE_INFINITY: UInt32 = 0x4
     public static let FPX_TIME_FLAG_POSITIVE_INFINITY: UInt32 = 0x2
     public static let FPX_TIME_FLAG_VALID: UInt32 = 0x1
-    public static let FPX_VERSION: Int32 = 768
+    public static let FPX_VERSION: Int32 = 1024
     public static let FPX_VERSION_MAJOR: Int32 = 0
-    public static let FPX_VERSION_MINOR: Int32 = 3
+    public static let FPX_VERSION_MINOR: Int32 = 4
     public static let FPX_VERSION_PATCH: Int32 = 0
 }
 

@@ -46,7 +46,7 @@ from .types import (ClampKind, DateSeekResult, DateSeekUnavailableReason, LiveEd
                     SeekOutcome, SeekPrecision, StreamInfo, TimeLike, from_fpx_time,
                     to_fpx_time, to_fraction)
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 
 def frame_step_reason_explanation(reason: int) -> str:
