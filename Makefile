@@ -6,7 +6,7 @@
 # `make install PREFIX=/usr/local DESTDIR=...` installs what `make` built (it never
 # builds): the library (stripped, no RUNPATH), the header, fastpixseek.pc, the fpx-seek
 # tool and its man page. `make uninstall` removes exactly those files.
-# `make wheel` builds a Python wheel that carries the library (see Bindings/python).
+# `make wheel` builds a Python wheel that carries the library (setuptools; see Bindings/python).
 # `make check` runs every test (tools/test-all.sh, the CI entry point).
 #
 # The Swift toolchain: SWIFT names the `swift` driver: $(SWIFT_TOOLCHAIN)/usr/bin/swift
@@ -19,6 +19,7 @@ LIBDIR     ?= $(PREFIX)/lib$(if $(MULTIARCH),/$(MULTIARCH))
 INCLUDEDIR ?= $(PREFIX)/include
 BINDIR     ?= $(PREFIX)/bin
 MANDIR     ?= $(PREFIX)/share/man
+DATADIR    ?= $(PREFIX)/share
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 DESTDIR    ?=
 # Stripping on install; debian/rules passes STRIP=: and lets dh_strip do it (-dbgsym).
@@ -29,6 +30,10 @@ else
 SWIFT      ?= $(or $(shell command -v swift 2>/dev/null),/opt/swift/usr/bin/swift)
 endif
 PYTHON     ?= python3
+# SwiftPM writes its lock files and TemporaryDirectory.* folders to $TMPDIR and leaves
+# them there: every swift command here gets a TMPDIR inside the scratch tree instead.
+SWIFT_TMP  := $(CURDIR)/.build/tmp
+SWIFT_RUN   = @mkdir -p $(SWIFT_TMP); TMPDIR=$(SWIFT_TMP) $(SWIFT)
 SOVERSION  := 1
 VERSION    := $(shell sed -n 's/^\#define FPX_VERSION_MAJOR \([0-9]*\)/\1/p' Include/fastpix/seek.h).$(shell sed -n 's/^\#define FPX_VERSION_MINOR \([0-9]*\)/\1/p' Include/fastpix/seek.h).$(shell sed -n 's/^\#define FPX_VERSION_PATCH \([0-9]*\)/\1/p' Include/fastpix/seek.h)
 OUT        := build
@@ -78,7 +83,7 @@ $(LIB_FILE): $(LIB_SRC)
 	$(SWIFT_CHECK)
 	@rm -f $(LIB_SCRATCH)/release/libfastpixseek.so  # relink: SwiftPM does not see the version script change
 	$(call TOUCH_IF_HEADER_NEWER,Sources/FastPixSeek/*.swift)
-	$(SWIFT) build $(SWIFT_LIB_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fastpixseek
+	$(SWIFT_RUN) build $(SWIFT_LIB_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fastpixseek
 	@mkdir -p $(OUT)/lib
 	cp -f $(LIB_SCRATCH)/release/libfastpixseek.so $(OUT)/lib/.libfastpixseek.so.tmp
 	mv -f $(OUT)/lib/.libfastpixseek.so.tmp $@
@@ -95,7 +100,7 @@ $(UNINST_PC): fastpixseek.pc.in Include/fastpix/seek.h
 $(CLI_FILE): $(CLI_SRC)
 	$(SWIFT_CHECK)
 	$(call TOUCH_IF_HEADER_NEWER,Sources/fpx-seek/*.swift)
-	$(SWIFT) build $(SWIFT_CLI_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fpx-seek
+	$(SWIFT_RUN) build $(SWIFT_CLI_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fpx-seek
 	@mkdir -p $(OUT)/bin
 	cp -f $(CLI_SCRATCH)/release/fpx-seek $(OUT)/bin/.fpx-seek.tmp
 	mv -f $(OUT)/bin/.fpx-seek.tmp $@
@@ -104,7 +109,7 @@ $(CLI_FILE): $(CLI_SRC)
 install:
 	@for f in $(LIB_FILE) $(CLI_FILE); do [ -f $$f ] || { echo "make install: $$f is missing; run 'make' first" >&2; exit 1; }; done
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/fastpix $(DESTDIR)$(PKGCONFIGDIR) \
-	    $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	    $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)/fpx-seek
 	install -m 0644 $(LIB_FILE) $(DESTDIR)$(LIBDIR)/libfastpixseek.so.$(SOVERSION)
 	$(STRIP) $(DESTDIR)$(LIBDIR)/libfastpixseek.so.$(SOVERSION)
 	ln -sf libfastpixseek.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libfastpixseek.so
@@ -116,20 +121,48 @@ install:
 	install -m 0755 $(CLI_FILE) $(DESTDIR)$(BINDIR)/fpx-seek
 	$(STRIP) $(DESTDIR)$(BINDIR)/fpx-seek
 	install -m 0644 docs/fpx-seek.1 $(DESTDIR)$(MANDIR)/man1/fpx-seek.1
+	install -m 0644 docs/fpx-seek.schema.json $(DESTDIR)$(DATADIR)/fpx-seek/fpx-seek.schema.json
+	@$(LOADER_HINT)
 
 uninstall:
 	rm -f $(DESTDIR)$(LIBDIR)/libfastpixseek.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libfastpixseek.so \
 	      $(DESTDIR)$(INCLUDEDIR)/fastpix/seek.h $(DESTDIR)$(PKGCONFIGDIR)/fastpixseek.pc \
-	      $(DESTDIR)$(BINDIR)/fpx-seek $(DESTDIR)$(MANDIR)/man1/fpx-seek.1
-	rmdir $(DESTDIR)$(INCLUDEDIR)/fastpix 2>/dev/null || true
+	      $(DESTDIR)$(BINDIR)/fpx-seek $(DESTDIR)$(MANDIR)/man1/fpx-seek.1 \
+	      $(DESTDIR)$(DATADIR)/fpx-seek/fpx-seek.schema.json
+	@# The directories of our own (and pkgconfig/, when we left it empty); never others.
+	rmdir $(DESTDIR)$(INCLUDEDIR)/fastpix $(DESTDIR)$(DATADIR)/fpx-seek 2>/dev/null || true
+	rmdir $(DESTDIR)$(PKGCONFIGDIR) 2>/dev/null || true
+
+# After an install to a directory the loader does not search, the one line a user needs
+# (nothing for a staged DESTDIR install: the staging tree is not where programs will run).
+# (The loader searches the ld cache, /etc/ld.so.conf.d, and the default directories.)
+LOADER_HINT = d="$(LIBDIR)"; \
+	if [ -n "$(DESTDIR)" ]; then :; \
+	elif ! /sbin/ldconfig -p 2>/dev/null | grep -q " => $$d/libfastpixseek.so.$(SOVERSION)$$"; then \
+	  if grep -qsx "$$d" /etc/ld.so.conf /etc/ld.so.conf.d/*.conf; then \
+	    echo "make install: run 'sudo ldconfig' once so programs find libfastpixseek.so.$(SOVERSION) in $$d"; \
+	  else \
+	    echo "make install: $$d is not searched by the loader: start programs with LD_LIBRARY_PATH=$$d (or add $$d to /etc/ld.so.conf.d/ and run ldconfig), and use PKG_CONFIG_PATH=$(PKGCONFIGDIR)"; \
+	  fi; \
+	fi
 
 # A wheel carrying the stripped library inside the package (found before any system copy),
-# for machines with FFmpeg 5.1 but no libfastpixseek1 package: build/wheel/*.whl.
+# for machines with FFmpeg 5.1 but no libfastpixseek1 package: build/wheel/*.whl. Built by
+# setuptools (`pip wheel`, metadata from Bindings/python/pyproject.toml) from a copy of
+# Bindings/python with the library added as package data, so the source tree stays as it is.
+# PIP_WHEEL_FLAGS=--no-build-isolation builds offline with the setuptools and wheel at hand.
+PIP_WHEEL_FLAGS ?=
 wheel: $(LIB_FILE)
-	@mkdir -p $(OUT)/wheel
-	cp -f $(LIB_FILE) $(OUT)/wheel/$(notdir $(LIB_FILE))
-	$(STRIP) $(OUT)/wheel/$(notdir $(LIB_FILE))
-	$(PYTHON) tools/make_wheel.py $(OUT)/wheel/$(notdir $(LIB_FILE)) $(OUT)/wheel
+	rm -rf $(OUT)/wheel && mkdir -p $(OUT)/wheel/src
+	cd Bindings/python && cp -r pyproject.toml setup.py README.md $(CURDIR)/$(OUT)/wheel/src/
+	cp LICENSE NOTICE $(OUT)/wheel/src/
+	mkdir -p $(OUT)/wheel/src/fastpix_seek
+	cp Bindings/python/fastpix_seek/*.py Bindings/python/fastpix_seek/py.typed $(OUT)/wheel/src/fastpix_seek/
+	cp -f $(LIB_FILE) $(OUT)/wheel/src/fastpix_seek/$(notdir $(LIB_FILE))
+	$(STRIP) $(OUT)/wheel/src/fastpix_seek/$(notdir $(LIB_FILE))
+	$(PYTHON) -m pip wheel -q --no-deps --disable-pip-version-check $(PIP_WHEEL_FLAGS) -w $(OUT)/wheel $(OUT)/wheel/src
+	rm -rf $(OUT)/wheel/src
+	@ls $(OUT)/wheel/*.whl
 
 check:
 	bash tools/test-all.sh
@@ -165,7 +198,7 @@ SAN_LINK   := -Xswiftc -static-stdlib -Xswiftc -use-ld=lld -Xlinker --version-sc
 .PHONY: lib-asan lib-tsan test-asan test-tsan test-asan-c test-tsan-c
 
 lib-asan lib-tsan: lib-%:
-	$(SWIFT) build -c release --scratch-path .build-$* -Xswiftc -sanitize=$(if $(filter asan,$*),address,thread) \
+	$(SWIFT_RUN) build -c release --scratch-path .build-$* -Xswiftc -sanitize=$(if $(filter asan,$*),address,thread) \
 		$(SAN_LINK) --product fastpixseek
 	@mkdir -p $(OUT)/$*/lib
 	cp -f .build-$*/release/libfastpixseek.so $(OUT)/$*/lib/libfastpixseek.so.$(SOVERSION)
@@ -187,10 +220,10 @@ test-tsan-c: lib-tsan
 # XCTest's own runner leaks its test closures (LeakSanitizer lists them, rooted
 # in libXCTest), and the core tests' fake players are reachable only from them.
 test-asan: test-asan-c
-	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --scratch-path .build-asan-test --sanitize=address
+	@mkdir -p $(SWIFT_TMP); ASAN_OPTIONS=detect_leaks=0 TMPDIR=$(SWIFT_TMP) $(SWIFT) test --scratch-path .build-asan-test --sanitize=address
 
 test-tsan: test-tsan-c
-	$(SWIFT) test --scratch-path .build-tsan-test --sanitize=thread
+	$(SWIFT_RUN) test --scratch-path .build-tsan-test --sanitize=thread
 
 # ---- memsafe: fuzzing (make fuzz SECONDS=N) -------------------------------------
 # libFuzzer harnesses in Tests/fuzz (C, against the C ABI) linked with a library
@@ -204,7 +237,7 @@ FUZZERS    := media api hls
 .PHONY: lib-fuzz fuzz-build fuzz
 
 lib-fuzz:
-	$(SWIFT) build -c release --scratch-path .build-fuzz -Xswiftc -sanitize=address \
+	$(SWIFT_RUN) build -c release --scratch-path .build-fuzz -Xswiftc -sanitize=address \
 		-Xswiftc -sanitize-coverage=edge,trace-cmp,inline-8bit-counters,pc-table $(SAN_LINK) --product fastpixseek
 	@mkdir -p $(OUT)/fuzz/lib
 	cp -f .build-fuzz/release/libfastpixseek.so $(OUT)/fuzz/lib/libfastpixseek.so.$(SOVERSION)

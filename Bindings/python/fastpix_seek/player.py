@@ -633,7 +633,7 @@ class _Runner:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._queue: "list" = []
+        self._queue: List[Any] = []
         self._cond = threading.Condition(self._lock)
         self._thread: Optional[threading.Thread] = None
         self._stopped = False
