@@ -25,6 +25,17 @@
  *   ...
  *   fpx_player_destroy(p);
  *
+ * Recipe: a thumbnail at t. Open and wait as above, then
+ *   fpx_seek_outcome o = {.struct_size = sizeof o};
+ *   fpx_player_seek_wait(p, t, fpx_precision_exact(), 10000, &o);
+ * read packets (fpx_player_read_packet; they start at the keyframe the
+ * landing needs), feed those of the reference stream to your decoder, and
+ * keep the decoded frame whose pts is o.landed_stream_pts; scale it (e.g.
+ * libswscale). Examples/c/decode_landing.c is exactly that, with libavcodec
+ * and libswscale, writing the frame as a PPM image. For a cheaper, coarser
+ * thumbnail seek with fpx_precision_nearest_keyframe(tol): the landed frame
+ * is then a keyframe, the first frame decoded.
+ *
  * =========================================================================
  * 2. Time model
  * =========================================================================
@@ -66,6 +77,17 @@
  * and an exact seek to 0 lands there. The frame that "covers" a
  * time t is the frame with the largest pts <= t; its presentation interval is
  * [pts, next frame's pts).
+ *
+ * exact and `ffmpeg -ss t`. An exact seek lands on the frame covering t:
+ * the frame on screen at t, as AVFoundation and mpv present it. `ffmpeg -ss
+ * t` (decoding and dropping the frames before t) starts at the first frame
+ * at or after t instead: whenever t falls inside a frame, that is the frame
+ * after the exact landing, so a cross-check against ffmpeg is one frame off
+ * by design. Recipe for the first frame at or after t: seek exact; when
+ * fpx_time_compare(outcome.accuracy.landed_media_time, t) < 0, one
+ * fpx_player_step_frame(p, FPX_STEP_FORWARD, 1, &r) lands on it (a host that
+ * decodes from the landing anyway can instead skip decoded frames before t).
+ * The CLI: `fpx-seek step FILE --from t` prints that frame.
  *
  * The seekable range of a file is [first frame, last frame] on the item
  * timeline. Seeks outside it are clamped (see fpx_clamp_kind).
