@@ -495,7 +495,7 @@ typedef enum fpx_error {
     FPX_ERROR_IO = -10,              /**< read error, connection reset */
     FPX_ERROR_TIMEOUT = -11,         /**< the player's I/O timeout expired */
     FPX_ERROR_INVALID_DATA = -12,    /**< corrupt, truncated or unrecognised media */
-    FPX_ERROR_UNSUPPORTED = -13,     /**< a protocol or feature this build cannot do */
+    FPX_ERROR_UNSUPPORTED = -13,     /**< a protocol or feature this build cannot do, or a local path that is no regular file (a directory, FIFO, device, socket) */
     FPX_ERROR_NO_STREAM = -14,       /**< no audio or video stream to seek on */
     FPX_ERROR_EOF = -15,             /**< end of the item's packets */
     FPX_ERROR_CANCELLED = -16,       /**< the operation was interrupted by close/destroy */
