@@ -31,6 +31,12 @@ step() { echo; echo "=== $1"; }
 step "build (make)"
 make -s
 
+step "quickstart (tools/quickstart.sh) with Debian's /usr/bin/python3 first on PATH"
+PATH="/usr/bin:/bin:$PATH" bash tools/quickstart.sh >"$root/build/quickstart.log" 2>&1 &&
+  grep -q "^result      within the requested tolerance" "$root/build/quickstart.log" &&
+  echo "quickstart: ok ($(grep -c . "$root/build/quickstart.log") lines)" ||
+  { cat "$root/build/quickstart.log"; failed+=("quickstart"); }
+
 step "Swift core tests (swift test)"
 mkdir -p .build/tmp
 TMPDIR=$root/.build/tmp swift test 2>&1 | tail -n 25 || failed+=("swift test")

@@ -829,6 +829,13 @@ typedef struct fpx_item_info {
     int32_t time_base_den;
     int seekable;            /**< the container can seek */
     const char *format_name; /**< static; valid for the life of the process */
+    /** 1 when the seekable range ends well before the container's duration
+     *  (more than 1 s and more than 10 % of the duration short): a truncated
+     *  or damaged file whose header still announces the whole duration; the
+     *  frames past the range are missing and seeks there are clamped to its
+     *  end. 0 otherwise, and when the duration or the range is unknown (HLS,
+     *  live). Added in 0.4.0. */
+    int seekable_range_truncated;
 } fpx_item_info;
 
 typedef enum fpx_media_type {

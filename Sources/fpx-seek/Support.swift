@@ -260,14 +260,12 @@ func openPlayer(_ url: String, timeoutMS: UInt64) -> (Player, PlayerEngine) {
     return (player, engine)
 }
 
-/// A seekable range ending well before the container's duration (more than 1 s and more
-/// than 10 % of it short): the file is truncated or damaged (the container's header still
-/// announces the whole duration, the frames past the range are missing). Returns the
-/// one-line warning, or nil.
+/// A seekable range ending well before the container's duration (SeekableRangeCheck, the
+/// rule of fpx_item_info.seekable_range_truncated): the file is truncated or damaged.
+/// Returns the one-line warning, or nil.
 func truncationWarning(duration: MediaTime, range: (start: MediaTime, end: MediaTime)?) -> String? {
-    guard let r = range, duration.isNumeric, r.end.isNumeric, duration.seconds > 0 else { return nil }
+    guard let r = range, SeekableRangeCheck.isTruncated(duration: duration, seekableEnd: r.end) else { return nil }
     let short = duration.seconds - r.end.seconds
-    guard short > 1, short > duration.seconds / 10 else { return nil }
     return "warning: the seekable range ends at \(fmt(r.end.seconds, 3)) s, \(fmt(short, 3)) s before the container's "
         + "duration (\(fmt(duration.seconds, 3)) s): the file is truncated or damaged"
 }

@@ -235,6 +235,7 @@ class fpx_item_info(_OutputStruct):
         ("time_base_den", c_int32),
         ("seekable", c_int),
         ("format_name", c_char_p),
+        ("seekable_range_truncated", c_int),  # 0.4.0
     ]
 
 

@@ -596,6 +596,9 @@ class ItemInfo:
     time_base: Optional[Fraction]
     seekable: bool
     format_name: str
+    #: The seekable range ends well before the duration: a truncated or damaged file
+    #: (``fpx_item_info.seekable_range_truncated``, 0.4.0; False from older libraries).
+    seekable_range_truncated: bool = False
 
     @property
     def origin(self) -> Fraction:
@@ -612,7 +615,7 @@ class ItemInfo:
         return cls(int(i.stream_count), int(i.reference_stream), bool(i.has_video),
                    from_fpx_time(i.duration), int(i.start_pts),
                    _time_base(i.time_base_num, i.time_base_den), bool(i.seekable),
-                   _text(i.format_name))
+                   _text(i.format_name), bool(i.seekable_range_truncated))
 
 
 @dataclass(frozen=True)

@@ -28,3 +28,24 @@ def test_other_unsupported_items_keep_the_library_message(tmp_path: Path):
         with pytest.raises(UnsupportedError) as ei:
             p.wait_item(timeout=10)
     assert ei.value.detail is None
+
+
+def test_item_info_says_when_the_file_is_truncated(fixtures_dir: Path, tmp_path: Path):
+    """fpx_item_info.seekable_range_truncated: the first 100 kB of a faststart MP4 announce
+    the whole duration but hold under a second of frames; the intact file is not truncated."""
+    import subprocess
+    whole = tmp_path / "faststart.mp4"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(fixtures_dir / "mp4_bframes.mp4"), "-c", "copy",
+                    "-movflags", "+faststart", str(whole)], check=True)
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(whole.read_bytes()[:100_000])
+    with Player(str(cut)) as p:
+        p.wait_item(timeout=20)
+        info = p.item_info()
+        start, end = p.seekable_range()
+        assert info.duration is not None and info.duration - end > 1
+        assert info.seekable_range_truncated is True
+    for intact in (whole, fixtures_dir / "mp4_bframes.mp4", fixtures_dir / "ts.ts", fixtures_dir / "audio.mp3"):
+        with Player(str(intact)) as p:
+            p.wait_item(timeout=20)
+            assert p.item_info().seekable_range_truncated is False, intact
