@@ -28,8 +28,9 @@ export PATH="$venv/bin:$PATH"
 failed=()
 step() { echo; echo "=== $1"; }
 
-step "build (make)"
-make -s
+step "build (make): no compiler warnings"
+make -s 2>&1 | tee "$root/build/make.log"
+if grep -E '(^|: )warning: ' "$root/build/make.log"; then failed+=("build warnings"); else echo "build: no warnings"; fi
 
 step "quickstart (tools/quickstart.sh) with Debian's /usr/bin/python3 first on PATH"
 PATH="/usr/bin:/bin:$PATH" bash tools/quickstart.sh >"$root/build/quickstart.log" 2>&1 &&

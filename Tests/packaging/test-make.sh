@@ -111,5 +111,20 @@ touch Sources/FastPixSeek/fastpixseek.map
 TMPDIR=$T make -s lib >"$TMP/relink.log" 2>&1 || { cat "$TMP/relink.log"; fail "relink failed"; }
 if [ -z "$(ls -A "$T")" ]; then pass "a Swift build leaves nothing in \$TMPDIR"; else fail "left in \$TMPDIR: $(ls -A "$T" | head -n 5 | tr '\n' ' ')"; fi
 
+# The man page (what make install installs) renders without warnings and keeps what it says.
+if command -v man >/dev/null; then
+    # Wide enough that no paragraph wraps or hyphenates; justification spaces squeezed.
+    MANWIDTH=2000 man -l docs/fpx-seek.1 2>"$TMP/man.err" | tr -s " " >"$TMP/man.txt"
+    [ ! -s "$TMP/man.err" ] && pass "man -l docs/fpx-seek.1: no warnings" || fail "man -l warns: $(head -n 3 "$TMP/man.err")"
+    for want in '{"kind": "exact"|"nearest_keyframe", "tolerance": "1/10", "tolerance_seconds": 0.1}' \
+                'ffmpeg -ss T starts at the first frame at or after T' 'fpx-seek step FILE --from T' \
+                '"truncated": true' '"clamped": true' '/usr/share/fpx-seek/fpx-seek.schema.json' \
+                'nearest_keyframe:TOL (short: keyframe:TOL)' 'options still parse after --'; do
+        grep -qF -- "$want" "$TMP/man.txt" && pass "the rendered man page says: $want" || fail "the rendered man page lacks: $want"
+    done
+else
+    fail "no man (apt-get install man-db) to render docs/fpx-seek.1"
+fi
+
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]
