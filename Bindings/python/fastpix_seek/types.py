@@ -600,6 +600,13 @@ class ItemInfo:
     #: (``fpx_item_info.seekable_range_truncated``, 0.4.0; False from older libraries).
     seekable_range_truncated: bool = False
 
+    def __repr__(self) -> str:
+        d = "?" if self.duration is None else str(self.duration)
+        return (f"ItemInfo({self.format_name!r}, {self.stream_count} streams, reference #{self.reference_stream}"
+                f"{' (video)' if self.has_video else ''}, duration {d} s, start_pts {self.start_pts}, "
+                f"time_base {self.time_base}{'' if self.seekable else ', not seekable'}"
+                f"{', TRUNCATED (seekable range ends well before the duration)' if self.seekable_range_truncated else ''})")
+
     @property
     def origin(self) -> Fraction:
         """Item time 0 in seconds of the reference stream's timeline (start_pts * time_base)."""
