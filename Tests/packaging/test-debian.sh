@@ -186,7 +186,7 @@ else
             SKIP) fail "autopkgtest $name skipped: $rest" ;;
             *) fail "autopkgtest $name: $result $rest" ;;
         esac
-    done < <(sed -n '/^@@@@@@@@@@@@@@@@@@@@ summary/,$p' "$W/autopkgtest.log" | tail -n +2)
+    done < <(cat "$W/autopkgtest/summary" 2>/dev/null)
     if [ $rc -ne 0 ]; then
         grep -vE '^(autopkgtest \[|Reading|Building|Selecting|Preparing|Unpacking|Setting up|Processing)' "$W/autopkgtest.log" | tail -n 40 | sed 's/^/    /'
         fail "autopkgtest exited $rc (log: debian/tests output above)"
