@@ -29,7 +29,9 @@ SWIFT      ?= $(SWIFT_TOOLCHAIN)/usr/bin/swift
 else
 SWIFT      ?= $(or $(shell command -v swift 2>/dev/null),/opt/swift/usr/bin/swift)
 endif
-PYTHON     ?= python3
+# `make wheel` needs pip and setuptools: the test venv's python (tools/deps.sh --test makes
+# build/venv) when there is one, else python3 (Debian's has no pip unless python3-pip).
+PYTHON     ?= $(if $(wildcard $(CURDIR)/build/venv/bin/python),$(CURDIR)/build/venv/bin/python,python3)
 # SwiftPM writes its lock files and TemporaryDirectory.* folders to $TMPDIR and leaves
 # them there: every swift command here gets a TMPDIR inside the scratch tree instead.
 SWIFT_TMP  := $(CURDIR)/.build/tmp
