@@ -199,7 +199,7 @@ static uint64_t seek_wait(bench_player *bp, waiter *w, int64_t ticks, fpx_precis
 int main(int argc, char **argv)
 {
     bench_player full, keys, host;
-    fpx_item_status_info st;
+    fpx_item_status_info st = {.struct_size = sizeof st}; /* output structs: set struct_size */
     fpx_listener l;
     target *tg = NULL;
     size_t n = 0, i;
