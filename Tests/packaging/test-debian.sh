@@ -173,7 +173,7 @@ installed_here() {
     done
     echo "${out# }"
 }
-skip_line() { echo "# autopkgtest skipped: FastPixSeek packages are installed here ($1) and are left as they are; run it on a throwaway machine: autopkgtest -B $DEBS/*.deb $ROOT -- null"; }
+skip_line() { echo "# autopkgtest skipped: FastPixSeek packages are installed here ($1) and are left as they are; run them on a throwaway machine: dpkg-buildpackage -us -uc -b, then autopkgtest -B ../*.deb . -- null"; }
 pre=$(installed_here)
 ran_autopkgtest=0
 if [ -n "$pre" ]; then
