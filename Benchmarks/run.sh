@@ -13,7 +13,7 @@
 #
 # Needs: ffmpeg/ffprobe, cc, pkg-config with the FFmpeg 5.1 development files
 # (libavformat-dev libavcodec-dev libavutil-dev), python3. PyAV is installed with pip when
-# missing (the PyAV rows are skipped when that fails). ffms2 (Debian's libffms2-dev) is
+# missing and $PYTHON is a virtual environment's (the PyAV rows are skipped otherwise). ffms2 (Debian's libffms2-dev) is
 # installed with apt-get when missing and this runs as root (or with password-less sudo);
 # when it cannot be, the ffms2 rows of the report say "not measured" and why (never a
 # failure). The library is taken from
@@ -109,9 +109,14 @@ else
 fi
 
 # 4. PyAV (optional).
+# pip only into a virtual environment (Debian's own python3 refuses a global install, PEP 668).
 if ! "$python" -c "import av" 2>/dev/null; then
-    echo "run.sh: installing PyAV (pip install av)" >&2
-    "$python" -m pip install --quiet av >&2 || echo "run.sh: PyAV could not be installed; its rows are skipped" >&2
+    if "$python" -c "import sys; sys.exit(sys.prefix == sys.base_prefix)" 2>/dev/null; then
+        echo "run.sh: installing PyAV into the virtual environment of $python (pip install av)" >&2
+        "$python" -m pip install --quiet av >&2 || echo "run.sh: PyAV could not be installed; its rows are skipped" >&2
+    else
+        echo "run.sh: no PyAV for $python (apt install python3-av, or PYTHON=a venv's python); its rows are skipped" >&2
+    fi
 fi
 
 # 5. Corpus, then the driver.

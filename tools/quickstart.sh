@@ -2,7 +2,7 @@
 # The newcomer's first command: install dependencies, build, and run fpx-seek on the bundled sample.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash tools/deps.sh
+bash tools/deps.sh   # Debian packages only (listed before installing); no Python package
 make -s
 echo
 echo "== fpx-seek probe samples/sample.mp4"
@@ -11,5 +11,5 @@ echo
 echo "== fpx-seek seek samples/sample.mp4 2.5 --precision exact"
 build/bin/fpx-seek seek samples/sample.mp4 2.5 --precision exact
 echo
-echo "== fpx-seek seek samples/sample.mp4 2.5 --precision keyframe:0.5"
-build/bin/fpx-seek seek samples/sample.mp4 2.5 --precision keyframe:0.5
+echo "== fpx-seek seek samples/sample.mp4 2.5 --precision nearest_keyframe:0.5"
+build/bin/fpx-seek seek samples/sample.mp4 2.5 --precision nearest_keyframe:0.5

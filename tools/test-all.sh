@@ -1,23 +1,46 @@
 #!/usr/bin/env bash
 # Runs every test of FastPixSeek. This is the command README.md names and .ci/run calls.
-# It installs what it needs (Debian packages, Python test dependencies), builds the
-# library and tool, generates the media fixtures with the ffmpeg CLI, and runs:
-#   Swift core tests, C API tests and meta-tests, the C tests again under ASan + UBSan,
-#   the fuzz corpus replay, the install + pkg-config test,
-#   and the pytest suites (ffprobe ground truth, Python bindings).
+#
+# What it changes outside the checkout and temporary folders, said before it happens:
+#   * Debian packages it needs and does not find (tools/deps.sh --test lists them before
+#     installing, and appends them to build/deps-installed.txt); it never removes a package
+#     it did not install in this run;
+#   * the autopkgtest step installs the four FastPixSeek packages (and the tests' Depends)
+#     on this machine and purges the FastPixSeek packages again; it is skipped, with one
+#     line saying why, when FastPixSeek packages were installed before (they stay).
+# Python test dependencies go into build/venv (made with Debian's /usr/bin/python3); every
+# install of our own goes to staging directories. It builds the library and tool, generates
+# the media fixtures with the ffmpeg CLI, and runs: Swift core tests, C API tests and
+# meta-tests, the C tests under ASan + UBSan, the fuzz corpus replay, install + pkg-config,
+# the Makefile checks, the pytest suites (ffprobe ground truth, CLI, Python bindings, with
+# the newest PyAV wheel), Debian's python3 with python3-av on the PyAV bridge and the
+# examples, mypy --strict, the wheel, the benchmark smoke run, and the Debian packages.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
-bash tools/deps.sh
+status_before=$(git status --porcelain --untracked-files=all 2>/dev/null || true)
+bash tools/deps.sh --test
+venv=$root/build/venv
+# The venv's python3 first on PATH (subprocesses of the tests use it too); the Swift
+# toolchain and everything else stay reachable behind it.
+export PATH="$venv/bin:$PATH"
 
 failed=()
 step() { echo; echo "=== $1"; }
 
-step "build (make)"
-make -s
+step "build (make): no compiler warnings"
+make -s 2>&1 | tee "$root/build/make.log"
+if grep -E '(^|: )warning: ' "$root/build/make.log"; then failed+=("build warnings"); else echo "build: no warnings"; fi
+
+step "quickstart (tools/quickstart.sh) with Debian's /usr/bin/python3 first on PATH"
+PATH="/usr/bin:/bin:$PATH" bash tools/quickstart.sh >"$root/build/quickstart.log" 2>&1 &&
+  grep -q "^result      within the requested tolerance" "$root/build/quickstart.log" &&
+  echo "quickstart: ok ($(grep -c . "$root/build/quickstart.log") lines)" ||
+  { cat "$root/build/quickstart.log"; failed+=("quickstart"); }
 
 step "Swift core tests (swift test)"
-swift test 2>&1 | tail -n 25 || failed+=("swift test")
+mkdir -p .build/tmp
+TMPDIR=$root/.build/tmp swift test 2>&1 | tail -n 25 || failed+=("swift test")
 
 step "media fixtures (ffmpeg CLI)"
 fixtures=${FPX_FIXTURES:-$root/Tests/fixtures/out}
@@ -51,17 +74,35 @@ if (
 step "Makefile: make && make is a no-op, install never builds, uninstall removes all"
 bash Tests/packaging/test-make.sh || failed+=("Makefile test")
 
-step "pytest (ffprobe ground truth, CLI, HTTP, live HLS, Python bindings)"
-python3 -m pytest -q -p no:cacheprovider || failed+=("pytest")
+step "pytest under build/venv's python (ffprobe ground truth, CLI, HTTP, live HLS, bindings, newest PyAV)"
+echo "PyAV $("$venv/bin/python" -c 'import av; print(av.__version__)') in $venv"
+"$venv/bin/python" -m pytest -q -p no:cacheprovider || failed+=("pytest")
+
+step "Debian's /usr/bin/python3 with Debian's python3-av: the PyAV bridge and Examples/python"
+echo "PyAV $(/usr/bin/python3 -c 'import av; print(av.__version__)') for /usr/bin/python3"
+PATH=/usr/bin:/bin:$PATH /usr/bin/python3 -m pytest -q -p no:cacheprovider \
+  Bindings/python/tests/test_binding_pyav.py \
+  Tests/python/test_examples.py || failed+=("Debian python3 + python3-av")
+
+step "mypy --strict: the package and Examples/python"
+bash Tests/packaging/test-mypy.sh "$venv/bin/python" || failed+=("mypy")
 
 if [ -x Benchmarks/run.sh ]; then
   step "benchmark smoke (checks they run and land right; no timing thresholds)"
-  bash Benchmarks/run.sh --smoke || failed+=("benchmark smoke")
+  PYTHON="$venv/bin/python" bash Benchmarks/run.sh --smoke || failed+=("benchmark smoke")
 fi
 
-step "Debian packages: build, lintian, install, C example and Python against them, purge"
-# Last: it installs the packages system-wide for its duration (and purges them).
+step "Debian packages: build, lintian, contents, then the autopkgtest tests (debian/tests)"
 bash Tests/packaging/test-debian.sh "$fixtures" || failed+=("Debian packaging test")
+
+step "the checkout: the tests left it as they found it (git status, build products aside)"
+status_after=$(git status --porcelain --untracked-files=all 2>/dev/null || true)
+if [ "$status_before" = "$status_after" ]; then
+  echo "checkout: unchanged"
+else
+  diff <(echo "$status_before") <(echo "$status_after") | sed 's/^/    /' | head -n 20
+  failed+=("checkout changed")
+fi
 
 echo
 if [ ${#failed[@]} -gt 0 ]; then

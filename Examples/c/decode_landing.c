@@ -2,10 +2,11 @@
  * decode_landing.c -- seek exactly with FastPixSeek, decode with libavcodec,
  * and write the frame the seek landed on as a PPM image.
  *
- * Build it against the installed packages (libfastpixseek-dev, libavcodec-dev):
+ * Build it against the installed packages (libfastpixseek-dev, libavcodec-dev,
+ * libswscale-dev):
  *
  *   cc -std=c99 -Wall -o decode_landing decode_landing.c \
- *      $(pkg-config --cflags --libs fastpixseek libavcodec libavutil)
+ *      $(pkg-config --cflags --libs fastpixseek libavcodec libavutil libswscale)
  *
  * Run:
  *
@@ -14,8 +15,9 @@
  * What a player does, in order:
  *   1. open the item and wait until it is ready;
  *   2. set up a decoder for the reference stream (the stream seeks resolve on);
- *   3. seek with the exact precision and wait for the outcome: it names the
- *      landed frame by its pts (landed_stream_pts, in the stream time base);
+ *   3. seek with the exact precision and wait for the outcome
+ *      (fpx_player_seek_wait): it names the landed frame by its pts
+ *      (landed_stream_pts, in the stream time base);
  *   4. read packets: they start at the keyframe the landed frame needs. Feed
  *      every packet of the reference stream to the decoder; the frames
  *      before the landed one (their packets carry FPX_PACKET_FLAG_DECODE_ONLY)
@@ -29,39 +31,23 @@
  * in <fastpix/seek.h>). A host with another FFmpeg would build its decoder from
  * codec_name and extradata and copy data/size/pts/dts instead.
  *
- * The PPM is 8-bit RGB, converted by hand from yuv420p/yuvj420p (BT.601), and its
- * comment line records the frame's pts and time base. Exit status 0 when the
- * landed frame was decoded and written.
+ * The PPM is 8-bit RGB, converted by libswscale from whatever pixel format the
+ * decoder gives, and its comment line records the frame's pts and time base.
+ * Exit status 0 when the landed frame was decoded and written.
+ *
+ * This is the "thumbnail at t" recipe of <fastpix/seek.h>: scale the frame in
+ * write_ppm() (sws_getContext with another size) for a thumbnail.
  */
 #include <fastpix/seek.h>
 #include <libavcodec/avcodec.h>
 #include <libavutil/frame.h>
+#include <libswscale/swscale.h>
 
 #include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- the seek outcome, handed from the library's delivery thread ---------- */
-
-struct seek_wait {
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    int done;
-    fpx_seek_outcome outcome; /* copied: the payload lives only during the callback */
-};
-
-static void on_seek_done(const fpx_seek_outcome *o, void *userdata)
-{
-    struct seek_wait *w = userdata;
-    pthread_mutex_lock(&w->lock);
-    w->outcome = *o;
-    w->done = 1;
-    pthread_cond_signal(&w->cond);
-    pthread_mutex_unlock(&w->lock);
-}
 
 /* ---- "92.5", "1001/30000" -> exact fpx_time ---------------------------- */
 
@@ -105,62 +91,41 @@ static int parse_time(const char *s, fpx_time *out)
     }
 }
 
-/* ---- yuv420p -> RGB PPM ---------------------------------------------------- */
-
-static unsigned char clamp8(int v)
-{
-    return (unsigned char)(v < 0 ? 0 : v > 255 ? 255 : v);
-}
+/* ---- the decoded frame -> RGB PPM, converted by libswscale --------------- */
 
 static int write_ppm(const char *path, const AVFrame *f, int64_t pts, AVRational tb)
 {
-    int full_range = f->format == AV_PIX_FMT_YUVJ420P || f->color_range == AVCOL_RANGE_JPEG;
-    int x, y;
-    unsigned char *row;
+    struct SwsContext *sws;
+    uint8_t *rgb[4] = {NULL};
+    int stride[4] = {0};
+    int y, ok = 0;
     FILE *fp;
 
-    if (f->format != AV_PIX_FMT_YUV420P && f->format != AV_PIX_FMT_YUVJ420P) {
-        fprintf(stderr, "decode_landing: pixel format %d: this example converts yuv420p only\n", f->format);
+    sws = sws_getContext(f->width, f->height, (enum AVPixelFormat)f->format, f->width, f->height,
+                         AV_PIX_FMT_RGB24, SWS_BICUBIC, NULL, NULL, NULL);
+    if (!sws) {
+        fprintf(stderr, "decode_landing: libswscale cannot convert pixel format %d\n", f->format);
         return -1;
     }
-    fp = fopen(path, "wb");
-    if (!fp) {
-        perror(path);
-        return -1;
-    }
-    row = malloc((size_t)f->width * 3);
-    if (!row) {
-        fclose(fp);
-        return -1;
-    }
-    fprintf(fp, "P6\n# fastpixseek pts=%" PRId64 " time_base=%d/%d\n%d %d\n255\n", pts, tb.num, tb.den,
-            f->width, f->height);
-    for (y = 0; y < f->height; y++) {
-        const uint8_t *Y = f->data[0] + (size_t)y * f->linesize[0];
-        const uint8_t *U = f->data[1] + (size_t)(y / 2) * f->linesize[1];
-        const uint8_t *V = f->data[2] + (size_t)(y / 2) * f->linesize[2];
-        for (x = 0; x < f->width; x++) {
-            /* BT.601 in 8.8 fixed point: limited range (16..235), or full range (JPEG). */
-            int c = Y[x], d = U[x / 2] - 128, e = V[x / 2] - 128;
-            if (full_range) {
-                row[3 * x + 0] = clamp8(c + ((359 * e + 128) >> 8));
-                row[3 * x + 1] = clamp8(c - ((88 * d + 183 * e - 128) >> 8));
-                row[3 * x + 2] = clamp8(c + ((454 * d + 128) >> 8));
-            } else {
-                c = 298 * (c - 16);
-                row[3 * x + 0] = clamp8((c + 409 * e + 128) >> 8);
-                row[3 * x + 1] = clamp8((c - 100 * d - 208 * e + 128) >> 8);
-                row[3 * x + 2] = clamp8((c + 516 * d + 128) >> 8);
-            }
+    stride[0] = f->width * 3;
+    rgb[0] = malloc((size_t)stride[0] * (size_t)f->height);
+    if (rgb[0] && sws_scale(sws, (const uint8_t *const *)f->data, f->linesize, 0, f->height, rgb, stride) == f->height) {
+        fp = fopen(path, "wb");
+        if (!fp) {
+            perror(path);
+        } else {
+            fprintf(fp, "P6\n# fastpixseek pts=%" PRId64 " time_base=%d/%d\n%d %d\n255\n", pts, tb.num, tb.den,
+                    f->width, f->height);
+            for (y = 0; y < f->height; y++)
+                fwrite(rgb[0] + (size_t)y * (size_t)stride[0], 3, (size_t)f->width, fp);
+            ok = fclose(fp) == 0;
+            if (!ok)
+                perror(path);
         }
-        fwrite(row, 3, (size_t)f->width, fp);
     }
-    free(row);
-    if (fclose(fp) != 0) {
-        perror(path);
-        return -1;
-    }
-    return 0;
+    free(rgb[0]);
+    sws_freeContext(sws);
+    return ok ? 0 : -1;
 }
 
 /* ---- main ------------------------------------------------------------------ */
@@ -179,7 +144,7 @@ int main(int argc, char **argv)
     fpx_item_info item;
     fpx_stream_info si;
     fpx_packet pkt;
-    struct seek_wait w;
+    fpx_seek_outcome outcome;
     const AVCodec *codec;
     AVCodecContext *dec = NULL;
     AVFrame *frame = NULL;
@@ -239,29 +204,25 @@ int main(int argc, char **argv)
         goto out;
     }
 
-    /* 3. seek exactly and wait for the outcome */
-    memset(&w, 0, sizeof w);
-    pthread_mutex_init(&w.lock, NULL);
-    pthread_cond_init(&w.cond, NULL);
+    /* 3. seek exactly and wait for the outcome (at most 30 s) */
+    memset(&outcome, 0, sizeof outcome);
+    outcome.struct_size = sizeof outcome;
     if ((rc = fpx_player_setup_seek_manager(player)) != FPX_OK ||
-        (rc = fpx_player_seek(player, target, fpx_precision_exact(), on_seek_done, &w, NULL)) != FPX_OK) {
+        (rc = fpx_player_seek_wait(player, target, fpx_precision_exact(), 30000, &outcome)) != FPX_OK) {
         fail("seek", rc);
         goto out;
     }
-    pthread_mutex_lock(&w.lock);
-    while (!w.done)
-        pthread_cond_wait(&w.cond, &w.lock);
-    pthread_mutex_unlock(&w.lock);
-    if (!w.outcome.finished) {
+    if (!outcome.finished) {
         fprintf(stderr, "decode_landing: the seek did not land (%s, %s)\n",
-                fpx_finish_reason_name(w.outcome.reason), fpx_error_name(w.outcome.error));
+                fpx_finish_reason_name(outcome.reason), fpx_error_name(outcome.error));
         goto out;
     }
-    landed = w.outcome.landed_stream_pts;
+    landed = outcome.landed_stream_pts;
 
     /* 4. read and decode until the landed frame comes out */
     while (!written) {
         if (!draining) {
+            pkt.struct_size = sizeof pkt;
             rc = fpx_player_read_packet(player, &pkt);
             if (rc == FPX_ERROR_EOF) {
                 draining = 1;
@@ -307,8 +268,8 @@ int main(int argc, char **argv)
 
     printf("requested %s s: landed on frame pts %" PRId64 " (time base %d/%d) = %.6f s on the item timeline, "
            "keyframe %d, covers target %d, %" PRIu64 " packets decoded; wrote %s (%dx%d)\n",
-           argv[2], landed, tb.num, tb.den, fpx_time_to_seconds(w.outcome.accuracy.landed_media_time),
-           w.outcome.landed_is_keyframe, w.outcome.frame_covers_target, fed, out_path, dec->width, dec->height);
+           argv[2], landed, tb.num, tb.den, fpx_time_to_seconds(outcome.accuracy.landed_media_time),
+           outcome.landed_is_keyframe, outcome.frame_covers_target, fed, out_path, dec->width, dec->height);
     status = 0;
 out:
     av_frame_free(&frame);

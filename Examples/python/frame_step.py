@@ -12,15 +12,18 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
+from typing import List
 
 from fastpix_seek import FrameStepDirection, Player, SeekPrecision
 
-from decode_landing import decode_landed_frame, write_ppm
+from fastpix_seek.pyav import decode_landed_frame
+
+from decode_landing import write_ppm
 
 
-def main(argv) -> int:
+def main(argv: List[str]) -> int:
     if len(argv) < 4:
-        print(__doc__.strip().splitlines()[0], file=sys.stderr)
+        print((__doc__ or "").strip().splitlines()[0], file=sys.stderr)
         return 2
     path, start, steps = argv[1], Fraction(argv[2]), int(argv[3])
     out = argv[4] if len(argv) > 4 else "stepped.ppm"
@@ -30,6 +33,9 @@ def main(argv) -> int:
         print(f"seek {start}: {o.landed_time} (pts {o.landed_stream_pts})")
         moves = [FrameStepDirection.FORWARD] * steps + [FrameStepDirection.BACKWARD]
         last = None
+        if o.landed_stream_pts is None:
+            print("the seek landed on no frame", file=sys.stderr)
+            return 1
         for d in moves:
             r = player.step_frame(d)
             if not r.did_step:
@@ -37,6 +43,9 @@ def main(argv) -> int:
                 return 1
             print(f"step {d.name.lower()}: {r.landed_media_time} (pts {r.landed_stream_pts})")
             last = r
+        if last is None or last.landed_stream_pts is None:
+            print("no step landed on a frame", file=sys.stderr)
+            return 1
         frame = decode_landed_frame(player, last.landed_stream_pts)
         write_ppm(frame, out)
         print(f"wrote {out}")

@@ -5,21 +5,24 @@
 
 A timeline drag sends positions at touch rate. With a scrub session they cost nothing: begin()
 and update() record samples and issue no seek; end() issues exactly one exact seek to where
-the finger stopped. The landed frame is then decoded (decode_landing.py) and written.
+the finger stopped. The landed frame is then decoded (fastpix_seek.pyav) and written.
 """
 from __future__ import annotations
 
 import sys
 from fractions import Fraction
+from typing import List
 
 from fastpix_seek import Player, SeekPrecision
 
-from decode_landing import decode_landed_frame, write_ppm
+from fastpix_seek.pyav import decode_landed_frame
+
+from decode_landing import write_ppm
 
 
-def main(argv) -> int:
+def main(argv: List[str]) -> int:
     if len(argv) < 4:
-        print(__doc__.strip().splitlines()[0], file=sys.stderr)
+        print((__doc__ or "").strip().splitlines()[0], file=sys.stderr)
         return 2
     path, start, stop = argv[1], Fraction(argv[2]), Fraction(argv[3])
     out = argv[4] if len(argv) > 4 else "scrubbed.ppm"
@@ -34,7 +37,7 @@ def main(argv) -> int:
         result = session.end_and_wait(stop, SeekPrecision.exact())
         seeks = player.stats().seeks_issued - before
         outcome = result.outcome
-        if outcome is None or not outcome.finished:
+        if outcome is None or not outcome.finished or outcome.landed_stream_pts is None:
             print("the scrub's seek did not land", file=sys.stderr)
             return 1
         frame = decode_landed_frame(player, outcome.landed_stream_pts)

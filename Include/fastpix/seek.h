@@ -25,6 +25,17 @@
  *   ...
  *   fpx_player_destroy(p);
  *
+ * Recipe: a thumbnail at t. Open and wait as above, then
+ *   fpx_seek_outcome o = {.struct_size = sizeof o};
+ *   fpx_player_seek_wait(p, t, fpx_precision_exact(), 10000, &o);
+ * read packets (fpx_player_read_packet; they start at the keyframe the
+ * landing needs), feed those of the reference stream to your decoder, and
+ * keep the decoded frame whose pts is o.landed_stream_pts; scale it (e.g.
+ * libswscale). Examples/c/decode_landing.c is exactly that, with libavcodec
+ * and libswscale, writing the frame as a PPM image. For a cheaper, coarser
+ * thumbnail seek with fpx_precision_nearest_keyframe(tol): the landed frame
+ * is then a keyframe, the first frame decoded.
+ *
  * =========================================================================
  * 2. Time model
  * =========================================================================
@@ -66,6 +77,17 @@
  * and an exact seek to 0 lands there. The frame that "covers" a
  * time t is the frame with the largest pts <= t; its presentation interval is
  * [pts, next frame's pts).
+ *
+ * exact and `ffmpeg -ss t`. An exact seek lands on the frame covering t:
+ * the frame on screen at t, as AVFoundation and mpv present it. `ffmpeg -ss
+ * t` (decoding and dropping the frames before t) starts at the first frame
+ * at or after t instead: whenever t falls inside a frame, that is the frame
+ * after the exact landing, so a cross-check against ffmpeg is one frame off
+ * by design. Recipe for the first frame at or after t: seek exact; when
+ * fpx_time_compare(outcome.accuracy.landed_media_time, t) < 0, one
+ * fpx_player_step_frame(p, FPX_STEP_FORWARD, 1, &r) lands on it (a host that
+ * decodes from the landing anyway can instead skip decoded frames before t).
+ * The CLI: `fpx-seek step FILE --from t` prints that frame.
  *
  * The seekable range of a file is [first frame, last frame] on the item
  * timeline. Seeks outside it are clamped (see fpx_clamp_kind).
@@ -473,7 +495,7 @@ typedef enum fpx_error {
     FPX_ERROR_IO = -10,              /**< I/O error: read error, connection reset */
     FPX_ERROR_TIMEOUT = -11,         /**< timed out: the player's I/O timeout, or the call's own time limit (timeout_ms), expired */
     FPX_ERROR_INVALID_DATA = -12,    /**< corrupt, truncated or unrecognised media */
-    FPX_ERROR_UNSUPPORTED = -13,     /**< a protocol or feature this build cannot do */
+    FPX_ERROR_UNSUPPORTED = -13,     /**< a protocol or feature this build cannot do, or a local path that is no regular file (a directory, FIFO, device, socket) */
     FPX_ERROR_NO_STREAM = -14,       /**< no audio or video stream to seek on */
     FPX_ERROR_EOF = -15,             /**< end of the item's packets */
     FPX_ERROR_CANCELLED = -16,       /**< cancelled: the item was closed or replaced, or the player destroyed */
@@ -807,6 +829,13 @@ typedef struct fpx_item_info {
     int32_t time_base_den;
     int seekable;            /**< the container can seek */
     const char *format_name; /**< static; valid for the life of the process */
+    /** 1 when the seekable range ends well before the container's duration
+     *  (more than 1 s and more than 10 % of the duration short): a truncated
+     *  or damaged file whose header still announces the whole duration; the
+     *  frames past the range are missing and seeks there are clamped to its
+     *  end. 0 otherwise, and when the duration or the range is unknown (HLS,
+     *  live). Added in 0.4.0. */
+    int seekable_range_truncated;
 } fpx_item_info;
 
 typedef enum fpx_media_type {

@@ -22,7 +22,7 @@ enum ABITables {
         case Int32(truncatingIfNeeded: FPX_ERROR_IO.rawValue): return "I/O error: read error, connection reset"
         case Int32(truncatingIfNeeded: FPX_ERROR_TIMEOUT.rawValue): return "timed out: the player's I/O timeout, or the call's own time limit (timeout_ms), expired"
         case Int32(truncatingIfNeeded: FPX_ERROR_INVALID_DATA.rawValue): return "corrupt, truncated or unrecognised media"
-        case Int32(truncatingIfNeeded: FPX_ERROR_UNSUPPORTED.rawValue): return "a protocol or feature this build cannot do"
+        case Int32(truncatingIfNeeded: FPX_ERROR_UNSUPPORTED.rawValue): return "a protocol or feature this build cannot do, or a local path that is no regular file (a directory, FIFO, device, socket)"
         case Int32(truncatingIfNeeded: FPX_ERROR_NO_STREAM.rawValue): return "no audio or video stream to seek on"
         case Int32(truncatingIfNeeded: FPX_ERROR_EOF.rawValue): return "end of the item's packets"
         case Int32(truncatingIfNeeded: FPX_ERROR_CANCELLED.rawValue): return "cancelled: the item was closed or replaced, or the player destroyed"

@@ -83,7 +83,7 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
         case .io: return "I/O error: read error, connection reset"
         case .timeout: return "timed out: the player's I/O timeout, or the call's own time limit (timeout_ms), expired"
         case .invalidData: return "corrupt, truncated or unrecognised media"
-        case .unsupported: return "a protocol or feature this build cannot do"
+        case .unsupported: return "a protocol or feature this build cannot do, or a local path that is no regular file (a directory, FIFO, device, socket)"
         case .noStream: return "no audio or video stream to seek on"
         case .eof: return "end of the item's packets"
         case .cancelled: return "cancelled: the item was closed or replaced, or the player destroyed"

@@ -807,7 +807,7 @@ public final class Player: @unchecked Sendable {
         worker?.join()
         worker = nil
         // Pending seeks that raced with the flag.
-        m.locked { cancelPendingLocked(reason: .cancelled) }
+        _ = m.locked { cancelPendingLocked(reason: .cancelled) }
         if let it = m.locked({ item }) { joinIndex(it) }
         let e: PlayerEngine? = m.locked { let e = item?.engine; item?.engine = nil; item = nil; return e }
         if let e = e { retire(e) }

@@ -14,7 +14,7 @@ For an HLS URL (live, EVENT or VOD):
                       1764437000.250) through EXT-X-PROGRAM-DATE-TIME; a date
                       outside the window is refused, not clamped (exit status 3)
 A non-HLS item is an error (exit status 1). --json output follows
-docs/fpx-seek.schema.json ("live_window", "seek_outcome", "date_seek").
+fpx-seek.schema.json ("live_window", "seek_outcome", "date_seek").
 """
 
 func windowJSON(_ w: LiveWindow) -> String {

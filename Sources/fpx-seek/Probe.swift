@@ -8,7 +8,9 @@ usage: fpx-seek probe FILE|URL [--json] [--timeout MS]
 
 Prints the container, duration, seekable range (first to last frame), the
 reference stream (the one seeks resolve on), frame and keyframe counts (a full
-demux of the reference stream) and every stream.
+demux of the reference stream) and every stream. When the seekable range ends well
+before the container's duration (a truncated or damaged file) it prints a one-line
+warning on standard error, and --json says "truncated": true.
 """
 
 func runProbe(_ args: [String]) {
@@ -40,6 +42,8 @@ func runProbe(_ args: [String]) {
         frames += 1
         if p.flags & PacketView.flagKey != 0 { keyframes += 1 }
     }
+    let truncation = truncationWarning(duration: info.duration, range: range)
+    if let w = truncation { fputs("fpx-seek: \(url): \(w)\n", stderr) }
     var streams: [StreamInfo] = []
     for s in 0..<info.streamCount { if let si = engine.streamInfo(s) { streams.append(si) } }
     let format = info.formatName.map { String(cString: $0) } ?? "unknown"
@@ -49,6 +53,7 @@ func runProbe(_ args: [String]) {
         out += "\"time_base\":{\"num\":\(info.timeline.timeBaseNum),\"den\":\(info.timeline.timeBaseDen)},"
         out += "\"start_pts\":\(info.timeline.originTicks),"
         out += "\"seekable_range\":" + (range.map { "{\"start\":\(jsonTime($0.start)),\"end\":\(jsonTime($0.end))}" } ?? "null") + ","
+        out += "\"truncated\":\(truncation != nil),"
         out += "\"frames\":\(frames),\"keyframes\":\(keyframes),\"streams\":["
         out += streams.map { s in
             let name = s.codecName.map { String(cString: $0) } ?? "unknown"
@@ -66,7 +71,8 @@ func runProbe(_ args: [String]) {
     print("  format           \(format)")
     print("  duration         \(fmt(info.duration.seconds)) s")
     if let r = range {
-        print("  seekable range   \(fmt(r.start.seconds)) .. \(fmt(r.end.seconds)) s (first to last frame)")
+        print("  seekable range   \(fmt(r.start.seconds)) .. \(fmt(r.end.seconds)) s (first to last frame)"
+              + (truncation != nil ? ", ends well before the duration: truncated or damaged" : ""))
     } else {
         print("  seekable range   unknown")
     }

@@ -17,7 +17,7 @@ A seekability report of an encode:
 --svg FILE writes a plot along the timeline, titled with the file name: the
 keyframe intervals, the decode cost of an exact seek to every frame (packets
 from its keyframe), and the landing deltas, with axes in seconds and a legend.
---json follows docs/fpx-seek.schema.json ("report"). A progress bar goes to
+--json follows fpx-seek.schema.json ("report"). A progress bar goes to
 stderr when it is a terminal.
 """
 

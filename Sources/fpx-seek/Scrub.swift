@@ -101,9 +101,14 @@ func runScrub(_ args: [String]) {
         out += "\"outcome\":" + (r.outcome.map(outcomeJSON) ?? "null") + "}"
         print(out)
     } else {
-        print("samples     \(r.sampleCount) updates, \(positions.count) throttled position events, \(issued) seek issued")
+        print("samples     \(plural(r.sampleCount, "update")), \(plural(positions.count, "throttled position event")), \(plural(issued, "seek")) issued")
         print("states      " + states.map { ["idle", "scrubbing", "settling"][Int($0.rawValue)] }.joined(separator: " -> "))
-        for p in positions.suffix(5) { print("position    \(fmt(p.time.seconds)) s after \(p.sampleCount) samples") }
+        // Every position up to 10; beyond that the first 3 and the last 5, saying how many are elided.
+        let shown: [ScrubPosition?] = positions.count <= 10 ? positions : Array(positions.prefix(3)) + [nil] + Array(positions.suffix(5))
+        for p in shown {
+            guard let p = p else { print("position    ... \(positions.count - 8) more not shown (--json lists every position)"); continue }
+            print("position    \(fmt(p.time.seconds)) s after \(plural(p.sampleCount, "sample"))")
+        }
         print("-- the coalesced seek --")
         if let out = r.outcome { printOutcome(out) } else { print("cancelled") }
     }

@@ -4,14 +4,17 @@ import Glibc
 import FastPixSeekCore
 
 let seekUsage = """
-usage: fpx-seek seek FILE|URL TIME [--precision exact|default|keyframe:TOL] [--json] [--timeout MS]
+usage: fpx-seek seek FILE|URL TIME [--precision exact|nearest_keyframe[:TOL]|default] [--json] [--timeout MS]
 
 Seeks once and prints the outcome: requested and landed time (exact rationals),
 the signed delta, the result, how the landing was resolved, the clamp, and the
 cost. The result of an exact seek is whether the landed frame covers the target
-(a hit); for keyframe:TOL it is whether the landing is within TOL of the target.
+(a hit); for nearest_keyframe:TOL (short: keyframe:TOL) it is whether the landing is
+within TOL of the target. A target outside the seekable range is moved into it first,
+and the result says "clamped". exact gives the frame on screen at TIME; `ffmpeg -ss`
+gives the first frame at or after TIME (see `fpx-seek --help`).
 A negative TIME may follow `--` (`seek f -- -3`) or stand alone (`seek f -3`).
---json prints one object (docs/fpx-seek.schema.json, "seek_outcome").
+--json prints one object (fpx-seek.schema.json, "seek_outcome").
 Exit code 1 when the seek did not land.
 """
 
@@ -23,6 +26,8 @@ func outcomeJSON(_ o: SeekOutcome) -> String {
     out += "\"frame_covers_target\":\(o.frameCoversTarget),"
     out += "\"requested\":\(jsonTime(a.requestedMediaTime)),\"landed\":\(jsonTime(a.landedMediaTime)),"
     out += "\"delta\":\(jsonTime(a.delta)),\"within_requested_tolerance\":\(a.withinRequestedTolerance),"
+    out += "\"within_requested_tolerance_note\":" + (toleranceNote(o).map(jsonString) ?? "null") + ","
+    out += "\"clamped\":\(o.clamp.didClamp),"
     out += "\"tolerance\":\(jsonTime(a.toleranceBefore)),"
     out += "\"stream_index\":\(o.streamIndex),"
     out += "\"landed_stream_pts\":" + (o.landedStreamPTS.map { "\($0)" } ?? "null") + ","
@@ -42,6 +47,7 @@ func resultLine(_ o: SeekOutcome) -> String {
     let a = o.accuracy
     switch o.precision {
     case .exact:
+        if o.clamp.didClamp && o.frameCoversTarget { return "hit: the landed frame covers the clamped target" }
         return o.frameCoversTarget ? "hit: the landed frame covers the target"
                                    : "miss: the landed frame does not cover the target"
     case .nearestKeyframe(let t):
@@ -50,16 +56,46 @@ func resultLine(_ o: SeekOutcome) -> String {
     }
 }
 
+/// Why an exact seek's zero-tolerance verdict reads as it does (nil for keyframe precisions,
+/// whose verdict is the result itself).
+func toleranceNote(_ o: SeekOutcome) -> String? {
+    guard case .exact = o.precision, o.finished else { return nil }
+    let a = o.accuracy
+    if a.withinRequestedTolerance { return "the landed frame starts exactly at the target" }
+    if o.clamp.didClamp {
+        return "the target was clamped to \(fmt(o.clamp.clampedTo.seconds)) s and the delta is measured from the requested "
+            + "time; frame_covers_target is the verdict on the clamped target"
+    }
+    if o.frameCoversTarget {
+        return "expected for exact: it asks for zero tolerance, and the frame on screen at the target starts "
+            + "\(fmt(-a.deltaSeconds)) s before it; frame_covers_target is the verdict"
+    }
+    return "the landed frame does not cover the target either: see frame_covers_target and clamp"
+}
+
+/// "clamped to 29.997 s (past the seekable end)", or nil when the target did not move.
+func clampNote(_ o: SeekOutcome) -> String? {
+    guard o.clamp.didClamp else { return nil }
+    let where_: String
+    switch o.clamp {
+    case .toSeekableStart: where_ = "before the seekable start"
+    case .toSeekableEnd: where_ = "past the seekable end"
+    default: where_ = "outside the seekable range"
+    }
+    return "clamped to \(fmt(o.clamp.clampedTo.seconds)) s (\(where_))"
+}
+
 func printOutcome(_ o: SeekOutcome) {
     let a = o.accuracy
     print("requested   \(fmt(a.requestedMediaTime.seconds)) s  (\(rationalText(a.requestedMediaTime)))")
     print("precision   \(precisionText(o.precision))")
     if o.finished {
-        print("result      \(resultLine(o))")
+        print("result      " + (clampNote(o).map { "\($0), then " } ?? "") + resultLine(o))
         print("landed      \(fmt(a.landedMediaTime.seconds)) s  (\(rationalText(a.landedMediaTime)), stream pts \(o.landedStreamPTS ?? 0)\(o.landedIsKeyframe ? ", keyframe" : ""))")
         print("delta       \(fmt(a.deltaSeconds)) s  (\(rationalText(a.delta)))")
         if case .exact = o.precision {
-            // The zero-tolerance verdict stays in --json (within_requested_tolerance).
+            // The zero-tolerance verdict stays in --json (within_requested_tolerance), with
+            // within_requested_tolerance_note next to it saying why it reads as it does.
         } else {
             print("frame       \(o.frameCoversTarget ? "covers the target" : "does not cover the target")")
         }
@@ -75,7 +111,7 @@ func printOutcome(_ o: SeekOutcome) {
         print("finished    no (\(finishReasonName(o.reason)), \(o.error.map { "\($0.message)" } ?? "-"))")
     }
     print("clamp       \(o.clamp.explanation)")
-    print("cost        \(o.packetsRead) packets, \(fmt(o.latency * 1000, 3)) ms")
+    print("cost        \(plural(o.packetsRead, "packet")), \(fmt(o.latency * 1000, 3)) ms")
 }
 
 func runSeek(_ args: [String]) {
@@ -84,8 +120,11 @@ func runSeek(_ args: [String]) {
     guard let target = parseTime(o.positional[1]) else {
         fail("TIME must be seconds (92.5) or a rational (1001/30000)", code: Exit.usage)
     }
-    let (player, _) = openPlayer(o.positional[0], timeoutMS: o.timeoutMS)
+    let (player, engine) = openPlayer(o.positional[0], timeoutMS: o.timeoutMS)
     defer { player.destroy() }
+    if let w = truncationWarning(duration: engine.itemInfo.duration, range: (try? player.seekableRange()) ?? nil) {
+        fputs("fpx-seek: \(o.positional[0]): \(w)\n", stderr)
+    }
     do { try player.setupSeekManager() } catch { fail("cannot set up the seek manager", code: Exit.failure) }
     let outcome: SeekOutcome
     do { outcome = try seekAndWait(player, target, o.precision) } catch let e as ErrorCode {

@@ -10,7 +10,7 @@ Lands exactly on --from (default: the first frame), then steps K times (default 
 by N frames (default 1), forward or --backward, printing each landing or the typed
 reason a step was refused. Stepping stops at the first refusal, and a refusal
 exits with status 3 (after printing it). --json prints an array of step objects
-(docs/fpx-seek.schema.json, "step").
+(fpx-seek.schema.json, "step").
 """
 
 func runStep(_ args: [String]) {
@@ -33,7 +33,7 @@ func runStep(_ args: [String]) {
     let direction: FrameStepDirection = o.switches.contains("--backward") ? .backward : .forward
     var lines: [String] = []
     var refused = false
-    if !o.json, let start = try? player.currentTime() { print("from        \(fmt(start.seconds)) s  (\(start))") }
+    if !o.json, let start = try? player.currentTime() { print("from        \(fmt(start.seconds)) s  (\(rationalText(start)))") }
     for _ in 0..<times {
         let r: FrameStepResult
         do { r = try player.stepFrame(direction, count: count) } catch let e as ErrorCode {
@@ -44,7 +44,7 @@ func runStep(_ args: [String]) {
             if o.json {
                 lines.append("{\"did_step\":true,\"direction\":\(jsonString(d == .forward ? "forward" : "backward")),\"landed\":\(jsonTime(t)),\"stream_pts\":\(pts),\"packets_read\":\(n)}")
             } else {
-                print("\(d == .forward ? "forward " : "backward") -> \(fmt(t.seconds)) s  (\(t), stream pts \(pts), \(n) packets)")
+                print("\(d == .forward ? "forward " : "backward") -> \(fmt(t.seconds)) s  (\(rationalText(t)), stream pts \(pts), \(plural(n, "packet")))")
             }
         case .unavailable(let d, let reason, let n):
             if o.json {

@@ -47,22 +47,35 @@ func parseTime(_ s: String) -> MediaTime? {
     return MediaTime(value: negative ? -total : total, timescale: Int32(scale))
 }
 
+/// The precision names of the API (`exact`, `nearest_keyframe`, `default`) and the short
+/// form `keyframe`: `nearest_keyframe:TOL` / `keyframe:TOL` with TOL in seconds (0.5) or a
+/// rational (1/10); a bare `nearest_keyframe` / `keyframe` takes the nearest keyframe at any
+/// distance (the largest tolerance the library accepts).
 func parsePrecision(_ s: String) -> SeekPrecision? {
     switch s {
     case "exact": return .exact
     case "default": return .default
+    case "nearest_keyframe", "keyframe":
+        return .nearestKeyframe(tolerance: MediaTime(value: SeekPrecision.maxToleranceSeconds, timescale: 1))
     default:
-        guard s.hasPrefix("keyframe:"), let t = parseTime(String(s.dropFirst(9))),
-              SeekPrecision.validate(tolerance: t) else { return nil }
-        return .nearestKeyframe(tolerance: t)
+        for prefix in ["nearest_keyframe:", "keyframe:"] where s.hasPrefix(prefix) {
+            guard let t = parseTime(String(s.dropFirst(prefix.count))), SeekPrecision.validate(tolerance: t) else { return nil }
+            return .nearestKeyframe(tolerance: t)
+        }
+        return nil
     }
 }
+
+/// "1 packet", "2 packets".
+func plural(_ n: some BinaryInteger, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
 /// The precision as the command line spells it: exact, keyframe:1/10.
 func precisionText(_ p: SeekPrecision) -> String {
     switch p {
     case .exact: return "exact"
-    case .nearestKeyframe(let t): return "keyframe:\(rationalText(t))"
+    case .nearestKeyframe(let t):
+        if MediaTime.compare(t, MediaTime(value: SeekPrecision.maxToleranceSeconds, timescale: 1)) == 0 { return "nearest_keyframe (any distance)" }
+        return "keyframe:\(rationalText(t))"
     }
 }
 
@@ -185,9 +198,10 @@ func parseOptions(_ args: [String], valued: Set<String>, switches allowed: Set<S
         if a == "-h" || a == "--help" { print(usage); exit(Exit.ok) }
         if a == "--json" { o.json = true; i += 1; continue }
         if a == "--" {
-            // Everything after `--` is positional, so `seek f -- -3` reads -3 as a time.
-            o.positional.append(contentsOf: args[(i + 1)...])
-            break
+            // Accepted before a negative TIME (`seek f -- -3`); options still parse after it
+            // (`seek f -- -3 --json`): no option is a negative number, so `-3` is positional anyway.
+            i += 1
+            continue
         }
         if a.hasPrefix("--") && a.count > 2 {
             if valued.contains(a) {
@@ -197,7 +211,7 @@ func parseOptions(_ args: [String], valued: Set<String>, switches allowed: Set<S
                 switch a {
                 case "--precision":
                     guard let p = parsePrecision(v) else {
-                        fail("--precision needs exact, default or keyframe:TOL with TOL >= 0", code: Exit.usage)
+                        fail("--precision needs exact, default, nearest_keyframe or nearest_keyframe:TOL (short: keyframe:TOL) with 0 <= TOL <= \(SeekPrecision.maxToleranceSeconds) s", code: Exit.usage)
                     }
                     o.precision = p
                 case "--timeout":
@@ -244,6 +258,16 @@ func openPlayer(_ url: String, timeoutMS: UInt64) -> (Player, PlayerEngine) {
         fail("cannot open \(url): \(e.message) (\(e.name))", code: Exit.failure)
     }
     return (player, engine)
+}
+
+/// A seekable range ending well before the container's duration (SeekableRangeCheck, the
+/// rule of fpx_item_info.seekable_range_truncated): the file is truncated or damaged.
+/// Returns the one-line warning, or nil.
+func truncationWarning(duration: MediaTime, range: (start: MediaTime, end: MediaTime)?) -> String? {
+    guard let r = range, SeekableRangeCheck.isTruncated(duration: duration, seekableEnd: r.end) else { return nil }
+    let short = duration.seconds - r.end.seconds
+    return "warning: the seekable range ends at \(fmt(r.end.seconds, 3)) s, \(fmt(short, 3)) s before the container's "
+        + "duration (\(fmt(duration.seconds, 3)) s): the file is truncated or damaged"
 }
 
 /// Seeks and waits for the outcome.

@@ -27,8 +27,16 @@ common options:
   -h, --help     help
   --version      the version
 
-Put `--` before a negative TIME if you like (`seek f -- -3`); `seek f -3` works too.
-JSON output follows docs/fpx-seek.schema.json.
+Put `--` before a negative TIME if you like (`seek f -- -3`); `seek f -3` works too, and
+options still parse after `--` (`seek f -- -3 --json`).
+JSON output follows the JSON Schema in $PREFIX/share/fpx-seek/fpx-seek.schema.json
+(docs/fpx-seek.schema.json in the source tree).
+
+precisions (--precision): exact, nearest_keyframe[:TOL] (short: keyframe[:TOL]), default.
+exact lands on the frame on screen at TIME (the one whose display interval holds it, as
+AVFoundation and mpv do); `ffmpeg -ss TIME` starts at the first frame at or after TIME,
+which is the next one whenever TIME falls inside a frame. For that frame, seek exact and,
+when the landed frame starts before TIME, step one frame forward (`step FILE --from TIME`).
 
 exit codes: 0 success, 1 open/seek/I/O failure, 2 usage error,
             3 refused with a typed reason (a frame step, a date outside the window)

@@ -203,7 +203,7 @@ int main(int argc, char **argv)
     while (i < argc && !destroyed) {
         const char *cmd = argv[i++];
         if (strcmp(cmd, "wait") == 0 || strcmp(cmd, "wait-ms") == 0) {
-            fpx_item_status_info st;
+            fpx_item_status_info st = {.struct_size = sizeof st};
             int64_t ms = -1;
             memset(&st, 0, sizeof st);
             if (strcmp(cmd, "wait-ms") == 0 && i < argc) ms = strtoll(argv[i++], NULL, 10);

@@ -41,7 +41,7 @@ static const field f_info[] = {F(fpx_item_info, stream_count), F(fpx_item_info, 
                                F(fpx_item_info, has_video), F(fpx_item_info, duration),
                                F(fpx_item_info, start_pts), F(fpx_item_info, time_base_num),
                                F(fpx_item_info, time_base_den), F(fpx_item_info, seekable),
-                               F(fpx_item_info, format_name)};
+                               F(fpx_item_info, format_name), F(fpx_item_info, seekable_range_truncated)};
 static const field f_stream[] = {F(fpx_stream_info, index), F(fpx_stream_info, type),
                                  F(fpx_stream_info, codec_id), F(fpx_stream_info, codec_name),
                                  F(fpx_stream_info, time_base_num), F(fpx_stream_info, time_base_den),

@@ -27,7 +27,7 @@ static const struct entry errors[] = {
     {"FPX_ERROR_IO", FPX_ERROR_IO, "I/O error: read error, connection reset"},
     {"FPX_ERROR_TIMEOUT", FPX_ERROR_TIMEOUT, "timed out: the player's I/O timeout, or the call's own time limit (timeout_ms), expired"},
     {"FPX_ERROR_INVALID_DATA", FPX_ERROR_INVALID_DATA, "corrupt, truncated or unrecognised media"},
-    {"FPX_ERROR_UNSUPPORTED", FPX_ERROR_UNSUPPORTED, "a protocol or feature this build cannot do"},
+    {"FPX_ERROR_UNSUPPORTED", FPX_ERROR_UNSUPPORTED, "a protocol or feature this build cannot do, or a local path that is no regular file (a directory, FIFO, device, socket)"},
     {"FPX_ERROR_NO_STREAM", FPX_ERROR_NO_STREAM, "no audio or video stream to seek on"},
     {"FPX_ERROR_EOF", FPX_ERROR_EOF, "end of the item's packets"},
     {"FPX_ERROR_CANCELLED", FPX_ERROR_CANCELLED, "cancelled: the item was closed or replaced, or the player destroyed"},

@@ -9,8 +9,9 @@ against ground truth that the library had no part in:
   `ffprobe -show_frames` (groundtruth.py; TARGET is item-timeline seconds, "2.5" or "n/d");
 * the pixels: the image must match the ffmpeg CLI's own decode of that frame (selected by
   its index in ffprobe's frame list) much better than the decodes of the frames just
-  before and after it. Pixel values may differ by a few levels (the examples convert
-  YUV to RGB by hand, ffmpeg with swscale): a pixel counts as different above 40 levels.
+  before and after it. Pixel values may differ by a few levels (the examples convert to
+  RGB with libswscale or PyAV's reformat, with other scaler settings than the ffmpeg CLI):
+  a pixel counts as different above 40 levels.
 
 Stdlib only (any python3). Exit 0 when both hold; prints one line per check.
 """

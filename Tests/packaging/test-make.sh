@@ -5,7 +5,12 @@
 #   2. `make install` never builds: with the build missing it fails with one line;
 #   3. `make install` installs library (stripped, no RUNPATH/RPATH, versioned symbols),
 #      symlink, header, fastpixseek.pc, fpx-seek and its man page, under the multiarch
-#      LIBDIR on Debian; `make uninstall` removes every file it installed.
+#      LIBDIR on Debian, and the JSON schema under share/fpx-seek; `make uninstall` removes
+#      every file it installed and the directories of its own (pkgconfig/ when left empty);
+#   4. `make install` to a prefix the loader does not search prints the one line a user
+#      needs (LD_LIBRARY_PATH); a staged (DESTDIR) install prints nothing;
+#   5. a Swift build leaves nothing in $TMPDIR (SwiftPM's lock files and
+#      TemporaryDirectory.* go to .build/tmp).
 # Prints "ok"/"FAIL" lines and a summary; exit status 0 only when nothing failed.
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -50,10 +55,12 @@ ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null)
 libdir=/usr/local/lib${ma:+/$ma}
 S=$TMP/stage
 if make -s install PREFIX=/usr/local DESTDIR="$S" >"$TMP/i.log" 2>&1; then pass "make install"; else cat "$TMP/i.log"; fail "make install failed"; fi
+[ ! -s "$TMP/i.log" ] && pass "a staged (DESTDIR) install prints nothing" || fail "a staged install printed: $(cat "$TMP/i.log")"
 m3=$(stat -c %Y.%N "$LIB" "$CLI" 2>/dev/null | tr '\n' ' ')
 [ "$m3" = "$m1" ] && pass "make install did not rebuild" || fail "make install touched the build ($m1 -> $m3)"
 for f in "$libdir/libfastpixseek.so.1" "$libdir/libfastpixseek.so" /usr/local/include/fastpix/seek.h \
-         "$libdir/pkgconfig/fastpixseek.pc" /usr/local/bin/fpx-seek /usr/local/share/man/man1/fpx-seek.1; do
+         "$libdir/pkgconfig/fastpixseek.pc" /usr/local/bin/fpx-seek /usr/local/share/man/man1/fpx-seek.1 \
+         /usr/local/share/fpx-seek/fpx-seek.schema.json; do
     if [ -e "$S$f" ]; then pass "installed $f"; else fail "not installed: $f"; fi
 done
 L=$S$libdir/libfastpixseek.so.1
@@ -76,6 +83,48 @@ if grep -qx "libdir=$libdir" "$S$libdir/pkgconfig/fastpixseek.pc"; then pass "fa
 make -s uninstall PREFIX=/usr/local DESTDIR="$S" >"$TMP/u.log" 2>&1 || { cat "$TMP/u.log"; fail "make uninstall failed"; }
 left=$(find "$S" -type f -o -type l)
 if [ -z "$left" ]; then pass "make uninstall removed every installed file"; else fail "left after uninstall: $left"; fi
+for d in "$libdir/pkgconfig" /usr/local/include/fastpix /usr/local/share/fpx-seek; do
+    [ ! -e "$S$d" ] && pass "make uninstall removed the empty $d/" || fail "left after uninstall: $d/"
+done
+# pkgconfig/ holding another package's file stays, with that file.
+mkdir -p "$S$libdir/pkgconfig" && echo other >"$S$libdir/pkgconfig/other.pc"
+make -s install PREFIX=/usr/local DESTDIR="$S" >/dev/null 2>&1 && make -s uninstall PREFIX=/usr/local DESTDIR="$S" >/dev/null 2>&1
+[ -f "$S$libdir/pkgconfig/other.pc" ] && pass "make uninstall keeps a pkgconfig/ that holds other files" ||
+    fail "make uninstall removed another package's pkgconfig file"
+
+# A private prefix: the loader hint, exactly one line.
+P=$TMP/prefix
+make -s install PREFIX="$P" >"$TMP/ip.out" 2>&1
+if [ "$(wc -l <"$TMP/ip.out")" = 1 ] && grep -q "LD_LIBRARY_PATH=$P/lib" "$TMP/ip.out"; then
+    pass "make install PREFIX=<private>: $(cat "$TMP/ip.out")"
+else
+    fail "make install PREFIX=<private> printed: $(cat "$TMP/ip.out")"
+fi
+make -s uninstall PREFIX="$P" >/dev/null 2>&1
+left=$(find "$P" -type f -o -type l)
+[ -z "$left" ] && pass "make uninstall PREFIX=<private>: nothing left" || fail "left: $left"
+
+# SwiftPM and $TMPDIR: a relink (the map is newer) must leave the given TMPDIR empty.
+T=$TMP/tmpdir
+mkdir -p "$T"
+touch Sources/FastPixSeek/fastpixseek.map
+TMPDIR=$T make -s lib >"$TMP/relink.log" 2>&1 || { cat "$TMP/relink.log"; fail "relink failed"; }
+if [ -z "$(ls -A "$T")" ]; then pass "a Swift build leaves nothing in \$TMPDIR"; else fail "left in \$TMPDIR: $(ls -A "$T" | head -n 5 | tr '\n' ' ')"; fi
+
+# The man page (what make install installs) renders without warnings and keeps what it says.
+if command -v man >/dev/null; then
+    # Wide enough that no paragraph wraps or hyphenates; justification spaces squeezed.
+    MANWIDTH=2000 man -l docs/fpx-seek.1 2>"$TMP/man.err" | tr -s " " >"$TMP/man.txt"
+    [ ! -s "$TMP/man.err" ] && pass "man -l docs/fpx-seek.1: no warnings" || fail "man -l warns: $(head -n 3 "$TMP/man.err")"
+    for want in '{"kind": "exact"|"nearest_keyframe", "tolerance": "1/10", "tolerance_seconds": 0.1}' \
+                'ffmpeg -ss T starts at the first frame at or after T' 'fpx-seek step FILE --from T' \
+                '"truncated": true' '"clamped": true' '/usr/share/fpx-seek/fpx-seek.schema.json' \
+                'nearest_keyframe:TOL (short: keyframe:TOL)' 'options still parse after --'; do
+        grep -qF -- "$want" "$TMP/man.txt" && pass "the rendered man page says: $want" || fail "the rendered man page lacks: $want"
+    done
+else
+    fail "no man (apt-get install man-db) to render docs/fpx-seek.1"
+fi
 
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

@@ -350,3 +350,130 @@ def test_live_bad_arguments(vod_hls: Path):
     assert run("live").returncode == 2
     assert run("live", vod_hls, "frobnicate").returncode == 2
     assert run("live", vod_hls, "date").returncode == 2
+
+
+# ---- issue 20: words that mean what they say ---------------------------------------------
+
+@pytest.mark.parametrize("spelling,kind,tolerance", [
+    ("exact", "exact", "0/1"), ("default", "nearest_keyframe", "1/10"),
+    ("nearest_keyframe:1/2", "nearest_keyframe", "1/2"), ("keyframe:0.5", "nearest_keyframe", "1/2"),
+    ("nearest_keyframe", "nearest_keyframe", "2147483648/1"), ("keyframe", "nearest_keyframe", "2147483648/1")])
+def test_precision_names_of_the_api(fixtures_dir: Path, spelling, kind, tolerance):
+    """--precision takes the API's names (exact, nearest_keyframe, default) and the short forms."""
+    p = run("seek", fixtures_dir / "mp4_bframes.mp4", "3", "--precision", spelling, "--json")
+    assert p.returncode == 0, p.stderr
+    j = conforms(json.loads(p.stdout), "seek_outcome")
+    assert (j["precision"]["kind"], j["precision"]["tolerance"]) == (kind, tolerance)
+
+
+def test_options_parse_after_double_dash(fixtures_dir: Path):
+    p = run("seek", fixtures_dir / "mp4_bframes.mp4", "--", "-3", "--precision", "nearest_keyframe:1/2", "--json")
+    assert p.returncode == 0, p.stderr
+    j = conforms(json.loads(p.stdout), "seek_outcome")
+    assert frac(j["requested"]) == -3 and j["precision"]["tolerance"] == "1/2"
+    p = run("step", fixtures_dir / "mp4_bframes.mp4", "--", "--from", "2", "--json")
+    assert p.returncode == 0, p.stderr
+    assert "--" in run("seek", "--help").stdout and "options still parse after" in run("--help").stdout
+
+
+def test_clamped_target_says_clamped(fixtures_dir: Path):
+    gt = gtm.load(str(fixtures_dir / "mp4_bframes.mp4"))
+    end = gt.to_item(gt.frames[-1].pts)
+    p = run("seek", fixtures_dir / "mp4_bframes.mp4", "92.5", "--precision", "exact")
+    assert p.returncode == 0, p.stderr
+    result = next(l for l in p.stdout.splitlines() if l.startswith("result"))
+    assert result.startswith("result      clamped to ") and "(past the seekable end), then hit" in result, result
+    assert f"clamped to {float(end):.6f} s" in result
+    j = conforms(json.loads(run("seek", fixtures_dir / "mp4_bframes.mp4", "92.5", "--precision", "exact", "--json").stdout),
+                 "seek_outcome")
+    assert j["clamped"] is True and j["clamp"]["did_clamp"] is True and frac(j["clamp"]["clamped_to"]) == end
+    assert "clamped" in j["within_requested_tolerance_note"]
+    j = conforms(json.loads(run("seek", fixtures_dir / "mp4_bframes.mp4", "3", "--json").stdout), "seek_outcome")
+    assert j["clamped"] is False and j["within_requested_tolerance_note"] is None  # keyframe precision
+    assert not any(l.startswith("result      clamped") for l in run("seek", fixtures_dir / "mp4_bframes.mp4", "3").stdout.splitlines())
+
+
+def test_exact_verdict_is_explained_next_to_it(fixtures_dir: Path):
+    """2.5 s falls inside a frame: the zero-tolerance verdict is false, and the note says why."""
+    gt = gtm.load(str(fixtures_dir / "mp4_bframes.mp4"))
+    landed = gt.to_item(gt.covering(Fraction(5, 2)).pts)
+    assert landed < Fraction(5, 2)
+    j = conforms(json.loads(run("seek", fixtures_dir / "mp4_bframes.mp4", "2.5", "--precision", "exact", "--json").stdout),
+                 "seek_outcome")
+    assert j["within_requested_tolerance"] is False and j["frame_covers_target"] is True
+    assert j["within_requested_tolerance_note"].startswith("expected for exact: it asks for zero tolerance")
+    assert f"{float(Fraction(5, 2) - landed):.6f} s before it" in j["within_requested_tolerance_note"]
+    human = run("seek", fixtures_dir / "mp4_bframes.mp4", "2.5", "--precision", "exact").stdout
+    assert "result      hit: the landed frame covers the target" in human  # the text leads with the hit
+    # A target exactly on a frame start is inside zero tolerance.
+    on = gt.to_item(gt.frames[10].pts)
+    j = json.loads(run("seek", fixtures_dir / "mp4_bframes.mp4", f"{on.numerator}/{on.denominator}", "--precision",
+                       "exact", "--json").stdout)
+    assert j["within_requested_tolerance"] is True
+    assert j["within_requested_tolerance_note"] == "the landed frame starts exactly at the target"
+
+
+def test_help_says_how_exact_relates_to_ffmpeg_ss():
+    h = run("--help").stdout
+    assert "`ffmpeg -ss TIME` starts at the first frame at or after TIME" in h
+    assert "step FILE --from TIME" in h
+
+
+def test_truncated_file_is_reported(fixtures_dir: Path, tmp_path: Path):
+    """The first 100 kB of a faststart MP4: the header announces the whole duration, the
+    seekable range ends after a second. probe warns in one line on stderr and says
+    "truncated": true; seek warns too; an intact file gets neither."""
+    whole = tmp_path / "faststart.mp4"
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(fixtures_dir / "mp4_bframes.mp4"), "-c", "copy",
+                    "-movflags", "+faststart", str(whole)], check=True)
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(whole.read_bytes()[:100_000])
+    p = run("probe", cut, "--json")
+    assert p.returncode == 0, p.stderr
+    j = conforms(json.loads(p.stdout), "probe")
+    assert j["truncated"] is True
+    assert p.stderr.count("\n") == 1 and "truncated or damaged" in p.stderr and p.stderr.startswith("fpx-seek: ")
+    assert frac(j["seekable_range"]["end"]) < frac(j["duration"]) - 1
+    human = run("probe", cut)
+    assert "truncated or damaged" in human.stdout and "truncated or damaged" in human.stderr
+    s = run("seek", cut, "5")
+    assert "truncated or damaged" in s.stderr
+    ok = run("probe", whole, "--json")
+    assert json.loads(ok.stdout)["truncated"] is False and ok.stderr == ""
+    assert run("seek", whole, "5").stderr == ""
+
+
+def test_plurals_and_reduced_rationals(fixtures_dir: Path):
+    out = run("step", fixtures_dir / "mp4_bframes.mp4", "--from", "1", "--times", "3").stdout
+    assert "1 packets" not in out and "samples" not in out
+    for line in out.splitlines():
+        if "(" in line:
+            num, _, den = line.split("(", 1)[1].split(",")[0].rstrip(")").partition("/")
+            assert Fraction(int(num), int(den)).denominator == int(den), line  # reduced
+    seek = run("seek", fixtures_dir / "mp4_bframes.mp4", "0").stdout
+    cost = next(l for l in seek.splitlines() if l.startswith("cost"))
+    n = int(cost.split()[1])
+    assert cost.split()[2] == ("packet," if n == 1 else "packets,"), cost
+
+
+def test_scrub_text_shows_every_position_or_says_it_elides(fixtures_dir: Path):
+    few = "".join(f"{i}\n" for i in (1, 2, 3))
+    p = run("scrub", fixtures_dir / "mkv.mkv", "-", "--throttle", "0", input=few)
+    assert p.returncode == 0, p.stderr
+    j = json.loads(run("scrub", fixtures_dir / "mkv.mkv", "-", "--throttle", "0", "--json", input=few).stdout)
+    positions = [l for l in p.stdout.splitlines() if l.startswith("position")]
+    assert len(positions) == len(j["positions"]) and "more not shown" not in p.stdout
+    assert "after 1 samples" not in p.stdout and " 1 updates" not in p.stdout
+    for pos, line in zip(j["positions"], positions):
+        n = pos["sample_count"]
+        assert line.endswith(f"after {n} sample" + ("" if n == 1 else "s")), line
+    many = "".join(f"{i / 100}\n" for i in range(1, 301))
+    p = run("scrub", fixtures_dir / "mkv.mkv", "-", "--throttle", "0", input=many)
+    n = int(p.stdout.split("update")[0].split()[-1])
+    events = int(p.stdout.splitlines()[0].split(", ")[1].split()[0])
+    assert n == 300
+    lines = [l for l in p.stdout.splitlines() if l.startswith("position")]
+    if events > 10:
+        assert len(lines) == 9 and f"... {events - 8} more not shown (--json lists every position)" in p.stdout
+    else:
+        assert len(lines) == events

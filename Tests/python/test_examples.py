@@ -2,7 +2,7 @@
 ffprobe (frame time) and ffmpeg's own decode (pixels) by Tests/packaging/check_landed_frame.py.
 
 * Examples/c/decode_landing.c, built with nothing but
-  `pkg-config --cflags --libs fastpixseek libavcodec libavutil` (the build tree's
+  `pkg-config --cflags --libs fastpixseek libavcodec libavutil libswscale` (the build tree's
   fastpixseek-uninstalled.pc here; Tests/packaging/test-debian.sh builds it against the
   installed Debian packages);
 * Examples/python/decode_landing.py (PyAV decoding), scrub.py and frame_step.py.
@@ -41,7 +41,7 @@ def c_example(library, tmp_path_factory) -> Path:
     env = {**os.environ, "PKG_CONFIG_PATH": str(library.parent)}
     # The build tree's .pc is fastpixseek-uninstalled.pc; pkg-config picks it up for the
     # plain name fastpixseek, exactly as an install's fastpixseek.pc would be.
-    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "fastpixseek", "libavcodec", "libavutil"],
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "fastpixseek", "libavcodec", "libavutil", "libswscale"],
                            env=env, capture_output=True, text=True, check=True).stdout.split()
     exe = d / "decode_landing"
     subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",

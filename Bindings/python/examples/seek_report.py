@@ -25,7 +25,7 @@ import random
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 try:
     import fastpix_seek  # noqa: F401  (installed with `pip install Bindings/python`)
@@ -111,7 +111,7 @@ def main(argv: Optional[List[str]] = None) -> int:
                       f"{'verdict':<10} {'clamp':<8} {'resolution':<10}")
             print(header)
             print("-" * len(header))
-            counts: dict = {}
+            counts: Dict[str, int] = {}
             for i, t in enumerate(targets(start, end, args.n, args.seed), 1):
                 o = player.seek_and_wait(t, args.precision, timeout=args.timeout)
                 v = verdict(o)

@@ -223,7 +223,7 @@ ERRORS: Dict[int, Tuple[str, str]] = {
     -10: ('FPX_ERROR_IO', 'I/O error: read error, connection reset'),
     -11: ('FPX_ERROR_TIMEOUT', "timed out: the player's I/O timeout, or the call's own time limit (timeout_ms), expired"),
     -12: ('FPX_ERROR_INVALID_DATA', 'corrupt, truncated or unrecognised media'),
-    -13: ('FPX_ERROR_UNSUPPORTED', 'a protocol or feature this build cannot do'),
+    -13: ('FPX_ERROR_UNSUPPORTED', 'a protocol or feature this build cannot do, or a local path that is no regular file (a directory, FIFO, device, socket)'),
     -14: ('FPX_ERROR_NO_STREAM', 'no audio or video stream to seek on'),
     -15: ('FPX_ERROR_EOF', "end of the item's packets"),
     -16: ('FPX_ERROR_CANCELLED', 'cancelled: the item was closed or replaced, or the player destroyed'),

@@ -123,7 +123,7 @@ class _OutputStruct(Structure):
     construction, so the library writes exactly the fields this mirror has (seek.h,
     section 7, the output-struct rule)."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.struct_size = ctypes.sizeof(self)
 
@@ -237,6 +237,7 @@ class fpx_item_info(_OutputStruct):
         ("time_base_den", c_int32),
         ("seekable", c_int),
         ("format_name", c_char_p),
+        ("seekable_range_truncated", c_int),  # 0.4.0
     ]
 
 
@@ -624,8 +625,13 @@ def _pkg_config_libdir() -> Optional[str]:
     return out if r.returncode == 0 and out else None
 
 
+#: Where the lookup looked and found no file, one line a step (for the ImportError).
+_looked: List[str] = []
+
+
 def _candidates() -> Iterator[Tuple[str, str]]:
     """(how, what to pass to CDLL) in lookup order; the env entry is handled separately.
+    Steps that find no file are noted in _looked.
 
     A generator: the slower probes (find_library, pkg-config) only run when the earlier
     candidates failed to load."""
@@ -633,24 +639,40 @@ def _candidates() -> Iterator[Tuple[str, str]]:
     bundled = here / SONAME
     if bundled.is_file():
         yield "bundled in the package", str(bundled)
+    else:
+        _looked.append(f"bundled in the package: no {bundled}")
     yield "system loader", SONAME
     found = ctypes.util.find_library("fastpixseek")
     if found and found != SONAME:
         yield "ctypes.util.find_library", found
+    else:
+        _looked.append("ctypes.util.find_library('fastpixseek'): "
+                       + ("nothing (not in the ld cache)" if not found else "the same name"))
     libdir = _pkg_config_libdir()
     if libdir and (Path(libdir) / SONAME).is_file():
         yield "pkg-config libdir", str(Path(libdir) / SONAME)
+    elif libdir:
+        _looked.append(f"pkg-config libdir: no {Path(libdir) / SONAME}")
+    else:
+        _looked.append("pkg-config --variable=libdir fastpixseek: "
+                       + ("no pkg-config" if not shutil.which("pkg-config") else
+                          "no fastpixseek.pc (PKG_CONFIG_PATH="
+                          + repr(os.environ.get("PKG_CONFIG_PATH", "")) + ")"))
     multiarch = sysconfig.get_config_var("MULTIARCH") or ""
     dirs = ["/usr/local/lib/" + multiarch if multiarch else "", "/usr/local/lib",
             "/usr/lib/" + multiarch if multiarch else "", "/usr/lib64", "/usr/lib"]
     for d in dirs:
         if d and (Path(d) / SONAME).is_file():
             yield "install directory", str(Path(d) / SONAME)
-    for d in (here, *here.parents):
-        p = d / "build" / "lib" / SONAME
+        elif d:
+            _looked.append(f"install directory: no {Path(d) / SONAME}")
+    for parent in (here, *here.parents):
+        p = parent / "build" / "lib" / SONAME
         if p.is_file():
             yield "project build folder", str(p)
             break
+    else:
+        _looked.append(f"project build folder: no build/lib/{SONAME} above {here}")
 
 
 def _load() -> Tuple[ctypes.CDLL, str, str]:
@@ -662,7 +684,7 @@ def _load() -> Tuple[ctypes.CDLL, str, str]:
         except OSError as e:
             raise ImportError(f"fastpix_seek: ${ENV_LIBRARY}={env!r} could not be loaded: {e}"
                               ) from e
-    tried: List[str] = []
+    tried: List[str] = [f"${ENV_LIBRARY}: not set"]
     for how, what in _candidates():
         try:
             dll = ctypes.CDLL(what)
@@ -672,8 +694,9 @@ def _load() -> Tuple[ctypes.CDLL, str, str]:
         return dll, what if os.sep in what else (_loaded_path(dll) or what), how
     raise ImportError(
         f"fastpix_seek: cannot find {SONAME}. Set ${ENV_LIBRARY} to its path, install it where "
-        f"the system loader finds it, or build it in this checkout with `make lib`. Tried:\n  "
-        + "\n  ".join(tried))
+        f"the system loader finds it (after `make install PREFIX=P`: LD_LIBRARY_PATH=P/lib/..., "
+        f"or PKG_CONFIG_PATH), or build it in this checkout with `make lib`. Looked in:\n  "
+        + "\n  ".join(tried + _looked))
 
 
 def _loaded_path(dll: ctypes.CDLL) -> Optional[str]:

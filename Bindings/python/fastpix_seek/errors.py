@@ -193,7 +193,9 @@ class InvalidDataError(FastPixSeekError, ValueError):
 
 
 class UnsupportedError(FastPixSeekError):
-    """FPX_ERROR_UNSUPPORTED: a protocol or feature this build cannot do."""
+    """FPX_ERROR_UNSUPPORTED: a protocol or feature this build cannot do, or a local path that is
+    no regular file (a directory, FIFO, device, socket).
+    """
     default_code = -13
 
 

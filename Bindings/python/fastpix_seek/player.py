@@ -633,7 +633,7 @@ class _Runner:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._queue: "list" = []
+        self._queue: List[Any] = []
         self._cond = threading.Condition(self._lock)
         self._thread: Optional[threading.Thread] = None
         self._stopped = False
@@ -929,7 +929,20 @@ class Player:
             raise _errors.InvalidArgumentError(detail="url contains a NUL character")
         h = self._h()
         self._invalidate_item_cache()
+        self._opened = raw
         _lib.lib.fpx_player_open(h, raw)
+
+    def _local_path_problem(self) -> Optional[str]:
+        """For an item refused as UNSUPPORTED: "... is a directory, not a media file" when
+        the opened url is a local directory (the library's message says only "unsupported
+        protocol or feature"), else None."""
+        raw = getattr(self, "_opened", None)
+        if raw is None or b"://" in raw:
+            return None
+        path = raw[5:] if raw.startswith(b"file:") else raw
+        if os.path.isdir(path):
+            return f"{os.fsdecode(path)} is a directory, not a media file"
+        return None
 
     def close_item(self) -> None:
         """Detaches the current item; its pending seeks complete as cancelled."""
@@ -963,6 +976,11 @@ class Player:
             try:
                 _lib.lib.fpx_player_wait_item(self._h(), slice_ms, ctypes.byref(info))
                 return ItemStatusInfo._from_c(info)
+            except _errors.UnsupportedError as e:
+                why = None if e.detail else self._local_path_problem()
+                if why is None:
+                    raise
+                raise type(e)(e.code, e.message, e.function, why) from None
             except _errors.FastPixTimeoutError:
                 if deadline is not None and time.monotonic() >= deadline:
                     raise

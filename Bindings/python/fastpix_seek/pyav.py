@@ -3,50 +3,74 @@ reports, and PyAV packets from :class:`~fastpix_seek.Packet` objects, so a Pytho
 decode what :meth:`Player.read_packet` returns without opening the file a second time.
 
     from fastpix_seek import Player, SeekPrecision
-    from fastpix_seek.pyav import decoder_for, to_av_packet
+    from fastpix_seek.pyav import decoder_for, flush_decoder, to_av_packet
 
     with Player("movie.mp4") as p:
         p.wait_item(timeout=5)
         ref = p.item_info().reference_stream
-        dec = decoder_for(p.stream_info(ref))
+        info = p.stream_info(ref)
+        dec = decoder_for(info)
         p.seek_wait(12.5, SeekPrecision.exact())
         for pkt in p.packets():
             if pkt.is_discontinuity:
-                dec.flush_buffers()
+                dec = flush_decoder(dec, info)
             if pkt.stream_index != ref:
                 continue
             for frame in dec.decode(to_av_packet(pkt)):
-                if frame.pts >= pkt.landed_pts_in_stream:
+                if frame.pts is not None and frame.pts >= pkt.landed_pts_in_stream:
                     ...  # the landed frame, then the ones after it
 
+:func:`decode_landed_frame` is that loop, stopping at the landed frame (what
+``Examples/python`` uses).
+
+Supported PyAV: 10.0 (Debian 12's ``python3-av``) up to the newest release (declared in
+pyproject.toml's ``pyav`` extra). PyAV 10 cannot flush a decoder (:func:`flush_decoder`
+makes a new one there) nor set a packet's duration or flags (:func:`to_av_packet` leaves
+them unset there: decoders do not need them for video; audio decoders on PyAV 10 output the
+discarded edit-list priming samples).
+
 PyAV is not a dependency of fastpix_seek: importing this module raises ImportError with
-an explanation when ``av`` is not installed (``pip install av``). PyAV carries its own
-FFmpeg; the codec is chosen by name and configured from the container's extradata.
+an explanation when ``av`` is not installed (``pip install 'av>=10'`` or Debian's
+``python3-av``). PyAV may carry another FFmpeg than the library's: the codec is chosen by
+name and configured from the container's extradata, never from the library's pointers.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 try:
-    import av  # type: ignore[import-not-found]
+    import av  # type: ignore[import-not-found, unused-ignore]
 except ImportError as e:  # pragma: no cover - exercised only without PyAV
-    raise ImportError("fastpix_seek.pyav needs PyAV: pip install av") from e
+    raise ImportError("fastpix_seek.pyav needs PyAV >= 10: pip install 'av>=10', "
+                      "or apt install python3-av") from e
 
 from .types import MediaType, Packet, StreamInfo
 
-__all__ = ["decoder_for", "to_av_packet"]
+if TYPE_CHECKING:
+    from .player import Player
+
+__all__ = ["Decoder", "decoder_for", "flush_decoder", "to_av_packet", "decode_landed_frame",
+           "PYAV_VERSION"]
+
+#: A PyAV decoder: ``av.VideoCodecContext`` or ``av.AudioCodecContext`` (typed ``Any``
+#: because PyAV 10 ships no type information and newer releases type ``CodecContext.create``
+#: as the base class, which has no ``decode``).
+Decoder = Any
+
+#: The PyAV version as a tuple of ints, e.g. (10, 0, 0).
+PYAV_VERSION = tuple(int(x) for x in str(av.__version__).split(".")[:3] if x.isdigit())
 
 
-def decoder_for(info: StreamInfo, **options: Any) -> "av.CodecContext":
-    """A PyAV decoder (``av.CodecContext``) for a stream: created from ``info.codec_name``
-    and configured with its extradata, codec tag, and the video size / audio rate and
-    layout the container reports. ``options`` are set as attributes on the context first
-    (e.g. ``thread_count=1``). Raises ValueError for a codec PyAV does not know."""
+def decoder_for(info: StreamInfo, **options: Any) -> Decoder:
+    """A PyAV decoder for a stream: created from ``info.codec_name`` and configured with its
+    extradata, codec tag, and the video size / audio rate and layout the container reports.
+    ``options`` are set as attributes on the context first (e.g. ``thread_count=1``).
+    Raises ValueError for a codec PyAV does not know."""
     try:
-        ctx = av.CodecContext.create(info.codec_name, "r")
-    except (ValueError, av.FFmpegError) as e:  # type: ignore[attr-defined]
+        ctx: Decoder = av.CodecContext.create(info.codec_name, "r")
+    except (ValueError, av.FFmpegError) as e:
         raise ValueError(f"PyAV has no decoder for {info.codec_name!r}") from e
     for k, v in options.items():
         setattr(ctx, k, v)
@@ -72,14 +96,62 @@ def decoder_for(info: StreamInfo, **options: Any) -> "av.CodecContext":
     return ctx
 
 
-def to_av_packet(pkt: Packet) -> "av.Packet":
-    """The packet as an ``av.Packet`` (payload copied), with its pts, dts, duration and time
-    base, ready for ``decoder.decode()``."""
+def flush_decoder(dec: Decoder, info: StreamInfo, **options: Any) -> Decoder:
+    """Drops the frames a decoder holds (at a packet flagged ``is_discontinuity``, i.e. after
+    a seek or a backward step) and returns the decoder to go on with: ``dec`` itself, flushed,
+    on PyAV >= 11 (``flush_buffers``); on PyAV 10, which cannot flush, a new decoder for
+    ``info`` made with the same ``options``."""
+    flush = getattr(dec, "flush_buffers", None)
+    if flush is not None:
+        flush()
+        return dec
+    return decoder_for(info, **options)
+
+
+def _try_set(p: Any, name: str, value: Any) -> None:
+    """Sets a packet attribute that PyAV 10 has read-only (or lacks)."""
+    try:
+        setattr(p, name, value)
+    except AttributeError:
+        pass
+
+
+def to_av_packet(pkt: Packet) -> Any:
+    """The packet as an ``av.Packet`` (payload copied), with its pts, dts and time base, and
+    where the PyAV version allows it (>= 11) its duration and key/discard flags, ready for
+    ``decoder.decode()``."""
     p = av.Packet(pkt.data)
     p.pts = pkt.pts
     p.dts = pkt.dts
-    if pkt.duration:
-        p.duration = pkt.duration
     if pkt.time_base is not None:
         p.time_base = Fraction(pkt.time_base)
+    if pkt.duration:
+        _try_set(p, "duration", pkt.duration)
+    if pkt.is_key:
+        _try_set(p, "is_keyframe", True)
+    if pkt.is_discard:
+        _try_set(p, "is_discard", True)  # edit-list pre-roll: decoded, never output
     return p
+
+
+def decode_landed_frame(player: "Player", landed_pts: int,
+                        stream_index: Optional[int] = None, **options: Any) -> Any:
+    """Reads packets from the player's current position (right after a seek or a frame step)
+    and decodes the stream ``stream_index`` (default: the reference stream) until the frame
+    with pts ``landed_pts`` comes out; returns that frame (``av.VideoFrame`` for video).
+    ``options`` go to :func:`decoder_for`. Raises RuntimeError if that frame never comes."""
+    ref = player.item_info().reference_stream if stream_index is None else stream_index
+    info = player.stream_info(ref)
+    dec = decoder_for(info, **options)
+    for p in player.packets():
+        if p.is_discontinuity:
+            dec = flush_decoder(dec, info, **options)
+        if p.stream_index != ref:
+            continue
+        for frame in dec.decode(to_av_packet(p)):
+            if frame.pts == landed_pts:
+                return frame
+    for frame in dec.decode(None):  # end of file: drain the reorder buffer
+        if frame.pts == landed_pts:
+            return frame
+    raise RuntimeError(f"the landed frame (pts {landed_pts}) was never decoded")

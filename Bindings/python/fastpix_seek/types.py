@@ -508,6 +508,16 @@ class ItemInfo:
     time_base: Optional[Fraction]
     seekable: bool
     format_name: str
+    #: The seekable range ends well before the duration: a truncated or damaged file
+    #: (``fpx_item_info.seekable_range_truncated``, 0.4.0; False from older libraries).
+    seekable_range_truncated: bool = False
+
+    def __repr__(self) -> str:
+        d = "?" if self.duration is None else str(self.duration)
+        return (f"ItemInfo({self.format_name!r}, {self.stream_count} streams, reference #{self.reference_stream}"
+                f"{' (video)' if self.has_video else ''}, duration {d} s, start_pts {self.start_pts}, "
+                f"time_base {self.time_base}{'' if self.seekable else ', not seekable'}"
+                f"{', TRUNCATED (seekable range ends well before the duration)' if self.seekable_range_truncated else ''})")
 
     @property
     def origin(self) -> Fraction:
@@ -524,7 +534,7 @@ class ItemInfo:
         return cls(int(i.stream_count), int(i.reference_stream), bool(i.has_video),
                    from_fpx_time(i.duration), int(i.start_pts),
                    _time_base(i.time_base_num, i.time_base_den), bool(i.seekable),
-                   _text(i.format_name))
+                   _text(i.format_name), bool(i.seekable_range_truncated))
 
 
 @dataclass(frozen=True)

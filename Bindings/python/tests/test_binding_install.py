@@ -5,8 +5,9 @@ LD_LIBRARY_PATH unless stated, cwd outside the checkout) on an *installed* copy 
 package, and asks it which file it loaded (the binding's library_path, cross-checked with
 /proc/self/maps) and which lookup step found it (library_found_by):
 
-* the wheel from tools/make_wheel.py (`make wheel`) carries the library and loads that copy
-  first, even when LD_LIBRARY_PATH offers another one;
+* the wheel from `make wheel` (setuptools' bdist_wheel through `pip wheel`, METADATA from
+  pyproject.toml) carries the library as package data and loads that copy first, even when
+  LD_LIBRARY_PATH offers another one;
 * `pip install Bindings/python`, with the library installed by `make install` under a
   prefix the loader does not search, finds it through `pkg-config --variable=libdir`.
 
@@ -64,12 +65,39 @@ def _expected_landing(fixtures_dir: Path) -> str:
     return str(gt.to_item(gt.covering(Fraction(5, 2)).pts))
 
 
+def _pyproject() -> dict:
+    try:
+        import tomllib  # Python 3.11
+    except ImportError:  # pragma: no cover
+        pytest.skip("tomllib needs Python 3.11")
+    return tomllib.loads((REPO / "Bindings/python/pyproject.toml").read_text())["project"]
+
+
 def test_wheel_carries_the_library_and_loads_it_first(tmp_path, library, fixtures_dir):
-    out = subprocess.run([sys.executable, str(REPO / "tools" / "make_wheel.py"), str(library),
-                          str(tmp_path / "dist")], capture_output=True, text=True, check=True)
-    wheel = Path(out.stdout.strip())
+    out = subprocess.run(["make", "-s", "-C", str(REPO), "wheel", f"PYTHON={sys.executable}",
+                          "PIP_WHEEL_FLAGS=--no-build-isolation --no-index"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    wheel = Path(REPO / out.stdout.strip().splitlines()[-1])
     plat = sysconfig.get_platform().replace("-", "_")
     assert wheel.name == f"fastpix_seek-{VERSION}-py3-none-{plat}.whl"
+    assert not (REPO / "build" / "wheel" / "src").exists()
+    import zipfile
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        meta = z.read(f"fastpix_seek-{VERSION}.dist-info/METADATA").decode()
+        wheel_file = z.read(f"fastpix_seek-{VERSION}.dist-info/WHEEL").decode()
+    # setuptools wrote it, from pyproject.toml: every field there is in METADATA.
+    assert "Generator: bdist_wheel" in wheel_file and "Root-Is-Purelib: false" in wheel_file
+    project = _pyproject()
+    assert f"Name: {project['name']}\n" in meta and f"Version: {project['version']}\n" in meta
+    assert f"Summary: {project['description']}\n" in meta
+    assert f"Requires-Python: {project['requires-python']}\n" in meta
+    for extra, reqs in project["optional-dependencies"].items():
+        assert f"Provides-Extra: {extra}\n" in meta
+    assert all(f"Classifier: {c}\n" in meta for c in project["classifiers"])
+    assert "fastpix_seek/libfastpixseek.so.1" in names and "fastpix_seek/py.typed" in names
+    assert {"fastpix_seek/" + p.name for p in (REPO / "Bindings/python/fastpix_seek").glob("*.py")} <= set(names)
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-index",
                     "--target", str(target), str(wheel)], check=True, capture_output=True)
@@ -86,16 +114,25 @@ def test_wheel_carries_the_library_and_loads_it_first(tmp_path, library, fixture
     assert info["landed"] == _expected_landing(fixtures_dir)
 
 
+def _residue() -> set:
+    src = REPO / "Bindings" / "python"
+    return {p.name for p in src.iterdir() if p.name == "build" or p.name.endswith(".egg-info")}
+
+
 def test_pip_install_finds_a_make_install_prefix_through_pkg_config(tmp_path, fixtures_dir):
     system_python = "/usr/bin/python3"
-    # pip install of the source tree, offline: Debian's python3-pip brings setuptools/wheel.
+    # pip install of the source tree, offline, with the pip and setuptools of the interpreter
+    # running the tests (a venv's: Debian's python3 may have no pip, and PEP 668 refuses it).
     target = tmp_path / "site"
-    proc = subprocess.run([system_python, "-m", "pip", "install", "-q", "--no-deps",
+    before = _residue()
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
                            "--no-build-isolation", "--no-index", "--target", str(target),
                            str(REPO / "Bindings" / "python")],
                           capture_output=True, text=True, env={**os.environ, "HOME": str(tmp_path)})
     assert proc.returncode == 0, proc.stderr
     assert not list(target.glob("fastpix_seek/libfastpixseek.so*"))
+    # setuptools' build/ and egg-info went to a scratch folder, not into the checkout.
+    assert _residue() == before, _residue() - before
     prefix = tmp_path / "prefix"
     subprocess.run(["make", "-s", "-C", str(REPO), "install", f"PREFIX={prefix}"], check=True,
                    capture_output=True)
@@ -114,6 +151,11 @@ def test_pip_install_finds_a_make_install_prefix_through_pkg_config(tmp_path, fi
         pytest.fail("fastpix_seek imported with no library reachable: a system copy is installed? "
                     + proc.stdout + proc.stderr)
     assert "cannot find libfastpixseek.so.1" in proc.stderr
+    # The ImportError lists every place the lookup looked, the prefix's pkg-config included.
+    for step in ("$FASTPIX_SEEK_LIBRARY: not set", "bundled in the package: no ", "system loader (",
+                 "ctypes.util.find_library('fastpixseek')", "pkg-config --variable=libdir fastpixseek: no pkg-config",
+                 "install directory: no /usr/local/lib", "project build folder: no build/lib/libfastpixseek.so.1"):
+        assert step in proc.stderr, (step, proc.stderr)
     # ... and with PKG_CONFIG_PATH naming the prefix it loads the prefix's copy.
     info = _run(system_python, tmp_path, {**base, "PKG_CONFIG_PATH": str(pc_dir)},
                 str(fixtures_dir / "mp4_bframes.mp4"))
