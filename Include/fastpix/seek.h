@@ -85,6 +85,15 @@
  *
  * Callback-safe functions are marked "Callback-safe: yes". Calling a function
  * not so marked from inside a callback returns FPX_ERROR_IN_CALLBACK.
+ * "Inside a callback" means inside any host code the library runs, on that
+ * thread: a seek completion or listener event (of any player, in either
+ * delivery mode), the wakeup, or the log callback; and the refusal applies
+ * whichever player the call names, not only the one whose callback runs.
+ * Each such call could wait for something the calling thread itself holds
+ * up (its own worker, a lock the library holds around the callback, the
+ * delivery thread it is running on). A callback-safe function never waits
+ * for any of those, so from every callback it works; none can deadlock.
+ * fpx_player_destroy is the one exception, see its entry.
  *
  * =========================================================================
  * 4. Event delivery
@@ -211,7 +220,9 @@
  *   Destroy called from inside one of that player's own callbacks returns at
  *   once (the handle is invalid from then on); the remaining events, cancelled
  *   completions included, are delivered on the same thread right after the
- *   current callback returns, and then the player is freed.
+ *   current callback returns, and then the player is freed. From the log
+ *   callback, the wakeup or another player's callback, destroy returns
+ *   FPX_ERROR_IN_CALLBACK and does nothing (see fpx_player_destroy).
  *
  * =========================================================================
  * 6. Errors
@@ -536,9 +547,17 @@ FPX_API const char *fpx_error_name(int code);
 /**
  * One log line: level (FPX_LOG_*), the message without its trailing newline
  * (FFmpeg's carry their "[mov,mp4,... @ 0x...]" prefix), valid during the
- * call only. Runs on whichever thread logged (a player's worker, a reload
- * thread, a host thread inside a blocking call), possibly concurrently with
- * other calls; it must return quickly and must not destroy players.
+ * call only. Runs on whichever thread logged (a player's worker, its index
+ * or HLS reload thread, a host thread inside a blocking call such as
+ * fpx_player_read_packet), possibly concurrently with other calls, and
+ * often while the library holds that player's engine lock (FFmpeg logs from
+ * inside packet reads, seeks and opens). It must return quickly. It is a
+ * callback (section 3): from it, every function marked "Callback-safe: yes"
+ * works on any player (fpx_player_stats_get included: it never waits for
+ * the engine lock, and while a read or seek is in progress its packet and
+ * byte counters are those as of the last finished one); every function
+ * marked "Callback-safe: no" returns FPX_ERROR_IN_CALLBACK; and
+ * fpx_player_destroy returns FPX_ERROR_IN_CALLBACK (the handle stays valid).
  */
 typedef void (*fpx_log_callback)(int level, const char *message, void *userdata);
 
@@ -1107,7 +1126,12 @@ FPX_API int fpx_player_create(const fpx_player_config *config, fpx_player **out)
 /**
  * Destroys a player. See "Ownership and lifetimes" for what happens to
  * pending seeks and events. NULL is a no-op returning FPX_OK; a destroyed
- * handle gives FPX_ERROR_INVALID_HANDLE. Callback-safe: yes (see above).
+ * handle gives FPX_ERROR_INVALID_HANDLE. Callback-safe: yes from the
+ * player's own completions and listener events (see above). From the log
+ * callback, the wakeup, or a callback of another player it returns
+ * FPX_ERROR_IN_CALLBACK and the handle stays valid: there the calling thread
+ * may be the player's own worker or hold its locks, and two callbacks
+ * destroying each other's players would wait for each other for ever.
  */
 FPX_API int fpx_player_destroy(fpx_player *player);
 

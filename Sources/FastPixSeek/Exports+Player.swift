@@ -213,6 +213,14 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
 @_cdecl("fpx_player_destroy")
 public func fpxPlayerDestroy(_ h: OpaquePointer?) -> Int32 {
     guard h != nil else { return 0 }
+    // From the log callback or the wakeup (this thread may be the player's own worker,
+    // hold its engine lock, or be its wakeup thread), and from a callback of another
+    // player (two callbacks destroying each other's players would wait for each other):
+    // refused, the handle still valid (seek.h, section 5).
+    if CallbackScope.isActive {
+        guard let p = Handles.player(h) else { return ErrorCode.invalidHandle.rawValue }
+        if CallbackScope.isInHostHook || !p.isInCallback { return ErrorCode.inCallback.rawValue }
+    }
     guard let p = Handles.unregister(h) else { return ErrorCode.invalidHandle.rawValue }
     p.destroy()
     return 0

@@ -47,10 +47,16 @@ enum Handles {
 }
 
 /// Runs `body` with the player for `handle`, mapping thrown codes.
+///
+/// `callbackSafe: false` (the header's "Callback-safe: no"): refused with
+/// FPX_ERROR_IN_CALLBACK from inside any callback the library runs on this
+/// thread (any player's event, the wakeup, the log callback: `CallbackScope`),
+/// whichever player it is called on. Such a call may wait for a worker, a lock
+/// or a delivery thread that the calling thread itself is, or holds up.
 @inline(__always)
 func withPlayer(_ handle: OpaquePointer?, callbackSafe: Bool = true, _ body: (Player) throws -> Void) -> Int32 {
     guard let p = Handles.player(handle) else { return ErrorCode.invalidHandle.rawValue }
-    if !callbackSafe && p.isInCallback { return ErrorCode.inCallback.rawValue }
+    if !callbackSafe && (CallbackScope.isActive || p.isInCallback) { return ErrorCode.inCallback.rawValue }
     do {
         try body(p)
         return 0

@@ -90,7 +90,7 @@ public final class EventQueue: @unchecked Sendable {
             if wakePending {
                 wakePending = false
                 m.unlock()
-                wakeup?()
+                if let w = wakeup { CallbackScope.run(.wakeup) { w() } }
                 m.lock()
                 continue
             }
@@ -124,7 +124,7 @@ public final class EventQueue: @unchecked Sendable {
             if let e = pop() {
                 deliveringThread = pthread_self()
                 m.unlock()
-                e()
+                CallbackScope.run(.delivery) { e() }
                 m.lock()
                 deliveringThread = nil
                 delivered &+= 1
@@ -145,7 +145,7 @@ public final class EventQueue: @unchecked Sendable {
         while let e = pop() {
             deliveringThread = pthread_self()
             m.unlock()
-            e()
+            CallbackScope.run(.delivery) { e() }
             n += 1
             m.lock()
             deliveringThread = nil

@@ -158,6 +158,28 @@ public final class Player: @unchecked Sendable {
     private var worker: OSThread?
     /// Held while an engine resolves a seek or reads a packet.
     let engineLock = Monitor()
+    /// The demux counters of the current item's engine as of the end of the last
+    /// engine call (`withEngine`), for `statistics` when the engine lock is busy:
+    /// stats never wait for it (a log callback runs with it held, seek.h "Logging").
+    /// A leaf lock, never held across anything else.
+    private let demuxSnapLock = Monitor()
+    private var demuxSnap: (engine: ObjectIdentifier, packets: UInt64, bytes: UInt64)?
+
+    /// Runs `body` with the engine lock held, then publishes `e`'s demux counters.
+    func withEngine<T>(_ e: PlayerEngine, _ body: () throws -> T) rethrows -> T {
+        engineLock.lock()
+        defer {
+            publishDemuxHeld(e)
+            engineLock.unlock()
+        }
+        return try body()
+    }
+
+    /// With the engine lock held: records `e`'s counters for `statistics`.
+    private func publishDemuxHeld(_ e: PlayerEngine) {
+        let c = e.demuxCounters
+        demuxSnapLock.locked { demuxSnap = (ObjectIdentifier(e), c.packets, c.bytes) }
+    }
     /// The frame the player stands on (stream pts), from the last landing or step.
     var playheadTicks: Int64?
     /// The scrub session, created with the seek manager. Guarded by `m`.
@@ -279,7 +301,7 @@ public final class Player: @unchecked Sendable {
     /// The seekable range on the item timeline. Blocking.
     public func seekableRange() throws -> (start: MediaTime, end: MediaTime)? {
         let engine = try readyEngine()
-        return try engineLock.locked {
+        return try withEngine(engine) {
             guard let r = try engine.seekableRange() else { return nil }
             return (engine.timeline.itemTime(ofTicks: r.lowerBound), engine.timeline.itemTime(ofTicks: r.upperBound))
         }
@@ -517,8 +539,8 @@ public final class Player: @unchecked Sendable {
             // costs what later ones do and range queries need no I/O. A failure
             // here only leaves the range unknown.
             if let e = engine {
-                if let b = e as? BackgroundIndexable { engineLock.locked { b.setIndexMode(config.indexMode) } }
-                _ = try? engineLock.locked { try e.seekableRange() }
+                if let b = e as? BackgroundIndexable { withEngine(e) { b.setIndexMode(config.indexMode) } }
+                _ = try? withEngine(e) { try e.seekableRange() }
             }
         } catch let e as EngineError {
             failure = e.code
@@ -563,6 +585,8 @@ public final class Player: @unchecked Sendable {
             e.close()
             let c = e.demuxCounters
             let facts = e.factsOwner
+            // Its counters move to retiredDemux: the snapshot must not count them twice.
+            demuxSnapLock.locked { if demuxSnap?.engine == ObjectIdentifier(e) { demuxSnap = nil } }
             m.locked {
                 retiredDemux.packets &+= c.packets; retiredDemux.bytes &+= c.bytes
                 if let f = facts { retainedFacts.append(f) }
@@ -593,7 +617,7 @@ public final class Player: @unchecked Sendable {
         // No lock per packet: stopReason (supersede, cancel, destroy) sets the request's flag.
         let cancel = req.cancel
         let shouldStop: () -> Bool = { cancel.isSet }
-        engineLock.locked {
+        withEngine(engine) {
             do {
                 let range = try engine.seekableRange()
                 let request = try Self.landingRequest(req, timeline: timeline, range: range, clamp: &clamp,
@@ -664,7 +688,7 @@ public final class Player: @unchecked Sendable {
         // The previous packet is released only now, at the next read (seek.h, section 5).
         let previous: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
         _ = previous
-        let v = try engineLock.locked { () throws -> PacketView in
+        let v = try withEngine(engine) { () throws -> PacketView in
             // Interrupted while waiting for the engine lock: nothing was read.
             if stop() { throw ErrorCode.interrupted }
             return try engine.readPacket(shouldStop: stop)
@@ -775,7 +799,16 @@ public final class Player: @unchecked Sendable {
             c.bytes &+= indexDemux.bytes
         }
         if let e = engine {
-            let live = engineLock.locked { e.demuxCounters }
+            // Never waits for the engine lock (held across I/O, and by the thread a log
+            // callback runs on): when it is busy, the counters as of the last engine call.
+            var live: (packets: UInt64, bytes: UInt64) = (0, 0)
+            if engineLock.tryLock() {
+                live = e.demuxCounters
+                demuxSnapLock.locked { demuxSnap = (ObjectIdentifier(e), live.packets, live.bytes) }
+                engineLock.unlock()
+            } else if let snap = demuxSnapLock.locked({ demuxSnap }), snap.engine == ObjectIdentifier(e) {
+                live = (snap.packets, snap.bytes)
+            }
             c.packets &+= live.packets
             c.bytes &+= live.bytes
         }
