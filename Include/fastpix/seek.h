@@ -239,6 +239,18 @@
  * <= 0, unknown enum values, negative tolerances, corrupt media, missing
  * files, unreachable or stalled servers) is reported as an error.
  *
+ * Running out of file descriptors is reported as such, never as
+ * FPX_ERROR_NO_MEMORY or FPX_ERROR_IO: when the process (EMFILE, its
+ * RLIMIT_NOFILE, `ulimit -n`) or the system (ENFILE) has none left,
+ * fpx_player_create returns FPX_ERROR_NO_FILE_DESCRIPTORS (a
+ * FPX_DELIVERY_HOST player needs two for its event fd), an open fails with
+ * it (the item FAILED, its error and fpx_player_wait_item's result
+ * FPX_ERROR_NO_FILE_DESCRIPTORS, av_error AVERROR(EMFILE) or
+ * AVERROR(ENFILE)), and so does every later call that has to open a file
+ * or a connection (a seek's completion error, fpx_player_read_packet, a
+ * step: e.g. an HLS segment fetched on demand). Nothing is left half made:
+ * close descriptors (or raise the limit) and retry.
+ *
  * =========================================================================
  * 7. Compatibility
  * =========================================================================
@@ -500,7 +512,8 @@ typedef enum fpx_error {
     FPX_ERROR_INTERRUPTED = -26,     /**< a blocked read stopped by a seek, cancel, close or destroy */
     FPX_ERROR_TOO_LARGE = -27,       /**< media exceeds the player's buffer cap (max_buffer_bytes) */
     FPX_ERROR_FFMPEG_MISMATCH = -28, /**< loaded FFmpeg majors differ from the build's; see "FFmpeg ABI" */
-    FPX_ERROR_REFERENCE_STREAM = -29 /**< the reference stream cannot be disabled */
+    FPX_ERROR_REFERENCE_STREAM = -29, /**< the reference stream cannot be disabled */
+    FPX_ERROR_NO_FILE_DESCRIPTORS = -30 /**< the process (EMFILE) or system (ENFILE) is out of file descriptors */
 } fpx_error;
 
 /**
@@ -1118,7 +1131,8 @@ FPX_API void fpx_player_config_init(fpx_player_config *config);
  * Returns FPX_OK and sets *out, or FPX_ERROR_INVALID_ARGUMENT (out NULL,
  * config->size too small, negative io_timeout_ms, an invalid
  * protocol_whitelist, negative max_buffer_bytes), FPX_ERROR_UNKNOWN_ENUM
- * (delivery, index_mode), FPX_ERROR_NO_MEMORY. The first create installs the library's
+ * (delivery, index_mode), FPX_ERROR_NO_MEMORY, FPX_ERROR_NO_FILE_DESCRIPTORS
+ * (section 6). The first create installs the library's
  * av_log callback (see "Logging").
  */
 FPX_API int fpx_player_create(const fpx_player_config *config, fpx_player **out);

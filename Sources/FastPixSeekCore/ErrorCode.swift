@@ -30,6 +30,7 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
     case tooLarge = -27
     case ffmpegMismatch = -28
     case referenceStream = -29
+    case noFileDescriptors = -30
 
     public var name: StaticString {
         switch self {
@@ -62,6 +63,7 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
         case .tooLarge: return "FPX_ERROR_TOO_LARGE"
         case .ffmpegMismatch: return "FPX_ERROR_FFMPEG_MISMATCH"
         case .referenceStream: return "FPX_ERROR_REFERENCE_STREAM"
+        case .noFileDescriptors: return "FPX_ERROR_NO_FILE_DESCRIPTORS"
         }
     }
 
@@ -96,6 +98,7 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
         case .tooLarge: return "too large: the media exceeds the player's buffer cap"
         case .ffmpegMismatch: return "the loaded FFmpeg libraries have other major versions than the library was built against"
         case .referenceStream: return "the reference stream cannot be disabled: seeks resolve on it"
+        case .noFileDescriptors: return "out of file descriptors: the process (EMFILE, see ulimit -n) or the system (ENFILE) has none left"
         }
     }
 }

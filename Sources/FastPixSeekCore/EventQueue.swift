@@ -31,18 +31,32 @@ public final class EventQueue: @unchecked Sendable {
     private var waker: OSThread?
     private var wakePending = false
 
-    public init?(mode: Mode, wakeup: (() -> Void)?) {
+    public convenience init?(mode: Mode, wakeup: (() -> Void)?) {
+        var failure = ErrorCode.noMemory
+        self.init(mode: mode, wakeup: wakeup, failure: &failure)
+    }
+
+    /// `failure` says why it returned nil: `.noFileDescriptors` when pipe(2) found the
+    /// process or the system out of descriptors (EMFILE, ENFILE), else `.noMemory`.
+    public init?(mode: Mode, wakeup: (() -> Void)?, failure: inout ErrorCode) {
         self.mode = mode
         self.wakeup = wakeup
         switch mode {
         case .host:
+            var fds: [Int32] = [-1, -1]
+            guard pipe(&fds) == 0 else {
+                failure = (errno == EMFILE || errno == ENFILE) ? .noFileDescriptors : .noMemory
+                return nil
+            }
             if wakeup != nil {
                 // The wakeup runs on a library thread, never inside the call that posted.
-                guard let t = OSThread(name: "fpx-wakeup", { [self] in self.wakeLoop() }) else { return nil }
+                guard let t = OSThread(name: "fpx-wakeup", { [self] in self.wakeLoop() }) else {
+                    close(fds[0]); close(fds[1])
+                    failure = .noMemory
+                    return nil
+                }
                 waker = t
             }
-            var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else { return nil }
             for fd in fds {
                 _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
                 _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

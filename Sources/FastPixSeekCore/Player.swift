@@ -212,10 +212,16 @@ public final class Player: @unchecked Sendable {
     /// engine evicting a segment. Guarded by `m`.
     private var hostPacket: AnyObject?
 
-    public init?(config: Config, factory: @escaping EngineFactory) {
+    public convenience init?(config: Config, factory: @escaping EngineFactory) {
+        var failure = ErrorCode.noMemory
+        self.init(config: config, factory: factory, failure: &failure)
+    }
+
+    /// `failure` says why it returned nil: `.noFileDescriptors` (EMFILE, ENFILE) or `.noMemory`.
+    public init?(config: Config, factory: @escaping EngineFactory, failure: inout ErrorCode) {
         self.config = config
         self.factory = factory
-        guard let q = EventQueue(mode: config.delivery, wakeup: config.wakeup) else { return nil }
+        guard let q = EventQueue(mode: config.delivery, wakeup: config.wakeup, failure: &failure) else { return nil }
         self.events = q
         guard let w = OSThread(name: "fpx-worker", { [self] in self.workerLoop() }) else {
             q.shutdown()

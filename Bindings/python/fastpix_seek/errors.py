@@ -50,6 +50,7 @@ __all__ = [
     "TooLargeError",
     "FFmpegMismatchError",
     "ReferenceStreamError",
+    "NoFileDescriptorsError",
     "ERROR_CLASSES",
     "ERROR_NAMES",
     "error_class_for",
@@ -87,6 +88,7 @@ ERROR_NAMES: Dict[int, str] = {
     -27: "FPX_ERROR_TOO_LARGE",
     -28: "FPX_ERROR_FFMPEG_MISMATCH",
     -29: "FPX_ERROR_REFERENCE_STREAM",
+    -30: "FPX_ERROR_NO_FILE_DESCRIPTORS",
 }
 
 
@@ -301,6 +303,12 @@ class FFmpegMismatchError(FastPixSeekError, RuntimeError):
     default_code = -28
 
 
+class NoFileDescriptorsError(FastPixSeekError, OSError):
+    """FPX_ERROR_NO_FILE_DESCRIPTORS: the process (EMFILE, ``ulimit -n``) or the system (ENFILE)
+    is out of file descriptors."""
+    default_code = -30
+
+
 #: code -> exception class. Unknown codes map to FastPixSeekError itself.
 ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     cls.default_code: cls
@@ -311,7 +319,7 @@ ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
                 InCallbackError, WrongModeError, NetworkError, NoSeekManagerError,
                 InternalError, InvalidStateError, ExpiredError, StalledError,
                 ProtocolNotAllowedError, ReadInterruptedError, TooLargeError,
-                ReferenceStreamError, FFmpegMismatchError)
+                ReferenceStreamError, FFmpegMismatchError, NoFileDescriptorsError)
 }
 
 
