@@ -75,13 +75,31 @@
  * =========================================================================
  *
  * All functions are thread-safe unless marked otherwise: any thread may call
- * them on any player at any time. Each player owns one worker thread that
- * performs the media I/O of opens and seeks, in order. No API call blocks on
+ * them on any player at any time. Players own no threads: the media I/O of
+ * every player's opens, seeks and closes runs on one process-wide pool, each
+ * player's in order, one at a time (a serial queue per player), so a player
+ * blocked in I/O never holds up another's seek. No API call blocks on
  * media I/O except those documented as blocking (fpx_player_wait_item,
  * fpx_player_seek_wait, fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
  * fpx_player_current_time). Every blocking call is bounded by the player's
  * I/O timeout and returns early when the player is destroyed (section 8
  * gives every bound).
+ *
+ * Threads. The library starts threads only in three shared pools, each
+ * growing while work waits and no thread of it is idle, up to a cap, and each
+ * thread exiting after 2 s idle (so a process whose players are all idle has
+ * none of them): "fpx-worker" (media I/O), "fpx-events" (FPX_DELIVERY_THREAD
+ * callbacks and FPX_DELIVERY_HOST wakeups) and "fpx-index" (FPX_INDEX_FULL
+ * indexes, at nice +10). The cap of each pool is 64 threads, or the value of
+ * the environment variable FPX_MAX_THREADS (1..1024) when the process first
+ * uses the library: a host with many players blocked on slow servers at once
+ * raises it; one that must bound its thread count lowers it (work beyond the
+ * cap waits for a thread, so with a small cap one stalled server can delay
+ * another player's seek until its I/O timeout). Besides the pools: one
+ * "fpx-hls-reload" thread per open live (or EVENT) HLS item, and one
+ * "fpx-scrub" timer thread per player from its first fpx_scrub_begin until
+ * destroy. A FPX_DELIVERY_HOST player holds one file descriptor (its eventfd)
+ * besides its media.
  *
  * Callback-safe functions are marked "Callback-safe: yes". Calling a function
  * not so marked from inside a callback returns FPX_ERROR_IN_CALLBACK.
@@ -113,7 +131,9 @@
  *
  * Delivery modes (fpx_player_config.delivery):
  *
- *   FPX_DELIVERY_THREAD  One library thread per player runs the callbacks.
+ *   FPX_DELIVERY_THREAD  Library threads (the shared "fpx-events" pool) run
+ *                        the callbacks: a player's one at a time, in order,
+ *                        on whichever pool thread drains its queue.
  *   FPX_DELIVERY_HOST    Nothing runs until the host calls
  *                        fpx_player_dispatch_events() on a thread of its
  *                        choice (its "main queue"). To learn when to call it,
@@ -125,8 +145,8 @@
  *
  * The event fd and the wakeup, exactly (FPX_DELIVERY_HOST):
  *
- * - fpx_player_event_fd() is the read end of a pipe, non-blocking and
- *   close-on-exec. It is LEVEL-triggered: it polls readable for as long as
+ * - fpx_player_event_fd() is an eventfd (the player's one descriptor),
+ *   non-blocking and close-on-exec. It is LEVEL-triggered: it polls readable for as long as
  *   events are queued and not yet taken by a dispatch, however many times
  *   you poll, and stops being readable once a dispatch has taken the last
  *   one. Never read from it or close it; watch it for POLLIN / EPOLLIN
@@ -214,7 +234,7 @@
  *   FPX_FINISH_CANCELLED, in-flight I/O is interrupted, and when destroy
  *   returns no callback of that player is running or will ever run again.
  *   In FPX_DELIVERY_THREAD mode the remaining events are delivered by the
- *   event thread before destroy returns. In FPX_DELIVERY_HOST mode destroy
+ *   delivery pool before destroy returns. In FPX_DELIVERY_HOST mode destroy
  *   delivers them itself, on the calling thread: it is the one call that runs
  *   callbacks, so that no seek loses its completion.
  *   Destroy called from inside one of that player's own callbacks returns at

@@ -100,7 +100,8 @@ public final class Player: @unchecked Sendable {
         var openDeadline: UInt64 = 0
         /// The background index (`IndexMode.full`): its thread, its reader
         /// while open (for `interrupt`), and its progress.
-        var indexThread: OSThread?
+        /// The index job is queued or running on `Executor.background` (guarded by the player's `m`).
+        var indexRunning = false
         var indexer: FrameIndexer?
         var indexFrames: UInt64 = 0
         var indexComplete = false
@@ -155,7 +156,9 @@ public final class Player: @unchecked Sendable {
     var listeners: [(id: UInt64, listener: PlayerListener)] = []
     var stats = PlayerStats()
     var destroyed = false
-    private var worker: OSThread?
+    /// The player's serial job queue on the shared pool (`Executor.work`): its opens,
+    /// seeks and closes run there one at a time, in order. The player owns no thread.
+    private let work = SerialQueue(executor: Executor.work)
     /// Held while an engine resolves a seek or reads a packet.
     let engineLock = Monitor()
     /// The demux counters of the current item's engine as of the end of the last
@@ -223,11 +226,6 @@ public final class Player: @unchecked Sendable {
         self.factory = factory
         guard let q = EventQueue(mode: config.delivery, wakeup: config.wakeup, failure: &failure) else { return nil }
         self.events = q
-        guard let w = OSThread(name: "fpx-worker", { [self] in self.workerLoop() }) else {
-            q.shutdown()
-            return nil
-        }
-        worker = w
     }
 
     // MARK: Items
@@ -241,7 +239,7 @@ public final class Player: @unchecked Sendable {
             let it = Item(id: nextItemID, url: url)
             nextItemID += 1
             item = it
-            jobs.append(.open(it))
+            enqueueLocked(.open(it))
             postItemStatusLocked(it)
             m.broadcast()
         }
@@ -263,7 +261,7 @@ public final class Player: @unchecked Sendable {
         cancelPendingLocked(reason: .cancelled)
         old.engine?.interrupt()
         old.indexer?.interrupt()
-        jobs.append(.close(old))
+        enqueueLocked(.close(old))
         item = nil
         playheadTicks = nil
         let none = ItemStatusInfo(itemID: old.id, status: .none, error: nil, avError: 0)
@@ -367,7 +365,7 @@ public final class Player: @unchecked Sendable {
             pending.removeAll { $0.state == .done }
             pending.append(req)
             interruptReadsLocked()
-            jobs.append(.seek(req))
+            enqueueLocked(.seek(req))
             m.broadcast()
             return id
         }
@@ -511,18 +509,20 @@ public final class Player: @unchecked Sendable {
 
     // MARK: Worker
 
-    private func workerLoop() {
-        while true {
-            m.lock()
-            while jobs.isEmpty && !destroyed { m.wait() }
-            if jobs.isEmpty { m.unlock(); return }
-            let job = jobs.removeFirst()
-            m.unlock()
-            switch job {
-            case .open(let it): runOpen(it)
-            case .seek(let req): runSeek(req)
-            case .close(let it): runClose(it)
-            }
+    /// Queues `job` (with `m` held): one run of `runNextJob` on the player's serial queue
+    /// per job, so jobs run in order, one at a time, on the shared pool.
+    private func enqueueLocked(_ job: Job) {
+        jobs.append(job)
+        work.async { [self] in self.runNextJob() }
+    }
+
+    private func runNextJob() {
+        let job: Job? = m.locked { jobs.isEmpty ? nil : jobs.removeFirst() }
+        switch job {
+        case .open(let it): runOpen(it)
+        case .seek(let req): runSeek(req)
+        case .close(let it): runClose(it)
+        case nil: break
         }
     }
 
@@ -735,13 +735,16 @@ public final class Player: @unchecked Sendable {
     /// Starts the item's index thread (`IndexMode.full`), if the engine can.
     private func startIndexLocked(_ it: Item, _ e: PlayerEngine) {
         guard e is BackgroundIndexable else { return }
-        it.indexThread = OSThread(name: "fpx-index", background: true) { [self] in self.runIndex(it, e) }
+        it.indexRunning = true
+        Executor.background.run { [self] in
+            self.runIndex(it, e)
+            self.m.locked { it.indexRunning = false; self.m.broadcast() }
+        }
     }
 
     /// Stops (the caller already interrupted it) and joins the item's index thread.
     private func joinIndex(_ it: Item) {
-        let t: OSThread? = m.locked { let t = it.indexThread; it.indexThread = nil; return t }
-        t?.join()
+        m.locked { while it.indexRunning { m.wait() } }
     }
 
     /// The index thread: opens a second reader of the item and feeds the
@@ -843,8 +846,9 @@ public final class Player: @unchecked Sendable {
             return false
         }
         if already { return }
-        worker?.join()
-        worker = nil
+        // Every job still queued runs now (opens skip, seeks complete as cancelled, closes
+        // close), on the pool; destroy waits for the last.
+        work.waitIdle()
         // Pending seeks that raced with the flag.
         m.locked { cancelPendingLocked(reason: .cancelled) }
         if let it = m.locked({ item }) { joinIndex(it) }

@@ -388,7 +388,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     // MARK: Seekable range
 
     /// A copy of the range for `liveWindow()`, which runs without the engine lock.
-    private static let publishLock = Monitor()
+    static let publishLock = Monitor()
     private var publishedRange: ClosedRange<Int64>?
 
     public func liveWindow() -> LiveWindow? {

@@ -38,7 +38,7 @@ static void reset(void) {
 
 static int open_one(const char *url) {
     fpx_player *p = make_player(FPX_DELIVERY_THREAD);
-    fpx_item_status_info st;
+    fpx_item_status_info st = {.struct_size = sizeof st};
     int rc;
     if (!p) return -1000;
     fpx_player_open(p, url);
