@@ -96,10 +96,10 @@
  * raises it; one that must bound its thread count lowers it (work beyond the
  * cap waits for a thread, so with a small cap one stalled server can delay
  * another player's seek until its I/O timeout). Besides the pools: one
- * "fpx-hls-reload" thread per open live (or EVENT) HLS item, and one
- * "fpx-scrub" timer thread per player from its first fpx_scrub_begin until
- * destroy. A FPX_DELIVERY_HOST player holds one file descriptor (its eventfd)
- * besides its media.
+ * shared "fpx-timer" thread while scrub gestures have a trailing position
+ * due (it exits after 2 s with none), and one "fpx-hls-reload" thread per
+ * open live (or EVENT) HLS item. A FPX_DELIVERY_HOST player holds one file
+ * descriptor (its eventfd) besides its media.
  *
  * Callback-safe functions are marked "Callback-safe: yes". Calling a function
  * not so marked from inside a callback returns FPX_ERROR_IN_CALLBACK.

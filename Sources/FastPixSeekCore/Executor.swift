@@ -29,11 +29,14 @@ public final class Executor: @unchecked Sendable {
     public static var delivery: Executor { pools.delivery }
     /// FULL background indexes, at nice +10.
     public static var background: Executor { pools.background }
+    /// Delayed jobs (scrub sessions' trailing positions): one shared thread.
+    public static var timers: TimerThread { pools.timers }
 
     private final class Pools {
         let work = Executor(name: "fpx-worker", background: false, maxThreads: configuredMaxThreads)
         let delivery = Executor(name: "fpx-events", background: false, maxThreads: configuredMaxThreads)
         let background = Executor(name: "fpx-index", background: true, maxThreads: configuredMaxThreads)
+        let timers = TimerThread()
     }
 
     // The three pools, made at the first use by whichever thread comes first: an atomic
@@ -193,6 +196,59 @@ public final class SerialQueue: ExecutorWork, @unchecked Sendable {
         m.locked {
             guard let r = runner else { return false }
             return pthread_equal(r, pthread_self()) != 0
+        }
+    }
+}
+
+/// One shared thread ("fpx-timer") that runs delayed jobs at their deadlines, in
+/// deadline order; started at the first job, it exits after
+/// `Executor.idleNanoseconds` with none pending. Jobs must be quick (they run on
+/// the timer thread itself): the scrub sessions' jobs only post an event.
+// @unchecked Sendable: the entries and the flag are guarded by `m`.
+public final class TimerThread: @unchecked Sendable {
+    private let m = Monitor()
+    private var entries: [(at: UInt64, job: @Sendable () -> Void)] = []
+    private var running = false
+
+    /// Runs `job` at `deadline` (monotonic nanoseconds), or soon after; never inside this call.
+    public func after(_ deadline: UInt64, _ job: @escaping @Sendable () -> Void) {
+        let start: Bool = m.locked {
+            entries.append((deadline, job))
+            m.signal()
+            if running { return false }
+            running = true
+            return true
+        }
+        guard start else { return }
+        if let t = OSThread(name: "fpx-timer", { [self] in self.loop() }) {
+            t.detach()
+        } else {
+            // Refused by the OS: the next `after` tries again.
+            m.locked { running = false }
+        }
+    }
+
+    private func loop() {
+        m.lock()
+        while true {
+            var first = -1
+            for i in entries.indices where first < 0 || entries[i].at < entries[first].at { first = i }
+            if first >= 0 {
+                if entries[first].at <= monotonicNanoseconds() {
+                    let job = entries.remove(at: first).job
+                    m.unlock()
+                    job()
+                    m.lock()
+                } else {
+                    m.wait(until: entries[first].at)
+                }
+                continue
+            }
+            if !m.wait(until: monotonicNanoseconds() &+ Executor.idleNanoseconds) && entries.isEmpty {
+                running = false
+                m.unlock()
+                return
+            }
         }
     }
 }

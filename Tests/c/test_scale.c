@@ -7,6 +7,8 @@
  *      once they are idle, no library thread remains (at most 2 x cores + 4
  *      is the target; the pools shrink to none), and each player holds one
  *      descriptor (its media file), counted from /proc/self/fd;
+ *   1b. a scrub gesture with a trailing position on each: one shared timer
+ *      thread at most, none once idle;
  *   2. 1,000 FPX_DELIVERY_HOST players: one descriptor each beyond their
  *      media (the eventfd), no library thread once idle;
  *   3. a storm: 3 seeks on each of the 2,000 players, while another thread
@@ -190,6 +192,37 @@ int main(int argc, char **argv)
         CHECK(max_threads_seen[i] <= 64);
     CHECK(wait_no_threads(10) <= 2 * cores + 4);
     CHECK_EQ(lib_threads("fpx-"), 0);
+
+    SECTION("1b. a scrub gesture with a trailing position on every player: one shared timer thread");
+    {
+        int timers_max = 0, idle_after_cancel = 0;
+        for (i = 0; i < n_players; i++) {
+            fpx_scrub_session *s = NULL;
+            CHECK_OK(fpx_player_scrub_session(thr[i], &s));
+            CHECK_OK(fpx_scrub_begin(s, fpx_time_make(1, 1)));
+            CHECK_OK(fpx_scrub_update(s, fpx_time_make(2, 1)));
+            CHECK_OK(fpx_scrub_update(s, fpx_time_make(3, 1))); /* inside the throttle: trailing */
+            if (i % 100 == 0) {
+                int n = lib_threads("fpx-timer");
+                if (n > timers_max)
+                    timers_max = n;
+            }
+        }
+        NOTE("fpx-timer threads at most: %d", timers_max);
+        CHECK(timers_max <= 1);
+        sleep_ms(300); /* the trailing positions (throttle 100 ms) are due */
+        for (i = 0; i < n_players; i++) {
+            fpx_scrub_session *s = NULL;
+            fpx_scrub_state st;
+            int active = 0;
+            CHECK_OK(fpx_player_scrub_session(thr[i], &s));
+            CHECK_OK(fpx_scrub_cancel(s));
+            if (fpx_scrub_get_state(s, &st, &active) == FPX_OK && !active)
+                idle_after_cancel++;
+        }
+        CHECK_EQ(idle_after_cancel, n_players);
+        CHECK_EQ(wait_no_threads(10), 0);
+    }
 
     SECTION("2. 1,000 HOST players: one eventfd each beyond the media, no thread once idle");
     host = make_players(FPX_DELIVERY_HOST, mp4);
