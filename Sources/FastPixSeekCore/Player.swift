@@ -148,10 +148,11 @@ public final class Player: @unchecked Sendable {
     let m = Monitor()
     var item: Item?
     private var nextItemID: UInt64 = 1
-    private var nextSeekID: UInt64 = 1
     private var nextListenerID: UInt64 = 1
     private var seekManagerEnabled = false
-    var pending: [SeekRequest] = []
+    /// The seek manager's state machine (ids, pending list, transitions): a value whose
+    /// transitions return the effects applied here (`applyLocked`).
+    var seeks = SeekManager<SeekRequest>()
     private var jobs: [Job] = []
     var listeners: [(id: UInt64, listener: PlayerListener)] = []
     var stats = PlayerStats()
@@ -344,8 +345,7 @@ public final class Player: @unchecked Sendable {
             guard !destroyed else { throw ErrorCode.invalidHandle }
             guard let it = item else { throw ErrorCode.noItem }
             if it.status == .failed { throw ErrorCode.itemFailed }
-            let id = nextSeekID
-            nextSeekID += 1
+            let id = seeks.takeID()
             stats.seeksIssued += 1
             let req = SeekRequest(id: id, item: it, target: target, precision: precision,
                                   callback: completion, issuedAt: issuedAt)
@@ -355,17 +355,7 @@ public final class Player: @unchecked Sendable {
                 return id
             }
             if engineHeld && resolveFromMemoryLocked(req) { return id }
-            for old in pending {
-                if old.state == .queued {
-                    completeLocked(old, reason: .superseded, clamp: nil)
-                } else if old.stopReason == nil {
-                    old.stopReason = .superseded
-                }
-            }
-            pending.removeAll { $0.state == .done }
-            pending.append(req)
-            interruptReadsLocked()
-            enqueueLocked(.seek(req))
+            applyLocked(seeks.issue(id, req))
             m.broadcast()
             return id
         }
@@ -381,7 +371,7 @@ public final class Player: @unchecked Sendable {
     private func resolveFromMemoryLocked(_ req: SeekRequest) -> Bool {
         let it = req.item
         guard it === item, !it.cancelled, it.status == .ready, let engine = it.engine,
-              !pending.contains(where: { $0.state == .inFlight }) else { return false }
+              !seeks.hasInFlight else { return false }
         let known = engine.seekableRangeInMemory()
         guard known.known else { return false }
         let timeline = engine.timeline
@@ -390,10 +380,9 @@ public final class Player: @unchecked Sendable {
         guard let request = try? Self.landingRequest(req, timeline: timeline, range: known.range, clamp: &clamp,
                                                      tolerance: &tolerance),
               let landing = engine.resolveFromMemory(request) else { return false }
-        for old in pending where old.state == .queued { completeLocked(old, reason: .superseded, clamp: nil) }
-        pending.removeAll { $0.state == .done }
-        // As on the worker path: a read blocked in I/O stops (the landing moved the read position).
-        interruptReadsLocked()
+        // As on the worker path: queued seeks superseded, and a read blocked in I/O stops (the
+        // landing moved the read position). Nothing is in flight (checked above).
+        applyLocked(seeks.issueDecided(req.id) ?? [])
         req.state = .inFlight
         completeLocked(req, reason: .completed, clamp: clamp, landing: landing, timeline: timeline,
                        tolerance: tolerance, streamIndex: engine.referenceStream)
@@ -436,18 +425,21 @@ public final class Player: @unchecked Sendable {
     private func cancelPendingLocked(reason: FinishReason) -> Int {
         // Counts the seeks this call decides: queued ones, and an in-flight one
         // not already overtaken (a superseded one stays superseded).
-        var n = 0
-        for r in pending where r.state != .done {
-            if r.state == .queued {
-                n += 1
-                completeLocked(r, reason: reason, clamp: nil)
-            } else if r.stopReason == nil {
-                n += 1
-                r.stopReason = reason
+        let (n, effects) = seeks.cancelAll(reason)
+        applyLocked(effects)
+        return n
+    }
+
+    /// Applies the seek manager's effects, in order (with `m` held).
+    private func applyLocked(_ effects: [SeekManager<SeekRequest>.Effect]) {
+        for e in effects {
+            switch e {
+            case .complete(_, let reason, let req): completeLocked(req, reason: reason, clamp: nil)
+            case .stop(_, let reason, let req): req.stopReason = reason
+            case .interruptReads: interruptReadsLocked()
+            case .run(_, let req): enqueueLocked(.seek(req))
             }
         }
-        pending.removeAll { $0.state == .done }
-        return n
     }
 
     /// Builds the outcome and posts clamp, accuracy and completion, in that
@@ -457,7 +449,7 @@ public final class Player: @unchecked Sendable {
                                 tolerance: MediaTime? = nil, error: ErrorCode? = nil, streamIndex: Int32 = -1) {
         guard req.state != .done else { return }
         req.state = .done
-        if let i = pending.firstIndex(where: { $0 === req }) { pending.remove(at: i) }
+        seeks.complete(req.id)
         m.broadcast()
         switch reason {
         case .completed: stats.seeksCompleted += 1
@@ -572,7 +564,9 @@ public final class Player: @unchecked Sendable {
                 it.error = failure ?? .internal
                 it.avError = avError
                 // Seeks queued behind a failed open complete as failed.
-                for r in pending where r.item === it { completeLocked(r, reason: .failed, clamp: nil, error: .itemFailed) }
+                for case .complete(_, _, let r) in seeks.completeAll(where: { $0.item === it }, .failed) {
+                    completeLocked(r, reason: .failed, clamp: nil, error: .itemFailed)
+                }
             }
             postItemStatusLocked(it)
             m.broadcast()
@@ -604,7 +598,11 @@ public final class Player: @unchecked Sendable {
         var engine: PlayerEngine?
         let proceed: Bool = m.locked {
             guard req.state == .queued else { return false }
-            if let stop = req.stopReason { completeLocked(req, reason: stop, clamp: nil); return false }
+            switch seeks.start(req.id) {
+            case .gone: return false
+            case .finish(let stop): completeLocked(req, reason: stop, clamp: nil); return false
+            case .proceed: break
+            }
             guard req.item === item, !req.item.cancelled, req.item.status == .ready, let e = req.item.engine else {
                 let err: ErrorCode = req.item.status == .failed ? .itemFailed : .noItem
                 completeLocked(req, reason: req.item.cancelled ? .cancelled : .failed, clamp: nil, error: err)
@@ -658,7 +656,7 @@ public final class Player: @unchecked Sendable {
             guard !destroyed else { throw ErrorCode.invalidHandle }
             guard let it = item else { throw ErrorCode.noItem }
             if it.status == .failed { throw ErrorCode.itemFailed }
-            if it.status == .ready && pending.isEmpty, let e = it.engine { return e }
+            if it.status == .ready && seeks.isIdle, let e = it.engine { return e }
             if let d = deadline, monotonicNanoseconds() >= d { throw ErrorCode.timeout }
             m.wait(until: deadline)
         }
