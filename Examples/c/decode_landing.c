@@ -178,7 +178,7 @@ int main(int argc, char **argv)
     fpx_player *player = NULL;
     fpx_item_info item;
     fpx_stream_info si;
-    fpx_packet pkt;
+    fpx_packet pkt = {.struct_size = sizeof pkt}; /* the output-struct rule: size set by the caller */
     struct seek_wait w;
     const AVCodec *codec;
     AVCodecContext *dec = NULL;

@@ -205,7 +205,7 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
     // FFmpeg's log goes through the library's (silent unless the host set a
     // log callback) from the first player on: see fpx_set_log_callback.
     FFmpegLog.installIfAllowed()
-    EngineGlobals.warmUp()
+    EngineGlobals.warmUp(ffmpegUsable: ffmpegOpenRefusal() == nil)
     var failure = ErrorCode.noMemory
     guard let p = Player(config: config, factory: makeFFmpegEngine, failure: &failure) else { return failure.rawValue }
     out.pointee = Handles.register(p)

@@ -11,15 +11,18 @@ import FastPixSeekCore
 /// Touched here, every later read is ordered after the initialisation by the
 /// locks that schedule the job (the player's queue, the pool's FIFO).
 public enum EngineGlobals {
-    public static func warmUp() {
+    /// `ffmpegUsable`: the loaded FFmpeg majors are the build's. Otherwise nothing here
+    /// may call into libavformat (seek.h, "FFmpeg ABI": a mismatched library is never used).
+    public static func warmUp(ffmpegUsable: Bool) {
         _ = ProtocolPolicy.remoteSafe.count
         _ = ProtocolPolicy.default
         _ = FFmpegEngine.publishLock
         _ = FFmpegEngine.allocationBounds.count
-        _ = ProtocolGate.defaultIOOpen
         _ = FFmpegFrameIndexer.maxRun
         _ = fpxHLSFormatName
         _ = FFmpegVersions.current
         _ = FFmpegLog.isInstalled
+        // Reads libavformat's default io_open from a fresh context: only with the right majors.
+        if ffmpegUsable { _ = ProtocolGate.defaultIOOpen }
     }
 }
