@@ -97,16 +97,43 @@
  * =========================================================================
  *
  * All functions are thread-safe unless marked otherwise: any thread may call
- * them on any player at any time. Each player owns one worker thread that
- * performs the media I/O of opens and seeks, in order. No API call blocks on
+ * them on any player at any time. Players own no threads: the media I/O of
+ * every player's opens, seeks and closes runs on one process-wide pool, each
+ * player's in order, one at a time (a serial queue per player), so a player
+ * blocked in I/O never holds up another's seek. No API call blocks on
  * media I/O except those documented as blocking (fpx_player_wait_item,
  * fpx_player_seek_wait, fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
  * fpx_player_current_time). Every blocking call is bounded by the player's
  * I/O timeout and returns early when the player is destroyed (section 8
  * gives every bound).
  *
+ * Threads. The library starts threads only in three shared pools, each
+ * growing while work waits and no thread of it is idle, up to a cap, and each
+ * thread exiting after 2 s idle (so a process whose players are all idle has
+ * none of them): "fpx-worker" (media I/O), "fpx-events" (FPX_DELIVERY_THREAD
+ * callbacks and FPX_DELIVERY_HOST wakeups) and "fpx-index" (FPX_INDEX_FULL
+ * indexes, at nice +10). The cap of each pool is 64 threads, or the value of
+ * the environment variable FPX_MAX_THREADS (1..1024) when the process first
+ * uses the library: a host with many players blocked on slow servers at once
+ * raises it; one that must bound its thread count lowers it (work beyond the
+ * cap waits for a thread, so with a small cap one stalled server can delay
+ * another player's seek until its I/O timeout). Besides the pools: one
+ * shared "fpx-timer" thread while scrub gestures have a trailing position
+ * due (it exits after 2 s with none), and one "fpx-hls-reload" thread per
+ * open live (or EVENT) HLS item. A FPX_DELIVERY_HOST player holds one file
+ * descriptor (its eventfd) besides its media.
+ *
  * Callback-safe functions are marked "Callback-safe: yes". Calling a function
  * not so marked from inside a callback returns FPX_ERROR_IN_CALLBACK.
+ * "Inside a callback" means inside any host code the library runs, on that
+ * thread: a seek completion or listener event (of any player, in either
+ * delivery mode), the wakeup, or the log callback; and the refusal applies
+ * whichever player the call names, not only the one whose callback runs.
+ * Each such call could wait for something the calling thread itself holds
+ * up (its own worker, a lock the library holds around the callback, the
+ * delivery thread it is running on). A callback-safe function never waits
+ * for any of those, so from every callback it works; none can deadlock.
+ * fpx_player_destroy is the one exception, see its entry.
  *
  * =========================================================================
  * 4. Event delivery
@@ -126,7 +153,9 @@
  *
  * Delivery modes (fpx_player_config.delivery):
  *
- *   FPX_DELIVERY_THREAD  One library thread per player runs the callbacks.
+ *   FPX_DELIVERY_THREAD  Library threads (the shared "fpx-events" pool) run
+ *                        the callbacks: a player's one at a time, in order,
+ *                        on whichever pool thread drains its queue.
  *   FPX_DELIVERY_HOST    Nothing runs until the host calls
  *                        fpx_player_dispatch_events() on a thread of its
  *                        choice (its "main queue"). To learn when to call it,
@@ -138,8 +167,8 @@
  *
  * The event fd and the wakeup, exactly (FPX_DELIVERY_HOST):
  *
- * - fpx_player_event_fd() is the read end of a pipe, non-blocking and
- *   close-on-exec. It is LEVEL-triggered: it polls readable for as long as
+ * - fpx_player_event_fd() is an eventfd (the player's one descriptor),
+ *   non-blocking and close-on-exec. It is LEVEL-triggered: it polls readable for as long as
  *   events are queued and not yet taken by a dispatch, however many times
  *   you poll, and stops being readable once a dispatch has taken the last
  *   one. Never read from it or close it; watch it for POLLIN / EPOLLIN
@@ -227,13 +256,15 @@
  *   FPX_FINISH_CANCELLED, in-flight I/O is interrupted, and when destroy
  *   returns no callback of that player is running or will ever run again.
  *   In FPX_DELIVERY_THREAD mode the remaining events are delivered by the
- *   event thread before destroy returns. In FPX_DELIVERY_HOST mode destroy
+ *   delivery pool before destroy returns. In FPX_DELIVERY_HOST mode destroy
  *   delivers them itself, on the calling thread: it is the one call that runs
  *   callbacks, so that no seek loses its completion.
  *   Destroy called from inside one of that player's own callbacks returns at
  *   once (the handle is invalid from then on); the remaining events, cancelled
  *   completions included, are delivered on the same thread right after the
- *   current callback returns, and then the player is freed.
+ *   current callback returns, and then the player is freed. From the log
+ *   callback, the wakeup or another player's callback, destroy returns
+ *   FPX_ERROR_IN_CALLBACK and does nothing (see fpx_player_destroy).
  *
  * =========================================================================
  * 6. Errors
@@ -249,6 +280,18 @@
  * input (NULL, destroyed handles, NaN, infinite or invalid times, timescale
  * <= 0, unknown enum values, negative tolerances, corrupt media, missing
  * files, unreachable or stalled servers) is reported as an error.
+ *
+ * Running out of file descriptors is reported as such, never as
+ * FPX_ERROR_NO_MEMORY or FPX_ERROR_IO: when the process (EMFILE, its
+ * RLIMIT_NOFILE, `ulimit -n`) or the system (ENFILE) has none left,
+ * fpx_player_create returns FPX_ERROR_NO_FILE_DESCRIPTORS (a
+ * FPX_DELIVERY_HOST player needs two for its event fd), an open fails with
+ * it (the item FAILED, its error and fpx_player_wait_item's result
+ * FPX_ERROR_NO_FILE_DESCRIPTORS, av_error AVERROR(EMFILE) or
+ * AVERROR(ENFILE)), and so does every later call that has to open a file
+ * or a connection (a seek's completion error, fpx_player_read_packet, a
+ * step: e.g. an HLS segment fetched on demand). Nothing is left half made:
+ * close descriptors (or raise the limit) and retry.
  *
  * =========================================================================
  * 7. Compatibility
@@ -511,7 +554,8 @@ typedef enum fpx_error {
     FPX_ERROR_INTERRUPTED = -26,     /**< a blocked read stopped by a seek, cancel, close or destroy */
     FPX_ERROR_TOO_LARGE = -27,       /**< media exceeds the player's buffer cap (max_buffer_bytes) */
     FPX_ERROR_FFMPEG_MISMATCH = -28, /**< loaded FFmpeg majors differ from the build's; see "FFmpeg ABI" */
-    FPX_ERROR_REFERENCE_STREAM = -29 /**< the reference stream cannot be disabled */
+    FPX_ERROR_REFERENCE_STREAM = -29, /**< the reference stream cannot be disabled */
+    FPX_ERROR_NO_FILE_DESCRIPTORS = -30 /**< the process (EMFILE) or system (ENFILE) is out of file descriptors */
 } fpx_error;
 
 /**
@@ -558,9 +602,17 @@ FPX_API const char *fpx_error_name(int code);
 /**
  * One log line: level (FPX_LOG_*), the message without its trailing newline
  * (FFmpeg's carry their "[mov,mp4,... @ 0x...]" prefix), valid during the
- * call only. Runs on whichever thread logged (a player's worker, a reload
- * thread, a host thread inside a blocking call), possibly concurrently with
- * other calls; it must return quickly and must not destroy players.
+ * call only. Runs on whichever thread logged (a player's worker, its index
+ * or HLS reload thread, a host thread inside a blocking call such as
+ * fpx_player_read_packet), possibly concurrently with other calls, and
+ * often while the library holds that player's engine lock (FFmpeg logs from
+ * inside packet reads, seeks and opens). It must return quickly. It is a
+ * callback (section 3): from it, every function marked "Callback-safe: yes"
+ * works on any player (fpx_player_stats_get included: it never waits for
+ * the engine lock, and while a read or seek is in progress its packet and
+ * byte counters are those as of the last finished one); every function
+ * marked "Callback-safe: no" returns FPX_ERROR_IN_CALLBACK; and
+ * fpx_player_destroy returns FPX_ERROR_IN_CALLBACK (the handle stays valid).
  */
 typedef void (*fpx_log_callback)(int level, const char *message, void *userdata);
 
@@ -1128,7 +1180,8 @@ FPX_API void fpx_player_config_init(fpx_player_config *config);
  * Returns FPX_OK and sets *out, or FPX_ERROR_INVALID_ARGUMENT (out NULL,
  * config->size too small, negative io_timeout_ms, an invalid
  * protocol_whitelist, negative max_buffer_bytes), FPX_ERROR_UNKNOWN_ENUM
- * (delivery, index_mode), FPX_ERROR_NO_MEMORY. The first create installs the library's
+ * (delivery, index_mode), FPX_ERROR_NO_MEMORY, FPX_ERROR_NO_FILE_DESCRIPTORS
+ * (section 6). The first create installs the library's
  * av_log callback (see "Logging"). Callback-safe: yes.
  */
 FPX_API int fpx_player_create(const fpx_player_config *config, fpx_player **out);
@@ -1136,7 +1189,12 @@ FPX_API int fpx_player_create(const fpx_player_config *config, fpx_player **out)
 /**
  * Destroys a player. See "Ownership and lifetimes" for what happens to
  * pending seeks and events. NULL is a no-op returning FPX_OK; a destroyed
- * handle gives FPX_ERROR_INVALID_HANDLE. Callback-safe: yes (see above).
+ * handle gives FPX_ERROR_INVALID_HANDLE. Callback-safe: yes from the
+ * player's own completions and listener events (see above). From the log
+ * callback, the wakeup, or a callback of another player it returns
+ * FPX_ERROR_IN_CALLBACK and the handle stays valid: there the calling thread
+ * may be the player's own worker or hold its locks, and two callbacks
+ * destroying each other's players would wait for each other for ever.
  */
 FPX_API int fpx_player_destroy(fpx_player *player);
 

@@ -39,6 +39,7 @@ enum ABITables {
         case Int32(truncatingIfNeeded: FPX_ERROR_TOO_LARGE.rawValue): return "media exceeds the player's buffer cap (max_buffer_bytes)"
         case Int32(truncatingIfNeeded: FPX_ERROR_FFMPEG_MISMATCH.rawValue): return "loaded FFmpeg majors differ from the build's; see \"FFmpeg ABI\""
         case Int32(truncatingIfNeeded: FPX_ERROR_REFERENCE_STREAM.rawValue): return "the reference stream cannot be disabled"
+        case Int32(truncatingIfNeeded: FPX_ERROR_NO_FILE_DESCRIPTORS.rawValue): return "the process (EMFILE) or system (ENFILE) is out of file descriptors"
         default: return "unknown error"
         }
     }
@@ -76,6 +77,7 @@ enum ABITables {
         case Int32(truncatingIfNeeded: FPX_ERROR_TOO_LARGE.rawValue): return "FPX_ERROR_TOO_LARGE"
         case Int32(truncatingIfNeeded: FPX_ERROR_FFMPEG_MISMATCH.rawValue): return "FPX_ERROR_FFMPEG_MISMATCH"
         case Int32(truncatingIfNeeded: FPX_ERROR_REFERENCE_STREAM.rawValue): return "FPX_ERROR_REFERENCE_STREAM"
+        case Int32(truncatingIfNeeded: FPX_ERROR_NO_FILE_DESCRIPTORS.rawValue): return "FPX_ERROR_NO_FILE_DESCRIPTORS"
         default: return "FPX_UNKNOWN"
         }
     }

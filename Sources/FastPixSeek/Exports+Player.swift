@@ -205,7 +205,9 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
     // FFmpeg's log goes through the library's (silent unless the host set a
     // log callback) from the first player on: see fpx_set_log_callback.
     FFmpegLog.installIfAllowed()
-    guard let p = Player(config: config, factory: makeFFmpegEngine) else { return ErrorCode.noMemory.rawValue }
+    EngineGlobals.warmUp(ffmpegUsable: ffmpegOpenRefusal() == nil)
+    var failure = ErrorCode.noMemory
+    guard let p = Player(config: config, factory: makeFFmpegEngine, failure: &failure) else { return failure.rawValue }
     out.pointee = Handles.register(p)
     return 0
 }
@@ -213,6 +215,14 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
 @_cdecl("fpx_player_destroy")
 public func fpxPlayerDestroy(_ h: OpaquePointer?) -> Int32 {
     guard h != nil else { return 0 }
+    // From the log callback or the wakeup (this thread may be the player's own worker,
+    // hold its engine lock, or be its wakeup thread), and from a callback of another
+    // player (two callbacks destroying each other's players would wait for each other):
+    // refused, the handle still valid (seek.h, section 5).
+    if CallbackScope.isActive {
+        guard let p = Handles.player(h) else { return ErrorCode.invalidHandle.rawValue }
+        if CallbackScope.isInHostHook || !p.isInCallback { return ErrorCode.inCallback.rawValue }
+    }
     guard let p = Handles.unregister(h) else { return ErrorCode.invalidHandle.rawValue }
     p.destroy()
     return 0

@@ -27,7 +27,7 @@ func cStepResult(_ r: FrameStepResult) -> fpx_frame_step_result {
 /// Runs `body` with the scrub session behind `handle`.
 func withScrub(_ function: CFunction, _ handle: OpaquePointer?, _ body: (ScrubSession) throws -> Void) -> Int32 {
     guard let p = Handles.playerOfScrub(handle) else { return ErrorCode.invalidHandle.rawValue }
-    if !function.isCallbackSafe && p.isInCallback { return ErrorCode.inCallback.rawValue }
+    if !function.isCallbackSafe && (CallbackScope.isActive || p.isInCallback) { return ErrorCode.inCallback.rawValue }
     guard let s = p.scrubSession else { return ErrorCode.noSeekManager.rawValue }
     do {
         try body(s)

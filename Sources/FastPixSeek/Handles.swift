@@ -50,10 +50,15 @@ enum Handles {
 /// function being served: one not marked "Callback-safe: yes" in seek.h (the generated
 /// CFunction table, ABITables.swift) returns FPX_ERROR_IN_CALLBACK from inside a callback.
 /// There is no default: every export names itself.
+///
+/// Refused from inside any callback the library runs on this thread (any player's event,
+/// the wakeup, the log callback: `CallbackScope`), whichever player it is called on: such
+/// a call may wait for a worker, a lock or a delivery thread that the calling thread itself
+/// is, or holds up.
 @inline(__always)
 func withPlayer(_ function: CFunction, _ handle: OpaquePointer?, _ body: (Player) throws -> Void) -> Int32 {
     guard let p = Handles.player(handle) else { return ErrorCode.invalidHandle.rawValue }
-    if !function.isCallbackSafe && p.isInCallback { return ErrorCode.inCallback.rawValue }
+    if !function.isCallbackSafe && (CallbackScope.isActive || p.isInCallback) { return ErrorCode.inCallback.rawValue }
     do {
         try body(p)
         return 0

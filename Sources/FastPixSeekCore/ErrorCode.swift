@@ -32,6 +32,7 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
     case tooLarge = -27
     case ffmpegMismatch = -28
     case referenceStream = -29
+    case noFileDescriptors = -30
 
     /// The header's name of the code ("FPX_ERROR_TIMEOUT").
     public var name: StaticString {
@@ -65,6 +66,7 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
         case .tooLarge: return "FPX_ERROR_TOO_LARGE"
         case .ffmpegMismatch: return "FPX_ERROR_FFMPEG_MISMATCH"
         case .referenceStream: return "FPX_ERROR_REFERENCE_STREAM"
+        case .noFileDescriptors: return "FPX_ERROR_NO_FILE_DESCRIPTORS"
         }
     }
 
@@ -100,6 +102,7 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
         case .tooLarge: return "media exceeds the player's buffer cap (max_buffer_bytes)"
         case .ffmpegMismatch: return "loaded FFmpeg majors differ from the build's; see \"FFmpeg ABI\""
         case .referenceStream: return "the reference stream cannot be disabled"
+        case .noFileDescriptors: return "the process (EMFILE) or system (ENFILE) is out of file descriptors"
         }
     }
 }

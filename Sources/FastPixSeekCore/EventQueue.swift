@@ -2,14 +2,20 @@
 import Glibc
 #endif
 
+/// eventfd(2) (glibc's <sys/eventfd.h> is not in the Glibc module).
+@_silgen_name("eventfd")
+private func fpx_eventfd(_ initval: UInt32, _ flags: Int32) -> Int32
+
 /// A player's ordered event queue and its delivery.
 ///
 /// Events are closures posted from any thread and run one at a time, in order,
-/// either on a library thread (`.thread`) or by the host (`.host`, through
-/// `dispatch()`), never inside the call that posted them.
+/// never inside the call that posted them: on the shared delivery pool
+/// (`.thread`: `Executor.delivery`, one pool thread at a time drains a queue) or
+/// by the host (`.host`, through `dispatch()`, signalled by one eventfd and an
+/// optional wakeup run on the delivery pool).
 // @unchecked Sendable: the queue's mutable state is guarded by `m`, host dispatch by
-// `dispatchMonitor`; `mode` and `wakeup` are immutable.
-public final class EventQueue: @unchecked Sendable {
+// `dispatchMonitor`; `mode`, `wakeup` and `eventFD` are immutable after init.
+public final class EventQueue: ExecutorWork, @unchecked Sendable {
     public enum Mode: Sendable { case thread, host }
 
     public let mode: Mode
@@ -17,47 +23,53 @@ public final class EventQueue: @unchecked Sendable {
     private var queue: [@Sendable () -> Void] = []
     private var head = 0
     private var stopping = false
-    private var thread: OSThread?
+    /// `.thread`: in the delivery pool's ready list or being drained.
+    private var scheduled = false
     /// Serialises host dispatchers.
     private let dispatchMonitor = Monitor()
-    private var dispatching = false
     private var deliveringThread: pthread_t?
-    private let wakeup: (() -> Void)?
-    /// FPX_DELIVERY_HOST: readable while events are queued.
+    private let wakeup: WakeupBox?
+    /// `.host` with a wakeup: runs the wakeups one at a time, in order, on the delivery pool.
+    private let wakeQueue: SerialQueue?
+    /// FPX_DELIVERY_HOST: an eventfd, readable (counter > 0) while events are queued.
     public private(set) var eventFD: Int32 = -1
-    /// The pipe's write end: one byte is in the pipe while events are queued.
-    private var signalFD: Int32 = -1
     private var delivered: UInt64 = 0
-    private var waker: OSThread?
-    private var wakePending = false
 
-    public init?(mode: Mode, wakeup: (() -> Void)?) {
+    // @unchecked Sendable: the host's wakeup (a C function pointer and its userdata),
+    // called on a library thread as seek.h documents; immutable.
+    private final class WakeupBox: @unchecked Sendable {
+        let call: () -> Void
+        init(_ c: @escaping () -> Void) { call = c }
+    }
+
+    public convenience init?(mode: Mode, wakeup: (() -> Void)?) {
+        var failure = ErrorCode.noMemory
+        self.init(mode: mode, wakeup: wakeup, failure: &failure)
+    }
+
+    /// `failure` says why it returned nil: `.noFileDescriptors` when eventfd(2) found the
+    /// process or the system out of descriptors (EMFILE, ENFILE), else `.noMemory`.
+    /// No thread is started: delivery runs on `Executor.delivery`.
+    public init?(mode: Mode, wakeup: (() -> Void)?, failure: inout ErrorCode) {
         self.mode = mode
-        self.wakeup = wakeup
+        self.wakeup = wakeup.map { WakeupBox($0) }
         switch mode {
         case .host:
-            if wakeup != nil {
-                // The wakeup runs on a library thread, never inside the call that posted.
-                guard let t = OSThread(name: "fpx-wakeup", { [self] in self.wakeLoop() }) else { return nil }
-                waker = t
+            // EFD_NONBLOCK and EFD_CLOEXEC are O_NONBLOCK and O_CLOEXEC on Linux.
+            let fd = fpx_eventfd(0, O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else {
+                failure = (errno == EMFILE || errno == ENFILE) ? .noFileDescriptors : .noMemory
+                return nil
             }
-            var fds: [Int32] = [-1, -1]
-            guard pipe(&fds) == 0 else { return nil }
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-            eventFD = fds[0]
-            signalFD = fds[1]
+            eventFD = fd
+            wakeQueue = wakeup == nil ? nil : SerialQueue(executor: Executor.delivery)
         case .thread:
-            guard let t = OSThread(name: "fpx-events", { [self] in self.threadLoop() }) else { return nil }
-            thread = t
+            wakeQueue = nil
         }
     }
 
     deinit {
         if eventFD >= 0 { close(eventFD) }
-        if signalFD >= 0 { close(signalFD) }
     }
 
     public var deliveredCount: UInt64 { m.locked { delivered } }
@@ -72,32 +84,28 @@ public final class EventQueue: @unchecked Sendable {
 
     /// Queues an event. Never runs it inside this call.
     public func post(_ event: @escaping @Sendable () -> Void) {
+        var scheduleDrain = false
         m.locked {
             let wasEmpty = head == queue.count
             queue.append(event)
-            if mode == .host && wasEmpty {
-                var one: UInt8 = 1
-                _ = write(signalFD, &one, 1)
-                wakePending = true
+            switch mode {
+            case .host:
+                if wasEmpty {
+                    var one: UInt64 = 1
+                    _ = write(eventFD, &one, 8)
+                    if let w = wakeup, let q = wakeQueue {
+                        q.async { CallbackScope.run(.wakeup) { w.call() } }
+                    }
+                }
+            case .thread:
+                if !scheduled {
+                    scheduled = true
+                    scheduleDrain = true
+                }
             }
             m.broadcast()
         }
-    }
-
-    private func wakeLoop() {
-        m.lock()
-        while true {
-            if wakePending {
-                wakePending = false
-                m.unlock()
-                wakeup?()
-                m.lock()
-                continue
-            }
-            if stopping { break }
-            m.wait()
-        }
-        m.unlock()
+        if scheduleDrain { Executor.delivery.schedule(self) }
     }
 
     private func pop() -> (() -> Void)? {
@@ -108,8 +116,8 @@ public final class EventQueue: @unchecked Sendable {
             queue.removeAll(keepingCapacity: true)
             head = 0
             if mode == .host {
-                var v: UInt8 = 0
-                while read(eventFD, &v, 1) > 0 {}
+                var v: UInt64 = 0
+                _ = read(eventFD, &v, 8)
             }
         } else if head > 1024 && head * 2 > queue.count {
             queue.removeFirst(head)
@@ -118,66 +126,55 @@ public final class EventQueue: @unchecked Sendable {
         return e
     }
 
-    private func threadLoop() {
+    /// `.thread`: runs every queued event on the calling pool thread, one at a time.
+    public func drain() {
         m.lock()
-        while true {
-            if let e = pop() {
-                deliveringThread = pthread_self()
-                m.unlock()
-                e()
-                m.lock()
-                deliveringThread = nil
-                delivered &+= 1
-                continue
-            }
-            if stopping { break }
-            m.wait()
+        while let e = pop() {
+            deliveringThread = pthread_self()
+            m.unlock()
+            CallbackScope.run(.delivery) { e() }
+            m.lock()
+            deliveringThread = nil
+            delivered &+= 1
         }
+        scheduled = false
+        m.broadcast()
         m.unlock()
     }
 
     /// `.host`: runs every queued event on the calling thread. Returns how many ran.
     public func dispatch() -> Int {
         dispatchMonitor.lock()
-        dispatching = true
         var n = 0
         m.lock()
         while let e = pop() {
             deliveringThread = pthread_self()
             m.unlock()
-            e()
+            CallbackScope.run(.delivery) { e() }
             n += 1
             m.lock()
             deliveringThread = nil
             delivered &+= 1
         }
         m.unlock()
-        dispatching = false
         dispatchMonitor.unlock()
         return n
     }
 
     /// Delivers what is queued, then stops. From outside a callback this waits
-    /// until every event has run. From inside one of this queue's callbacks it
-    /// returns at once; the delivering thread drains the rest after the current
-    /// callback returns.
+    /// until every event has run (and every wakeup queued has returned). From
+    /// inside one of this queue's callbacks it returns at once; the delivering
+    /// thread drains the rest after the current callback returns.
     public func shutdown() {
         let inCallback = isDeliveringOnCurrentThread
         m.locked { stopping = true; m.broadcast() }
+        if inCallback { return }
         switch mode {
         case .thread:
-            if inCallback {
-                thread?.detach()
-            } else {
-                thread?.join()
-            }
-            thread = nil
+            m.locked { while scheduled { m.wait() } }
         case .host:
-            if !inCallback { _ = dispatch() }
-            if let w = waker {
-                if inCallback { w.detach() } else { w.join() }
-                waker = nil
-            }
+            _ = dispatch()
+            wakeQueue?.waitIdle()
         }
     }
 }

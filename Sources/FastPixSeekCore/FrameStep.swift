@@ -104,7 +104,7 @@ extension Player {
             let flag = itemStop
             let stop: () -> Bool = { flag?.isSet ?? true }
             // The packets a refusal demuxed: the engine's counter across the step.
-            let (landing, demuxed) = try engineLock.locked {
+            let (landing, demuxed) = try withEngine(e) {
                 let before = e.demuxCounters.packets
                 let k = try e.step(from: from, forward: direction == .forward, count: count, seekID: 0, shouldStop: stop)
                 return (k, e.demuxCounters.packets &- before)

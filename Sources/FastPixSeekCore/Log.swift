@@ -44,6 +44,9 @@ public enum Log {
     /// the log's lock, so a sink may itself log or change the sink.
     public static func emit(_ level: Int32, _ message: @autoclosure () -> String) {
         guard let s: Sink = m.locked({ level <= maxLevel ? sink : nil }) else { return }
-        s(level, message())
+        let text = message()
+        // Marked as a callback on this thread: the API refuses, from here, every call
+        // that could wait for what this thread holds (seek.h, "Logging").
+        CallbackScope.run(.log) { s(level, text) }
     }
 }

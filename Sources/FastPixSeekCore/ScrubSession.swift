@@ -49,7 +49,10 @@ public final class ScrubSession: @unchecked Sendable {
     /// seek is issued: its completion may run before `player.seek` returns.
     private var settlingGesture: UInt64 = 0
     private var nextGesture: UInt64 = 1
-    private var timer: OSThread?
+    /// The deadline of the next trailing-position job queued on the shared timer thread.
+    private var scheduledFor: UInt64?
+    /// A job is posting a trailing position now (`shutdown` waits for it).
+    private var firing = false
     private var stopping = false
 
     init(player: Player) { self.player = player }
@@ -58,7 +61,12 @@ public final class ScrubSession: @unchecked Sendable {
 
     public var positionThrottleNanoseconds: UInt64 {
         get { m.locked { throttle } }
-        set { m.locked { throttle = newValue; m.broadcast() } }
+        set {
+            m.locked {
+                throttle = newValue
+                if timerArmed { scheduleLocked(lastEmit &+ throttle) }
+            }
+        }
     }
 
     /// Starts a gesture at `time`. The C function is `fpx_scrub_begin`.
@@ -66,9 +74,6 @@ public final class ScrubSession: @unchecked Sendable {
         guard time.isNumeric else { throw ErrorCode.invalidTime }
         let changed: Bool = try m.locked {
             guard !stopping else { throw ErrorCode.invalidHandle }
-            if timer == nil {
-                timer = OSThread(name: "fpx-scrub") { [self] in self.timerLoop() }
-            }
             let was = state
             state = .scrubbing
             samples = 0
@@ -99,7 +104,7 @@ public final class ScrubSession: @unchecked Sendable {
         trailing = true
         if !timerArmed {
             timerArmed = true
-            m.broadcast()
+            scheduleLocked(lastEmit &+ throttle)
         }
         m.unlock()
     }
@@ -177,35 +182,47 @@ public final class ScrubSession: @unchecked Sendable {
     private func postState(_ s: ScrubState) { player.postToListeners { $0.onScrubStateChanged(s) } }
     private func postPosition(_ p: ScrubPosition) { player.postToListeners { $0.onScrubPositionChanged(p) } }
 
-    /// Delivers trailing positions when their throttle interval is up.
-    private func timerLoop() {
+    /// Queues a trailing-position job at `due` on the shared timer thread (with `m`
+    /// held), unless one at or before `due` is queued already: that one reschedules.
+    private func scheduleLocked(_ due: UInt64) {
+        if let s = scheduledFor, s <= due { return }
+        scheduledFor = due
+        Executor.timers.after(due) { [weak self] in self?.fire() }
+    }
+
+    /// Delivers the trailing position when its throttle interval is up (on the
+    /// shared timer thread).
+    private func fire() {
         m.lock()
-        while !stopping {
-            if timerArmed {
-                let due = lastEmit &+ throttle
-                let now = monotonicNanoseconds()
-                if now >= due {
-                    timerArmed = false
-                    if trailing && state == .scrubbing {
-                        trailing = false
-                        lastEmit = now
-                        let p = ScrubPosition(time: latest, sampleCount: samples)
-                        m.unlock()
-                        postPosition(p)
-                        m.lock()
-                    }
-                    continue
-                }
-                m.wait(until: due)
-            } else {
-                m.wait()
-            }
+        let now = monotonicNanoseconds()
+        if let s = scheduledFor, s <= now { scheduledFor = nil }
+        guard !stopping, timerArmed else { m.unlock(); return }
+        let due = lastEmit &+ throttle
+        if now < due {
+            scheduleLocked(due)
+            m.unlock()
+            return
+        }
+        timerArmed = false
+        if trailing && state == .scrubbing {
+            trailing = false
+            lastEmit = now
+            let p = ScrubPosition(time: latest, sampleCount: samples)
+            firing = true
+            m.unlock()
+            postPosition(p)
+            m.lock()
+            firing = false
+            m.broadcast()
         }
         m.unlock()
     }
 
+    /// From here on no trailing position is posted (a job posting one now is waited for).
     func shutdown() {
-        let t: OSThread? = m.locked { stopping = true; m.broadcast(); return timer }
-        t?.join()
+        m.locked {
+            stopping = true
+            while firing { m.wait() }
+        }
     }
 }

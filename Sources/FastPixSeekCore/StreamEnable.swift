@@ -5,6 +5,6 @@ extension Player {
     /// The C function is `fpx_player_set_stream_enabled`.
     public func setStreamEnabled(_ index: Int32, enabled: Bool) throws {
         let engine = try readyEngine()
-        try engineLock.locked { try engine.setStreamEnabled(index, enabled) }
+        try withEngine(engine) { try engine.setStreamEnabled(index, enabled) }
     }
 }

@@ -50,6 +50,8 @@ public final class Monitor: @unchecked Sendable {
     }
 
     public func broadcast() { pthread_cond_broadcast(cond) }
+    /// Wakes one waiter.
+    public func signal() { pthread_cond_signal(cond) }
 }
 
 /// Monotonic nanoseconds.

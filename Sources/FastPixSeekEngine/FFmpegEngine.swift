@@ -19,15 +19,15 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     public let referenceStream: Int32
     public let timeline: Timeline
     public let hasVideo: Bool
-    private let videoDelay: Int
+    let videoDelay: Int
     /// The reference stream's sample rate when it is audio (priming is in samples), else 0.
     let primingRate: Int32
     /// An audio reference stream's start time: its first real sample.
     let audioStart: Int64?
     let ticksPerSecond: Int64
     var range: ClosedRange<Int64>?
-    private var rangeKnown = false
-    private let durationTime: MediaTime
+    var rangeKnown = false
+    let durationTime: MediaTime
 
     // The packet window: packets in decode order from a reference keyframe
     // (window[0]), all streams. When `contiguous`, the demuxer is positioned
@@ -70,16 +70,16 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// The last failed av_seek_frame of a read's repositioning (0: none), so that
     /// a positioning that could not reach the media reports why (`restoreForRead`).
     var positionFailure: Int32 = 0
-    private var counters: (packets: UInt64, bytes: UInt64) = (0, 0)
+    var counters: (packets: UInt64, bytes: UInt64) = (0, 0)
     /// Packet pool: AVPacket structs the window or the resolver let go, unreferenced (no
     /// data), for `readRaw` to reuse instead of allocating one per packet. Only the
     /// engine's own packets enter it; the host's are separate references
     /// (`OwnedPacket`) and never do. At most `maxPooledPackets`.
-    private var packetPool: [UnsafeMutablePointer<AVPacket>] = []
+    var packetPool: [UnsafeMutablePointer<AVPacket>] = []
     static let maxPooledPackets = 256
-    private var closed = false
+    var closed = false
     /// Owns the custom I/O of an in-memory item; outlives the format context.
-    private let memoryIO: MemoryIO?
+    let memoryIO: MemoryIO?
     /// The protocol gate of the context's nested opens; outlives the context.
     let gate: ProtocolGate.Context
     /// The streams' facts, copied at open: `itemInfo` and `streamInfo` read
@@ -87,7 +87,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// thread, and their pointers outlive the engine (see `factsOwner`).
     public let facts: ItemFacts
     /// Whether the container can seek, as found at open.
-    private let seekableAtOpen: Bool
+    let seekableAtOpen: Bool
     /// What the engine was opened from, for the background indexer's own open
     /// (`FFmpegEngine+Index.swift`); nil for an in-memory item.
     let sourceURL: String?
@@ -385,263 +385,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         if ret < 0 { throw ioGuard.error(for: ret) }
     }
 
-    // MARK: Seekable range
-
     /// A copy of the range for `liveWindow()`, which runs without the engine lock.
-    private static let publishLock = Monitor()
-    private var publishedRange: ClosedRange<Int64>?
-
-    public func liveWindow() -> LiveWindow? {
-        let r = Self.publishLock.locked { publishedRange }
-        let start = r.map { timeline.itemTime(ofTicks: $0.lowerBound) } ?? .zero
-        let end = r.map { timeline.itemTime(ofTicks: $0.upperBound) } ?? durationTime
-        guard end.isNumeric else { return nil }
-        return LiveWindow(isLive: false, isDateAddressable: false, start: start, end: end, startDateMicroseconds: nil,
-                          endDateMicroseconds: nil, firstSequence: 0, lastSequence: 0, targetDuration: .zero,
-                          holdBack: .zero)
-    }
-
-    public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? { nil }
-
-    public func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?) {
-        closed ? (false, nil) : (rangeKnown, range)
-    }
-
-    public func seekableRange() throws -> ClosedRange<Int64>? {
-        if rangeKnown { return range }
-        guard seekable else { rangeKnown = true; range = nil; return nil }
-        ioGuard.begin()
-        defer { ioGuard.end() }
-        let first = try scanFirstFrame()
-        let last = try scanLastFrame()
-        rangeKnown = true
-        if let f = first, let l = last, f <= l { range = f...l } else { range = nil }
-        let published = range
-        Self.publishLock.locked { publishedRange = published }
-        // The scans moved the demuxer: start again from the beginning.
-        try rewind()
-        clearWindow()
-        stamp.forgetLanding()
-        positionLost = false
-        return range
-    }
-
-    var settleCount: Int { videoDelay + 1 }
-
-    private func scanFirstFrame() throws -> Int64? {
-        try rewind()
-        var minPTS: Int64?
-        var refPackets = 0
-        var sawKey = false
-        var after = 0
-        while let p = try readRaw() {
-            defer { free(p) }
-            guard p.pointee.stream_index == referenceStream else { continue }
-            refPackets += 1
-            if Self.isKey(p) { sawKey = true }
-            if !notLandable(p), let t = landPTS(p) ?? Self.dts(p) {
-                if minPTS == nil || t < minPTS! { minPTS = t; after = 0 } else { after += 1 }
-            }
-            // Enough packets past the smallest pts that nothing earlier can follow.
-            if sawKey && minPTS != nil && after > max(4, 2 * settleCount) { break }
-            if refPackets > 512 { break }
-        }
-        return minPTS
-    }
-
-    private func scanLastFrame() throws -> Int64? {
-        guard let c = ctx else { return nil }
-        let nopts = fpx_av_nopts_value()
-        var endTicks: Int64 = Int64.max / 4
-        if c.pointee.duration != nopts && c.pointee.duration > 0 {
-            let tb = AVRational(num: timeline.timeBaseNum, den: timeline.timeBaseDen)
-            endTicks = timeline.originTicks &+ av_rescale_q_rnd(c.pointee.duration, AVRational(num: 1, den: fpx_av_time_base()),
-                                                               tb, AV_ROUND_UP)
-        }
-        var backoff = ticksPerSecond
-        for _ in 0..<24 {
-            let target = endTicks &- backoff
-            let atStart = target <= timeline.originTicks
-            if atStart { try rewind() } else if seek(to: target) < 0 { try rewind() }
-            var maxPTS: Int64?
-            var refPackets = 0
-            while let p = try readRaw() {
-                defer { free(p) }
-                guard p.pointee.stream_index == referenceStream else { continue }
-                refPackets += 1
-                if !notLandable(p), let t = landPTS(p) ?? Self.dts(p) {
-                    if maxPTS == nil || t > maxPTS! { maxPTS = t }
-                }
-            }
-            if let m = maxPTS, refPackets > 2 * settleCount + 2 || atStart { return m }
-            if atStart { return maxPTS }
-            backoff = backoff > Int64.max / 4 ? backoff : backoff * 2
-        }
-        return nil
-    }
-
-    // MARK: PacketSource
-
-    public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
-        // Disabled streams are discarded by the demuxer; packets of theirs read before the
-        // stream was disabled (the window) are skipped here, keeping a discontinuity mark.
-        var carried: UInt32 = 0
-        while true {
-            var v = try readAnyPacket(shouldStop: shouldStop)
-            if disabledStreams.contains(v.streamIndex) {
-                carried |= v.flags & PacketView.flagDiscontinuity
-                continue
-            }
-            v.flags |= carried
-            return v
-        }
-    }
-
-    /// Discards `index` in the demuxer (AVStream.discard = AVDISCARD_ALL) or enables it.
-    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
-        let c = try liveContext()
-        guard index >= 0, index < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(index)] else {
-            throw ErrorCode.invalidArgument
-        }
-        if index == referenceStream {
-            if enabled { return }
-            throw ErrorCode.referenceStream
-        }
-        st.pointee.discard = enabled ? AVDISCARD_DEFAULT : AVDISCARD_ALL
-        if enabled {
-            // The window was read without this stream: the next seek must not replay it.
-            // Host reads still drain it, then pass straight through to the demuxer.
-            if disabledStreams.remove(index) != nil { contiguous = false }
-        } else {
-            disabledStreams.insert(index)
-        }
-    }
-
-    private func readAnyPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
-        _ = try liveContext()
-        clearStickyIOError()
-        if positionLost { try restoreForRead(shouldStop: shouldStop) }
-        let p: UnsafeMutablePointer<AVPacket>
-        var owned = false
-        if cursor < window.count {
-            p = window[cursor]
-            cursor += 1
-        } else {
-            ioGuard.begin(stop: shouldStop)
-            defer { ioGuard.end() }
-            guard let r = try readRaw() else {
-                if contiguous { atEOF = true }
-                throw EngineError(.eof)
-            }
-            if contiguous {
-                appendToWindow(r)
-                cursor = window.count
-                trimWindow()
-            } else {
-                owned = true
-            }
-            p = r
-        }
-        // The host gets its own reference: a later seek may free the window. A packet the
-        // window does not keep is handed over as it is (it never returns to the pool).
-        guard let ref = owned ? p : av_packet_clone(p) else { throw EngineError(.noMemory) }
-        // The host's packet belongs to whoever holds `owner` (the player), not
-        // to this engine: closing the engine or evicting it cannot free it.
-        let owner = OwnedPacket(ref)
-        var flags: UInt32 = 0
-        let f = ref.pointee.flags
-        if (f & fpx_pkt_flag_key()) != 0 { flags |= PacketView.flagKey }
-        if (f & fpx_pkt_flag_corrupt()) != 0 { flags |= PacketView.flagCorrupt }
-        if (f & fpx_pkt_flag_discard()) != 0 { flags |= PacketView.flagDiscard }
-        let pts = Self.pts(ref)
-        // A primed packet of the reference stream presents from its first real sample.
-        let presents = ref.pointee.stream_index == referenceStream ? landPTS(ref) : pts
-        flags |= stamp.nextFlags(presents: presents ?? Self.dts(ref), timeBase: timeBase(of: ref.pointee.stream_index))
-        var view = PacketView(data: UnsafeRawPointer(ref.pointee.data), size: Int(max(0, ref.pointee.size)),
-                              streamIndex: ref.pointee.stream_index, pts: pts, dts: Self.dts(ref),
-                              duration: ref.pointee.duration, position: ref.pointee.pos, flags: flags,
-                              seekID: stamp.seekID, avPacket: UnsafeRawPointer(ref), owner: owner)
-        stamp.describeLanding(&view, referenceStream: referenceStream, streamTimeBase: timeBase(of: view.streamIndex),
-                              audioSampleRate: audioSampleRate(of: view.streamIndex))
-        return view
-    }
-
-    /// The sample rate of an audio stream (the landing's trim), else 0.
-    private func audioSampleRate(of stream: Int32) -> Int32 {
-        guard let c = ctx, stream >= 0, stream < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(stream)],
-              st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { return 0 }
-        return st.pointee.codecpar.pointee.sample_rate
-    }
-
-    /// `restoreReadPosition` for a host read (after a landing positioned lazily, or a lost read
-    /// position), with its errors as the read reports them (seek.h, fpx_player_read_packet): a
-    /// stop (a new seek, a cancel) is FPX_ERROR_INTERRUPTED, and a positioning that could not
-    /// reach the media (its seeks failed, so the reads found nothing) reports the seek's I/O
-    /// error rather than the missing keyframe. The landing stays; the next read tries again.
-    private func restoreForRead(shouldStop: @escaping () -> Bool) throws {
-        positionFailure = 0
-        // A new attempt: an I/O error an earlier one left in the context must not fail it.
-        if let pb = ctx?.pointee.pb, pb.pointee.error < 0 {
-            pb.pointee.error = 0
-            pb.pointee.eof_reached = 0
-        }
-        do {
-            try restoreReadPosition(shouldStop: shouldStop)
-        } catch let e as EngineError {
-            if e.code == .cancelled, !ioGuard.isInterrupted, shouldStop() {
-                throw EngineError(.interrupted, avError: e.avError)
-            }
-            if e.code == .invalidData || e.code == .eof {
-                if positionFailure < 0 { throw ioGuard.error(for: positionFailure) }
-                // Demuxers ignore a failed byte seek (an http reconnection refused) and then
-                // read nothing, as at the end: ask the I/O layer itself.
-                if let probe = probeIO(shouldStop: shouldStop) { throw probe }
-            }
-            throw e
-        }
-    }
-
-    /// The I/O error a byte seek to the start gives now, if any (the positioning that called it
-    /// failed anyway and is redone by the next read).
-    private func probeIO(shouldStop: @escaping () -> Bool) -> EngineError? {
-        guard let pb = ctx?.pointee.pb, pb.pointee.seekable != 0 else { return nil }
-        ioGuard.begin(stop: shouldStop)
-        defer { ioGuard.end() }
-        let r = avio_seek(pb, 0, SEEK_SET)
-        guard r < 0 else { return nil }
-        return ioGuard.error(for: Int32(clamping: r))
-    }
-
-    /// Puts the host's reads back at the keyframe the playhead frame (the last
-    /// landing) needs, or at the start when nothing landed yet.
-    private func restoreReadPosition(shouldStop: @escaping () -> Bool) throws {
-        ioGuard.begin(stop: shouldStop)
-        defer { ioGuard.end() }
-        if let l = landedPTS {
-            // A landing decided from memory named its keyframe (lazyKey); else the grid knows it.
-            let lazy = lazyKey.flatMap { $0.landing == l ? $0.key : nil }
-            if let k = lazy ?? grid.keyframe(for: l), try position(at: k, shouldStop: shouldStop) {
-                // positioned
-            } else {
-                let s = try scanFrom(target: l, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
-                cursor = s.lastKeyLE?.index ?? s.firstKey.index
-            }
-        } else {
-            try rewind()
-            clearWindow()
-        }
-        positionLost = false
-        stamp.restored()
-    }
-
-    /// A stream's time base for `PacketStamp` (invalid, 0/0, for an unknown stream: never DECODE_ONLY).
-    private func timeBase(of stream: Int32) -> PacketStamp.TimeBase {
-        if stream == referenceStream { return stamp.referenceTimeBase }
-        guard let c = ctx, stream >= 0, stream < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(stream)] else {
-            return PacketStamp.TimeBase(0, 0)
-        }
-        return PacketStamp.TimeBase(st.pointee.time_base.num, st.pointee.time_base.den)
-    }
+    static let publishLock = Monitor()
+    var publishedRange: ClosedRange<Int64>?
 
     public var itemInfo: ItemInfo {
         ItemInfo(streamCount: facts.streamCount, referenceStream: referenceStream, hasVideo: hasVideo,
@@ -658,17 +404,4 @@ final class OwnedPacket {
     private var packet: UnsafeMutablePointer<AVPacket>?
     init(_ p: UnsafeMutablePointer<AVPacket>) { packet = p }
     deinit { av_packet_free(&packet) }
-}
-
-/// The engine factory for the player: HLS playlists go to `HLSEngine`, every
-/// other file or http(s) URL to `FFmpegEngine`. A URL without the .m3u8
-/// extension that libavformat recognises as HLS is reopened with `HLSEngine`.
-public func makeFFmpegEngine(url: String, policy: IOPolicy) throws -> MediaEngine & PacketSource {
-    if HLSEngine.looksLikePlaylist(url) { return try HLSEngine(url: url, policy: policy) }
-    let e = try FFmpegEngine(url: url, policy: policy)
-    if let name = e.itemInfo.formatName, String(cString: name) == "hls" {
-        e.close()
-        return try HLSEngine(url: url, policy: policy)
-    }
-    return e
 }

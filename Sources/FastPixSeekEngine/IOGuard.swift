@@ -104,6 +104,7 @@ func mapAVError(_ ret: Int32) -> ErrorCode {
         // Other HTTP 4xx/5xx and network errnos.
         if ret == -Int32(ENETUNREACH) || ret == -Int32(EHOSTUNREACH) || ret == -Int32(EADDRNOTAVAIL) { return .network }
         if ret == -Int32(EACCES) || ret == -Int32(EISDIR) { return .notFound }
+        if ret == -Int32(EMFILE) || ret == -Int32(ENFILE) { return .noFileDescriptors }
         return .io
     }
 }

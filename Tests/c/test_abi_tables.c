@@ -44,6 +44,7 @@ static const struct entry errors[] = {
     {"FPX_ERROR_TOO_LARGE", FPX_ERROR_TOO_LARGE, "media exceeds the player's buffer cap (max_buffer_bytes)"},
     {"FPX_ERROR_FFMPEG_MISMATCH", FPX_ERROR_FFMPEG_MISMATCH, "loaded FFmpeg majors differ from the build's; see \"FFmpeg ABI\""},
     {"FPX_ERROR_REFERENCE_STREAM", FPX_ERROR_REFERENCE_STREAM, "the reference stream cannot be disabled"},
+    {"FPX_ERROR_NO_FILE_DESCRIPTORS", FPX_ERROR_NO_FILE_DESCRIPTORS, "the process (EMFILE) or system (ENFILE) is out of file descriptors"},
 };
 
 static const struct entry fpx_finish_reason_names[] = {

@@ -240,6 +240,7 @@ ERRORS: Dict[int, Tuple[str, str]] = {
     -27: ('FPX_ERROR_TOO_LARGE', "media exceeds the player's buffer cap (max_buffer_bytes)"),
     -28: ('FPX_ERROR_FFMPEG_MISMATCH', 'loaded FFmpeg majors differ from the build\'s; see "FFmpeg ABI"'),
     -29: ('FPX_ERROR_REFERENCE_STREAM', 'the reference stream cannot be disabled'),
+    -30: ('FPX_ERROR_NO_FILE_DESCRIPTORS', 'the process (EMFILE) or system (ENFILE) is out of file descriptors'),
 }
 
 # ---- enumerators as module constants (the raw C names) ----------------------------
@@ -274,6 +275,7 @@ FPX_ERROR_INTERRUPTED = -26
 FPX_ERROR_TOO_LARGE = -27
 FPX_ERROR_FFMPEG_MISMATCH = -28
 FPX_ERROR_REFERENCE_STREAM = -29
+FPX_ERROR_NO_FILE_DESCRIPTORS = -30
 FPX_PRECISION_EXACT = 0
 FPX_PRECISION_NEAREST_KEYFRAME = 1
 FPX_PRECISION_DEFAULT = 2
@@ -388,6 +390,7 @@ __all__ = [
     'FPX_ERROR_TOO_LARGE',
     'FPX_ERROR_FFMPEG_MISMATCH',
     'FPX_ERROR_REFERENCE_STREAM',
+    'FPX_ERROR_NO_FILE_DESCRIPTORS',
     'FPX_PRECISION_EXACT',
     'FPX_PRECISION_NEAREST_KEYFRAME',
     'FPX_PRECISION_DEFAULT',

@@ -56,6 +56,7 @@ __all__ = [
     "TooLargeError",
     "FFmpegMismatchError",
     "ReferenceStreamError",
+    "NoFileDescriptorsError",
     "ERROR_CLASSES",
     "ERROR_NAMES",
     "error_class_for",
@@ -296,6 +297,13 @@ class ReferenceStreamError(FastPixSeekError, ValueError):
     default_code = -29
 
 
+class NoFileDescriptorsError(FastPixSeekError):
+    """FPX_ERROR_NO_FILE_DESCRIPTORS: the process (EMFILE) or system (ENFILE) is out of file
+    descriptors.
+    """
+    default_code = -30
+
+
 #: code -> exception class. Unknown codes map to FastPixSeekError itself.
 ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     InvalidHandleError.default_code: InvalidHandleError,
@@ -327,6 +335,7 @@ ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     TooLargeError.default_code: TooLargeError,
     FFmpegMismatchError.default_code: FFmpegMismatchError,
     ReferenceStreamError.default_code: ReferenceStreamError,
+    NoFileDescriptorsError.default_code: NoFileDescriptorsError,
 }
 
 

@@ -1,0 +1,254 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Work an `Executor` runs: drained by one pool thread at a time, which returns
+/// when the work has nothing left (docs/ARCHITECTURE.md, "The shared executor").
+public protocol ExecutorWork: AnyObject, Sendable {
+    func drain()
+}
+
+/// A process-wide pool of threads that runs `ExecutorWork`s (per-player serial
+/// queues, event queues, one-shot jobs). Players own no threads: every player's
+/// media I/O, event delivery and background index runs on one of the three
+/// pools below.
+///
+/// Growth and shrinking: a pool starts no thread until there is work. When work
+/// is scheduled and more work is waiting than threads are idle, it starts a
+/// thread, up to `maxThreads`; so a job blocked in I/O (or a host callback that
+/// takes long) never holds up another player's work while the cap is not
+/// reached. A thread idle for `idleNanoseconds` exits. Threads are detached.
+// @unchecked Sendable: the ready list and the counters are guarded by `m`; the rest is immutable.
+public final class Executor: @unchecked Sendable {
+    /// Opens, seeks, closes (the per-player job queues): normal priority.
+    public static var work: Executor { pools.work }
+    /// FPX_DELIVERY_THREAD events and FPX_DELIVERY_HOST wakeups.
+    public static var delivery: Executor { pools.delivery }
+    /// FULL background indexes, at nice +10.
+    public static var background: Executor { pools.background }
+    /// Delayed jobs (scrub sessions' trailing positions): one shared thread.
+    public static var timers: TimerThread { pools.timers }
+
+    private final class Pools {
+        let work = Executor(name: "fpx-worker", background: false, maxThreads: configuredMaxThreads)
+        let delivery = Executor(name: "fpx-events", background: false, maxThreads: configuredMaxThreads)
+        let background = Executor(name: "fpx-index", background: true, maxThreads: configuredMaxThreads)
+        let timers = TimerThread()
+    }
+
+    // The three pools, made at the first use by whichever thread comes first: an atomic
+    // with a constant initializer (an unretained pointer, never released), not a lazy
+    // global, so that no thread reads a global that another thread's swift_once wrote.
+    private static let poolsBits = Atomic<UInt>(0)
+    private static var pools: Pools {
+        let b = poolsBits.load(ordering: .acquiring)
+        if b != 0 { return Unmanaged<Pools>.fromOpaque(UnsafeRawPointer(bitPattern: b)!).takeUnretainedValue() }
+        let fresh = Unmanaged.passRetained(Pools())
+        let (won, current) = poolsBits.compareExchange(expected: 0, desired: UInt(bitPattern: fresh.toOpaque()),
+                                                       ordering: .acquiringAndReleasing)
+        if won { return fresh.takeUnretainedValue() }
+        fresh.release()
+        return Unmanaged<Pools>.fromOpaque(UnsafeRawPointer(bitPattern: current)!).takeUnretainedValue()
+    }
+
+    /// The cap of each pool: FPX_MAX_THREADS from the environment (1...1024) when set at the
+    /// first use, else 64.
+    public static var configuredMaxThreads: Int {
+        if let v = getenv("FPX_MAX_THREADS"), let n = Int(String(cString: v)), n >= 1 { return min(n, 1024) }
+        return 64
+    }
+
+    public static let idleNanoseconds: UInt64 = 2_000_000_000
+
+    public let name: String
+    public let background: Bool
+    public let maxThreads: Int
+    private let m = Monitor()
+    private var ready: [ExecutorWork] = []
+    private var head = 0
+    private var threads = 0
+    private var waiting = 0
+
+    public init(name: String, background: Bool, maxThreads: Int) {
+        self.name = name
+        self.background = background
+        self.maxThreads = max(1, maxThreads)
+    }
+
+    /// Threads of this pool now alive (for tests and benchmarks).
+    public var threadCount: Int { m.locked { threads } }
+
+    /// Queues `w` to be drained by a pool thread. Never runs it on the calling thread.
+    public func schedule(_ w: ExecutorWork) {
+        m.lock()
+        ready.append(w)
+        let pending = ready.count - head
+        let spawn = pending > waiting && threads < maxThreads
+        if spawn { threads += 1 }
+        m.signal()
+        m.unlock()
+        if spawn { start() }
+    }
+
+    /// Runs `body` once on a pool thread.
+    public func run(_ body: @escaping @Sendable () -> Void) { schedule(OneShot(body)) }
+
+    private func start() {
+        if let t = OSThread(name: name, background: background, { [self] in self.loop() }) {
+            t.detach()
+            return
+        }
+        // The OS refused a thread: the work stays queued for the threads there are (or for
+        // the next schedule, which tries again).
+        m.locked { threads -= 1 }
+    }
+
+    private func loop() {
+        m.lock()
+        while true {
+            if head < ready.count {
+                let w = ready[head]
+                head += 1
+                if head == ready.count {
+                    ready.removeAll(keepingCapacity: true)
+                    head = 0
+                } else if head > 1024 && head * 2 > ready.count {
+                    ready.removeFirst(head)
+                    head = 0
+                }
+                m.unlock()
+                w.drain()
+                m.lock()
+                continue
+            }
+            waiting += 1
+            let signalled = m.wait(until: monotonicNanoseconds() &+ Self.idleNanoseconds)
+            waiting -= 1
+            if !signalled && head == ready.count {
+                threads -= 1
+                m.unlock()
+                return
+            }
+        }
+    }
+}
+
+/// One closure, run once.
+// @unchecked Sendable: `body` is immutable and @Sendable.
+final class OneShot: ExecutorWork, @unchecked Sendable {
+    let body: @Sendable () -> Void
+    init(_ b: @escaping @Sendable () -> Void) { body = b }
+    func drain() { body() }
+}
+
+/// A serial queue on an `Executor`: jobs run one at a time, in the order queued,
+/// on whichever pool thread drains it; never on the thread that queues them.
+// @unchecked Sendable: the job list and flags are guarded by `m`; `executor` is immutable.
+public final class SerialQueue: ExecutorWork, @unchecked Sendable {
+    private let m = Monitor()
+    private var jobs: [@Sendable () -> Void] = []
+    private var head = 0
+    /// In the executor's ready list or being drained.
+    private var scheduled = false
+    private var runner: pthread_t?
+    private let executor: Executor
+
+    public init(executor: Executor) { self.executor = executor }
+
+    public func async(_ job: @escaping @Sendable () -> Void) {
+        let schedule: Bool = m.locked {
+            jobs.append(job)
+            if scheduled { return false }
+            scheduled = true
+            return true
+        }
+        if schedule { executor.schedule(self) }
+    }
+
+    public func drain() {
+        m.lock()
+        while head < jobs.count {
+            let j = jobs[head]
+            head += 1
+            runner = pthread_self()
+            m.unlock()
+            j()
+            m.lock()
+            runner = nil
+        }
+        jobs.removeAll(keepingCapacity: true)
+        head = 0
+        scheduled = false
+        m.broadcast()
+        m.unlock()
+    }
+
+    /// Blocks until nothing is queued or running. Not from one of this queue's own jobs.
+    public func waitIdle() {
+        m.locked { while scheduled { m.wait() } }
+    }
+
+    /// True when the calling thread is running one of this queue's jobs.
+    public var isRunningOnCurrentThread: Bool {
+        m.locked {
+            guard let r = runner else { return false }
+            return pthread_equal(r, pthread_self()) != 0
+        }
+    }
+}
+
+/// One shared thread ("fpx-timer") that runs delayed jobs at their deadlines, in
+/// deadline order; started at the first job, it exits after
+/// `Executor.idleNanoseconds` with none pending. Jobs must be quick (they run on
+/// the timer thread itself): the scrub sessions' jobs only post an event.
+// @unchecked Sendable: the entries and the flag are guarded by `m`.
+public final class TimerThread: @unchecked Sendable {
+    private let m = Monitor()
+    private var entries: [(at: UInt64, job: @Sendable () -> Void)] = []
+    private var running = false
+
+    /// Runs `job` at `deadline` (monotonic nanoseconds), or soon after; never inside this call.
+    public func after(_ deadline: UInt64, _ job: @escaping @Sendable () -> Void) {
+        let start: Bool = m.locked {
+            entries.append((deadline, job))
+            m.signal()
+            if running { return false }
+            running = true
+            return true
+        }
+        guard start else { return }
+        if let t = OSThread(name: "fpx-timer", { [self] in self.loop() }) {
+            t.detach()
+        } else {
+            // Refused by the OS: the next `after` tries again.
+            m.locked { running = false }
+        }
+    }
+
+    private func loop() {
+        m.lock()
+        while true {
+            var first = -1
+            for i in entries.indices where first < 0 || entries[i].at < entries[first].at { first = i }
+            if first >= 0 {
+                if entries[first].at <= monotonicNanoseconds() {
+                    let job = entries.remove(at: first).job
+                    m.unlock()
+                    job()
+                    m.lock()
+                } else {
+                    m.wait(until: entries[first].at)
+                }
+                continue
+            }
+            if !m.wait(until: monotonicNanoseconds() &+ Executor.idleNanoseconds) && entries.isEmpty {
+                running = false
+                m.unlock()
+                return
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+/// The player's jobs (open, seek, close), run in order on its serial queue on `Executor.work`.
+extension Player {
+    // MARK: Worker
+
+    /// Queues `job` (with `m` held): one run of `runNextJob` on the player's serial queue
+    /// per job, so jobs run in order, one at a time, on the shared pool.
+    func enqueueLocked(_ job: Job) {
+        jobs.append(job)
+        work.async { [self] in self.runNextJob() }
+    }
+
+    func runNextJob() {
+        let job: Job? = m.locked { jobs.isEmpty ? nil : jobs.removeFirst() }
+        switch job {
+        case .open(let it): runOpen(it)
+        case .seek(let req): runSeek(req)
+        case .close(let it): runClose(it)
+        case nil: break
+        }
+    }
+
+    func runOpen(_ it: Item) {
+        let skip = m.locked { it.cancelled || destroyed }
+        if skip { return }
+        // One deadline bounds the whole open: the engine's open and the range
+        // measurement below (seek.h, "Time bounds").
+        m.locked { it.openDeadline = config.ioTimeoutNanoseconds > 0 ? Deadline.after(config.ioTimeoutNanoseconds) : 0 }
+        let policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds,
+                              aborted: { [stop = it.stop] in stop.isSet },
+                              protocols: config.protocols, maxBufferBytes: config.maxBufferBytes,
+                              openDeadline: { [self] in self.m.locked { it.openDeadline } })
+        var engine: PlayerEngine?
+        var failure: ErrorCode?
+        var avError: Int32 = 0
+        do {
+            engine = try factory(it.url, policy)
+            // Measure the seekable range now, on the worker, so the first seek
+            // costs what later ones do and range queries need no I/O. A failure
+            // here only leaves the range unknown.
+            if let e = engine {
+                if let b = e as? BackgroundIndexable { withEngine(e) { b.setIndexMode(config.indexMode) } }
+                _ = try? withEngine(e) { try e.seekableRange() }
+            }
+        } catch let e as EngineError {
+            failure = e.code
+            avError = e.avError
+        } catch let e as ErrorCode {
+            failure = e
+        } catch {
+            failure = .internal
+        }
+        var discard: PlayerEngine?
+        m.locked {
+            it.openDeadline = 0
+            if it.cancelled || destroyed {
+                discard = engine
+                return
+            }
+            if let e = engine {
+                it.engine = e
+                it.status = .ready
+                if config.indexMode == .full { startIndexLocked(it, e) }
+            } else {
+                it.status = .failed
+                it.error = failure ?? .internal
+                it.avError = avError
+                // Seeks queued behind a failed open complete as failed.
+                for case .complete(_, _, let r) in seeks.completeAll(where: { $0.item === it }, .failed) {
+                    completeLocked(r, reason: .failed, clamp: nil, error: .itemFailed)
+                }
+            }
+            postItemStatusLocked(it)
+            m.broadcast()
+        }
+        if let d = discard { retire(d) }
+    }
+
+    func runClose(_ it: Item) {
+        joinIndex(it)
+        let e: PlayerEngine? = m.locked { let e = it.engine; it.engine = nil; return e }
+        if let e = e { retire(e) }
+    }
+
+    func retire(_ e: PlayerEngine) {
+        engineLock.locked {
+            e.close()
+            let c = e.demuxCounters
+            let facts = e.factsOwner
+            // Its counters move to retiredDemux: the snapshot must not count them twice.
+            demuxSnapLock.locked { if demuxSnap?.engine == ObjectIdentifier(e) { demuxSnap = nil } }
+            m.locked {
+                retiredDemux.packets &+= c.packets; retiredDemux.bytes &+= c.bytes
+                if let f = facts { retainedFacts.append(f) }
+            }
+        }
+    }
+
+    func runSeek(_ req: SeekRequest) {
+        var engine: PlayerEngine?
+        let proceed: Bool = m.locked {
+            guard req.state == .queued else { return false }
+            switch seeks.start(req.id) {
+            case .gone: return false
+            case .finish(let stop): completeLocked(req, reason: stop, clamp: nil); return false
+            case .proceed: break
+            }
+            guard req.item === item, !req.item.cancelled, req.item.status == .ready, let e = req.item.engine else {
+                let err: ErrorCode = req.item.status == .failed ? .itemFailed : .noItem
+                completeLocked(req, reason: req.item.cancelled ? .cancelled : .failed, clamp: nil, error: err)
+                return false
+            }
+            engine = e
+            req.state = .inFlight
+            return true
+        }
+        guard proceed, let engine = engine else { return }
+        let timeline = engine.timeline
+        var clamp: SeekClamp = .seekableRangeUnknown
+        var landing: Landing?
+        var failure: ErrorCode?
+        var tolerance: MediaTime = MediaTime(value: 0, timescale: timeline.timeBaseDen)
+        // No lock per packet: stopReason (supersede, cancel, destroy) sets the request's flag.
+        let cancel = req.cancel
+        let shouldStop: () -> Bool = { cancel.isSet }
+        withEngine(engine) {
+            do {
+                let range = try engine.seekableRange()
+                let request = try Self.landingRequest(req, timeline: timeline, range: range, clamp: &clamp,
+                                                      tolerance: &tolerance)
+                landing = try engine.resolve(request, shouldStop: shouldStop)
+            } catch let e as ErrorCode {
+                failure = e
+            } catch let e as EngineError {
+                failure = e.code
+            } catch {
+                failure = .internal
+            }
+        }
+        m.locked {
+            if let stop = req.stopReason ?? (destroyed ? .cancelled : nil) {
+                completeLocked(req, reason: stop, clamp: clamp, timeline: timeline, tolerance: tolerance)
+            } else if let l = landing {
+                completeLocked(req, reason: .completed, clamp: clamp, landing: l, timeline: timeline,
+                               tolerance: tolerance, streamIndex: engine.referenceStream)
+            } else {
+                completeLocked(req, reason: .failed, clamp: clamp, timeline: timeline, tolerance: tolerance,
+                               error: failure ?? .internal)
+            }
+        }
+    }
+}

@@ -1,0 +1,189 @@
+/// The seek manager: issuing, memory-decided seeks, cancel, completion (seek.h, sections 4, 5).
+extension Player {
+    // MARK: Seeks
+
+    /// Sets up the seek manager. The C function is `fpx_player_setup_seek_manager`.
+    public func setupSeekManager() throws {
+        try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            seekManagerEnabled = true
+            if scrubSessionStorage == nil { scrubSessionStorage = ScrubSession(player: self) }
+        }
+    }
+
+    /// Issues a seek. Returns its id; the callback runs exactly once. Never blocks: a seek
+    /// that memory decides (`MediaEngine.resolveFromMemory`) completes inside this call, its
+    /// events queued before it returns; any other goes to the worker.
+    /// The C function is `fpx_player_seek`.
+    public func seek(to target: MediaTime, precision: SeekPrecision,
+                     completion: (@Sendable (SeekOutcome) -> Void)?,
+                     onDecided: ((SeekOutcome) -> Void)? = nil) throws -> UInt64 {
+        guard target.isNumeric else { throw ErrorCode.invalidTime }
+        if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
+            throw ErrorCode.invalidArgument
+        }
+        let issuedAt = monotonicNanoseconds()
+        // A seek that memory decides completes here, on the calling thread, with no I/O and no
+        // worker trip (docs/ARCHITECTURE.md, "The data flow of one seek"). The engine lock is
+        // only tried, never waited for: an engine busy (in I/O, or indexing) sends the seek to
+        // the worker as before, so this call never blocks. Lock order: engineLock -> m.
+        let engineHeld = engineLock.tryLock()
+        defer { if engineHeld { engineLock.unlock() } }
+        return try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            guard let it = item else { throw ErrorCode.noItem }
+            if it.status == .failed { throw ErrorCode.itemFailed }
+            let id = seeks.takeID()
+            stats.seeksIssued += 1
+            let req = SeekRequest(id: id, item: it, target: target, precision: precision,
+                                  callback: completion, issuedAt: issuedAt)
+            req.onDecided = onDecided
+            guard seekManagerEnabled else {
+                completeLocked(req, reason: .noSeekManager, clamp: .seekableRangeUnknown)
+                return id
+            }
+            if engineHeld && resolveFromMemoryLocked(req) { return id }
+            applyLocked(seeks.issue(id, req))
+            m.broadcast()
+            return id
+        }
+    }
+
+    /// Completes `req` from memory when the ready item's engine can decide its landing with no
+    /// I/O (`MediaEngine.resolveFromMemory`). Called with `engineLock` (taken by a try-lock) and
+    /// `m` held. False: the seek goes to the worker, with nothing changed.
+    ///
+    /// Order and supersede rules stay those of the worker path: with a seek in flight (its
+    /// completion is still to come) it declines; seeks still queued complete as superseded
+    /// first, so completions keep the order of issue.
+    func resolveFromMemoryLocked(_ req: SeekRequest) -> Bool {
+        let it = req.item
+        guard it === item, !it.cancelled, it.status == .ready, let engine = it.engine,
+              !seeks.hasInFlight else { return false }
+        let known = engine.seekableRangeInMemory()
+        guard known.known else { return false }
+        let timeline = engine.timeline
+        var clamp: SeekClamp = .seekableRangeUnknown
+        var tolerance = MediaTime(value: 0, timescale: timeline.timeBaseDen)
+        guard let request = try? Self.landingRequest(req, timeline: timeline, range: known.range, clamp: &clamp,
+                                                     tolerance: &tolerance),
+              let landing = engine.resolveFromMemory(request) else { return false }
+        // As on the worker path: queued seeks superseded, and a read blocked in I/O stops (the
+        // landing moved the read position). Nothing is in flight (checked above).
+        applyLocked(seeks.issueDecided(req.id) ?? [])
+        req.state = .inFlight
+        completeLocked(req, reason: .completed, clamp: clamp, landing: landing, timeline: timeline,
+                       tolerance: tolerance, streamIndex: engine.referenceStream)
+        return true
+    }
+
+    /// The landing request for `req` on `timeline`, with `range` the seekable range in ticks
+    /// (nil: unknown): the clamp, the target in exact ticks and, for nearest-keyframe
+    /// precision, the keyframe window and the tolerance the outcome reports.
+    static func landingRequest(_ req: SeekRequest, timeline: Timeline, range: ClosedRange<Int64>?,
+                                       clamp: inout SeekClamp, tolerance: inout MediaTime) throws -> LandingRequest {
+        clamp = SeekClamp.clamp(req.target, into: range.map {
+            (timeline.itemTime(ofTicks: $0.lowerBound), timeline.itemTime(ofTicks: $0.upperBound))
+        })
+        let target = clamp.clampedTarget(requested: req.target)
+        guard let ticks = timeline.ticks(of: target) else { throw ErrorCode.invalidTime }
+        var window: ClosedRange<Int64>?
+        var wantsKeyframe = false
+        if case .nearestKeyframe(let tol) = req.precision {
+            wantsKeyframe = true
+            // Exact: the tolerance is never rounded to the stream's ticks.
+            guard let tolTicks = timeline.ticks(ofDuration: tol) else { throw ErrorCode.invalidArgument }
+            tolerance = tol
+            window = LandingPolicy.keyframeWindow(target: ticks, toleranceTicks: tolTicks)
+        }
+        return LandingRequest(target: ticks, wantsKeyframe: wantsKeyframe, keyframeWindow: window, seekID: req.id)
+    }
+
+    /// Cancels every queued or in-flight seek. The C function is `fpx_player_cancel_pending_seeks`.
+    @discardableResult
+    public func cancelPendingSeeks() throws -> Int {
+        try m.locked {
+            guard !destroyed else { throw ErrorCode.invalidHandle }
+            interruptReadsLocked()
+            return cancelPendingLocked(reason: .cancelled)
+        }
+    }
+
+    @discardableResult
+    func cancelPendingLocked(reason: FinishReason) -> Int {
+        // Counts the seeks this call decides: queued ones, and an in-flight one
+        // not already overtaken (a superseded one stays superseded).
+        let (n, effects) = seeks.cancelAll(reason)
+        applyLocked(effects)
+        return n
+    }
+
+    /// Applies the seek manager's effects, in order (with `m` held).
+    func applyLocked(_ effects: [SeekManager<SeekRequest>.Effect]) {
+        for e in effects {
+            switch e {
+            case .complete(_, let reason, let req): completeLocked(req, reason: reason, clamp: nil)
+            case .stop(_, let reason, let req): req.stopReason = reason
+            case .interruptReads: interruptReadsLocked()
+            case .run(_, let req): enqueueLocked(.seek(req))
+            }
+        }
+    }
+
+    /// Builds the outcome and posts clamp, accuracy and completion, in that
+    /// order, as one event. Exactly once per request.
+    func completeLocked(_ req: SeekRequest, reason: FinishReason, clamp: SeekClamp?,
+                                landing: Landing? = nil, timeline: Timeline? = nil,
+                                tolerance: MediaTime? = nil, error: ErrorCode? = nil, streamIndex: Int32 = -1) {
+        guard req.state != .done else { return }
+        req.state = .done
+        seeks.complete(req.id)
+        m.broadcast()
+        switch reason {
+        case .completed: stats.seeksCompleted += 1
+        case .superseded: stats.seeksSuperseded += 1
+        case .cancelled: stats.seeksCancelled += 1
+        case .failed, .noSeekManager: stats.seeksFailed += 1
+        }
+        let landed: MediaTime
+        if reason == .completed, let l = landing, let tl = timeline {
+            landed = tl.itemTime(ofTicks: l.pts)
+            if req.item === item { playheadTicks = l.pts }
+        } else {
+            landed = .invalid
+        }
+        let zero = timeline.map { MediaTime(value: 0, timescale: $0.timeBaseDen) } ?? .zero
+        let tol = tolerance ?? (req.precision == .exact ? zero : req.precision.tolerance)
+        let accuracy = SeekAccuracy(requested: req.target, landed: landed, toleranceBefore: tol, toleranceAfter: tol)
+        let done = reason == .completed && landing != nil
+        let outcome = SeekOutcome(
+            seekID: req.id, precision: req.precision, reason: reason, error: error,
+            latencyNanoseconds: monotonicNanoseconds() &- req.issuedAt,
+            accuracy: accuracy, clamp: clamp ?? .none,
+            resolution: done ? (landing?.resolution ?? .none) : .none,
+            frameCoversTarget: done && (landing?.coversTarget ?? false),
+            landedIsKeyframe: done && (landing?.isKeyframe ?? false),
+            streamIndex: done ? streamIndex : -1,
+            landedStreamPTS: done ? (landing?.streamPTS ?? landing?.pts) : nil,
+            timeline: timeline, packetsRead: landing?.packetsRead ?? 0)
+        let callback = req.callback
+        events.post { [self] in
+            let ls = self.m.locked { self.listeners.map { $0.listener } }
+            if outcome.clamp.didClamp { for l in ls { l.onSeekClamped(outcome.clamp, seekID: outcome.seekID) } }
+            if outcome.finished { for l in ls { l.onSeekAccuracy(outcome) } }
+            callback?(outcome)
+        }
+        // After the post: a seek_wait that returns now finds the events queued, so the
+        // host's next dispatch delivers them (seek.h, fpx_player_seek_wait).
+        req.onDecided?(outcome)
+        req.onDecided = nil
+    }
+
+    func postItemStatusLocked(_ it: Item) {
+        let info = it.statusInfo
+        events.post { [self] in
+            let ls = self.m.locked { self.listeners.map { $0.listener } }
+            for l in ls { l.onItemStatus(info) }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Glibc
+import CFFmpeg
+import FastPixSeekCore
+
+/// Reading: packets for the host (PacketSource), stream enabling, restoring the read position.
+extension FFmpegEngine {
+    // MARK: PacketSource
+
+    public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
+        // Disabled streams are discarded by the demuxer; packets of theirs read before the
+        // stream was disabled (the window) are skipped here, keeping a discontinuity mark.
+        var carried: UInt32 = 0
+        while true {
+            var v = try readAnyPacket(shouldStop: shouldStop)
+            if disabledStreams.contains(v.streamIndex) {
+                carried |= v.flags & PacketView.flagDiscontinuity
+                continue
+            }
+            v.flags |= carried
+            return v
+        }
+    }
+
+    /// Discards `index` in the demuxer (AVStream.discard = AVDISCARD_ALL) or enables it.
+    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
+        let c = try liveContext()
+        guard index >= 0, index < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(index)] else {
+            throw ErrorCode.invalidArgument
+        }
+        if index == referenceStream {
+            if enabled { return }
+            throw ErrorCode.referenceStream
+        }
+        st.pointee.discard = enabled ? AVDISCARD_DEFAULT : AVDISCARD_ALL
+        if enabled {
+            // The window was read without this stream: the next seek must not replay it.
+            // Host reads still drain it, then pass straight through to the demuxer.
+            if disabledStreams.remove(index) != nil { contiguous = false }
+        } else {
+            disabledStreams.insert(index)
+        }
+    }
+
+    func readAnyPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
+        _ = try liveContext()
+        clearStickyIOError()
+        if positionLost { try restoreForRead(shouldStop: shouldStop) }
+        let p: UnsafeMutablePointer<AVPacket>
+        var owned = false
+        if cursor < window.count {
+            p = window[cursor]
+            cursor += 1
+        } else {
+            ioGuard.begin(stop: shouldStop)
+            defer { ioGuard.end() }
+            guard let r = try readRaw() else {
+                if contiguous { atEOF = true }
+                throw EngineError(.eof)
+            }
+            if contiguous {
+                appendToWindow(r)
+                cursor = window.count
+                trimWindow()
+            } else {
+                owned = true
+            }
+            p = r
+        }
+        // The host gets its own reference: a later seek may free the window. A packet the
+        // window does not keep is handed over as it is (it never returns to the pool).
+        guard let ref = owned ? p : av_packet_clone(p) else { throw EngineError(.noMemory) }
+        // The host's packet belongs to whoever holds `owner` (the player), not
+        // to this engine: closing the engine or evicting it cannot free it.
+        let owner = OwnedPacket(ref)
+        var flags: UInt32 = 0
+        let f = ref.pointee.flags
+        if (f & fpx_pkt_flag_key()) != 0 { flags |= PacketView.flagKey }
+        if (f & fpx_pkt_flag_corrupt()) != 0 { flags |= PacketView.flagCorrupt }
+        if (f & fpx_pkt_flag_discard()) != 0 { flags |= PacketView.flagDiscard }
+        let pts = Self.pts(ref)
+        // A primed packet of the reference stream presents from its first real sample.
+        let presents = ref.pointee.stream_index == referenceStream ? landPTS(ref) : pts
+        flags |= stamp.nextFlags(presents: presents ?? Self.dts(ref), timeBase: timeBase(of: ref.pointee.stream_index))
+        var view = PacketView(data: UnsafeRawPointer(ref.pointee.data), size: Int(max(0, ref.pointee.size)),
+                              streamIndex: ref.pointee.stream_index, pts: pts, dts: Self.dts(ref),
+                              duration: ref.pointee.duration, position: ref.pointee.pos, flags: flags,
+                              seekID: stamp.seekID, avPacket: UnsafeRawPointer(ref), owner: owner)
+        stamp.describeLanding(&view, referenceStream: referenceStream, streamTimeBase: timeBase(of: view.streamIndex),
+                              audioSampleRate: audioSampleRate(of: view.streamIndex))
+        return view
+    }
+
+    /// The sample rate of an audio stream (the landing's trim), else 0.
+    func audioSampleRate(of stream: Int32) -> Int32 {
+        guard let c = ctx, stream >= 0, stream < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(stream)],
+              st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO else { return 0 }
+        return st.pointee.codecpar.pointee.sample_rate
+    }
+
+    /// `restoreReadPosition` for a host read (after a landing positioned lazily, or a lost read
+    /// position), with its errors as the read reports them (seek.h, fpx_player_read_packet): a
+    /// stop (a new seek, a cancel) is FPX_ERROR_INTERRUPTED, and a positioning that could not
+    /// reach the media (its seeks failed, so the reads found nothing) reports the seek's I/O
+    /// error rather than the missing keyframe. The landing stays; the next read tries again.
+    func restoreForRead(shouldStop: @escaping () -> Bool) throws {
+        positionFailure = 0
+        // A new attempt: an I/O error an earlier one left in the context must not fail it.
+        if let pb = ctx?.pointee.pb, pb.pointee.error < 0 {
+            pb.pointee.error = 0
+            pb.pointee.eof_reached = 0
+        }
+        do {
+            try restoreReadPosition(shouldStop: shouldStop)
+        } catch let e as EngineError {
+            if e.code == .cancelled, !ioGuard.isInterrupted, shouldStop() {
+                throw EngineError(.interrupted, avError: e.avError)
+            }
+            if e.code == .invalidData || e.code == .eof {
+                if positionFailure < 0 { throw ioGuard.error(for: positionFailure) }
+                // Demuxers ignore a failed byte seek (an http reconnection refused) and then
+                // read nothing, as at the end: ask the I/O layer itself.
+                if let probe = probeIO(shouldStop: shouldStop) { throw probe }
+            }
+            throw e
+        }
+    }
+
+    /// The I/O error a byte seek to the start gives now, if any (the positioning that called it
+    /// failed anyway and is redone by the next read).
+    func probeIO(shouldStop: @escaping () -> Bool) -> EngineError? {
+        guard let pb = ctx?.pointee.pb, pb.pointee.seekable != 0 else { return nil }
+        ioGuard.begin(stop: shouldStop)
+        defer { ioGuard.end() }
+        let r = avio_seek(pb, 0, SEEK_SET)
+        guard r < 0 else { return nil }
+        return ioGuard.error(for: Int32(clamping: r))
+    }
+
+    /// Puts the host's reads back at the keyframe the playhead frame (the last
+    /// landing) needs, or at the start when nothing landed yet.
+    func restoreReadPosition(shouldStop: @escaping () -> Bool) throws {
+        ioGuard.begin(stop: shouldStop)
+        defer { ioGuard.end() }
+        if let l = landedPTS {
+            // A landing decided from memory named its keyframe (lazyKey); else the grid knows it.
+            let lazy = lazyKey.flatMap { $0.landing == l ? $0.key : nil }
+            if let k = lazy ?? grid.keyframe(for: l), try position(at: k, shouldStop: shouldStop) {
+                // positioned
+            } else {
+                let s = try scanFrom(target: l, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
+                cursor = s.lastKeyLE?.index ?? s.firstKey.index
+            }
+        } else {
+            try rewind()
+            clearWindow()
+        }
+        positionLost = false
+        stamp.restored()
+    }
+
+    /// A stream's time base for `PacketStamp` (invalid, 0/0, for an unknown stream: never DECODE_ONLY).
+    func timeBase(of stream: Int32) -> PacketStamp.TimeBase {
+        if stream == referenceStream { return stamp.referenceTimeBase }
+        guard let c = ctx, stream >= 0, stream < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(stream)] else {
+            return PacketStamp.TimeBase(0, 0)
+        }
+        return PacketStamp.TimeBase(st.pointee.time_base.num, st.pointee.time_base.den)
+    }
+}
