@@ -1517,7 +1517,11 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * window to its start. The outcome reports the edge as read for that seek.
  * A VOD playlist (one with ENDLIST) has no edge: its seekable range ends at
  * its last frame, as a file's does (targets past it clamp to it), and its
- * hold_back is 0.
+ * hold_back is 0. The last segment is downloaded at open to find that frame;
+ * when the download fails (an I/O error, a stalled server), the range ends at
+ * the segment's listed end (its EXTINF) until a seek or a read into that
+ * segment has demuxed it. The download is not repeated by later seeks, so a
+ * stalled last segment costs seeks elsewhere nothing.
  */
 
 typedef struct fpx_live_seek_window {

@@ -71,6 +71,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// seekable end, as a file's is its last frame. Learned by demuxing the last segment
     /// (at open, or once ENDLIST appears) under the engine lock.
     private var lastFrame: (sequence: Int64, ticks: Int64)?
+    /// The last segment whose download for `lastFrame` was tried (engine lock): it is not
+    /// fetched again just for the range. Every seek reads the seekable range first, so a
+    /// retry there made every later seek, wherever it landed, wait out the I/O timeout
+    /// behind a stalled last segment (issue 18.5). Once a seek or a read brings the segment
+    /// in, the last frame is learned from it without I/O.
+    private var lastFrameTried: Int64?
 
     /// The stream facts of the item, from the first segment opened. Segment
     /// engines come and go; these stay, so `itemInfo`/`streamInfo` never
@@ -147,7 +153,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         } else {
             // The start segment anchors its domain first, as it would when read first. A last
             // segment that cannot be read now does not fail the open: the window ends at its
-            // listed end until a later seekableRange() reads it.
+            // listed end until a seek or a read brings that segment in (learnLastFrame).
             _ = try anchor(for: seg, engine: e)
             try? learnLastFrame()
         }
@@ -156,7 +162,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// An ended playlist: demuxes its last segment (once) for the last frame (engine lock held).
     private func learnLastFrame() throws {
         let (last, ended, known) = tm.locked { (segments.last, endList, lastFrame?.sequence) }
-        guard ended, let s = last, known != s.sequence, let f = try frameTicks(s) else { return }
+        guard ended, let s = last, known != s.sequence else { return }
+        if engines[s.sequence] == nil {
+            if lastFrameTried == s.sequence { return }
+            lastFrameTried = s.sequence
+        }
+        guard let f = try frameTicks(s) else { return }
         tm.locked { lastFrame = (s.sequence, f.upperBound) }
     }
 
