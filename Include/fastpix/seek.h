@@ -368,6 +368,18 @@
  * window drops what the host has read; a seek whose scan would grow it
  * further fails with FPX_ERROR_TOO_LARGE). Packets demuxed from a held
  * segment are copies, so an HLS player holds up to about twice the cap.
+ *
+ * HLS playlists. A playlist (master or media, at open and at every live
+ * reload) may have at most 16 MiB of text, or max_buffer_bytes when that is
+ * smaller, and a media playlist at most 1,000,000 segments. Its segments are
+ * held in a compact form (about 56 bytes a segment plus its URI as written);
+ * the text and the parsed segments together count against max_buffer_bytes,
+ * as a kind of their own. Past any of these bounds the open (or the reload)
+ * fails with FPX_ERROR_TOO_LARGE, decided from Content-Length and from a
+ * count of the segments before they are parsed. A live player holds the
+ * previous version of its playlist while it parses a reload, so up to twice
+ * that. With the default cap, a VOD playlist of 550,000 segments (12.5 MB)
+ * opens and adds about 40 MB to the process's peak RSS.
  * What libavformat reads and allocates to find the streams is bounded by
  * probesize 5 MB, max_probe_packets 2500 and formatprobesize 1 MiB (set on
  * every open; FFmpeg 5.1's defaults). Allocations a demuxer sizes from the

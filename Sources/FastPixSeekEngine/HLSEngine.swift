@@ -20,19 +20,53 @@ import FastPixSeekCore
 // @unchecked Sendable: tracker state is guarded by `tm`, demux state by the player's
 // engine lock, `engines` by `em` and the engine lock (see the field comments).
 public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
+    /// One segment of the window, read from the playlist's compact list when asked.
     struct Segment {
-        var sequence: Int64
-        var duration: Rational
-        var uri: String
-        var byteRange: HLSByteRange?
+        let list: HLSSegmentList
+        let index: Int
+        /// Item-timeline start of the playlist's first segment.
+        let base: Rational
+        var sequence: Int64 { list.sequence(at: index) }
+        var duration: Rational { list.duration(at: index) }
+        var uri: String { list.uri(at: index) }
+        var byteRange: HLSByteRange? { list.byteRange(at: index) }
         /// EXT-X-MAP: the init section (fMP4) demuxed in front of the segment.
-        var map: HLSMap?
-        var startDateMS: Int64?
-        var discontinuity: Bool
-        var discontinuitySequence: Int64
+        var map: HLSMap? { list.map(at: index) }
+        var startDateMS: Int64? { list.startDate(at: index) }
+        var discontinuity: Bool { list.discontinuity(at: index) }
+        var discontinuitySequence: Int64 { list.discontinuitySequence(at: index) }
         /// Start on the item timeline, seconds.
-        var itemStart: Rational
+        var itemStart: Rational { base + list.startOffset(at: index) }
         var itemEnd: Rational { itemStart + duration }
+    }
+
+    /// The tracker's window: the current playlist's segments with item-timeline starts. It
+    /// shares the playlist's storage (no copy per segment: issue 18.4).
+    struct Window: RandomAccessCollection {
+        var list = HLSSegmentList()
+        var base = Rational(0)
+        var startIndex: Int { 0 }
+        var endIndex: Int { list.count }
+        subscript(i: Int) -> Segment { Segment(list: list, index: i, base: base) }
+        func index(ofSequence s: Int64) -> Int? {
+            guard let k = Int(exactly: Int128(s) - Int128(list.mediaSequence)), k >= 0, k < list.count else { return nil }
+            return k
+        }
+        /// The last segment starting at or before item time `t`.
+        func lastIndex(startingAtOrBefore t: Rational) -> Int? { list.lastIndex(startingAtOrBefore: t - base) }
+        /// As `SegmentLanding` sees them (item ticks), made when read.
+        func spans(ticksPerSecond: Rational) -> Spans { Spans(window: self, ticksPerSecond: ticksPerSecond) }
+    }
+
+    struct Spans: RandomAccessCollection {
+        let window: Window
+        let ticksPerSecond: Rational
+        var startIndex: Int { 0 }
+        var endIndex: Int { window.count }
+        subscript(i: Int) -> SegmentSpan {
+            let s = window[i]
+            return SegmentSpan(sequence: s.sequence, domain: s.discontinuitySequence, start: s.itemStart * ticksPerSecond)
+        }
     }
 
     struct Anchor { var ticks: Int64; var pts: Int64 }
@@ -58,7 +92,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private let tm = Monitor()
     private var tracker = HLSLiveTracker()
     /// The tracker's window with item-timeline starts, rebuilt at each update.
-    private var segments: [Segment] = []
+    private var segments = Window()
     private var targetDuration = 0
     private var holdBack = Rational(0)
     private var endList = false
@@ -105,15 +139,17 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         var playlistURL = url
         var media: HLSMediaPlaylist
         var remote = false
-        let first = try HLSEngine.parse(try HLSEngine.fetch(url, guard: fetchGuard, fromRemote: false), url: url)
+        let first = try HLSEngine.parse(try HLSEngine.fetch(url, guard: fetchGuard, fromRemote: false,
+                                                            limit: HLSEngine.playlistLimit(policy)), url: url, policy: policy)
         remote = HLSEngine.isRemote(url)
         switch first {
         case .media(let m): media = m
         case .master(let master):
             guard let v = master.selectVariant() else { throw EngineError(.invalidData) }
             playlistURL = v.uri
-            guard case .media(let m) = try HLSEngine.parse(try HLSEngine.fetch(v.uri, guard: fetchGuard, fromRemote: remote),
-                                                           url: v.uri) else {
+            guard case .media(let m) = try HLSEngine.parse(try HLSEngine.fetch(v.uri, guard: fetchGuard, fromRemote: remote,
+                                                                               limit: HLSEngine.playlistLimit(policy)),
+                                                           url: v.uri, policy: policy) else {
                 throw EngineError(.invalidData)
             }
             media = m
@@ -175,8 +211,19 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     // MARK: Fetching and tracking
 
-    static func parse(_ bytes: [UInt8], url: String) throws -> HLSPlaylist {
-        do { return try HLSPlaylist.parse(bytes, url: url) } catch let e as HLSError {
+    /// The most bytes a playlist may have (seek.h section 8: "Memory"); the buffer cap
+    /// when that is smaller.
+    static let maxPlaylistBytes = 16 << 20
+
+    static func playlistLimit(_ policy: IOPolicy) -> Int { min(maxPlaylistBytes, max(1, policy.maxBufferBytes)) }
+
+    /// Parses a playlist into its compact form. Its text and parsed segments together may
+    /// not exceed the buffer cap, nor its segments `HLSPlaylist.Limits.maxSegments`:
+    /// FPX_ERROR_TOO_LARGE (issue 18.4).
+    static func parse(_ bytes: [UInt8], url: String, policy: IOPolicy) throws -> HLSPlaylist {
+        do {
+            return try HLSPlaylist.parse(bytes, url: url, limits: HLSPlaylist.Limits(maxBytes: max(1, policy.maxBufferBytes)))
+        } catch let e as HLSError {
             throw EngineError(e.errorCode)
         }
     }
@@ -191,7 +238,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// the network, so http/https only). More than `limit` bytes is
     /// FPX_ERROR_TOO_LARGE, decided from Content-Length when the server sends
     /// one, else as the bytes arrive (never more than `limit` is held).
-    static func fetch(_ url: String, guard g: IOGuard, fromRemote: Bool, limit: Int = 16 << 20,
+    static func fetch(_ url: String, guard g: IOGuard, fromRemote: Bool, limit: Int,
                       range: HLSByteRange? = nil, stop: (() -> Bool)? = nil) throws -> [UInt8] {
         try ProtocolGate.check(url, policy: g.policy.protocols, fromRemote: fromRemote)
         var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
@@ -240,12 +287,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     /// The window's segments with their item-timeline starts.
-    static func window(_ media: HLSMediaPlaylist, base: Rational) -> [Segment] {
-        media.segments.map { s in
-            Segment(sequence: s.sequence, duration: s.duration, uri: s.uri, byteRange: s.byteRange, map: s.map,
-                    startDateMS: s.startDate, discontinuity: s.discontinuity,
-                    discontinuitySequence: s.discontinuitySequence, itemStart: base + s.startOffset)
-        }
+    static func window(_ media: HLSMediaPlaylist, base: Rational) -> Window {
+        Window(list: media.segments, base: base)
     }
 
     /// Takes the tracker's current window (lock held).
@@ -269,8 +312,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             }
             if quit { return }
             do {
-                let bytes = try HLSEngine.fetch(mediaURL, guard: fetchGuard, fromRemote: remote)
-                guard case .media(let media) = try HLSEngine.parse(bytes, url: mediaURL) else { continue }
+                let bytes = try HLSEngine.fetch(mediaURL, guard: fetchGuard, fromRemote: remote,
+                                                limit: HLSEngine.playlistLimit(policy))
+                guard case .media(let media) = try HLSEngine.parse(bytes, url: mediaURL, policy: policy) else { continue }
                 tm.locked {
                     let delta = tracker.update(media)
                     adopt(media)
@@ -320,7 +364,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
     }
 
-    private func segment(_ sequence: Int64) -> Segment? { tm.locked { segments.first { $0.sequence == sequence } } }
+    private func segment(_ sequence: Int64) -> Segment? { tm.locked { segments.index(ofSequence: sequence).map { segments[$0] } } }
 
     private func engine(for s: Segment, stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
         if let e = engines[s.sequence] { return e }
@@ -365,14 +409,14 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     // MARK: MediaEngine
 
-    private var windowSnapshot: (segs: [Segment], hold: Rational, live: Bool, td: Int) {
+    private var windowSnapshot: (segs: Window, hold: Rational, live: Bool, td: Int) {
         tm.locked { (segments, holdBack, !endList, targetDuration) }
     }
 
     /// The window's end on the item timeline, seconds: a live playlist's hold-back edge (the
     /// newest segment's end minus HOLD-BACK); an ended one's last frame, as for files (its last
     /// segment's end until that segment is demuxed).
-    private func windowEnd(_ segs: [Segment], hold: Rational, live: Bool) -> Rational? {
+    private func windowEnd(_ segs: Window, hold: Rational, live: Bool) -> Rational? {
         guard let first = segs.first, let last = segs.last else { return nil }
         var end = live ? last.itemEnd - hold : last.itemEnd
         if !live, let lf = tm.locked({ lastFrame }), lf.sequence == last.sequence {
@@ -398,11 +442,11 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         }
         let tsDen = timeline.timeBaseDen
         func mt(_ r: Rational) -> MediaTime { MediaTime(rational: r, preferredTimescales: [tsDen, 1000]) }
-        let dated = segs.allSatisfy { $0.startDateMS != nil }
+        let dated = segs.list.allDated
         var startDate: Int64?, endDate: Int64?
         if dated, let sd = first.startDateMS {
             startDate = sd &* 1000
-            if let i = segs.lastIndex(where: { $0.itemStart <= end }), let d = segs[i].startDateMS {
+            if let i = segs.lastIndex(startingAtOrBefore: end), let d = segs[i].startDateMS {
                 let off = ((end - segs[i].itemStart) * Rational(1_000_000)).floor
                 endDate = d &* 1000 &+ Int64(clamping: off)
             }
@@ -419,11 +463,13 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? {
         let segs = tm.locked { segments }
-        for s in segs {
-            guard let d = s.startDateMS else { continue }
+        let lastSequence = segs.last?.sequence
+        for k in segs.indices {
+            guard let d = segs.list.startDate(at: k) else { continue }
+            let s = segs[k]
             let startUS = d &* 1000
             let endUS = startUS &+ Int64(clamping: (s.duration * Rational(1_000_000)).ceil)
-            if us >= startUS && us < endUS || (us == endUS && s.sequence == segs.last?.sequence) {
+            if us >= startUS && us < endUS || (us == endUS && s.sequence == lastSequence) {
                 let r = s.itemStart + Rational(Int128(us &- startUS), 1_000_000)
                 return MediaTime(rational: r, preferredTimescales: [timeline.timeBaseDen, 1_000_000])
             }
@@ -432,9 +478,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     /// The segments as `SegmentLanding` sees them (item ticks).
-    private func spans(_ segs: [Segment]) -> [SegmentSpan] {
-        segs.map { SegmentSpan(sequence: $0.sequence, domain: $0.discontinuitySequence, start: $0.itemStart * ticksPerSecond) }
-    }
+    private func spans(_ segs: Window) -> Spans { segs.spans(ticksPerSecond: ticksPerSecond) }
 
     /// A segment's first and last frame in item ticks (demuxing it if needed).
     private func frameTicks(_ s: Segment) throws -> ClosedRange<Int64>? {
@@ -586,7 +630,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         while true {
             let found: Segment? = try tm.locked {
                 if closing { throw EngineError(.cancelled) }
-                if let s = segments.first(where: { $0.sequence == sequence }) { return s }
+                if let k = segments.index(ofSequence: sequence) { return segments[k] }
                 if let first = segments.first, sequence < first.sequence { throw EngineError(.expired) }
                 if endList { throw EngineError(.eof) }
                 if stalled { throw EngineError(.stalled) }

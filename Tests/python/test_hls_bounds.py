@@ -11,6 +11,10 @@ are the host's own.
   server's listen backlog (Python's default, 5: dropped SYNs, retransmitted after 1 s, 3 s,
   7 s), not the delivery mode; see rangeserver.BACKLOG.
 
+* 18.4: a 550,000-segment VOD playlist opens within max_buffer_bytes (peak RSS growth under
+  the cap, measured from /proc in the host), or fails with FPX_ERROR_TOO_LARGE under smaller
+  caps; the segment-count cap (1,000,000) and the 16 MiB text cap.
+
 Every server started here is stopped here.
 """
 from __future__ import annotations
@@ -137,3 +141,90 @@ def test_fifty_hls_players_open_at_once(many_bin: Path, vod: Path, mode: str):
             if j["ready_ms"] < 2000:
                 break
     assert min(runs) < 2000, runs
+
+
+# ---------------------------------------------------------------------------------------------
+# 18.4: playlist memory
+# ---------------------------------------------------------------------------------------------
+
+MiB = 1 << 20
+
+
+def big_playlist(n: int) -> str:
+    """A VOD of n 2 s segments, every one the same 2 s TS file (s.ts?N): 23 bytes a segment."""
+    lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-MEDIA-SEQUENCE:0",
+             "#EXT-X-PLAYLIST-TYPE:VOD"]
+    for i in range(n):
+        lines += ["#EXTINF:2,", f"s.ts?{i}"]
+    lines.append("#EXT-X-ENDLIST")
+    return "\n".join(lines) + "\n"
+
+
+def serve_big(server: Server, vod: Path, n: int) -> str:
+    server.text("/big.m3u8", big_playlist(n))
+    server.file("/s.ts", (vod / "seg0.ts").read_bytes())
+    return f"{server.base}/big.m3u8"
+
+
+def test_550000_segments_open_within_the_cap(host, server, vod: Path):
+    """0.3.0: a 15 MB playlist of 550,000 segments held 351 MB resident (439 MB peak) for one
+    player. Now the text and the parsed segments count against max_buffer_bytes (default
+    64 MiB): the player opens READY, and the process's peak RSS grows by less than the cap
+    over the same host opening a 4-segment playlist. Seeks at both ends land in milliseconds
+    (a binary search, not a pass over the segments)."""
+    url = serve_big(server, vod, 550_000)
+    assert len(big_playlist(550_000)) < 16 * MiB
+    # The baseline: same host, same server, a 4-segment VOD.
+    server.text("/small.m3u8", big_playlist(4))
+    base = host(f"{server.base}/small.m3u8", "wait", "rss", options=["--timeout", "20000"])
+    assert base.one("wait")["rc"] == 0, base.describe()
+    r = host(url, "wait", "rss", "seek", "1099990", "seek", "3", "rss", options=["--timeout", "20000"], timeout=120)
+    w = r.one("wait")
+    assert w["rc"] == 0 and w["status"] == 2, r.describe()
+    grown = r.one("rss")["hwm_kb"] * 1024 - base.one("rss")["hwm_kb"] * 1024
+    assert grown < 64 * MiB, (grown, r.describe())
+    for s in seeks(r):
+        assert s["error"] == "FPX_OK" and s["ms"] < 1000, r.describe()
+
+
+@pytest.mark.parametrize("cap", [16 * MiB, 40 * MiB])
+def test_550000_segments_past_a_smaller_cap_fail_typed(host, server, vod: Path, cap: int):
+    """With max_buffer_bytes below what the playlist needs (16 MiB: less than the text plus
+    its segments; 40 MiB: the text fits, its segments do not), the open fails with
+    FPX_ERROR_TOO_LARGE, and the peak RSS stays under the baseline plus the cap."""
+    url = serve_big(server, vod, 550_000)
+    server.text("/small.m3u8", big_playlist(4))
+    base = host(f"{server.base}/small.m3u8", "wait", "rss", options=["--timeout", "20000"])
+    r = host(url, "wait", "rss", options=["--timeout", "20000", "--cap", str(cap)], timeout=120)
+    assert r.one("wait")["item_error"] == "FPX_ERROR_TOO_LARGE", r.describe()
+    grown = r.one("rss")["hwm_kb"] * 1024 - base.one("rss")["hwm_kb"] * 1024
+    assert grown < cap, (grown, r.describe())
+
+
+def test_segment_count_cap(host, server, vod: Path):
+    """More than 1,000,000 segments (the header's segment-count cap) is FPX_ERROR_TOO_LARGE,
+    whatever max_buffer_bytes allows; the playlist (1,000,001 segments of 13 bytes) is under
+    the 16 MiB playlist cap."""
+    lines = ["#EXTM3U", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD"]
+    lines += ["#EXTINF:1,\ns.ts"] * 1_000_001
+    lines.append("#EXT-X-ENDLIST")
+    body = "\n".join(lines) + "\n"
+    assert len(body) < 16 * MiB
+    server.text("/many.m3u8", body)
+    server.file("/s.ts", (vod / "seg0.ts").read_bytes())
+    r = host(f"{server.base}/many.m3u8", "wait", options=["--timeout", "20000", "--cap", str(1 << 30)], timeout=120)
+    assert r.one("wait")["item_error"] == "FPX_ERROR_TOO_LARGE", r.describe()
+    # One segment fewer opens.
+    lines.pop(3)
+    server.text("/many.m3u8", "\n".join(lines) + "\n")
+    r = host(f"{server.base}/many.m3u8", "wait", options=["--timeout", "20000", "--cap", str(1 << 30)], timeout=120)
+    assert r.one("wait")["status"] == 2, r.describe()
+
+
+def test_playlist_over_16_mib_is_too_large(host, server, vod: Path):
+    """The playlist text cap: more than 16 MiB is FPX_ERROR_TOO_LARGE (from Content-Length)."""
+    body = big_playlist(10) + "#" * (16 * MiB) + "\n"
+    server.text("/huge.m3u8", body)
+    server.file("/s.ts", (vod / "seg0.ts").read_bytes())
+    r = host(f"{server.base}/huge.m3u8", "wait", options=["--timeout", "20000", "--cap", str(1 << 30)])
+    assert r.one("wait")["item_error"] == "FPX_ERROR_TOO_LARGE", r.describe()
