@@ -147,7 +147,7 @@ static int wait_complete(fpx_player *p, int seconds)
 static void full_fixture(const char *name)
 {
     char sect[128];
-    fpx_item_status_info st;
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
     fpx_item_info info;
     fpx_listener l;
     truth t;
@@ -232,7 +232,7 @@ static void full_fixture(const char *name)
 
 static void no_extra_demux(fpx_index_mode mode, const char *label)
 {
-    fpx_item_status_info st;
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
     fpx_player *p = make_indexed(mode);
     fpx_listener l;
     SECTION(label);
@@ -260,7 +260,7 @@ static void off_scans(void)
     int64_t landed[2] = {0, 0};
     fpx_index_mode modes[2] = {FPX_INDEX_OFF, FPX_INDEX_KEYFRAMES};
     for (int m = 0; m < 2; m++) {
-        fpx_item_status_info st;
+        fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
         fpx_seek_outcome o;
         fpx_player *p = make_indexed(modes[m]);
         REQUIRE(p);
@@ -294,7 +294,7 @@ static void config_checks(void)
     cfg.size = offsetof(fpx_player_config, index_mode);
     CHECK_OK(fpx_player_create(&cfg, &p));
     if (p) {
-        fpx_item_status_info st;
+        fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
         REQUIRE(open_wait(p, fixture("mp4_bframes.mp4"), &st) == FPX_OK);
         sleep_ms(300);
         CHECK_EQ(stats(p).index_frames, 0); /* the default, KEYFRAMES */
@@ -305,7 +305,7 @@ static void config_checks(void)
     cfg.index_mode = FPX_INDEX_FULL;
     CHECK_OK(fpx_player_create(&cfg, &p));
     if (p) {
-        fpx_item_status_info st;
+        fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
         REQUIRE(open_wait(p, fixture("mp4_bframes.mp4"), &st) == FPX_OK);
         CHECK(wait_complete(p, 30));
         /* An older host's stats struct ends before the new fields: they are not written. */
@@ -382,7 +382,7 @@ static void stop_while_indexing(const char *path)
 {
     SECTION("destroy and close_item during indexing");
     for (int round = 0; round < 2; round++) {
-        fpx_item_status_info st;
+        fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
         fpx_listener l;
         fpx_player *p = make_indexed(FPX_INDEX_FULL);
         REQUIRE(p);
@@ -431,7 +431,7 @@ static void stop_while_indexing(const char *path)
 /* A listener from a host built before on_index_complete: its size ends before it. */
 static void old_listener(void)
 {
-    fpx_item_status_info st;
+    fpx_item_status_info st = {.struct_size = sizeof(fpx_item_status_info)};
     fpx_listener l;
     fpx_player *p = make_indexed(FPX_INDEX_FULL);
     SECTION("old listener without on_index_complete");
