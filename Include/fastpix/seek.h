@@ -223,10 +223,28 @@
  * are left untouched on failure. FFmpeg errors are mapped to fpx codes; the
  * original AVERROR is kept in fpx_item_status_info.av_error.
  *
- * Nothing reachable through this API aborts or traps the host process: bad
- * input (NULL, destroyed handles, NaN, infinite or invalid times, timescale
- * <= 0, unknown enum values, negative tolerances, corrupt media, missing
- * files, unreachable or stalled servers) is reported as an error.
+ * Bad input does not abort or trap the host process: NULL, destroyed
+ * handles, NaN, infinite or invalid times, timescale <= 0, unknown enum
+ * values, negative tolerances, corrupt media, missing files, unreachable or
+ * stalled servers are reported as errors.
+ *
+ * Memory exhaustion. Sizes that come from media or playlists never reach an
+ * allocation unchecked: each is capped (section 8, "Memory" and "HLS
+ * playlists"), and the large ones -- HLS segments, init sections and
+ * playlists as downloaded, the parsed segment table, packet copies,
+ * FFmpeg's own buffers -- are allocated through paths that fail with
+ * FPX_ERROR_NO_MEMORY (FPX_ERROR_TOO_LARGE past a cap) as the item's or the
+ * call's error. What can still abort the process is the Swift runtime the library
+ * is written in: its own allocations (a player, an event, a string, a small
+ * array; the frame grid and the keyframe index, which grow by an entry of
+ * 16 to 24 bytes per frame learned) have no failure path. When one of them
+ * fails because the process has no memory left at all (malloc returns
+ * NULL: a low RLIMIT_AS / ulimit -v, a cgroup memory limit without
+ * overcommit, vm.overcommit_memory=2), the runtime writes "Fatal error:
+ * failed to allocate ..." on stderr and aborts the process (SIGABRT). Under
+ * Linux's default overcommit, exhaustion ends in the OOM killer instead. A
+ * host that must outlive memory exhaustion runs the library in a process it
+ * can restart.
  *
  * =========================================================================
  * 7. Compatibility

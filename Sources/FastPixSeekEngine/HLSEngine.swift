@@ -130,7 +130,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private var stamp: PacketStamp
     private var retiredCounters: (packets: UInt64, bytes: UInt64) = (0, 0)
     /// The last init section fetched (fMP4), by URI and byte range.
-    private var initSections: [String: [UInt8]] = [:]
+    private var initSections: [String: FallibleBuffer<UInt8>] = [:]
 
     public init(url: String, policy: IOPolicy) throws {
         self.policy = policy
@@ -171,7 +171,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         // of a live playlist, else the beginning.
         let startIndex = media.segmentIndex(at: media.preferredStartOffset) ?? (segments.count - 1)
         let seg = segments[startIndex]
-        var inits: [String: [UInt8]] = [:]
+        var inits: [String: FallibleBuffer<UInt8>] = [:]
         let e = try HLSEngine.openSegment(seg, policy: policy, remote: remote, initSections: &inits)
         timeline = Timeline(timeBaseNum: e.timeline.timeBaseNum, timeBaseDen: e.timeline.timeBaseDen, originTicks: 0)
         referenceStream = e.referenceStream
@@ -220,9 +220,11 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// Parses a playlist into its compact form. Its text and parsed segments together may
     /// not exceed the buffer cap, nor its segments `HLSPlaylist.Limits.maxSegments`:
     /// FPX_ERROR_TOO_LARGE (issue 18.4).
-    static func parse(_ bytes: [UInt8], url: String, policy: IOPolicy) throws -> HLSPlaylist {
+    static func parse(_ bytes: FallibleBuffer<UInt8>, url: String, policy: IOPolicy) throws -> HLSPlaylist {
         do {
-            return try HLSPlaylist.parse(bytes, url: url, limits: HLSPlaylist.Limits(maxBytes: max(1, policy.maxBufferBytes)))
+            return try bytes.withUnsafeBufferPointer {
+                try HLSPlaylist.parse($0, url: url, limits: HLSPlaylist.Limits(maxBytes: max(1, policy.maxBufferBytes)))
+            }
         } catch let e as HLSError {
             throw EngineError(e.errorCode)
         }
@@ -238,8 +240,13 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// the network, so http/https only). More than `limit` bytes is
     /// FPX_ERROR_TOO_LARGE, decided from Content-Length when the server sends
     /// one, else as the bytes arrive (never more than `limit` is held).
+    /// The bytes are appended to `into` (a new buffer by default). Every allocation
+    /// sized by the server or the playlist goes through `FallibleBuffer`: out of
+    /// memory is FPX_ERROR_NO_MEMORY, never a trap (issue 18.3).
+    @discardableResult
     static func fetch(_ url: String, guard g: IOGuard, fromRemote: Bool, limit: Int,
-                      range: HLSByteRange? = nil, stop: (() -> Bool)? = nil) throws -> [UInt8] {
+                      range: HLSByteRange? = nil, stop: (() -> Bool)? = nil,
+                      into out: FallibleBuffer<UInt8> = FallibleBuffer<UInt8>()) throws -> FallibleBuffer<UInt8> {
         try ProtocolGate.check(url, policy: g.policy.protocols, fromRemote: fromRemote)
         var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
         var opts: OpaquePointer?
@@ -265,20 +272,24 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         let size = avio_size(ctx)
         if range == nil && size > Int64(limit) { throw EngineError(.tooLarge) }
         if range != nil && want > limit { throw EngineError(.tooLarge) }
-        // Reserve once: without a size, the cap (untouched pages cost no
-        // memory), so growing never copies and the peak stays near the bytes held.
-        var out: [UInt8] = []
-        out.reserveCapacity(size > 0 ? Int(min(Int64(want), size)) : want)
-        var buf = [UInt8](repeating: 0, count: 65536)
+        func grow(_ n: Int) throws {
+            do { try out.reserve(n) } catch { throw EngineError(.noMemory) }
+        }
+        // With a size, reserve it once (at most the cap); without one, grow by half again
+        // from 1 MiB (0.3.0 reserved the whole cap, which under a low RLIMIT_AS trapped).
+        let start = out.count
+        try grow(start &+ (size > 0 ? Int(min(Int64(want), size)) : min(want, 1 << 20)))
         while true {
-            let room = min(buf.count, want - out.count + 1)
+            let got = out.count - start
+            let room = min(65536, want - got + 1)
             if room <= 0 { break }
-            let n = buf.withUnsafeMutableBufferPointer { avio_read(ctx, $0.baseAddress, Int32(room)) }
+            if out.capacity - out.count < room { try grow(max(out.count + room, out.capacity + out.capacity / 2)) }
+            let n = avio_read(ctx, out.tail, Int32(room))
             if n == fpx_averror_eof() || n == 0 { break }
             if n < 0 { throw g.error(for: n) }
-            if range == nil && out.count + Int(n) > limit { throw EngineError(.tooLarge) }
-            out.append(contentsOf: buf[0..<Int(min(Int(n), want - out.count))])
-            if range != nil && out.count >= want { break }
+            if range == nil && got + Int(n) > limit { throw EngineError(.tooLarge) }
+            out.commit(min(Int(n), want - got))
+            if range != nil && out.count - start >= want { break }
             g.extend()
         }
         // A transfer cut short (deadline, stop, abort) is an error, never a short body.
@@ -343,24 +354,28 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// Downloads a segment (its byte range, if any) and demuxes it from memory,
     /// behind its init section when it has one (fMP4: EXT-X-MAP). The init
     /// section and the segment together may not exceed the buffer cap.
-    static func openSegment(_ s: Segment, policy: IOPolicy, remote: Bool, initSections: inout [String: [UInt8]],
+    static func openSegment(_ s: Segment, policy: IOPolicy, remote: Bool, initSections: inout [String: FallibleBuffer<UInt8>],
                             stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
         let g = IOGuard(policy: policy)
         let cap = max(1, policy.maxBufferBytes)
-        var bytes: [UInt8] = []
+        let bytes = FallibleBuffer<UInt8>()
         if let m = s.map {
             let key = m.uri + (m.byteRange.map { "@\($0.offset)+\($0.length)" } ?? "")
+            let section: FallibleBuffer<UInt8>
             if let cached = initSections[key] {
-                bytes = cached
+                section = cached
             } else {
-                bytes = try HLSEngine.fetch(m.uri, guard: g, fromRemote: remote, limit: min(cap, 16 << 20),
-                                            range: m.byteRange, stop: stop)
-                initSections = [key: bytes]
+                section = try HLSEngine.fetch(m.uri, guard: g, fromRemote: remote, limit: min(cap, 16 << 20),
+                                              range: m.byteRange, stop: stop)
+                initSections = [key: section]
+            }
+            do { try section.withUnsafeBufferPointer { try bytes.append(contentsOf: $0) } } catch {
+                throw EngineError(.noMemory)
             }
         }
-        bytes += try HLSEngine.fetch(s.uri, guard: g, fromRemote: remote, limit: max(1, cap - bytes.count),
-                                     range: s.byteRange, stop: stop)
-        guard !bytes.isEmpty else { throw EngineError(.invalidData) }
+        try HLSEngine.fetch(s.uri, guard: g, fromRemote: remote, limit: max(1, cap - bytes.count),
+                            range: s.byteRange, stop: stop, into: bytes)
+        guard bytes.count > 0 else { throw EngineError(.invalidData) }
         return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
     }
 

@@ -8,11 +8,17 @@ public enum HLSPlaylist: Hashable, Sendable {
     /// relative URIs (RFC 3986); without it URIs are returned as written.
     /// Throws `HLSError`.
     public static func parse(_ text: String, url: String? = nil) throws -> HLSPlaylist {
-        try HLSParser(bytes: Array(text.utf8), url: url).run()
+        try parse(Array(text.utf8), url: url)
     }
 
     /// Parses playlist bytes, which must be UTF-8 (RFC 8216 4.1). Throws `HLSError`.
     public static func parse(_ bytes: [UInt8], url: String? = nil, limits: Limits = Limits()) throws -> HLSPlaylist {
+        try bytes.withUnsafeBufferPointer { try parse($0, url: url, limits: limits) }
+    }
+
+    /// Parses playlist bytes in memory the caller owns (e.g. a `FallibleBuffer`).
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, url: String? = nil,
+                             limits: Limits = Limits()) throws -> HLSPlaylist {
         try HLSParser(bytes: bytes, url: url, limits: limits).run()
     }
 

@@ -4,11 +4,12 @@ import Glibc
 
 /// The line-by-line RFC 8216 parser behind `HLSPlaylist.parse`.
 struct HLSParser {
-    let bytes: [UInt8]
+    /// Valid for the parse only (the caller's memory).
+    let bytes: UnsafeBufferPointer<UInt8>
     let url: String?
     let limits: HLSPlaylist.Limits
 
-    init(bytes: [UInt8], url: String?, limits: HLSPlaylist.Limits = HLSPlaylist.Limits()) {
+    init(bytes: UnsafeBufferPointer<UInt8>, url: String?, limits: HLSPlaylist.Limits = HLSPlaylist.Limits()) {
         self.bytes = bytes
         self.url = url
         self.limits = limits
@@ -30,7 +31,7 @@ struct HLSParser {
     /// UTF-8; as before, invalid UTF-8 anywhere wins over any other error.
     func run() throws -> HLSPlaylist {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { throw HLSError.notAPlaylist }
-        return try bytes.withUnsafeBufferPointer { b -> HLSPlaylist in
+        return try { (b: UnsafeBufferPointer<UInt8>) -> HLSPlaylist in
             let n = b.count
             // Line k (0-based) is b[start..<end]; the last one runs to the end of the bytes.
             func lineEnd(from a: Int) -> Int {
@@ -87,7 +88,7 @@ struct HLSParser {
                 if !validFrom(a <= n ? lineEnd(from: a) + 1 : n + 1) { throw HLSError.invalidEncoding }
                 throw err
             }
-        }
+        }(bytes)
     }
 
     // MARK: State

@@ -50,6 +50,15 @@ public final class FallibleBuffer<T>: @unchecked Sendable {
         count = need
     }
 
+    /// Room after the last element (`reserve` first); `commit` what was written there.
+    public var tail: UnsafeMutablePointer<T>? { base.map { $0 + count } }
+
+    /// Counts `n` more elements, written by the caller at `tail`.
+    public func commit(_ n: Int) {
+        precondition(n >= 0 && count &+ n <= capacity)
+        count += n
+    }
+
     public subscript(i: Int) -> T {
         precondition(i >= 0 && i < count)
         return base![i]
