@@ -97,16 +97,37 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
     static let flagDiscontinuity: UInt8 = 1, flagGap: UInt8 = 2, flagExplicitPDT: UInt8 = 4, flagWide: UInt8 = 8
 
     struct PDTAnchor: Hashable { var ms: Rational; var offset: Rational }
+    struct TitleRef { var index: Int32; var offset: UInt32; var length: UInt32 }
+    /// An EXT-X-MAP: its URI as written (in `text`) and its byte range.
+    struct MapRef { var uriOffset: UInt32; var uriLength: UInt32; var hasRange: Bool; var range: HLSByteRange }
 
     final class Storage: @unchecked Sendable {
         let entries = FallibleBuffer<Entry>()
         let text = FallibleBuffer<UInt8>()
-        var titles: [Int32: String] = [:]
-        var ranges: [HLSByteRange] = []
-        var maps: [HLSMap] = []
-        var pdts: [PDTAnchor] = []
-        var wide: [Rational] = []
+        // Side tables: FallibleBuffers too (their sizes come from the playlist).
+        let titles = FallibleBuffer<TitleRef>()
+        let ranges = FallibleBuffer<HLSByteRange>()
+        let maps = FallibleBuffer<MapRef>()
+        let pdts = FallibleBuffer<PDTAnchor>()
+        let wide = FallibleBuffer<Rational>()
         var datedCount = 0
+
+        func string(_ offset: UInt32, _ length: UInt32) -> String {
+            text.withUnsafeBufferPointer { b in
+                String(decoding: UnsafeBufferPointer(rebasing: b[Int(offset)..<Int(offset) + Int(length)]), as: UTF8.self)
+            }
+        }
+
+        /// The title of segment `i` (titles are appended in segment order: a binary search).
+        func title(_ i: Int32) -> String? {
+            var lo = 0, hi = titles.count
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2
+                if titles[mid].index < i { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < titles.count, titles[lo].index == i else { return nil }
+            return string(titles[lo].offset, titles[lo].length)
+        }
     }
 
     let storage: Storage
@@ -130,7 +151,7 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
     public var startIndex: Int { 0 }
     public var endIndex: Int { storage.entries.count }
     public subscript(i: Int) -> HLSSegment {
-        HLSSegment(sequence: sequence(at: i), duration: duration(at: i), title: storage.titles[Int32(i)],
+        HLSSegment(sequence: sequence(at: i), duration: duration(at: i), title: storage.title(Int32(i)),
                    uri: uri(at: i), rawURI: rawURI(at: i), byteRange: byteRange(at: i), map: map(at: i),
                    programDateTime: programDateTime(at: i), startDate: startDate(at: i),
                    startDateExact: startDateExact(at: i), discontinuity: discontinuity(at: i),
@@ -141,8 +162,8 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
     /// Bytes this list holds (entries, URIs, side tables), for the memory cap.
     public var allocatedBytes: Int {
         let s = storage
-        return s.entries.allocatedBytes &+ s.text.allocatedBytes &+ s.ranges.capacity &* 16
-            &+ s.maps.count &* 96 &+ s.pdts.count &* 64 &+ s.wide.count &* 32 &+ s.titles.count &* 64
+        return s.entries.allocatedBytes &+ s.text.allocatedBytes &+ s.ranges.allocatedBytes &+ s.maps.allocatedBytes
+            &+ s.pdts.allocatedBytes &+ s.wide.allocatedBytes &+ s.titles.allocatedBytes
     }
 
     // MARK: Fields without making an HLSSegment
@@ -171,10 +192,7 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
 
     public func rawURI(at i: Int) -> String {
         let e = storage.entries[i]
-        return storage.text.withUnsafeBufferPointer { b in
-            String(decoding: UnsafeBufferPointer(rebasing: b[Int(e.uriOffset)..<Int(e.uriOffset) + Int(e.uriLength)]),
-                   as: UTF8.self)
-        }
+        return storage.string(e.uriOffset, e.uriLength)
     }
 
     public func uri(at i: Int) -> String {
@@ -201,7 +219,11 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
 
     public func map(at i: Int) -> HLSMap? {
         let m = storage.entries[i].mapIndex
-        return m < 0 ? nil : storage.maps[Int(m)]
+        guard m >= 0 else { return nil }
+        let r = storage.maps[Int(m)]
+        let raw = storage.string(r.uriOffset, r.uriLength)
+        return HLSMap(uri: baseURL.map { HLSURL.resolve(base: $0, reference: raw) } ?? raw, rawURI: raw,
+                      byteRange: r.hasRange ? r.range : nil)
     }
 
     public func discontinuity(at i: Int) -> Bool { storage.entries[i].flags & HLSSegmentList.flagDiscontinuity != 0 }
@@ -248,7 +270,7 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
             guard x.flags == y.flags, x.discDelta == y.discDelta, a.duration(at: i) == b.duration(at: i),
                   a.startOffset(at: i) == b.startOffset(at: i), a.byteRange(at: i) == b.byteRange(at: i),
                   a.map(at: i) == b.map(at: i), a.startDateExact(at: i) == b.startDateExact(at: i),
-                  a.storage.titles[Int32(i)] == b.storage.titles[Int32(i)] else { return false }
+                  a.storage.title(Int32(i)) == b.storage.title(Int32(i)) else { return false }
             if !(a.baseURL == b.baseURL && a.sameRawURI(i, b, i)) && a.uri(at: i) != b.uri(at: i) { return false }
         }
         return true
@@ -325,33 +347,38 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
             } else {
                 flags |= HLSSegmentList.flagWide
                 durNum = Int64(s.wide.count)
-                s.wide.append(duration)
+                try fallible { try s.wide.append(duration) }
             }
-            let offset = UInt32(truncatingIfNeeded: s.text.count)
-            let bytes = Array(rawURI.utf8)
-            guard s.text.count &+ bytes.count <= UInt32.max else { throw HLSError.tooLarge("URIs too long") }
-            do { try bytes.withUnsafeBufferPointer { try s.text.append(contentsOf: $0) } } catch { throw HLSError.outOfMemory }
+            let (offset, length) = try text(rawURI)
             var mapIndex: Int32 = -1
             if let m = map {
-                if m != lastMap || s.maps.isEmpty { s.maps.append(m); lastMap = m }
+                if m != lastMap || s.maps.count == 0 {
+                    let (o, l) = try text(Substring(m.rawURI))
+                    try fallible { try s.maps.append(MapRef(uriOffset: o, uriLength: l, hasRange: m.byteRange != nil,
+                                                            range: m.byteRange ?? HLSByteRange(length: 0, offset: 0))) }
+                    lastMap = m
+                }
                 mapIndex = Int32(s.maps.count - 1)
             }
             var rangeIndex: Int32 = -1
-            if let r = byteRange { rangeIndex = Int32(s.ranges.count); s.ranges.append(r) }
+            if let r = byteRange { rangeIndex = Int32(s.ranges.count); try fallible { try s.ranges.append(r) } }
             var pdtIndex: Int32 = -1
             if let p = pdt {
-                if explicitPDT || s.pdts.isEmpty { s.pdts.append(PDTAnchor(ms: p.ms, offset: p.offset)) }
+                if explicitPDT || s.pdts.count == 0 { try fallible { try s.pdts.append(PDTAnchor(ms: p.ms, offset: p.offset)) } }
                 pdtIndex = Int32(s.pdts.count - 1)
                 s.datedCount += 1
             }
-            if let t = title { s.titles[Int32(s.entries.count)] = t }
+            if let t = title {
+                let (o, l) = try text(Substring(t))
+                try fallible { try s.titles.append(TitleRef(index: Int32(s.entries.count), offset: o, length: l)) }
+            }
             let (delta, o) = discontinuitySequence.subtractingReportingOverflow(discontinuityBase)
             guard !o, let dd = UInt32(exactly: delta) else { throw HLSError.tooLarge("discontinuity sequence range") }
-            let e = Entry(uriOffset: offset, uriLength: UInt32(bytes.count), durNum: durNum,
+            let e = Entry(uriOffset: offset, uriLength: length, durNum: durNum,
                           startLo: UInt64(truncatingIfNeeded: startNum), startHi: Int64(truncatingIfNeeded: startNum >> 64),
                           discDelta: dd, mapIndex: mapIndex, pdtIndex: pdtIndex, rangeIndex: rangeIndex,
                           durExp: de, startExp: startExp, flags: flags)
-            do { try s.entries.append(e) } catch { throw HLSError.outOfMemory }
+            try fallible { try s.entries.append(e) }
             // The next start: this one plus the duration, on the finer of the two scales.
             var (sn, se) = (startNum, startExp)
             var dnum = dn
@@ -361,6 +388,21 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
             startNum = sn + dnum
             startExp = se
             if allocatedBytes > maxBytes { throw HLSError.tooLarge("the parsed segments need more than \(maxBytes) bytes") }
+        }
+
+        func fallible(_ body: () throws -> Void) throws {
+            do { try body() } catch { throw HLSError.outOfMemory }
+        }
+
+        /// Appends bytes to the text buffer: their offset and length.
+        func text(_ t: Substring) throws -> (UInt32, UInt32) {
+            let s = storage
+            let n = t.utf8.count
+            guard s.text.count &+ n <= Int(UInt32.max) else { throw HLSError.tooLarge("URIs and titles over 4 GiB") }
+            let offset = UInt32(s.text.count)
+            var copy = t
+            try copy.withUTF8 { u in try fallible { try s.text.append(contentsOf: u) } }
+            return (offset, UInt32(n))
         }
 
         func finish(mediaSequence: Int64, baseURL: String?) -> HLSSegmentList {
