@@ -23,7 +23,6 @@ import json
 import os
 import shlex
 import subprocess
-import time
 from pathlib import Path
 from typing import List
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from test_hls_bounds import big_playlist, vod  # noqa: F401 (fixture)
+from test_hls_bounds import vod  # noqa: F401 (fixture)
 from test_untrusted import HostRun, Server, hostile_bin, playlist, server  # noqa: F401 (fixtures)
 
 MiB = 1 << 20
@@ -115,8 +115,9 @@ def test_segment_byte_range_from_the_playlist(hostile_bin: Path, server: Server,
 
 
 def test_init_section(hostile_bin: Path, server: Server, limit: int):
-    """EXT-X-MAP: an init section of 15 MiB (its own cap is 16 MiB) on a limit with less room
-    left than that after the host's peak... plus a segment behind it: together over."""
+    """EXT-X-MAP: an init section of 15 MiB (under its own 16 MiB cap, and under the headroom)
+    and a 40 MiB segment behind it: the init section is fetched, the buffer for the two
+    together is not."""
     server.file("/init.mp4", bytes(15 * MiB))
     server.file("/s.m4s", bytes(40 * MiB))
     text = playlist("s.m4s").replace("#EXT-X-MEDIA-SEQUENCE:0", '#EXT-X-MEDIA-SEQUENCE:0\n#EXT-X-MAP:URI="init.mp4"')
