@@ -276,10 +276,28 @@
  * are left untouched on failure. FFmpeg errors are mapped to fpx codes; the
  * original AVERROR is kept in fpx_item_status_info.av_error.
  *
- * Nothing reachable through this API aborts or traps the host process: bad
- * input (NULL, destroyed handles, NaN, infinite or invalid times, timescale
- * <= 0, unknown enum values, negative tolerances, corrupt media, missing
- * files, unreachable or stalled servers) is reported as an error.
+ * Bad input does not abort or trap the host process: NULL, destroyed
+ * handles, NaN, infinite or invalid times, timescale <= 0, unknown enum
+ * values, negative tolerances, corrupt media, missing files, unreachable or
+ * stalled servers are reported as errors.
+ *
+ * Memory exhaustion. Sizes that come from media or playlists never reach an
+ * allocation unchecked: each is capped (section 8, "Memory" and "HLS
+ * playlists"), and the large ones -- HLS segments, init sections and
+ * playlists as downloaded, the parsed segment table, packet copies,
+ * FFmpeg's own buffers -- are allocated through paths that fail with
+ * FPX_ERROR_NO_MEMORY (FPX_ERROR_TOO_LARGE past a cap) as the item's or the
+ * call's error. What can still abort the process is the Swift runtime the library
+ * is written in: its own allocations (a player, an event, a string, a small
+ * array; the frame grid and the keyframe index, which grow by an entry of
+ * 16 to 24 bytes per frame learned) have no failure path. When one of them
+ * fails because the process has no memory left at all (malloc returns
+ * NULL: a low RLIMIT_AS / ulimit -v, a cgroup memory limit without
+ * overcommit, vm.overcommit_memory=2), the runtime writes "Fatal error:
+ * failed to allocate ..." on stderr and aborts the process (SIGABRT). Under
+ * Linux's default overcommit, exhaustion ends in the OOM killer instead. A
+ * host that must outlive memory exhaustion runs the library in a process it
+ * can restart.
  *
  * Running out of file descriptors is reported as such, never as
  * FPX_ERROR_NO_MEMORY or FPX_ERROR_IO: when the process (EMFILE, its
@@ -433,6 +451,18 @@
  * window drops what the host has read; a seek whose scan would grow it
  * further fails with FPX_ERROR_TOO_LARGE). Packets demuxed from a held
  * segment are copies, so an HLS player holds up to about twice the cap.
+ *
+ * HLS playlists. A playlist (master or media, at open and at every live
+ * reload) may have at most 16 MiB of text, or max_buffer_bytes when that is
+ * smaller, and a media playlist at most 1,000,000 segments. Its segments are
+ * held in a compact form (about 56 bytes a segment plus its URI as written);
+ * the text and the parsed segments together count against max_buffer_bytes,
+ * as a kind of their own. Past any of these bounds the open (or the reload)
+ * fails with FPX_ERROR_TOO_LARGE, decided from Content-Length and from a
+ * count of the segments before they are parsed. A live player holds the
+ * previous version of its playlist while it parses a reload, so up to twice
+ * that. With the default cap, a VOD playlist of 550,000 segments (12.5 MB)
+ * opens and adds about 40 MB to the process's peak RSS.
  * What libavformat reads and allocates to find the streams is bounded by
  * probesize 5 MB, max_probe_packets 2500 and formatprobesize 1 MiB (set on
  * every open; FFmpeg 5.1's defaults). Allocations a demuxer sizes from the
@@ -1164,7 +1194,8 @@ typedef struct fpx_player_config {
     const char *protocol_whitelist;
     /** Cap on the media a player buffers, in bytes: one HLS segment (with
      *  its init section), the HLS segments held together, the packet
-     *  window. Default (and 0): 67108864 (64 MiB). Exceeding it is
+     *  window, an HLS playlist's text with its parsed segments (section 8).
+     *  Default (and 0): 67108864 (64 MiB). Exceeding it is
      *  FPX_ERROR_TOO_LARGE. Negative is FPX_ERROR_INVALID_ARGUMENT. */
     int64_t max_buffer_bytes;
     /** See fpx_index_mode. Default FPX_INDEX_KEYFRAMES (also when size ends
@@ -1604,7 +1635,11 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * window to its start. The outcome reports the edge as read for that seek.
  * A VOD playlist (one with ENDLIST) has no edge: its seekable range ends at
  * its last frame, as a file's does (targets past it clamp to it), and its
- * hold_back is 0.
+ * hold_back is 0. The last segment is downloaded at open to find that frame;
+ * when the download fails (an I/O error, a stalled server), the range ends at
+ * the segment's listed end (its EXTINF) until a seek or a read into that
+ * segment has demuxed it. The download is not repeated by later seeks, so a
+ * stalled last segment costs seeks elsewhere nothing.
  */
 
 typedef struct fpx_live_seek_window {

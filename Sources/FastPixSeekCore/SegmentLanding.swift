@@ -32,9 +32,17 @@ public enum SegmentLanding {
 
     /// The segment the playlist's times put `target` in: the last one that
     /// starts at or before it; the first when the target is before them all.
-    public static func listedSegment(for target: Rational, in segs: [SegmentSpan]) -> Int? {
+    /// Starts never decrease (EXTINF durations are not negative): a binary search, so a
+    /// seek in a playlist of many segments reads a few of them (issue 18.4).
+    public static func listedSegment<C: RandomAccessCollection>(for target: Rational, in segs: C) -> Int?
+    where C.Element == SegmentSpan, C.Index == Int {
         guard !segs.isEmpty else { return nil }
-        return segs.lastIndex { $0.start <= target } ?? 0
+        var lo = segs.startIndex, hi = segs.endIndex      // the first index whose start > target
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            if segs[mid].start <= target { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > segs.startIndex ? lo - 1 : 0
     }
 
     /// The segment whose frames hold the covering frame of `target` (the last
@@ -46,8 +54,9 @@ public enum SegmentLanding {
     ///   on this timeline, e.g. at the window start or after a discontinuity);
     /// - after the listed segment's last frame, with the next segment's first
     ///   frame at or before the target: the next one, when it continues.
-    public static func coveringSegment(for target: Rational, in segs: [SegmentSpan],
-                                       frames: (Int) throws -> ClosedRange<Int64>?) rethrows -> Int? {
+    public static func coveringSegment<C: RandomAccessCollection>(for target: Rational, in segs: C,
+                                                               frames: (Int) throws -> ClosedRange<Int64>?) rethrows -> Int?
+    where C.Element == SegmentSpan, C.Index == Int {
         guard let i = listedSegment(for: target, in: segs) else { return nil }
         guard let f = try frames(i) else { return i }
         if target < Rational(f.lowerBound) {
@@ -64,8 +73,9 @@ public enum SegmentLanding {
     /// Whether a nearest-keyframe seek resolved in segment `i` must look at
     /// the next segment: it continues this one and the keyframe window reaches
     /// past this segment's last frame (`lastFrame`; nil: unknown, look).
-    public static func windowReachesNext(_ window: ClosedRange<Int64>, segment i: Int, in segs: [SegmentSpan],
-                                         lastFrame: Int64?) -> Bool {
+    public static func windowReachesNext<C: RandomAccessCollection>(_ window: ClosedRange<Int64>, segment i: Int, in segs: C,
+                                                                  lastFrame: Int64?) -> Bool
+    where C.Element == SegmentSpan, C.Index == Int {
         guard i + 1 < segs.count, continues(segs[i], segs[i + 1]) else { return false }
         guard let l = lastFrame else { return true }
         return window.upperBound > l

@@ -95,7 +95,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// Opens `url`. Blocking, bounded by the policy's timeout. `options` are
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
     /// With `memory`, the bytes are demuxed from memory and `url` only names them.
-    public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: [UInt8]? = nil) throws {
+    public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: FallibleBuffer<UInt8>? = nil) throws {
         let g = IOGuard(policy: policy)
         ioGuard = g
         sourceURL = memory == nil && options.isEmpty ? url : nil

@@ -20,19 +20,53 @@ import FastPixSeekCore
 // @unchecked Sendable: tracker state is guarded by `tm`, demux state by the player's
 // engine lock, `engines` by `em` and the engine lock (see the field comments).
 public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
+    /// One segment of the window, read from the playlist's compact list when asked.
     struct Segment {
-        var sequence: Int64
-        var duration: Rational
-        var uri: String
-        var byteRange: HLSByteRange?
+        let list: HLSSegmentList
+        let index: Int
+        /// Item-timeline start of the playlist's first segment.
+        let base: Rational
+        var sequence: Int64 { list.sequence(at: index) }
+        var duration: Rational { list.duration(at: index) }
+        var uri: String { list.uri(at: index) }
+        var byteRange: HLSByteRange? { list.byteRange(at: index) }
         /// EXT-X-MAP: the init section (fMP4) demuxed in front of the segment.
-        var map: HLSMap?
-        var startDateMS: Int64?
-        var discontinuity: Bool
-        var discontinuitySequence: Int64
+        var map: HLSMap? { list.map(at: index) }
+        var startDateMS: Int64? { list.startDate(at: index) }
+        var discontinuity: Bool { list.discontinuity(at: index) }
+        var discontinuitySequence: Int64 { list.discontinuitySequence(at: index) }
         /// Start on the item timeline, seconds.
-        var itemStart: Rational
+        var itemStart: Rational { base + list.startOffset(at: index) }
         var itemEnd: Rational { itemStart + duration }
+    }
+
+    /// The tracker's window: the current playlist's segments with item-timeline starts. It
+    /// shares the playlist's storage (no copy per segment: issue 18.4).
+    struct Window: RandomAccessCollection {
+        var list = HLSSegmentList()
+        var base = Rational(0)
+        var startIndex: Int { 0 }
+        var endIndex: Int { list.count }
+        subscript(i: Int) -> Segment { Segment(list: list, index: i, base: base) }
+        func index(ofSequence s: Int64) -> Int? {
+            guard let k = Int(exactly: Int128(s) - Int128(list.mediaSequence)), k >= 0, k < list.count else { return nil }
+            return k
+        }
+        /// The last segment starting at or before item time `t`.
+        func lastIndex(startingAtOrBefore t: Rational) -> Int? { list.lastIndex(startingAtOrBefore: t - base) }
+        /// As `SegmentLanding` sees them (item ticks), made when read.
+        func spans(ticksPerSecond: Rational) -> Spans { Spans(window: self, ticksPerSecond: ticksPerSecond) }
+    }
+
+    struct Spans: RandomAccessCollection {
+        let window: Window
+        let ticksPerSecond: Rational
+        var startIndex: Int { 0 }
+        var endIndex: Int { window.count }
+        subscript(i: Int) -> SegmentSpan {
+            let s = window[i]
+            return SegmentSpan(sequence: s.sequence, domain: s.discontinuitySequence, start: s.itemStart * ticksPerSecond)
+        }
     }
 
     struct Anchor { var ticks: Int64; var pts: Int64 }
@@ -58,7 +92,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private let tm = Monitor()
     private var tracker = HLSLiveTracker()
     /// The tracker's window with item-timeline starts, rebuilt at each update.
-    private var segments: [Segment] = []
+    private var segments = Window()
     private var targetDuration = 0
     private var holdBack = Rational(0)
     private var endList = false
@@ -71,6 +105,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// seekable end, as a file's is its last frame. Learned by demuxing the last segment
     /// (at open, or once ENDLIST appears) under the engine lock.
     private var lastFrame: (sequence: Int64, ticks: Int64)?
+    /// The last segment whose download for `lastFrame` was tried (engine lock): it is not
+    /// fetched again just for the range. Every seek reads the seekable range first, so a
+    /// retry there made every later seek, wherever it landed, wait out the I/O timeout
+    /// behind a stalled last segment (issue 18.5). Once a seek or a read brings the segment
+    /// in, the last frame is learned from it without I/O.
+    private var lastFrameTried: Int64?
 
     /// The stream facts of the item, from the first segment opened. Segment
     /// engines come and go; these stay, so `itemInfo`/`streamInfo` never
@@ -90,7 +130,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private var stamp: PacketStamp
     private var retiredCounters: (packets: UInt64, bytes: UInt64) = (0, 0)
     /// The last init section fetched (fMP4), by URI and byte range.
-    private var initSections: [String: [UInt8]] = [:]
+    private var initSections: [String: FallibleBuffer<UInt8>] = [:]
 
     public init(url: String, policy: IOPolicy) throws {
         self.policy = policy
@@ -99,15 +139,17 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         var playlistURL = url
         var media: HLSMediaPlaylist
         var remote = false
-        let first = try HLSEngine.parse(try HLSEngine.fetch(url, guard: fetchGuard, fromRemote: false), url: url)
+        let first = try HLSEngine.parse(try HLSEngine.fetch(url, guard: fetchGuard, fromRemote: false,
+                                                            limit: HLSEngine.playlistLimit(policy)), url: url, policy: policy)
         remote = HLSEngine.isRemote(url)
         switch first {
         case .media(let m): media = m
         case .master(let master):
             guard let v = master.selectVariant() else { throw EngineError(.invalidData) }
             playlistURL = v.uri
-            guard case .media(let m) = try HLSEngine.parse(try HLSEngine.fetch(v.uri, guard: fetchGuard, fromRemote: remote),
-                                                           url: v.uri) else {
+            guard case .media(let m) = try HLSEngine.parse(try HLSEngine.fetch(v.uri, guard: fetchGuard, fromRemote: remote,
+                                                                               limit: HLSEngine.playlistLimit(policy)),
+                                                           url: v.uri, policy: policy) else {
                 throw EngineError(.invalidData)
             }
             media = m
@@ -129,7 +171,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         // of a live playlist, else the beginning.
         let startIndex = media.segmentIndex(at: media.preferredStartOffset) ?? (segments.count - 1)
         let seg = segments[startIndex]
-        var inits: [String: [UInt8]] = [:]
+        var inits: [String: FallibleBuffer<UInt8>] = [:]
         let e = try HLSEngine.openSegment(seg, policy: policy, remote: remote, initSections: &inits)
         timeline = Timeline(timeBaseNum: e.timeline.timeBaseNum, timeBaseDen: e.timeline.timeBaseDen, originTicks: 0)
         referenceStream = e.referenceStream
@@ -147,7 +189,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         } else {
             // The start segment anchors its domain first, as it would when read first. A last
             // segment that cannot be read now does not fail the open: the window ends at its
-            // listed end until a later seekableRange() reads it.
+            // listed end until a seek or a read brings that segment in (learnLastFrame).
             _ = try anchor(for: seg, engine: e)
             try? learnLastFrame()
         }
@@ -156,7 +198,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// An ended playlist: demuxes its last segment (once) for the last frame (engine lock held).
     private func learnLastFrame() throws {
         let (last, ended, known) = tm.locked { (segments.last, endList, lastFrame?.sequence) }
-        guard ended, let s = last, known != s.sequence, let f = try frameTicks(s) else { return }
+        guard ended, let s = last, known != s.sequence else { return }
+        if engines[s.sequence] == nil {
+            if lastFrameTried == s.sequence { return }
+            lastFrameTried = s.sequence
+        }
+        guard let f = try frameTicks(s) else { return }
         tm.locked { lastFrame = (s.sequence, f.upperBound) }
     }
 
@@ -164,8 +211,21 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     // MARK: Fetching and tracking
 
-    static func parse(_ bytes: [UInt8], url: String) throws -> HLSPlaylist {
-        do { return try HLSPlaylist.parse(bytes, url: url) } catch let e as HLSError {
+    /// The most bytes a playlist may have (seek.h section 8: "Memory"); the buffer cap
+    /// when that is smaller.
+    static let maxPlaylistBytes = 16 << 20
+
+    static func playlistLimit(_ policy: IOPolicy) -> Int { min(maxPlaylistBytes, max(1, policy.maxBufferBytes)) }
+
+    /// Parses a playlist into its compact form. Its text and parsed segments together may
+    /// not exceed the buffer cap, nor its segments `HLSPlaylist.Limits.maxSegments`:
+    /// FPX_ERROR_TOO_LARGE (issue 18.4).
+    static func parse(_ bytes: FallibleBuffer<UInt8>, url: String, policy: IOPolicy) throws -> HLSPlaylist {
+        do {
+            return try bytes.withUnsafeBufferPointer {
+                try HLSPlaylist.parse($0, url: url, limits: HLSPlaylist.Limits(maxBytes: max(1, policy.maxBufferBytes)))
+            }
+        } catch let e as HLSError {
             throw EngineError(e.errorCode)
         }
     }
@@ -180,8 +240,13 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// the network, so http/https only). More than `limit` bytes is
     /// FPX_ERROR_TOO_LARGE, decided from Content-Length when the server sends
     /// one, else as the bytes arrive (never more than `limit` is held).
-    static func fetch(_ url: String, guard g: IOGuard, fromRemote: Bool, limit: Int = 16 << 20,
-                      range: HLSByteRange? = nil, stop: (() -> Bool)? = nil) throws -> [UInt8] {
+    /// The bytes are appended to `into` (a new buffer by default). Every allocation
+    /// sized by the server or the playlist goes through `FallibleBuffer`: out of
+    /// memory is FPX_ERROR_NO_MEMORY, never a trap (issue 18.3).
+    @discardableResult
+    static func fetch(_ url: String, guard g: IOGuard, fromRemote: Bool, limit: Int,
+                      range: HLSByteRange? = nil, stop: (() -> Bool)? = nil,
+                      into out: FallibleBuffer<UInt8> = FallibleBuffer<UInt8>()) throws -> FallibleBuffer<UInt8> {
         try ProtocolGate.check(url, policy: g.policy.protocols, fromRemote: fromRemote)
         var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
         var opts: OpaquePointer?
@@ -207,20 +272,24 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         let size = avio_size(ctx)
         if range == nil && size > Int64(limit) { throw EngineError(.tooLarge) }
         if range != nil && want > limit { throw EngineError(.tooLarge) }
-        // Reserve once: without a size, the cap (untouched pages cost no
-        // memory), so growing never copies and the peak stays near the bytes held.
-        var out: [UInt8] = []
-        out.reserveCapacity(size > 0 ? Int(min(Int64(want), size)) : want)
-        var buf = [UInt8](repeating: 0, count: 65536)
+        func grow(_ n: Int) throws {
+            do { try out.reserve(n) } catch { throw EngineError(.noMemory) }
+        }
+        // With a size, reserve it once (at most the cap); without one, grow by half again
+        // from 1 MiB (0.3.0 reserved the whole cap, which under a low RLIMIT_AS trapped).
+        let start = out.count
+        try grow(start &+ (size > 0 ? Int(min(Int64(want), size)) : min(want, 1 << 20)))
         while true {
-            let room = min(buf.count, want - out.count + 1)
+            let got = out.count - start
+            let room = min(65536, want - got + 1)
             if room <= 0 { break }
-            let n = buf.withUnsafeMutableBufferPointer { avio_read(ctx, $0.baseAddress, Int32(room)) }
+            if out.capacity - out.count < room { try grow(max(out.count + room, out.capacity + out.capacity / 2)) }
+            let n = avio_read(ctx, out.tail, Int32(room))
             if n == fpx_averror_eof() || n == 0 { break }
             if n < 0 { throw g.error(for: n) }
-            if range == nil && out.count + Int(n) > limit { throw EngineError(.tooLarge) }
-            out.append(contentsOf: buf[0..<Int(min(Int(n), want - out.count))])
-            if range != nil && out.count >= want { break }
+            if range == nil && got + Int(n) > limit { throw EngineError(.tooLarge) }
+            out.commit(min(Int(n), want - got))
+            if range != nil && out.count - start >= want { break }
             g.extend()
         }
         // A transfer cut short (deadline, stop, abort) is an error, never a short body.
@@ -229,12 +298,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     /// The window's segments with their item-timeline starts.
-    static func window(_ media: HLSMediaPlaylist, base: Rational) -> [Segment] {
-        media.segments.map { s in
-            Segment(sequence: s.sequence, duration: s.duration, uri: s.uri, byteRange: s.byteRange, map: s.map,
-                    startDateMS: s.startDate, discontinuity: s.discontinuity,
-                    discontinuitySequence: s.discontinuitySequence, itemStart: base + s.startOffset)
-        }
+    static func window(_ media: HLSMediaPlaylist, base: Rational) -> Window {
+        Window(list: media.segments, base: base)
     }
 
     /// Takes the tracker's current window (lock held).
@@ -258,8 +323,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             }
             if quit { return }
             do {
-                let bytes = try HLSEngine.fetch(mediaURL, guard: fetchGuard, fromRemote: remote)
-                guard case .media(let media) = try HLSEngine.parse(bytes, url: mediaURL) else { continue }
+                let bytes = try HLSEngine.fetch(mediaURL, guard: fetchGuard, fromRemote: remote,
+                                                limit: HLSEngine.playlistLimit(policy))
+                guard case .media(let media) = try HLSEngine.parse(bytes, url: mediaURL, policy: policy) else { continue }
                 tm.locked {
                     let delta = tracker.update(media)
                     adopt(media)
@@ -288,28 +354,32 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// Downloads a segment (its byte range, if any) and demuxes it from memory,
     /// behind its init section when it has one (fMP4: EXT-X-MAP). The init
     /// section and the segment together may not exceed the buffer cap.
-    static func openSegment(_ s: Segment, policy: IOPolicy, remote: Bool, initSections: inout [String: [UInt8]],
+    static func openSegment(_ s: Segment, policy: IOPolicy, remote: Bool, initSections: inout [String: FallibleBuffer<UInt8>],
                             stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
         let g = IOGuard(policy: policy)
         let cap = max(1, policy.maxBufferBytes)
-        var bytes: [UInt8] = []
+        let bytes = FallibleBuffer<UInt8>()
         if let m = s.map {
             let key = m.uri + (m.byteRange.map { "@\($0.offset)+\($0.length)" } ?? "")
+            let section: FallibleBuffer<UInt8>
             if let cached = initSections[key] {
-                bytes = cached
+                section = cached
             } else {
-                bytes = try HLSEngine.fetch(m.uri, guard: g, fromRemote: remote, limit: min(cap, 16 << 20),
-                                            range: m.byteRange, stop: stop)
-                initSections = [key: bytes]
+                section = try HLSEngine.fetch(m.uri, guard: g, fromRemote: remote, limit: min(cap, 16 << 20),
+                                              range: m.byteRange, stop: stop)
+                initSections = [key: section]
+            }
+            do { try section.withUnsafeBufferPointer { try bytes.append(contentsOf: $0) } } catch {
+                throw EngineError(.noMemory)
             }
         }
-        bytes += try HLSEngine.fetch(s.uri, guard: g, fromRemote: remote, limit: max(1, cap - bytes.count),
-                                     range: s.byteRange, stop: stop)
-        guard !bytes.isEmpty else { throw EngineError(.invalidData) }
+        try HLSEngine.fetch(s.uri, guard: g, fromRemote: remote, limit: max(1, cap - bytes.count),
+                            range: s.byteRange, stop: stop, into: bytes)
+        guard bytes.count > 0 else { throw EngineError(.invalidData) }
         return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
     }
 
-    private func segment(_ sequence: Int64) -> Segment? { tm.locked { segments.first { $0.sequence == sequence } } }
+    private func segment(_ sequence: Int64) -> Segment? { tm.locked { segments.index(ofSequence: sequence).map { segments[$0] } } }
 
     private func engine(for s: Segment, stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
         if let e = engines[s.sequence] { return e }
@@ -354,14 +424,14 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     // MARK: MediaEngine
 
-    private var windowSnapshot: (segs: [Segment], hold: Rational, live: Bool, td: Int) {
+    private var windowSnapshot: (segs: Window, hold: Rational, live: Bool, td: Int) {
         tm.locked { (segments, holdBack, !endList, targetDuration) }
     }
 
     /// The window's end on the item timeline, seconds: a live playlist's hold-back edge (the
     /// newest segment's end minus HOLD-BACK); an ended one's last frame, as for files (its last
     /// segment's end until that segment is demuxed).
-    private func windowEnd(_ segs: [Segment], hold: Rational, live: Bool) -> Rational? {
+    private func windowEnd(_ segs: Window, hold: Rational, live: Bool) -> Rational? {
         guard let first = segs.first, let last = segs.last else { return nil }
         var end = live ? last.itemEnd - hold : last.itemEnd
         if !live, let lf = tm.locked({ lastFrame }), lf.sequence == last.sequence {
@@ -387,11 +457,11 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         }
         let tsDen = timeline.timeBaseDen
         func mt(_ r: Rational) -> MediaTime { MediaTime(rational: r, preferredTimescales: [tsDen, 1000]) }
-        let dated = segs.allSatisfy { $0.startDateMS != nil }
+        let dated = segs.list.allDated
         var startDate: Int64?, endDate: Int64?
         if dated, let sd = first.startDateMS {
             startDate = sd &* 1000
-            if let i = segs.lastIndex(where: { $0.itemStart <= end }), let d = segs[i].startDateMS {
+            if let i = segs.lastIndex(startingAtOrBefore: end), let d = segs[i].startDateMS {
                 let off = ((end - segs[i].itemStart) * Rational(1_000_000)).floor
                 endDate = d &* 1000 &+ Int64(clamping: off)
             }
@@ -408,11 +478,13 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? {
         let segs = tm.locked { segments }
-        for s in segs {
-            guard let d = s.startDateMS else { continue }
+        let lastSequence = segs.last?.sequence
+        for k in segs.indices {
+            guard let d = segs.list.startDate(at: k) else { continue }
+            let s = segs[k]
             let startUS = d &* 1000
             let endUS = startUS &+ Int64(clamping: (s.duration * Rational(1_000_000)).ceil)
-            if us >= startUS && us < endUS || (us == endUS && s.sequence == segs.last?.sequence) {
+            if us >= startUS && us < endUS || (us == endUS && s.sequence == lastSequence) {
                 let r = s.itemStart + Rational(Int128(us &- startUS), 1_000_000)
                 return MediaTime(rational: r, preferredTimescales: [timeline.timeBaseDen, 1_000_000])
             }
@@ -421,9 +493,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     /// The segments as `SegmentLanding` sees them (item ticks).
-    private func spans(_ segs: [Segment]) -> [SegmentSpan] {
-        segs.map { SegmentSpan(sequence: $0.sequence, domain: $0.discontinuitySequence, start: $0.itemStart * ticksPerSecond) }
-    }
+    private func spans(_ segs: Window) -> Spans { segs.spans(ticksPerSecond: ticksPerSecond) }
 
     /// A segment's first and last frame in item ticks (demuxing it if needed).
     private func frameTicks(_ s: Segment) throws -> ClosedRange<Int64>? {
@@ -575,7 +645,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         while true {
             let found: Segment? = try tm.locked {
                 if closing { throw EngineError(.cancelled) }
-                if let s = segments.first(where: { $0.sequence == sequence }) { return s }
+                if let k = segments.index(ofSequence: sequence) { return segments[k] }
                 if let first = segments.first, sequence < first.sequence { throw EngineError(.expired) }
                 if endList { throw EngineError(.eof) }
                 if stalled { throw EngineError(.stalled) }

@@ -2,16 +2,18 @@
 import Glibc
 #endif
 import CFFmpeg
+import FastPixSeekCore
 
 /// A seekable in-memory AVIOContext over downloaded bytes (HLS segments):
 /// segments are small, and demuxing them from memory makes in-segment seeks
-/// free and independent of the server's support for Range requests.
+/// free and independent of the server's support for Range requests. The bytes are a
+/// `FallibleBuffer` (malloc'd, allocated where they were downloaded: issue 18.3).
 final class MemoryIO {
-    let bytes: [UInt8]
+    let bytes: FallibleBuffer<UInt8>
     var position = 0
     private(set) var context: UnsafeMutablePointer<AVIOContext>?
 
-    init?(_ bytes: [UInt8]) {
+    init?(_ bytes: FallibleBuffer<UInt8>) {
         self.bytes = bytes
         let size: Int32 = 32768
         guard let buffer = av_malloc(Int(size)) else { return nil }

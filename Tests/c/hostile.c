@@ -20,7 +20,7 @@
  *                              main thread destroys the player: wait_rc, wait_err, destroy_ms
  *   line                       prints {"cmd":"line"}, then waits for a line on stdin
  *   destroy                    timed fpx_player_destroy: ms
- *   rss                        VmHWM and VmRSS of this process, kB
+ *   rss                        VmHWM, VmRSS and VmPeak of this process, kB
  *
  * OPTIONS: --timeout MS (io_timeout_ms), --whitelist LIST (protocol_whitelist),
  *          --cap BYTES (max_buffer_bytes), --marker TEXT, --host (FPX_DELIVERY_HOST)
@@ -138,6 +138,8 @@ static int has_marker(const uint8_t *data, size_t size)
     return n > 0 && size >= n && memmem(data, size, marker, n) != NULL;
 }
 
+static long vm_peak = -1;
+
 static void rss(long *hwm, long *cur)
 {
     char line[256];
@@ -147,6 +149,7 @@ static void rss(long *hwm, long *cur)
     while (fgets(line, sizeof line, f)) {
         if (strncmp(line, "VmHWM:", 6) == 0) *hwm = strtol(line + 6, NULL, 10);
         if (strncmp(line, "VmRSS:", 6) == 0) *cur = strtol(line + 6, NULL, 10);
+        if (strncmp(line, "VmPeak:", 7) == 0) vm_peak = strtol(line + 7, NULL, 10);
     }
     fclose(f);
 }
@@ -296,7 +299,7 @@ int main(int argc, char **argv)
         } else if (strcmp(cmd, "rss") == 0) {
             long hwm, cur;
             rss(&hwm, &cur);
-            printf("{\"cmd\":\"rss\",\"hwm_kb\":%ld,\"rss_kb\":%ld}\n", hwm, cur);
+            printf("{\"cmd\":\"rss\",\"hwm_kb\":%ld,\"rss_kb\":%ld,\"vm_peak_kb\":%ld}\n", hwm, cur, vm_peak);
         } else {
             fprintf(stderr, "unknown command %s\n", cmd);
             return 64;

@@ -358,6 +358,8 @@ class _Handler(SimpleHTTPRequestHandler):
 
 
 class _Server(ThreadingHTTPServer):
+    # Not socketserver's 5: see rangeserver.BACKLOG (issue 18.5).
+    request_queue_size = 256
     daemon_threads = False
     block_on_close = True
     allow_reuse_address = True

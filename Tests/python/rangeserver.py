@@ -65,11 +65,24 @@ class RangeHandler(SimpleHTTPRequestHandler):
                 time.sleep(self.chunk_pause)
 
 
+# Python's socketserver listens with a backlog of 5. Many players opening at once (each open
+# is a playlist and two segment connections for HLS) overflow it: the kernel drops the SYNs,
+# the clients retransmit them after 1 s, 3 s, 7 s, and opens take seconds for the server's
+# sake (issue 18.5: 50 HLS players took 2.7-7.9 s to open in either delivery mode, 0.4-0.6 s
+# with this backlog; TcpExtListenOverflows counted the drops).
+BACKLOG = 256
+
+
+class Server(ThreadingHTTPServer):
+    request_queue_size = BACKLOG
+    daemon_threads = True
+
+
 @contextlib.contextmanager
 def serve(directory: Path, handler: Type[RangeHandler] = RangeHandler) -> Iterator[str]:
     """Serves `directory` on 127.0.0.1 (a free port); yields the base URL; stops the server."""
     make = lambda *a, **kw: handler(*a, directory=str(directory), **kw)  # noqa: E731
-    server = ThreadingHTTPServer(("127.0.0.1", 0), make)
+    server = Server(("127.0.0.1", 0), make)
     t = threading.Thread(target=server.serve_forever, daemon=True)
     t.start()
     try:

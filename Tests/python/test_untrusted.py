@@ -85,6 +85,10 @@ def host(hostile_bin: Path):
 # Servers on 127.0.0.1
 # ---------------------------------------------------------------------------------------------
 
+class _BacklogServer(ThreadingHTTPServer):
+    request_queue_size = 256
+
+
 class Server:
     """An HTTP server whose routes are callables; it logs every request path."""
 
@@ -112,7 +116,8 @@ class Server:
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        # A listen backlog for many players at once (rangeserver.BACKLOG, issue 18.5).
+        self.httpd = _BacklogServer(("127.0.0.1", 0), Handler)
         self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
         self.thread.start()

@@ -13,6 +13,11 @@ public enum HLSError: Error, Hashable, CustomStringConvertible, Sendable {
     /// (`EXT-X-KEY` with a METHOD other than NONE, `EXT-X-SESSION-KEY`), delta
     /// updates (`EXT-X-SKIP`) and variable substitution (`EXT-X-DEFINE`).
     case unsupported(tag: String)
+    /// Past a bound of the parser: the segment count cap or the byte budget the caller
+    /// gave (`HLSPlaylist.Limits`). FPX_ERROR_TOO_LARGE.
+    case tooLarge(String)
+    /// An allocation for the parsed segments failed. FPX_ERROR_NO_MEMORY.
+    case outOfMemory
 
     /// The library error code: `.invalidData` for bad input, `.unsupported` for
     /// refused features.
@@ -20,6 +25,8 @@ public enum HLSError: Error, Hashable, CustomStringConvertible, Sendable {
         switch self {
         case .notAPlaylist, .invalidEncoding, .malformed: return .invalidData
         case .unsupported: return .unsupported
+        case .tooLarge: return .tooLarge
+        case .outOfMemory: return .noMemory
         }
     }
 
@@ -29,6 +36,8 @@ public enum HLSError: Error, Hashable, CustomStringConvertible, Sendable {
         case .invalidEncoding: return "playlist is not valid UTF-8"
         case .malformed(let line, let reason): return "malformed playlist at line \(line): \(reason)"
         case .unsupported(let tag): return "unsupported HLS feature: \(tag)"
+        case .tooLarge(let why): return "playlist too large: \(why)"
+        case .outOfMemory: return "out of memory for the playlist's segments"
         }
     }
 }

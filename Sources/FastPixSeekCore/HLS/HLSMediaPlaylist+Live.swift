@@ -48,14 +48,8 @@ extension HLSMediaPlaylist {
     /// The index of the segment with `startOffset <= offset < endOffset`, or nil
     /// outside the playlist. Binary search; exact.
     public func segmentIndex(at offset: Rational) -> Int? {
-        var lo = 0, hi = segments.count          // first index whose start > offset
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2
-            if HLSNumber.lessOrEqual(segments[mid].startOffset, offset) { lo = mid + 1 } else { hi = mid }
-        }
-        guard lo > 0 else { return nil }
-        let s = segments[lo - 1]
-        return HLSNumber.less(offset, s.endOffset) ? lo - 1 : nil
+        guard let i = segments.lastIndex(startingAtOrBefore: offset) else { return nil }
+        return HLSNumber.less(offset, segments.endOffset(at: i)) ? i : nil
     }
 
     public func segment(at offset: Rational) -> HLSSegment? {
@@ -66,9 +60,9 @@ extension HLSMediaPlaylist {
     /// `[startDate, startDate + duration)` (Unix ms, exact) contains `unixMilliseconds`.
     public func segmentIndex(containingDate unixMilliseconds: Int64) -> Int? {
         let d = Rational(unixMilliseconds)
-        for (k, s) in segments.enumerated() {
-            guard let start = s.startDateExact else { continue }
-            if HLSNumber.lessOrEqual(start, d), HLSNumber.less(d, start + s.duration * Rational(1000)) { return k }
+        for k in segments.indices {
+            guard let start = segments.startDateExact(at: k) else { continue }
+            if HLSNumber.lessOrEqual(start, d), HLSNumber.less(d, start + segments.duration(at: k) * Rational(1000)) { return k }
         }
         return nil
     }
@@ -79,8 +73,13 @@ extension HLSMediaPlaylist {
 
     /// The segment with this Media Sequence Number, if it is in the playlist.
     public func segment(sequence: Int64) -> HLSSegment? {
+        segmentIndex(sequence: sequence).map { segments[$0] }
+    }
+
+    /// The index of the segment with this Media Sequence Number, if it is in the playlist.
+    public func segmentIndex(sequence: Int64) -> Int? {
         guard let k = Int(exactly: Int128(sequence) - Int128(mediaSequence)), k >= 0, k < segments.count else { return nil }
-        return segments[k]
+        return k
     }
 
     /// The segment has left the window: its MSN is below the first one.
@@ -104,7 +103,8 @@ extension HLSMediaPlaylist {
             let lo = Swift.max(p.mediaSequence, c.mediaSequence), hi = Swift.min(p.nextSequence, c.nextSequence)
             var msn = lo
             while msn < hi {
-                guard let a = p.segment(sequence: msn), let b = c.segment(sequence: msn), a.uri == b.uri else {
+                guard let i = p.segmentIndex(sequence: msn), let j = c.segmentIndex(sequence: msn),
+                      (p.url == c.url && p.segments.sameRawURI(i, c.segments, j)) || p.segments.uri(at: i) == c.segments.uri(at: j) else {
                     restarted = true
                     break
                 }

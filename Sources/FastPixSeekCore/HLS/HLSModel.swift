@@ -8,12 +8,31 @@ public enum HLSPlaylist: Hashable, Sendable {
     /// relative URIs (RFC 3986); without it URIs are returned as written.
     /// Throws `HLSError`.
     public static func parse(_ text: String, url: String? = nil) throws -> HLSPlaylist {
-        try HLSParser(bytes: Array(text.utf8), url: url).run()
+        try parse(Array(text.utf8), url: url)
     }
 
     /// Parses playlist bytes, which must be UTF-8 (RFC 8216 4.1). Throws `HLSError`.
-    public static func parse(_ bytes: [UInt8], url: String? = nil) throws -> HLSPlaylist {
-        try HLSParser(bytes: bytes, url: url).run()
+    public static func parse(_ bytes: [UInt8], url: String? = nil, limits: Limits = Limits()) throws -> HLSPlaylist {
+        try bytes.withUnsafeBufferPointer { try parse($0, url: url, limits: limits) }
+    }
+
+    /// Parses playlist bytes in memory the caller owns (e.g. a `FallibleBuffer`).
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, url: String? = nil,
+                             limits: Limits = Limits()) throws -> HLSPlaylist {
+        try HLSParser(bytes: bytes, url: url, limits: limits).run()
+    }
+
+    /// The parser's bounds: beyond them a playlist is `HLSError.tooLarge`.
+    public struct Limits: Hashable, Sendable {
+        /// The most segments a media playlist may list.
+        public static let maxSegments = 1_000_000
+        public var maxSegments: Int
+        /// The most bytes the parsed segments may take (`HLSSegmentList.allocatedBytes`).
+        public var maxBytes: Int
+        public init(maxSegments: Int = Limits.maxSegments, maxBytes: Int = Int.max) {
+            self.maxSegments = maxSegments
+            self.maxBytes = maxBytes
+        }
     }
 
     public var master: HLSMasterPlaylist? {
@@ -114,7 +133,8 @@ public struct HLSMediaPlaylist: Hashable, Sendable {
     public internal(set) var mediaSequence: Int64
     /// `EXT-X-DISCONTINUITY-SEQUENCE` (0 when absent).
     public internal(set) var discontinuitySequence: Int64
-    public internal(set) var segments: [HLSSegment]
+    /// Compact (`HLSSegmentList`): `HLSSegment` values are made when read.
+    public internal(set) var segments: HLSSegmentList
     public internal(set) var endList: Bool
     public internal(set) var playlistType: HLSPlaylistType
     public internal(set) var serverControl: HLSServerControl?
@@ -129,7 +149,7 @@ public struct HLSMediaPlaylist: Hashable, Sendable {
     /// The server may still add segments: no ENDLIST and not a VOD playlist.
     public var isLive: Bool { !endList && playlistType != .vod }
     /// The sum of the EXTINF durations, exactly.
-    public var duration: Rational { segments.last?.endOffset ?? Rational(0) }
+    public var duration: Rational { segments.isEmpty ? Rational(0) : segments.endOffset(at: segments.count - 1) }
     /// The MSN after the last segment (the parser guarantees it fits).
     public var nextSequence: Int64 { mediaSequence &+ Int64(segments.count) }
 }

@@ -1,11 +1,18 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The line-by-line RFC 8216 parser behind `HLSPlaylist.parse`.
 struct HLSParser {
-    let bytes: [UInt8]
+    /// Valid for the parse only (the caller's memory).
+    let bytes: UnsafeBufferPointer<UInt8>
     let url: String?
+    let limits: HLSPlaylist.Limits
 
-    init(bytes: [UInt8], url: String?) {
+    init(bytes: UnsafeBufferPointer<UInt8>, url: String?, limits: HLSPlaylist.Limits = HLSPlaylist.Limits()) {
         self.bytes = bytes
         self.url = url
+        self.limits = limits
     }
 
     // MARK: Lines
@@ -19,33 +26,69 @@ struct HLSParser {
         return Substring(u)
     }
 
+    /// Parses line by line, straight from the bytes: no copy of the text and no array of
+    /// lines (issue 18.4: a 15 MB playlist cost 439 MB at peak). Every line is validated as
+    /// UTF-8; as before, invalid UTF-8 anywhere wins over any other error.
     func run() throws -> HLSPlaylist {
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { throw HLSError.notAPlaylist }
-        guard let text = String(validating: bytes, as: UTF8.self) else { throw HLSError.invalidEncoding }
-        // Split on LF at the byte level ("\r\n" is one Character in Swift).
-        var lines: [Substring] = []
-        var start = text.utf8.startIndex
-        var idx = start
-        let u = text.utf8
-        while idx < u.endIndex {
-            if u[idx] == 0x0A {
-                lines.append(Substring(u[start..<idx]))
-                start = u.index(after: idx)
+        return try { (b: UnsafeBufferPointer<UInt8>) -> HLSPlaylist in
+            let n = b.count
+            // Line k (0-based) is b[start..<end]; the last one runs to the end of the bytes.
+            func lineEnd(from a: Int) -> Int {
+                var i = a
+                while i < n && b[i] != 0x0A { i += 1 }
+                return i
             }
-            idx = u.index(after: idx)
-        }
-        lines.append(Substring(u[start..<u.endIndex]))
-        for k in lines.indices {
-            var l = lines[k].utf8[...]
-            if let last = l.last, last == 0x0D { l = l.dropLast() }
-            lines[k] = HLSParser.trim(Substring(l))
-        }
-        guard let first = lines.first, first == "#EXTM3U" else { throw HLSError.notAPlaylist }
-        var state = State(url: url)
-        for k in 1..<lines.count {
-            try state.line(lines[k], number: k + 1)
-        }
-        return try state.finish(lineCount: lines.count)
+            func text(_ a: Int, _ e: Int) -> String? {
+                var end = e
+                if end > a && b[end - 1] == 0x0D { end -= 1 }
+                return String(validating: UnsafeBufferPointer(rebasing: b[a..<end]), as: UTF8.self)
+            }
+            /// Whether every line from `a` on is valid UTF-8.
+            func validFrom(_ a: Int) -> Bool {
+                var i = a
+                while i <= n {
+                    let e = lineEnd(from: i)
+                    if text(i, e) == nil { return false }
+                    i = e + 1
+                }
+                return true
+            }
+            // Segments: count EXTINF lines first, so the table is allocated once (and a
+            // playlist past the caps is refused before it is).
+            var extinf = 0
+            var i = 0
+            let tag = Array("#EXTINF:".utf8)
+            while i < n {
+                var j = i
+                while j < n && HLSParser.isBlank(b[j]) { j += 1 }
+                if n - j >= tag.count && b[j] == 0x23 && memcmp(b.baseAddress! + j, tag, tag.count) == 0 { extinf += 1 }
+                i = lineEnd(from: i) + 1
+            }
+            var state = State(url: url, limits: limits, textBytes: n)
+            var number = 0
+            var a = 0
+            do {
+                try state.builder.reserve(extinf, textBytes: 0)
+                while a <= n {
+                    let e = lineEnd(from: a)
+                    number += 1
+                    guard let t = text(a, e) else { throw HLSError.invalidEncoding }
+                    let line = HLSParser.trim(Substring(t))
+                    if number == 1 {
+                        guard line == "#EXTM3U" else { throw HLSError.notAPlaylist }
+                    } else {
+                        try state.line(line, number: number)
+                    }
+                    a = e + 1
+                }
+                return try state.finish(lineCount: number)
+            } catch let err as HLSError {
+                if case .invalidEncoding = err { throw err }
+                if !validFrom(a <= n ? lineEnd(from: a) + 1 : n + 1) { throw HLSError.invalidEncoding }
+                throw err
+            }
+        }(bytes)
     }
 
     // MARK: State
@@ -77,7 +120,10 @@ struct HLSParser {
         var endList = false
         var iFramesOnly = false
         var serverControl: HLSServerControl? = nil
-        var segments: [HLSSegment] = []
+        var builder: HLSSegmentList.Builder
+        /// The previous segment's byte range end and URI as written, for EXT-X-BYTERANGE without an offset.
+        var lastRange: (end: Int64, raw: String)? = nil
+        var segmentCount: Int { builder.count }
         var pending = PendingSegment()
         var map: HLSMap? = nil
         var offset = Rational(0)
@@ -88,7 +134,12 @@ struct HLSParser {
         var renditions: [HLSRendition] = []
         var pendingStreamInf: (attributes: HLSAttributeList, line: Int)? = nil
 
-        init(url: String?) { self.url = url }
+        init(url: String?, limits: HLSPlaylist.Limits, textBytes: Int) {
+            self.url = url
+            // The playlist's text is held while its segments are parsed: both count.
+            builder = HLSSegmentList.Builder(maxSegments: limits.maxSegments,
+                                             maxBytes: limits.maxBytes == Int.max ? Int.max : max(0, limits.maxBytes - textBytes))
+        }
 
         func resolve(_ raw: String) -> String {
             guard let url else { return raw }
@@ -222,7 +273,7 @@ struct HLSParser {
             case "EXT-X-MEDIA-SEQUENCE":
                 try markMedia(n)
                 guard mediaSequence == nil else { throw HLSError.malformed(line: n, reason: "more than one EXT-X-MEDIA-SEQUENCE") }
-                guard segments.isEmpty, pending.duration == nil else {
+                guard segmentCount == 0, pending.duration == nil else {
                     throw HLSError.malformed(line: n, reason: "EXT-X-MEDIA-SEQUENCE after the first segment")
                 }
                 guard let v = HLSNumber.decimalInteger(try requireValue(value, name, n).utf8) else {
@@ -234,7 +285,7 @@ struct HLSParser {
                 guard discontinuitySequence == nil else {
                     throw HLSError.malformed(line: n, reason: "more than one EXT-X-DISCONTINUITY-SEQUENCE")
                 }
-                guard segments.isEmpty, pending.duration == nil, !pending.discontinuity else {
+                guard segmentCount == 0, pending.duration == nil, !pending.discontinuity else {
                     throw HLSError.malformed(line: n, reason: "EXT-X-DISCONTINUITY-SEQUENCE after the first segment")
                 }
                 guard let v = HLSNumber.decimalInteger(try requireValue(value, name, n).utf8) else {
@@ -367,9 +418,8 @@ struct HLSParser {
             guard let duration = pending.duration else {
                 throw HLSError.malformed(line: n, reason: "URI line without a preceding EXTINF or EXT-X-STREAM-INF")
             }
-            let resolved = resolve(raw)
             let mediaSeq = mediaSequence ?? 0
-            let (msn, o1) = mediaSeq.addingReportingOverflow(Int64(segments.count))
+            let (msn, o1) = mediaSeq.addingReportingOverflow(Int64(segmentCount))
             let (_, o2) = msn.addingReportingOverflow(1)
             guard !o1, !o2 else { throw HLSError.malformed(line: n, reason: "media sequence number overflows") }
 
@@ -388,11 +438,11 @@ struct HLSParser {
                 } else {
                     // RFC 8216 4.3.2.2: the sub-range follows the previous segment's,
                     // which must be a sub-range of the same resource.
-                    guard let prev = segments.last, let pr = prev.byteRange, prev.uri == resolved else {
+                    guard let prev = lastRange, prev.raw == raw || resolve(prev.raw) == resolve(raw) else {
                         throw HLSError.malformed(line: pending.byteRangeLine,
                                                  reason: "EXT-X-BYTERANGE without an offset must follow a sub-range of the same resource")
                     }
-                    offset = pr.end
+                    offset = prev.end
                 }
                 guard !offset.addingReportingOverflow(r.length).overflow else {
                     throw HLSError.malformed(line: pending.byteRangeLine, reason: "EXT-X-BYTERANGE overflows")
@@ -400,25 +450,14 @@ struct HLSParser {
                 range = HLSByteRange(length: r.length, offset: offset)
             }
 
-            var explicitPDT: Int64? = nil
             if let pdt = pending.programDateTime {
                 pdtAnchor = (pdt, offset)
-                explicitPDT = Int64(exactly: pdt.floor)
             }
-            var startExact: Rational? = nil
-            if let anchor = pdtAnchor {
-                startExact = anchor.ms + (offset - anchor.offset) * Rational(1000)
-            }
-
-            segments.append(HLSSegment(
-                sequence: msn, duration: duration, title: pending.title,
-                uri: resolved, rawURI: raw, byteRange: range, map: map,
-                programDateTime: explicitPDT,
-                startDate: startExact.flatMap { Int64(exactly: $0.floor) },
-                startDateExact: startExact,
-                discontinuity: pending.discontinuity,
-                discontinuitySequence: currentDiscontinuitySequence,
-                startOffset: offset, gap: pending.gap))
+            try builder.append(rawURI: Substring(raw), duration: duration, title: pending.title, byteRange: range,
+                               map: map, pdt: pdtAnchor, explicitPDT: pending.programDateTime != nil,
+                               discontinuity: pending.discontinuity, discontinuitySequence: currentDiscontinuitySequence,
+                               gap: pending.gap)
+            lastRange = range.map { ($0.end, raw) }
             offset = offset + duration
             guard HLSNumber.compare(offset, Rational(HLSNumber.maxTimelineSeconds)) <= 0 else {
                 throw HLSError.malformed(line: n, reason: "the playlist is longer than \(HLSNumber.maxTimelineSeconds) s")
@@ -480,7 +519,7 @@ struct HLSParser {
                 url: url, version: version, targetDuration: targetDuration,
                 mediaSequence: mediaSequence ?? 0,
                 discontinuitySequence: discontinuitySequence ?? 0,
-                segments: segments, endList: endList, playlistType: playlistType ?? HLSPlaylistType.none,
+                segments: builder.finish(mediaSequence: mediaSequence ?? 0, baseURL: url), endList: endList, playlistType: playlistType ?? HLSPlaylistType.none,
                 serverControl: serverControl, start: start,
                 independentSegments: independentSegments, iFramesOnly: iFramesOnly))
         }

@@ -1,0 +1,413 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A growable buffer of plain values in malloc'd memory whose every allocation can fail:
+/// `append`/`reserve` throw `FallibleBuffer.OutOfMemory` instead of trapping (the Swift
+/// runtime aborts the process when an Array cannot allocate). For sizes that come from
+/// media and playlists (issue 18.3). `T` must be a trivial type (no references).
+public final class FallibleBuffer<T>: @unchecked Sendable {
+    public struct OutOfMemory: Error {}
+
+    public private(set) var base: UnsafeMutablePointer<T>?
+    public private(set) var count = 0
+    public private(set) var capacity = 0
+
+    public init() { precondition(_isPOD(T.self), "FallibleBuffer holds trivial types only") }
+
+    /// An empty buffer with room for `capacity` elements.
+    public convenience init(capacity: Int) throws {
+        self.init()
+        try reserve(capacity)
+    }
+
+    deinit { free(base) }
+
+    /// Bytes allocated.
+    public var allocatedBytes: Int { capacity &* MemoryLayout<T>.stride }
+
+    /// Room for at least `n` elements; never shrinks.
+    public func reserve(_ n: Int) throws {
+        guard n > capacity else { return }
+        let (bytes, o) = n.multipliedReportingOverflow(by: MemoryLayout<T>.stride)
+        guard !o, let p = realloc(base, max(bytes, 1)) else { throw OutOfMemory() }
+        base = p.assumingMemoryBound(to: T.self)
+        capacity = n
+    }
+
+    public func append(_ v: T) throws {
+        if count == capacity { try reserve(capacity < 16 ? 16 : capacity &+ capacity / 2) }
+        (base! + count).initialize(to: v)
+        count += 1
+    }
+
+    /// Appends raw elements (grows by half again, or to fit).
+    public func append(contentsOf p: UnsafeBufferPointer<T>) throws {
+        guard let src = p.baseAddress, p.count > 0 else { return }
+        let need = count &+ p.count
+        if need > capacity { try reserve(max(need, capacity &+ capacity / 2)) }
+        (base! + count).update(from: src, count: p.count)
+        count = need
+    }
+
+    /// Room after the last element (`reserve` first); `commit` what was written there.
+    public var tail: UnsafeMutablePointer<T>? { base.map { $0 + count } }
+
+    /// Counts `n` more elements, written by the caller at `tail`.
+    public func commit(_ n: Int) {
+        precondition(n >= 0 && count &+ n <= capacity)
+        count += n
+    }
+
+    public subscript(i: Int) -> T {
+        precondition(i >= 0 && i < count)
+        return base![i]
+    }
+
+    public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<T>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    public func removeAll() { count = 0 }
+}
+
+/// The segments of a media playlist in a compact form (issue 18.4): one 56-byte entry per
+/// segment in a `FallibleBuffer`, URIs as written in one byte buffer, and side tables for
+/// what few segments have (titles, byte ranges, init sections, date anchors, durations too
+/// long for the compact field). `HLSSegment` values are made on demand; URIs are resolved
+/// against the playlist URL when asked for. Immutable once built.
+public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
+    struct Entry: Hashable {
+        var uriOffset: UInt32
+        var uriLength: UInt32
+        /// duration = durNum / 10^durExp; or `wide[durNum]` when `flagWide`.
+        var durNum: Int64
+        /// startOffset = (startHi << 64 | startLo) / 10^startExp.
+        var startLo: UInt64
+        var startHi: Int64
+        var discDelta: UInt32
+        var mapIndex: Int32
+        var pdtIndex: Int32
+        var rangeIndex: Int32
+        var durExp: UInt8
+        var startExp: UInt8
+        var flags: UInt8
+    }
+
+    static let flagDiscontinuity: UInt8 = 1, flagGap: UInt8 = 2, flagExplicitPDT: UInt8 = 4, flagWide: UInt8 = 8
+
+    struct PDTAnchor: Hashable { var ms: Rational; var offset: Rational }
+    struct TitleRef { var index: Int32; var offset: UInt32; var length: UInt32 }
+    /// An EXT-X-MAP: its URI as written (in `text`) and its byte range.
+    struct MapRef { var uriOffset: UInt32; var uriLength: UInt32; var hasRange: Bool; var range: HLSByteRange }
+
+    final class Storage: @unchecked Sendable {
+        let entries = FallibleBuffer<Entry>()
+        let text = FallibleBuffer<UInt8>()
+        // Side tables: FallibleBuffers too (their sizes come from the playlist).
+        let titles = FallibleBuffer<TitleRef>()
+        let ranges = FallibleBuffer<HLSByteRange>()
+        let maps = FallibleBuffer<MapRef>()
+        let pdts = FallibleBuffer<PDTAnchor>()
+        let wide = FallibleBuffer<Rational>()
+        var datedCount = 0
+
+        func string(_ offset: UInt32, _ length: UInt32) -> String {
+            text.withUnsafeBufferPointer { b in
+                String(decoding: UnsafeBufferPointer(rebasing: b[Int(offset)..<Int(offset) + Int(length)]), as: UTF8.self)
+            }
+        }
+
+        /// The title of segment `i` (titles are appended in segment order: a binary search).
+        func title(_ i: Int32) -> String? {
+            var lo = 0, hi = titles.count
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2
+                if titles[mid].index < i { lo = mid + 1 } else { hi = mid }
+            }
+            guard lo < titles.count, titles[lo].index == i else { return nil }
+            return string(titles[lo].offset, titles[lo].length)
+        }
+    }
+
+    let storage: Storage
+    /// The first segment's MSN and discontinuity sequence number.
+    public let mediaSequence: Int64
+    let discontinuityBase: Int64
+    /// Segment URIs are resolved against it (nil: as written).
+    let baseURL: String?
+
+    init(storage: Storage, mediaSequence: Int64, discontinuityBase: Int64, baseURL: String?) {
+        self.storage = storage
+        self.mediaSequence = mediaSequence
+        self.discontinuityBase = discontinuityBase
+        self.baseURL = baseURL
+    }
+
+    public init() { self.init(storage: Storage(), mediaSequence: 0, discontinuityBase: 0, baseURL: nil) }
+
+    // MARK: Collection
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { storage.entries.count }
+    public subscript(i: Int) -> HLSSegment {
+        HLSSegment(sequence: sequence(at: i), duration: duration(at: i), title: storage.title(Int32(i)),
+                   uri: uri(at: i), rawURI: rawURI(at: i), byteRange: byteRange(at: i), map: map(at: i),
+                   programDateTime: programDateTime(at: i), startDate: startDate(at: i),
+                   startDateExact: startDateExact(at: i), discontinuity: discontinuity(at: i),
+                   discontinuitySequence: discontinuitySequence(at: i), startOffset: startOffset(at: i),
+                   gap: storage.entries[i].flags & HLSSegmentList.flagGap != 0)
+    }
+
+    /// Bytes this list holds (entries, URIs, side tables), for the memory cap.
+    public var allocatedBytes: Int {
+        let s = storage
+        return s.entries.allocatedBytes &+ s.text.allocatedBytes &+ s.ranges.allocatedBytes &+ s.maps.allocatedBytes
+            &+ s.pdts.allocatedBytes &+ s.wide.allocatedBytes &+ s.titles.allocatedBytes
+    }
+
+    // MARK: Fields without making an HLSSegment
+
+    static func pow10(_ e: UInt8) -> Int128 {
+        var p: Int128 = 1
+        for _ in 0..<e { p *= 10 }
+        return p
+    }
+
+    public func sequence(at i: Int) -> Int64 { mediaSequence &+ Int64(i) }
+
+    public func duration(at i: Int) -> Rational {
+        let e = storage.entries[i]
+        if e.flags & HLSSegmentList.flagWide != 0 { return storage.wide[Int(e.durNum)] }
+        return Rational(Int128(e.durNum), HLSSegmentList.pow10(e.durExp))
+    }
+
+    public func startOffset(at i: Int) -> Rational {
+        let e = storage.entries[i]
+        let n = Int128(e.startHi) << 64 | Int128(e.startLo)
+        return Rational(n, HLSSegmentList.pow10(e.startExp))
+    }
+
+    public func endOffset(at i: Int) -> Rational { startOffset(at: i) + duration(at: i) }
+
+    public func rawURI(at i: Int) -> String {
+        let e = storage.entries[i]
+        return storage.string(e.uriOffset, e.uriLength)
+    }
+
+    public func uri(at i: Int) -> String {
+        let raw = rawURI(at: i)
+        guard let baseURL else { return raw }
+        return HLSURL.resolve(base: baseURL, reference: raw)
+    }
+
+    /// Whether two segments' URIs are the same bytes as written.
+    func sameRawURI(_ i: Int, _ other: HLSSegmentList, _ j: Int) -> Bool {
+        let a = storage.entries[i], b = other.storage.entries[j]
+        guard a.uriLength == b.uriLength else { return false }
+        return storage.text.withUnsafeBufferPointer { x in
+            other.storage.text.withUnsafeBufferPointer { y in
+                memcmp(x.baseAddress! + Int(a.uriOffset), y.baseAddress! + Int(b.uriOffset), Int(a.uriLength)) == 0
+            }
+        }
+    }
+
+    public func byteRange(at i: Int) -> HLSByteRange? {
+        let r = storage.entries[i].rangeIndex
+        return r < 0 ? nil : storage.ranges[Int(r)]
+    }
+
+    public func map(at i: Int) -> HLSMap? {
+        let m = storage.entries[i].mapIndex
+        guard m >= 0 else { return nil }
+        let r = storage.maps[Int(m)]
+        let raw = storage.string(r.uriOffset, r.uriLength)
+        return HLSMap(uri: baseURL.map { HLSURL.resolve(base: $0, reference: raw) } ?? raw, rawURI: raw,
+                      byteRange: r.hasRange ? r.range : nil)
+    }
+
+    public func discontinuity(at i: Int) -> Bool { storage.entries[i].flags & HLSSegmentList.flagDiscontinuity != 0 }
+
+    public func discontinuitySequence(at i: Int) -> Int64 { discontinuityBase &+ Int64(storage.entries[i].discDelta) }
+
+    public func startDateExact(at i: Int) -> Rational? {
+        let p = storage.entries[i].pdtIndex
+        guard p >= 0 else { return nil }
+        let a = storage.pdts[Int(p)]
+        return a.ms + (startOffset(at: i) - a.offset) * Rational(1000)
+    }
+
+    public func startDate(at i: Int) -> Int64? { startDateExact(at: i).flatMap { Int64(exactly: $0.floor) } }
+
+    public func programDateTime(at i: Int) -> Int64? {
+        let e = storage.entries[i]
+        guard e.flags & HLSSegmentList.flagExplicitPDT != 0 else { return nil }
+        return Int64(exactly: storage.pdts[Int(e.pdtIndex)].ms.floor)
+    }
+
+    /// Every segment has a start date.
+    public var allDated: Bool { storage.datedCount == count }
+
+    /// The last index whose start is at or before `offset` (starts never decrease), or nil.
+    public func lastIndex(startingAtOrBefore offset: Rational) -> Int? {
+        var lo = 0, hi = count
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            if HLSNumber.lessOrEqual(startOffset(at: mid), offset) { lo = mid + 1 } else { hi = mid }
+        }
+        return lo > 0 ? lo - 1 : nil
+    }
+
+    // MARK: Equality
+
+    public static func == (a: HLSSegmentList, b: HLSSegmentList) -> Bool {
+        guard a.count == b.count, a.mediaSequence == b.mediaSequence, a.discontinuityBase == b.discontinuityBase else {
+            return false
+        }
+        if a.storage === b.storage && a.baseURL == b.baseURL { return true }
+        for i in 0..<a.count {
+            let x = a.storage.entries[i], y = b.storage.entries[i]
+            guard x.flags == y.flags, x.discDelta == y.discDelta, a.duration(at: i) == b.duration(at: i),
+                  a.startOffset(at: i) == b.startOffset(at: i), a.byteRange(at: i) == b.byteRange(at: i),
+                  a.map(at: i) == b.map(at: i), a.startDateExact(at: i) == b.startDateExact(at: i),
+                  a.storage.title(Int32(i)) == b.storage.title(Int32(i)) else { return false }
+            if !(a.baseURL == b.baseURL && a.sameRawURI(i, b, i)) && a.uri(at: i) != b.uri(at: i) { return false }
+        }
+        return true
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(count)
+        h.combine(mediaSequence)
+        if let l = last { h.combine(l.uri); h.combine(l.duration) }
+    }
+
+    // MARK: Building
+
+    /// Appends segments while parsing; enforces the caps.
+    struct Builder {
+        let storage = Storage()
+        let maxSegments: Int
+        let maxBytes: Int
+        var startNum: Int128 = 0
+        var startExp: UInt8 = 0
+        var lastMap: HLSMap?
+        var discontinuityBase: Int64 = 0
+
+        init(maxSegments: Int, maxBytes: Int) {
+            self.maxSegments = maxSegments
+            self.maxBytes = maxBytes
+        }
+
+        /// Reserves room for `n` segments (a count from a pre-scan), refusing past the caps.
+        func reserve(_ n: Int, textBytes: Int) throws {
+            guard n <= maxSegments else { throw HLSError.tooLarge("more than \(maxSegments) segments") }
+            let need = n &* MemoryLayout<Entry>.stride &+ textBytes
+            guard need <= maxBytes else { throw HLSError.tooLarge("the parsed segments need more than \(maxBytes) bytes") }
+            do {
+                try storage.entries.reserve(n)
+                try storage.text.reserve(textBytes)
+            } catch { throw HLSError.outOfMemory }
+        }
+
+        var count: Int { storage.entries.count }
+
+        var allocatedBytes: Int {
+            HLSSegmentList(storage: storage, mediaSequence: 0, discontinuityBase: 0, baseURL: nil).allocatedBytes
+        }
+
+        /// The duration as n / 10^e with the smallest e (decimal EXTINF values divide 10^18).
+        static func decimal(_ r: Rational) -> (Int128, UInt8)? {
+            var p: Int128 = 1
+            for e in 0...36 {
+                if p % r.den == 0 { return (r.num * (p / r.den), UInt8(e)) }
+                let (q, o) = p.multipliedReportingOverflow(by: 10)
+                if o { return nil }
+                p = q
+            }
+            return nil
+        }
+
+        mutating func append(rawURI: Substring, duration: Rational, title: String?, byteRange: HLSByteRange?,
+                             map: HLSMap?, pdt: (ms: Rational, offset: Rational)?, explicitPDT: Bool,
+                             discontinuity: Bool, discontinuitySequence: Int64, gap: Bool) throws {
+            let s = storage
+            guard s.entries.count < maxSegments else { throw HLSError.tooLarge("more than \(maxSegments) segments") }
+            if s.entries.count == 0 { discontinuityBase = discontinuitySequence }
+            guard let (dn, de) = HLSSegmentList.Builder.decimal(duration) else {
+                throw HLSError.malformed(line: 0, reason: "EXTINF duration is not decimal")
+            }
+            var flags: UInt8 = 0
+            if discontinuity { flags |= HLSSegmentList.flagDiscontinuity }
+            if gap { flags |= HLSSegmentList.flagGap }
+            if explicitPDT { flags |= HLSSegmentList.flagExplicitPDT }
+            var durNum: Int64
+            if let n = Int64(exactly: dn) {
+                durNum = n
+            } else {
+                flags |= HLSSegmentList.flagWide
+                durNum = Int64(s.wide.count)
+                try fallible { try s.wide.append(duration) }
+            }
+            let (offset, length) = try text(rawURI)
+            var mapIndex: Int32 = -1
+            if let m = map {
+                if m != lastMap || s.maps.count == 0 {
+                    let (o, l) = try text(Substring(m.rawURI))
+                    try fallible { try s.maps.append(MapRef(uriOffset: o, uriLength: l, hasRange: m.byteRange != nil,
+                                                            range: m.byteRange ?? HLSByteRange(length: 0, offset: 0))) }
+                    lastMap = m
+                }
+                mapIndex = Int32(s.maps.count - 1)
+            }
+            var rangeIndex: Int32 = -1
+            if let r = byteRange { rangeIndex = Int32(s.ranges.count); try fallible { try s.ranges.append(r) } }
+            var pdtIndex: Int32 = -1
+            if let p = pdt {
+                if explicitPDT || s.pdts.count == 0 { try fallible { try s.pdts.append(PDTAnchor(ms: p.ms, offset: p.offset)) } }
+                pdtIndex = Int32(s.pdts.count - 1)
+                s.datedCount += 1
+            }
+            if let t = title {
+                let (o, l) = try text(Substring(t))
+                try fallible { try s.titles.append(TitleRef(index: Int32(s.entries.count), offset: o, length: l)) }
+            }
+            let (delta, o) = discontinuitySequence.subtractingReportingOverflow(discontinuityBase)
+            guard !o, let dd = UInt32(exactly: delta) else { throw HLSError.tooLarge("discontinuity sequence range") }
+            let e = Entry(uriOffset: offset, uriLength: length, durNum: durNum,
+                          startLo: UInt64(truncatingIfNeeded: startNum), startHi: Int64(truncatingIfNeeded: startNum >> 64),
+                          discDelta: dd, mapIndex: mapIndex, pdtIndex: pdtIndex, rangeIndex: rangeIndex,
+                          durExp: de, startExp: startExp, flags: flags)
+            try fallible { try s.entries.append(e) }
+            // The next start: this one plus the duration, on the finer of the two scales.
+            var (sn, se) = (startNum, startExp)
+            var dnum = dn
+            while se < de { sn *= 10; se += 1 }
+            var de2 = de
+            while de2 < se { dnum *= 10; de2 += 1 }
+            startNum = sn + dnum
+            startExp = se
+            if allocatedBytes > maxBytes { throw HLSError.tooLarge("the parsed segments need more than \(maxBytes) bytes") }
+        }
+
+        func fallible(_ body: () throws -> Void) throws {
+            do { try body() } catch { throw HLSError.outOfMemory }
+        }
+
+        /// Appends bytes to the text buffer: their offset and length.
+        func text(_ t: Substring) throws -> (UInt32, UInt32) {
+            let s = storage
+            let n = t.utf8.count
+            guard s.text.count &+ n <= Int(UInt32.max) else { throw HLSError.tooLarge("URIs and titles over 4 GiB") }
+            let offset = UInt32(s.text.count)
+            var copy = t
+            try copy.withUTF8 { u in try fallible { try s.text.append(contentsOf: u) } }
+            return (offset, UInt32(n))
+        }
+
+        func finish(mediaSequence: Int64, baseURL: String?) -> HLSSegmentList {
+            HLSSegmentList(storage: storage, mediaSequence: mediaSequence, discontinuityBase: discontinuityBase,
+                           baseURL: baseURL)
+        }
+    }
+}
