@@ -61,11 +61,13 @@ import datetime
 import itertools
 import os
 import select
+import struct
 import sys
 import threading
 import time
 import traceback
 import weakref
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import (Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, Optional, Protocol, Tuple, Union,
@@ -619,6 +621,8 @@ class _LoopReader:
             os.close(self.fd)
 
 
+_MISSING: Any = object()
+
 #: How long a blocked binding call waits between checks for Ctrl-C (seconds).
 _SLICE = 0.05
 
@@ -735,6 +739,17 @@ class Player:
         # so another thread's read must not run between our read and our copy.
         self._read_lock = threading.Lock()
         self._runner = _Runner()
+        # packets() reads ahead in batches (one helper-thread hop per batch); what it read
+        # but has not handed out waits here, for it, the next packets() or read_packet().
+        # _gen counts the calls that may move the packet stream (every method that takes
+        # the handle with _h()); _pre_gen is its value when _pre was read (see _take()).
+        self._gen = 0
+        self._pre: "deque[Tuple[bytes, Tuple[Any, ...]]]" = deque()
+        self._pre_gen = 0
+        # The one fpx_packet the readers fill (under _read_lock), unpacked in one call.
+        self._pkt = _lib.fpx_packet()
+        self._pkt.struct_size = ctypes.sizeof(self._pkt)
+        self._pkt_ref = ctypes.byref(self._pkt)
         self._listener_keys: Dict[int, int] = {}
         self._tb_cache: Dict[int, Optional[Fraction]] = {}
         self._origin: Optional[Fraction] = None
@@ -807,6 +822,13 @@ class Player:
 
     # -- lifecycle -----------------------------------------------------------------------
     def _h(self) -> _lib.PlayerHandle:
+        # Every call that takes the handle this way may move the packet stream (a seek, a
+        # step, a scrub end...): packets read ahead before it are checked before use.
+        self._gen += 1
+        return self._hq()
+
+    def _hq(self) -> _lib.PlayerHandle:
+        """The handle, for calls that never move the packet stream (getters)."""
         h = self._handle
         if h is None:
             raise _errors.InvalidHandleError(detail="the Player is closed")
@@ -941,7 +963,7 @@ class Player:
         """The current item's status (NONE, LOADING, READY or FAILED, with its error).
         Callback-safe; never blocks. The C function is ``fpx_player_item_status``."""
         info = _lib.fpx_item_status_info()
-        _lib.lib.fpx_player_item_status(self._h(), ctypes.byref(info))
+        _lib.lib.fpx_player_item_status(self._hq(), ctypes.byref(info))
         return ItemStatusInfo._from_c(info)
 
     def wait_item(self, timeout: Optional[float] = None) -> ItemStatusInfo:
@@ -961,7 +983,7 @@ class Player:
             if deadline is not None:
                 slice_ms = max(0, min(slice_ms, int((deadline - time.monotonic()) * 1000)))
             try:
-                _lib.lib.fpx_player_wait_item(self._h(), slice_ms, ctypes.byref(info))
+                _lib.lib.fpx_player_wait_item(self._hq(), slice_ms, ctypes.byref(info))
                 return ItemStatusInfo._from_c(info)
             except _errors.FastPixTimeoutError:
                 if deadline is not None and time.monotonic() >= deadline:
@@ -972,7 +994,7 @@ class Player:
         base, format. ItemNotReadyError before READY. The C function is
         ``fpx_player_item_info``."""
         info = _lib.fpx_item_info()
-        _lib.lib.fpx_player_item_info(self._h(), ctypes.byref(info))
+        _lib.lib.fpx_player_item_info(self._hq(), ctypes.byref(info))
         return ItemInfo._from_c(info)
 
     def stream_info(self, index: int) -> StreamInfo:
@@ -984,7 +1006,7 @@ class Player:
         if not -(2 ** 31) <= index < 2 ** 31:
             raise _errors.InvalidArgumentError(detail=f"stream index {index} out of range")
         info = _lib.fpx_stream_info()
-        _lib.lib.fpx_player_stream_info(self._h(), index, ctypes.byref(info))
+        _lib.lib.fpx_player_stream_info(self._hq(), index, ctypes.byref(info))
         return StreamInfo._from_c(info)
 
     def set_stream_enabled(self, index: int, enabled: bool) -> None:
@@ -993,11 +1015,16 @@ class Player:
         reference stream, InvalidArgumentError for a bad index. Blocking (waits for a seek
         in progress). The C function is ``fpx_player_set_stream_enabled``."""
         _lib.lib.fpx_player_set_stream_enabled(self._h(), int(index), 1 if enabled else 0)
+        if not enabled and self._pre:
+            # seek.h: a disabled stream's packets are never returned, buffered ones included
+            keep = [r for r in self._pre if r[1][3] != index]
+            self._pre.clear()
+            self._pre.extend(keep)
 
     def seekable_range(self) -> Tuple[Fraction, Fraction]:
         """(first frame, last frame) on the item timeline, exact. Blocking."""
         start, end = _lib.fpx_time(), _lib.fpx_time()
-        _lib.lib.fpx_player_seekable_range(self._h(), ctypes.byref(start), ctypes.byref(end))
+        _lib.lib.fpx_player_seekable_range(self._hq(), ctypes.byref(start), ctypes.byref(end))
         s, e = from_fpx_time(start), from_fpx_time(end)
         if s is None or e is None:
             raise _errors.InternalError(detail=f"seekable range with a non-numeric bound: "
@@ -1259,11 +1286,12 @@ class Player:
         """HOST mode: a file descriptor that polls readable while events are queued. Owned
         by the player: do not read or close it."""
         fd = ctypes.c_int(-1)
-        _lib.lib.fpx_player_event_fd(self._h(), ctypes.byref(fd))
+        _lib.lib.fpx_player_event_fd(self._hq(), ctypes.byref(fd))
         return int(fd.value)
 
     # -- packets -----------------------------------------------------------------------
     def _invalidate_item_cache(self) -> None:
+        self._pre.clear()  # packets of the old item: never handed out
         self._tb_cache = {}
         self._origin = None
         self._origin_known = False
@@ -1294,24 +1322,106 @@ class Player:
         Ctrl-C raises KeyboardInterrupt within about 100 ms even while the read is blocked
         on the network: the read is then interrupted with cancel_pending_seeks (pending
         seeks are cancelled and the packet being read is lost; seek to resume). A read
-        interrupted by another thread's seek raises ReadInterruptedError.
+        interrupted by another thread's seek raises ReadInterruptedError. Packets that
+        packets() read ahead and did not hand out come first (see packets()).
         """
-        h = self._h()
+        if self._pre:
+            got = self._take()
+            if got is not None:
+                return got
+        raws, err = self._blocking_read(1)
+        if raws:
+            return self._packet(raws[0])
+        raise cast(BaseException, err)
 
-        def call() -> Tuple[Any, bytes]:
-            p = _lib.fpx_packet()
-            p.struct_size = ctypes.sizeof(p)
-            with self._read_lock:
-                _lib.lib.fpx_player_read_packet(h, ctypes.byref(p))
+    # fpx_packet as struct.unpack_from sees it (native alignment; tests/ check the offsets):
+    # struct_size data size stream_index pts dts duration pos flags seek_id av_packet
+    # landed_pts landed_pts_in_stream trim_samples landed_stream_index
+    _PACKET_LAYOUT = struct.Struct("@NPNiqqqqIQPqqqi")
+
+    def _read_raw(self, h: Any, n: int, stop: List[bool]) -> Tuple[List[Any], Optional[BaseException]]:
+        """Up to n packets as (payload, unpacked fpx_packet), with the one reused struct;
+        stops early after an error (returned, not raised), when stop[0] is set, or after
+        about 2 ms so that a slow source hands out what it has. Any thread."""
+        out: List[Any] = []
+        err: Optional[BaseException] = None
+        c = self._pkt
+        ref = self._pkt_ref
+        read = _lib.lib.fpx_player_read_packet
+        unpack = self._PACKET_LAYOUT.unpack_from
+        string_at = ctypes.string_at
+        clock = time.monotonic_ns
+        deadline = clock() + 2_000_000
+        with self._read_lock:
+            while True:
+                try:
+                    read(h, ref)
+                except BaseException as e:  # EndOfFile, ReadInterruptedError, I/O errors
+                    err = e
+                    break
+                u = unpack(c)
                 # Copy the payload before another read (or destroy) can invalidate it.
-                data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
-            return p, data
+                out.append((string_at(u[1], u[2]) if u[1] and u[2] else b"", u))
+                if len(out) >= n or stop[0] or clock() > deadline:
+                    break
+        return out, err
 
+    def _blocking_read(self, n: int) -> Tuple[List[Any], Optional[BaseException]]:
+        h = self._hq()
+        stop = [False]
+        if self._core.in_callback():
+            return self._read_raw(h, n, stop)
+
+        def interrupted() -> None:
+            stop[0] = True
+            self._interrupt_read()
         # On the player's helper thread, so Ctrl-C interrupts the wait; the blocked read
         # is then interrupted too (cancel_pending_seeks: FPX_ERROR_INTERRUPTED).
-        p, data = self._blocking(call)
-        return Packet._from_c(p, self._time_base(int(p.stream_index)), self._item_origin(),
-                              data)
+        return cast(Tuple[List[Any], Optional[BaseException]],
+                    self._runner.run(lambda: self._read_raw(h, n, stop), interrupted))
+
+    def _packet(self, raw: Any) -> Packet:
+        u = raw[1]
+        tb = self._tb_cache.get(u[3], _MISSING)
+        if tb is _MISSING:
+            tb = self._time_base(u[3])
+        return Packet._from_raw(raw, tb, self._origin if self._origin_known
+                                else self._item_origin())
+
+    def _take(self) -> Optional[Packet]:
+        """The next read-ahead packet, or None when there is none (any more).
+
+        Read-ahead packets are handed out as they are while no call that may move the packet
+        stream ran since they were read (_gen unchanged). After such a call (a seek, a step,
+        a scrub end, a cancel...) they may be stale, so one packet is read first: if it starts
+        a new run (FPX_PACKET_FLAG_DISCONTINUITY, or another seek id) the read-ahead ones are
+        dropped, exactly the packets the host would never have seen without the read-ahead;
+        otherwise the library continued after them (the call did not move the demuxer), so
+        they come first and the new packet after them. At the end of the item (EndOfFile)
+        nothing moved either, so they come first."""
+        pre = self._pre
+        if self._gen != self._pre_gen:
+            gen = self._gen
+            raws, err = self._blocking_read(1)
+            if not raws:
+                if isinstance(err, _errors.EndOfFile) and gen == self._gen:
+                    self._pre_gen = gen
+                else:
+                    pre.clear()
+                    raise cast(BaseException, err)
+            else:
+                fresh = raws[0]
+                last = pre[-1][1] if pre else None
+                if last is None or fresh[1][8] & _lib.FPX_PACKET_FLAG_DISCONTINUITY or \
+                        fresh[1][9] != last[9]:
+                    pre.clear()
+                pre.append(fresh)
+                self._pre_gen = gen
+        try:
+            raw = pre.popleft()
+        except IndexError:
+            return None
+        return self._packet(raw)
 
     def _blocking(self, call: Callable[[], Any]) -> Any:
         # From inside a callback the library must see the callback's thread (it refuses
@@ -1325,14 +1435,54 @@ class Player:
         if h is not None:
             _lib.lib.fpx_player_cancel_pending_seeks(h, None)
 
-    def packets(self) -> Iterator[Packet]:
-        """Iterates read_packet() until EndOfFile."""
+    def packets(self, batch: int = 64) -> Iterator[Packet]:
+        """Iterates the packets until EndOfFile: the packets read_packet() would return, one
+        by one, with the same errors (ReadInterruptedError, I/O errors) and the same Ctrl-C
+        behaviour, but read ``batch`` at a time (or what arrives within about 2 ms) on the
+        helper thread with one reused fpx_packet: one thread hop per batch, not per packet.
+
+        Seeks, steps, scrub ends and cancels between two packets are safe: no packet read
+        ahead before them is handed out when the stream moved (see the rule at _take: the
+        next packet after a seek is the new landing's, flagged DISCONTINUITY). Packets read
+        ahead and not handed out when you stop iterating stay with the player: the next
+        read_packet() or packets() returns them first. Opening or closing an item drops
+        them; disabling a stream drops its own. Ctrl-C loses the batch being read (as a
+        single read loses its packet): seek to resume. Raw C calls on :attr:`handle` are
+        not seen by this check: after one, seek before iterating again.
+        """
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise ValueError(f"batch must be an int >= 1, not {batch!r}")
+        pre = self._pre
+        pending: Optional[BaseException] = None  # the error that ended the last batch
+        pending_gen = 0
         while True:
+            if not pre:
+                if pending is not None:
+                    e, pending = pending, None
+                    if not isinstance(e, _errors.EndOfFile):
+                        raise e
+                    if self._gen == pending_gen:
+                        return
+                    # the stream moved since that end (a seek): read on
+                gen = self._gen
+                raws, err = self._blocking_read(batch)
+                if raws:
+                    if not pre:
+                        self._pre_gen = gen
+                    pre.extend(raws)  # (another thread's read-ahead first, if any)
+                if err is not None:
+                    if not raws:
+                        if isinstance(err, _errors.EndOfFile):
+                            return
+                        raise err
+                    # hand out what was read before the error, then raise it
+                    pending, pending_gen = err, gen
             try:
-                pkt = self.read_packet()
+                pkt = self._take()
             except _errors.EndOfFile:
                 return
-            yield pkt
+            if pkt is not None:
+                yield pkt
 
     # -- asyncio: the blocking calls, off the loop ---------------------------------------
     async def _off_loop(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -1436,7 +1586,7 @@ class Player:
         """The playhead on the item timeline: the frame of the last landed seek or step, or
         the first frame. Blocking the first time."""
         t = _lib.fpx_time()
-        _lib.lib.fpx_player_current_time(self._h(), ctypes.byref(t))
+        _lib.lib.fpx_player_current_time(self._hq(), ctypes.byref(t))
         f = from_fpx_time(t)
         if f is None:
             raise _errors.InternalError(detail=f"non-numeric playhead {t!r}")
@@ -1447,7 +1597,7 @@ class Player:
         """The seekable window now (live HLS), or the seekable range (files).
         ``is_available`` is False when there is no ready item."""
         w = _lib.fpx_live_seek_window()
-        _lib.lib.fpx_player_live_seek_window(self._h(), ctypes.byref(w))
+        _lib.lib.fpx_player_live_seek_window(self._hq(), ctypes.byref(w))
         return LiveSeekWindow._from_c(w)
 
     def _issue_live_edge(self, entry: _SeekEntry) -> int:
@@ -1532,7 +1682,7 @@ class Player:
         packets demuxed, bytes read, events delivered, background index progress). The C
         function is ``fpx_player_stats_get``."""
         s = _lib.fpx_player_stats()
-        _lib.lib.fpx_player_stats_get(self._h(), ctypes.byref(s))
+        _lib.lib.fpx_player_stats_get(self._hq(), ctypes.byref(s))
         return PlayerStats._from_c(s)
 
 
