@@ -1017,7 +1017,7 @@ class Player:
         _lib.lib.fpx_player_set_stream_enabled(self._h(), int(index), 1 if enabled else 0)
         if not enabled and self._pre:
             # seek.h: a disabled stream's packets are never returned, buffered ones included
-            keep = [r for r in self._pre if r[1][3] != index]
+            keep = [r for r in self._pre if r[0] is None or r[1][3] != index]
             self._pre.clear()
             self._pre.extend(keep)
 
@@ -1389,39 +1389,52 @@ class Player:
                                 else self._item_origin())
 
     def _take(self) -> Optional[Packet]:
-        """The next read-ahead packet, or None when there is none (any more).
+        """The next read-ahead packet (raising the read-ahead error that comes next, if that
+        is what comes next), or None when nothing is read ahead.
 
-        Read-ahead packets are handed out as they are while no call that may move the packet
-        stream ran since they were read (_gen unchanged). After such a call (a seek, a step,
-        a scrub end, a cancel...) they may be stale, so one packet is read first: if it starts
-        a new run (FPX_PACKET_FLAG_DISCONTINUITY, or another seek id) the read-ahead ones are
-        dropped, exactly the packets the host would never have seen without the read-ahead;
-        otherwise the library continued after them (the call did not move the demuxer), so
-        they come first and the new packet after them. At the end of the item (EndOfFile)
-        nothing moved either, so they come first."""
+        _pre holds (payload, unpacked fpx_packet) entries and, where a batch ended on an
+        error, (None, error). They are handed out as they are while no call that may move the
+        packet stream ran since they were read (_gen unchanged). After such a call (a seek, a
+        step, a scrub end, a cancel...) they may be stale, so one packet is read first: if it
+        starts a new run (FPX_PACKET_FLAG_DISCONTINUITY, or another seek id) the read-ahead
+        packets (and a read-ahead EndOfFile) are dropped, exactly what the host would never
+        have seen without the read-ahead; a read-ahead error other than EndOfFile (it happened
+        before the move) still comes first. Otherwise the library continued after them (the
+        call did not move the demuxer), so they come first and the new packet after them. A
+        read that ends the item (EndOfFile) means nothing moved either. When that read fails
+        otherwise, the read-ahead packets are dropped (they may be stale) and its error comes
+        after the read-ahead errors."""
         pre = self._pre
-        if self._gen != self._pre_gen:
+        if pre and self._gen != self._pre_gen:
             gen = self._gen
             raws, err = self._blocking_read(1)
-            if not raws:
-                if isinstance(err, _errors.EndOfFile) and gen == self._gen:
-                    self._pre_gen = gen
-                else:
-                    pre.clear()
-                    raise cast(BaseException, err)
-            else:
+            if raws:
                 fresh = raws[0]
-                last = pre[-1][1] if pre else None
+                last = next((e[1] for e in reversed(pre) if e[0] is not None), None)
                 if last is None or fresh[1][8] & _lib.FPX_PACKET_FLAG_DISCONTINUITY or \
                         fresh[1][9] != last[9]:
-                    pre.clear()
+                    self._drop_read_ahead()
                 pre.append(fresh)
-                self._pre_gen = gen
+            elif isinstance(err, _errors.EndOfFile) and gen == self._gen:
+                if pre[-1][0] is not None:
+                    pre.append((None, err))
+            else:
+                self._drop_read_ahead()
+                pre.append((None, err))
+            self._pre_gen = gen
         try:
-            raw = pre.popleft()
+            e = pre.popleft()
         except IndexError:
             return None
-        return self._packet(raw)
+        if e[0] is None:
+            raise cast(BaseException, e[1])
+        return self._packet(e)
+
+    def _drop_read_ahead(self) -> None:
+        """Drops the read-ahead packets and EndOfFile; keeps the other read-ahead errors."""
+        kept = [e for e in self._pre if e[0] is None and not isinstance(e[1], _errors.EndOfFile)]
+        self._pre.clear()
+        self._pre.extend(kept)
 
     def _blocking(self, call: Callable[[], Any]) -> Any:
         # From inside a callback the library must see the callback's thread (it refuses
@@ -1453,30 +1466,16 @@ class Player:
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch must be an int >= 1, not {batch!r}")
         pre = self._pre
-        pending: Optional[BaseException] = None  # the error that ended the last batch
-        pending_gen = 0
         while True:
             if not pre:
-                if pending is not None:
-                    e, pending = pending, None
-                    if not isinstance(e, _errors.EndOfFile):
-                        raise e
-                    if self._gen == pending_gen:
-                        return
-                    # the stream moved since that end (a seek): read on
                 gen = self._gen
                 raws, err = self._blocking_read(batch)
-                if raws:
-                    if not pre:
-                        self._pre_gen = gen
-                    pre.extend(raws)  # (another thread's read-ahead first, if any)
+                if not pre:
+                    self._pre_gen = gen
+                pre.extend(raws)  # (after another thread's read-ahead, if any)
                 if err is not None:
-                    if not raws:
-                        if isinstance(err, _errors.EndOfFile):
-                            return
-                        raise err
-                    # hand out what was read before the error, then raise it
-                    pending, pending_gen = err, gen
+                    # what was read before the error comes first, then the error
+                    pre.append((None, err))
             try:
                 pkt = self._take()
             except _errors.EndOfFile:
