@@ -77,6 +77,7 @@ from . import _lib
 from . import errors as _errors
 
 _INT64_MAX = 2**63 - 1
+from .types import _SET_R, _SET_TB, _SET_ORIGIN
 from .types import (DateSeekResult, DeliveryMode, IndexMode, FrameStepResult, LiveEdgeResult,
                     LiveSeekWindow, ItemInfo, ItemStatusInfo, Packet,
                     PlayerStats, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
@@ -622,6 +623,24 @@ class _LoopReader:
 
 
 _MISSING: Any = object()
+_new_packet = object.__new__
+_SET_PACKET = (_SET_R, _SET_TB, _SET_ORIGIN)
+_RAW_READ: Any = None
+
+
+def _raw_read_packet() -> Any:
+    """fpx_player_read_packet as a second ctypes function object taking plain ints (the
+    handle's value, the struct's address) and returning the fpx_error unchecked: the
+    packet readers' inner loop, where argument conversion and errcheck cost more than the
+    C call."""
+    global _RAW_READ
+    fn = _RAW_READ
+    if fn is None:
+        fn = type(_lib.lib.fpx_player_read_packet)(("fpx_player_read_packet", _lib.lib))
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        fn.restype = ctypes.c_int
+        _RAW_READ = fn
+    return fn
 
 #: How long a blocked binding call waits between checks for Ctrl-C (seconds).
 _SLICE = 0.05
@@ -1346,22 +1365,23 @@ class Player:
         out: List[Any] = []
         err: Optional[BaseException] = None
         c = self._pkt
-        ref = self._pkt_ref
-        read = _lib.lib.fpx_player_read_packet
+        read = _raw_read_packet()
+        hv = h.value
+        addr = ctypes.addressof(c)
         unpack = self._PACKET_LAYOUT.unpack_from
         string_at = ctypes.string_at
+        append = out.append
         clock = time.monotonic_ns
         deadline = clock() + 2_000_000
         with self._read_lock:
             while True:
-                try:
-                    read(h, ref)
-                except BaseException as e:  # EndOfFile, ReadInterruptedError, I/O errors
-                    err = e
+                rc = read(hv, addr)
+                if rc < 0:  # EndOfFile, ReadInterruptedError, I/O errors
+                    err = _lib.make_error(rc, "fpx_player_read_packet")
                     break
                 u = unpack(c)
                 # Copy the payload before another read (or destroy) can invalidate it.
-                out.append((string_at(u[1], u[2]) if u[1] and u[2] else b"", u))
+                append((string_at(u[1], u[2]) if u[2] else b"", u))
                 if len(out) >= n or stop[0] or clock() > deadline:
                     break
         return out, err
@@ -1466,7 +1486,30 @@ class Player:
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch must be an int >= 1, not {batch!r}")
         pre = self._pre
+        popleft = pre.popleft
+        new = _new_packet
+        set_r, set_tb, set_origin = _SET_PACKET
+        tbs = self._tb_cache
         while True:
+            # The fast path: read-ahead packets while nothing moved the stream.
+            if pre and self._gen == self._pre_gen and self._origin_known:
+                try:
+                    e = popleft()
+                except IndexError:  # another thread took the last one
+                    continue
+                if e[0] is None:
+                    pre.appendleft(e)  # an error: _take() raises it in its place
+                else:
+                    tb = tbs.get(e[1][3], _MISSING)
+                    if tb is not _MISSING and tbs is self._tb_cache:
+                        o = new(Packet)
+                        set_r(o, e)
+                        set_tb(o, tb)
+                        set_origin(o, self._origin)
+                        yield o
+                        continue
+                    pre.appendleft(e)
+                tbs = self._tb_cache
             if not pre:
                 gen = self._gen
                 raws, err = self._blocking_read(batch)
@@ -1517,13 +1560,18 @@ class Player:
         return cast(Packet, await self._off_loop(self.read_packet))
 
     def _read_batch(self, n: int) -> Tuple[List[Packet], bool]:
+        # packets() with its read-ahead (one helper-thread hop per batch); what it read
+        # beyond n stays with the player for the next batch.
         out: List[Packet] = []
+        it = self.packets(batch=n)
         try:
-            while len(out) < n:
-                out.append(self.read_packet())
-        except _errors.EndOfFile:
-            return out, True
-        return out, False
+            for pkt in it:
+                out.append(pkt)
+                if len(out) >= n:
+                    return out, False
+        finally:
+            it.close()
+        return out, True
 
     async def packets_async(self, batch: int = 16) -> AsyncIterator[Packet]:
         """Async iterator over the packets until EndOfFile, without blocking the loop:
