@@ -13,7 +13,9 @@ then every packet to EndOfFile, timed as a whole (time.perf_counter_ns):
 * ``packets(batch=1)``   the iterator without read-ahead (a hop per packet, as before 0.4)
 
 Every mode touches the payload like the C program. The report gives the median over the
-rounds of ns / packets and the difference to C's median. Without FILE a 60 s 320x180 H.264 +
+rounds of ns / packets, its difference to C's median, and the median of the per-round
+differences (C and Python measured back to back, so a load burst from elsewhere on the
+machine weighs less). Without FILE a 60 s 320x180 H.264 +
 AAC MP4 (B-frames) is made with ffmpeg in DIR/../packets-60s.mp4. Exit status 1 when a mode
 reads a different number of packets than C.
 """
@@ -48,7 +50,7 @@ def main() -> int:
     ap.add_argument("--bin", required=True, type=Path)
     ap.add_argument("--lib")
     ap.add_argument("--pythonpath")
-    ap.add_argument("--rounds", type=int, default=15)
+    ap.add_argument("--rounds", type=int, default=25)
     ap.add_argument("file", nargs="?", type=Path)
     a = ap.parse_args()
     if a.lib:
@@ -134,13 +136,19 @@ def main() -> int:
     npk = sorted(counts["C (fpx_player_read_packet)"])
     print(f"file: {path} ({npk} packets), {a.rounds} interleaved rounds, Python "
           f"{sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f}")
-    print("| reader | median us/packet | min | max | minus C (median) |")
-    print("|---|---:|---:|---:|---:|")
+    print("| reader | median us/packet | min | max | minus C: medians | minus C: median of "
+          "per-round differences |")
+    print("|---|---:|---:|---:|---:|---:|")
     bad = 0
+    cs = per["C (fpx_player_read_packet)"]
     for k, v in per.items():
         med = statistics.median(v)
-        diff = "" if k.startswith("C ") else f"{med - c_med:+.2f}"
-        print(f"| {k} | {med:.2f} | {min(v):.2f} | {max(v):.2f} | {diff} |")
+        if k.startswith("C "):
+            diff = paired = ""
+        else:
+            diff = f"{med - c_med:+.2f}"
+            paired = f"{statistics.median(x - c for x, c in zip(v, cs)):+.2f}"
+        print(f"| {k} | {med:.2f} | {min(v):.2f} | {max(v):.2f} | {diff} | {paired} |")
         if counts[k] != counts["C (fpx_player_read_packet)"]:
             print(f"packet_bench: {k} read {sorted(counts[k])} packets, C {npk}",
                   file=sys.stderr)

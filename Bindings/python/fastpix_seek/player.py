@@ -1358,7 +1358,8 @@ class Player:
     # landed_pts landed_pts_in_stream trim_samples landed_stream_index
     _PACKET_LAYOUT = struct.Struct("@NPNiqqqqIQPqqqi")
 
-    def _read_raw(self, h: Any, n: int, stop: List[bool]) -> Tuple[List[Any], Optional[BaseException]]:
+    def _read_raw(self, h: Any, n: int,
+                  stop: List[bool]) -> Tuple[List[Any], Optional[BaseException]]:
         """Up to n packets as (payload, unpacked fpx_packet), with the one reused struct;
         stops early after an error (returned, not raised), when stop[0] is set, or after
         about 2 ms so that a slow source hands out what it has. Any thread."""
