@@ -765,6 +765,7 @@ class Player:
         self._gen = 0
         self._pre: "deque[Tuple[bytes, Tuple[Any, ...]]]" = deque()
         self._pre_gen = 0
+        self._live: Optional[bool] = None  # the current item is live HLS (read one by one)
         # The one fpx_packet the readers fill (under _read_lock), unpacked in one call.
         self._pkt = _lib.fpx_packet()
         self._pkt.struct_size = ctypes.sizeof(self._pkt)
@@ -1309,8 +1310,21 @@ class Player:
         return int(fd.value)
 
     # -- packets -----------------------------------------------------------------------
+    def _item_is_live(self) -> bool:
+        live = self._live
+        if live is None:
+            try:
+                w = self.live_seek_window()
+            except _errors.FastPixSeekError:
+                return False  # no ready item: not cached, asked again next time
+            if not w.is_available:
+                return False  # not ready yet: not cached
+            live = self._live = bool(w.is_live)
+        return live
+
     def _invalidate_item_cache(self) -> None:
         self._pre.clear()  # packets of the old item: never handed out
+        self._live = None
         self._tb_cache = {}
         self._origin = None
         self._origin_known = False
@@ -1483,9 +1497,17 @@ class Player:
         them; disabling a stream drops its own. Ctrl-C loses the batch being read (as a
         single read loses its packet): seek to resume. Raw C calls on :attr:`handle` are
         not seen by this check: after one, seek before iterating again.
+
+        A batch is handed out when it is full, after about 2 ms of reading, or at an error;
+        on a network source its packets wait for the read in progress. Live HLS items are
+        read one packet per hop, so that packets never wait for the next segment.
         """
         if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
             raise ValueError(f"batch must be an int >= 1, not {batch!r}")
+        if batch > 1 and self._item_is_live():
+            # Live: a read may wait seconds for the next segment; packets read before it
+            # must not wait with it (latency at the live edge). One packet per hop.
+            batch = 1
         pre = self._pre
         popleft = pre.popleft
         new = _new_packet
