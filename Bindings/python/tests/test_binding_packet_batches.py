@@ -134,9 +134,10 @@ def test_seeks_steps_and_scrub_ends_between_every_few_packets(sample: Path):
 
 
 def test_calls_that_do_not_move_the_stream_lose_nothing(sample: Path):
-    """Calls between packets that may move the stream but do not (a cancel with nothing
-    pending, a seek that is cancelled before it is decided, getters): the sequence is the
-    uninterrupted one, no packet dropped or repeated."""
+    """Calls between packets that could move the stream but do not (a cancel with nothing
+    pending: it counts as a possible move, so the read-ahead packets are checked against
+    the next read) and getters: the sequence is the uninterrupted one, no packet dropped or
+    repeated."""
     want = one_by_one(sample)
     got: List[Row] = []
     with Player(sample) as p:
