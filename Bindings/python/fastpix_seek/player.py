@@ -629,7 +629,7 @@ _RAW_READ: Any = None
 
 
 def _raw_read_packet() -> Any:
-    """fpx_player_read_packet as a second ctypes function object taking plain ints (the
+    """fpx_player_read_packet as a second ctypes function object taking two c_void_p (the
     handle's value, the struct's address) and returning the fpx_error unchecked: the
     packet readers' inner loop, where argument conversion and errcheck cost more than the
     C call."""
@@ -637,7 +637,7 @@ def _raw_read_packet() -> Any:
     fn = _RAW_READ
     if fn is None:
         fn = type(_lib.lib.fpx_player_read_packet)(("fpx_player_read_packet", _lib.lib))
-        fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        fn.argtypes = None  # called with two ctypes.c_void_p objects only
         fn.restype = ctypes.c_int
         _RAW_READ = fn
     return fn
@@ -1381,10 +1381,10 @@ class Player:
         err: Optional[BaseException] = None
         c = self._pkt
         read = _raw_read_packet()
-        hv = h.value
-        addr = ctypes.addressof(c)
+        hv = ctypes.c_void_p(h.value)  # ready-made arguments: no conversion per call
+        addr = ctypes.c_void_p(ctypes.addressof(c))
         unpack = self._PACKET_LAYOUT.unpack_from
-        string_at = ctypes.string_at
+        string_at = getattr(ctypes, "_string_at", ctypes.string_at)  # without the wrapper
         append = out.append
         clock = time.monotonic_ns
         deadline = clock() + 2_000_000
