@@ -6,6 +6,10 @@
 #                                writes BENCHMARKS.md at the top of the repository
 #   Benchmarks/run.sh --smoke    20 s corpus, 24 targets per file, about a minute; prints the
 #                                results and writes Benchmarks/results-smoke/BENCHMARKS-smoke.md
+#   Benchmarks/run.sh --packets [FILE]
+#                                only packets in C against packets through the Python bindings
+#                                (packet_bench.c / packet_bench.py), printed as a table; FILE
+#                                defaults to a 60 s H.264 + AAC MP4 made with ffmpeg
 #
 # Exit status: non-zero only when a FastPixSeek implementation (C API or Python bindings)
 # lands on a different frame than ffprobe says, or something fails to build or run. Never
@@ -25,10 +29,12 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
 smoke=0
+packets=0
 case "${1:-}" in
     --smoke) smoke=1 ;;
+    --packets) packets=1 ;;
     "") ;;
-    *) echo "usage: $0 [--smoke]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--smoke | --packets [FILE]]" >&2; exit 2 ;;
 esac
 python=${PYTHON:-python3}
 
@@ -55,6 +61,12 @@ $CC $CFLAGS -o "$build/bin/av_bench" "$here/av_bench.c" \
     $(pkg-config --cflags --libs libavformat libavcodec libavutil)
 $CC $CFLAGS -shared -fPIC -o "$build/bin/avtrace.so" "$here/avtrace.c" -ldl \
     $(pkg-config --cflags libavformat)
+$CC $CFLAGS -I"$root/Include" -o "$build/bin/packet_bench" "$here/packet_bench.c" \
+    -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib"
+if [ $packets = 1 ]; then
+    exec "$python" "$here/packet_bench.py" --bin "$build/bin" --lib "$build/lib/libfastpixseek.so.1" \
+        --pythonpath "$build/python" ${2:+"$2"}
+fi
 $CC $CFLAGS -I"$root/Include" -o "$build/bin/fpx_bench" "$here/fpx_bench.c" \
     -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib" -pthread
 $CC $CFLAGS -I"$root/Include" -o "$build/bin/index_bench" "$here/index_bench.c" \

@@ -24,7 +24,7 @@ from fastpix_seek import Player, DeliveryMode
 url, mode, what = sys.argv[1], sys.argv[2], sys.argv[3]
 delivery = DeliveryMode.HOST if mode == "host" else DeliveryMode.THREAD
 p = Player(url, delivery=delivery, io_timeout=60)
-if what == "read":
+if what in ("read", "iter"):
     p.wait_item(30)
     for _ in range(30):
         p.read_packet()
@@ -34,6 +34,9 @@ print("blocking", flush=True)
 try:
     if what == "wait":
         p.wait_item()
+    elif what == "iter":
+        for _ in p.packets():
+            pass
     else:
         while True:
             p.read_packet()
@@ -82,9 +85,48 @@ def test_ctrl_c_interrupts_wait_item(server, mode: str):
     assert r["close_ms"] is not None and r["close_ms"] < 1000, r
 
 
+@pytest.mark.parametrize("what", ["read", "iter"])
 @pytest.mark.parametrize("mode", ["thread", "host"])
-def test_ctrl_c_interrupts_read_packet(server, long_ts: bytes, mode: str):
+def test_ctrl_c_interrupts_read_packet(server, long_ts: bytes, mode: str, what: str):
+    """read: read_packet() in a loop; iter: packets() (batched read-ahead, issue 21)."""
     server.file("/long.ts", long_ts, throttle=4_000_000)
-    r = run_child(f"{server.base}/long.ts", mode, "read", arm=server.arm)
+    r = run_child(f"{server.base}/long.ts", mode, what, arm=server.arm)
     assert 0 <= r["latency_ms"] < 100, r
     assert r["close_ms"] is not None and r["close_ms"] < 1000, r
+
+
+def test_a_seek_interrupts_a_blocked_packets_iteration(server, long_ts: bytes):
+    """packets() (batched read-ahead, issue 21) blocked on a stalled HTTP body: another
+    thread's seek makes it raise ReadInterruptedError, as read_packet() does, and the next
+    packets() starts at that seek's landing."""
+    import threading
+
+    sys.path.insert(0, str(BINDING))
+    import fastpix_seek
+    from fastpix_seek import Player, SeekPrecision
+
+    server.file("/long.ts", long_ts, throttle=4_000_000)
+    with Player(f"{server.base}/long.ts", io_timeout=30) as p:
+        p.wait_item(30)
+        it = p.packets()
+        for _ in range(30):
+            next(it)
+        server.arm()  # the body in progress stalls: the iteration blocks in a read
+        box: dict = {}
+
+        def seek_later() -> None:
+            time.sleep(0.5)
+            box["outcome"] = p.seek_and_wait(1, SeekPrecision.exact(), timeout=20)
+
+        t = threading.Thread(target=seek_later)
+        t.start()
+        t0 = time.monotonic()
+        with pytest.raises(fastpix_seek.errors.ReadInterruptedError):
+            for _ in it:
+                pass
+        waited = time.monotonic() - t0
+        t.join(30)
+        assert waited < 5, waited
+        o = box["outcome"]
+        first = next(p.packets())
+        assert first.is_discontinuity and first.seek_id == o.seek_id

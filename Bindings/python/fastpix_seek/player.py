@@ -61,11 +61,13 @@ import datetime
 import itertools
 import os
 import select
+import struct
 import sys
 import threading
 import time
 import traceback
 import weakref
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import (Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, Optional, Protocol, Tuple, Union,
@@ -75,6 +77,7 @@ from . import _lib
 from . import errors as _errors
 
 _INT64_MAX = 2**63 - 1
+from .types import _SET_R, _SET_TB, _SET_ORIGIN
 from .types import (DateSeekResult, DeliveryMode, IndexMode, FrameStepResult, LiveEdgeResult,
                     LiveSeekWindow, ItemInfo, ItemStatusInfo, Packet,
                     PlayerStats, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
@@ -619,6 +622,26 @@ class _LoopReader:
             os.close(self.fd)
 
 
+_MISSING: Any = object()
+_new_packet = object.__new__
+_SET_PACKET = (_SET_R, _SET_TB, _SET_ORIGIN)
+_RAW_READ: Any = None
+
+
+def _raw_read_packet() -> Any:
+    """fpx_player_read_packet as a second ctypes function object taking two c_void_p (the
+    handle's value, the struct's address) and returning the fpx_error unchecked: the
+    packet readers' inner loop, where argument conversion and errcheck cost more than the
+    C call."""
+    global _RAW_READ
+    fn = _RAW_READ
+    if fn is None:
+        fn = type(_lib.lib.fpx_player_read_packet)(("fpx_player_read_packet", _lib.lib))
+        fn.argtypes = None  # called with two ctypes.c_void_p objects only
+        fn.restype = ctypes.c_int
+        _RAW_READ = fn
+    return fn
+
 #: How long a blocked binding call waits between checks for Ctrl-C (seconds).
 _SLICE = 0.05
 
@@ -735,6 +758,18 @@ class Player:
         # so another thread's read must not run between our read and our copy.
         self._read_lock = threading.Lock()
         self._runner = _Runner()
+        # packets() reads ahead in batches (one helper-thread hop per batch); what it read
+        # but has not handed out waits here, for it, the next packets() or read_packet().
+        # _gen counts the calls that may move the packet stream (every method that takes
+        # the handle with _h()); _pre_gen is its value when _pre was read (see _take()).
+        self._gen = 0
+        self._pre: "deque[Tuple[bytes, Tuple[Any, ...]]]" = deque()
+        self._pre_gen = 0
+        self._live: Optional[bool] = None  # the current item is live HLS (read one by one)
+        # The one fpx_packet the readers fill (under _read_lock), unpacked in one call.
+        self._pkt = _lib.fpx_packet()
+        self._pkt.struct_size = ctypes.sizeof(self._pkt)
+        self._pkt_ref = ctypes.byref(self._pkt)
         self._listener_keys: Dict[int, int] = {}
         self._tb_cache: Dict[int, Optional[Fraction]] = {}
         self._origin: Optional[Fraction] = None
@@ -807,6 +842,13 @@ class Player:
 
     # -- lifecycle -----------------------------------------------------------------------
     def _h(self) -> _lib.PlayerHandle:
+        # Every call that takes the handle this way may move the packet stream (a seek, a
+        # step, a scrub end...): packets read ahead before it are checked before use.
+        self._gen += 1
+        return self._hq()
+
+    def _hq(self) -> _lib.PlayerHandle:
+        """The handle, for calls that never move the packet stream (getters)."""
         h = self._handle
         if h is None:
             raise _errors.InvalidHandleError(detail="the Player is closed")
@@ -954,7 +996,7 @@ class Player:
         """The current item's status (NONE, LOADING, READY or FAILED, with its error).
         Callback-safe; never blocks. The C function is ``fpx_player_item_status``."""
         info = _lib.fpx_item_status_info()
-        _lib.lib.fpx_player_item_status(self._h(), ctypes.byref(info))
+        _lib.lib.fpx_player_item_status(self._hq(), ctypes.byref(info))
         return ItemStatusInfo._from_c(info)
 
     def wait_item(self, timeout: Optional[float] = None) -> ItemStatusInfo:
@@ -974,7 +1016,7 @@ class Player:
             if deadline is not None:
                 slice_ms = max(0, min(slice_ms, int((deadline - time.monotonic()) * 1000)))
             try:
-                _lib.lib.fpx_player_wait_item(self._h(), slice_ms, ctypes.byref(info))
+                _lib.lib.fpx_player_wait_item(self._hq(), slice_ms, ctypes.byref(info))
                 return ItemStatusInfo._from_c(info)
             except _errors.UnsupportedError as e:
                 why = None if e.detail else self._local_path_problem()
@@ -990,7 +1032,7 @@ class Player:
         base, format. ItemNotReadyError before READY. The C function is
         ``fpx_player_item_info``."""
         info = _lib.fpx_item_info()
-        _lib.lib.fpx_player_item_info(self._h(), ctypes.byref(info))
+        _lib.lib.fpx_player_item_info(self._hq(), ctypes.byref(info))
         return ItemInfo._from_c(info)
 
     def stream_info(self, index: int) -> StreamInfo:
@@ -1002,7 +1044,7 @@ class Player:
         if not -(2 ** 31) <= index < 2 ** 31:
             raise _errors.InvalidArgumentError(detail=f"stream index {index} out of range")
         info = _lib.fpx_stream_info()
-        _lib.lib.fpx_player_stream_info(self._h(), index, ctypes.byref(info))
+        _lib.lib.fpx_player_stream_info(self._hq(), index, ctypes.byref(info))
         return StreamInfo._from_c(info)
 
     def set_stream_enabled(self, index: int, enabled: bool) -> None:
@@ -1011,11 +1053,16 @@ class Player:
         reference stream, InvalidArgumentError for a bad index. Blocking (waits for a seek
         in progress). The C function is ``fpx_player_set_stream_enabled``."""
         _lib.lib.fpx_player_set_stream_enabled(self._h(), int(index), 1 if enabled else 0)
+        if not enabled and self._pre:
+            # seek.h: a disabled stream's packets are never returned, buffered ones included
+            keep = [r for r in self._pre if r[0] is None or r[1][3] != index]
+            self._pre.clear()
+            self._pre.extend(keep)
 
     def seekable_range(self) -> Tuple[Fraction, Fraction]:
         """(first frame, last frame) on the item timeline, exact. Blocking."""
         start, end = _lib.fpx_time(), _lib.fpx_time()
-        _lib.lib.fpx_player_seekable_range(self._h(), ctypes.byref(start), ctypes.byref(end))
+        _lib.lib.fpx_player_seekable_range(self._hq(), ctypes.byref(start), ctypes.byref(end))
         s, e = from_fpx_time(start), from_fpx_time(end)
         if s is None or e is None:
             raise _errors.InternalError(detail=f"seekable range with a non-numeric bound: "
@@ -1277,11 +1324,25 @@ class Player:
         """HOST mode: a file descriptor that polls readable while events are queued. Owned
         by the player: do not read or close it."""
         fd = ctypes.c_int(-1)
-        _lib.lib.fpx_player_event_fd(self._h(), ctypes.byref(fd))
+        _lib.lib.fpx_player_event_fd(self._hq(), ctypes.byref(fd))
         return int(fd.value)
 
     # -- packets -----------------------------------------------------------------------
+    def _item_is_live(self) -> bool:
+        live = self._live
+        if live is None:
+            try:
+                w = self.live_seek_window()
+            except _errors.FastPixSeekError:
+                return False  # no ready item: not cached, asked again next time
+            if not w.is_available:
+                return False  # not ready yet: not cached
+            live = self._live = bool(w.is_live)
+        return live
+
     def _invalidate_item_cache(self) -> None:
+        self._pre.clear()  # packets of the old item: never handed out
+        self._live = None
         self._tb_cache = {}
         self._origin = None
         self._origin_known = False
@@ -1312,24 +1373,121 @@ class Player:
         Ctrl-C raises KeyboardInterrupt within about 100 ms even while the read is blocked
         on the network: the read is then interrupted with cancel_pending_seeks (pending
         seeks are cancelled and the packet being read is lost; seek to resume). A read
-        interrupted by another thread's seek raises ReadInterruptedError.
+        interrupted by another thread's seek raises ReadInterruptedError. Packets that
+        packets() read ahead and did not hand out come first (see packets()).
         """
-        h = self._h()
+        if self._pre:
+            got = self._take()
+            if got is not None:
+                return got
+        raws, err = self._blocking_read(1)
+        if raws:
+            return self._packet(raws[0])
+        raise cast(BaseException, err)
 
-        def call() -> Tuple[Any, bytes]:
-            p = _lib.fpx_packet()
-            p.struct_size = ctypes.sizeof(p)
-            with self._read_lock:
-                _lib.lib.fpx_player_read_packet(h, ctypes.byref(p))
+    # fpx_packet as struct.unpack_from sees it (native alignment; tests/ check the offsets):
+    # struct_size data size stream_index pts dts duration pos flags seek_id av_packet
+    # landed_pts landed_pts_in_stream trim_samples landed_stream_index
+    _PACKET_LAYOUT = struct.Struct("@NPNiqqqqIQPqqqi")
+
+    def _read_raw(self, h: Any, n: int,
+                  stop: List[bool]) -> Tuple[List[Any], Optional[BaseException]]:
+        """Up to n packets as (payload, unpacked fpx_packet), with the one reused struct;
+        stops early after an error (returned, not raised), when stop[0] is set, or after
+        about 2 ms so that a slow source hands out what it has. Any thread."""
+        out: List[Any] = []
+        err: Optional[BaseException] = None
+        c = self._pkt
+        read = _raw_read_packet()
+        hv = ctypes.c_void_p(h.value)  # ready-made arguments: no conversion per call
+        addr = ctypes.c_void_p(ctypes.addressof(c))
+        unpack = self._PACKET_LAYOUT.unpack_from
+        string_at = getattr(ctypes, "_string_at", ctypes.string_at)  # without the wrapper
+        append = out.append
+        clock = time.monotonic_ns
+        deadline = clock() + 2_000_000
+        with self._read_lock:
+            while True:
+                rc = read(hv, addr)
+                if rc < 0:  # EndOfFile, ReadInterruptedError, I/O errors
+                    err = _lib.make_error(rc, "fpx_player_read_packet")
+                    break
+                u = unpack(c)
                 # Copy the payload before another read (or destroy) can invalidate it.
-                data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
-            return p, data
+                append((string_at(u[1], u[2]) if u[2] else b"", u))
+                if len(out) >= n or stop[0] or clock() > deadline:
+                    break
+        return out, err
 
+    def _blocking_read(self, n: int) -> Tuple[List[Any], Optional[BaseException]]:
+        h = self._hq()
+        stop = [False]
+        if self._core.in_callback():
+            return self._read_raw(h, n, stop)
+
+        def interrupted() -> None:
+            stop[0] = True
+            self._interrupt_read()
         # On the player's helper thread, so Ctrl-C interrupts the wait; the blocked read
         # is then interrupted too (cancel_pending_seeks: FPX_ERROR_INTERRUPTED).
-        p, data = self._blocking(call)
-        return Packet._from_c(p, self._time_base(int(p.stream_index)), self._item_origin(),
-                              data)
+        return cast(Tuple[List[Any], Optional[BaseException]],
+                    self._runner.run(lambda: self._read_raw(h, n, stop), interrupted))
+
+    def _packet(self, raw: Any) -> Packet:
+        u = raw[1]
+        tb = self._tb_cache.get(u[3], _MISSING)
+        if tb is _MISSING:
+            tb = self._time_base(u[3])
+        return Packet._from_raw(raw, tb, self._origin if self._origin_known
+                                else self._item_origin())
+
+    def _take(self) -> Optional[Packet]:
+        """The next read-ahead packet (raising the read-ahead error that comes next, if that
+        is what comes next), or None when nothing is read ahead.
+
+        _pre holds (payload, unpacked fpx_packet) entries and, where a batch ended on an
+        error, (None, error). They are handed out as they are while no call that may move the
+        packet stream ran since they were read (_gen unchanged). After such a call (a seek, a
+        step, a scrub end, a cancel...) they may be stale, so one packet is read first: if it
+        starts a new run (FPX_PACKET_FLAG_DISCONTINUITY, or another seek id) the read-ahead
+        packets (and a read-ahead EndOfFile) are dropped, exactly what the host would never
+        have seen without the read-ahead; a read-ahead error other than EndOfFile (it happened
+        before the move) still comes first. Otherwise the library continued after them (the
+        call did not move the demuxer), so they come first and the new packet after them. A
+        read that ends the item (EndOfFile) means nothing moved either. When that read fails
+        otherwise, the read-ahead packets are dropped (they may be stale) and its error comes
+        after the read-ahead errors."""
+        pre = self._pre
+        if pre and self._gen != self._pre_gen:
+            gen = self._gen
+            raws, err = self._blocking_read(1)
+            if raws:
+                fresh = raws[0]
+                last = next((e[1] for e in reversed(pre) if e[0] is not None), None)
+                if last is None or fresh[1][8] & _lib.FPX_PACKET_FLAG_DISCONTINUITY or \
+                        fresh[1][9] != last[9]:
+                    self._drop_read_ahead()
+                pre.append(fresh)
+            elif isinstance(err, _errors.EndOfFile) and gen == self._gen:
+                if pre[-1][0] is not None:
+                    pre.append((None, err))
+            else:
+                self._drop_read_ahead()
+                pre.append((None, err))
+            self._pre_gen = gen
+        try:
+            e = pre.popleft()
+        except IndexError:
+            return None
+        if e[0] is None:
+            raise cast(BaseException, e[1])
+        return self._packet(e)
+
+    def _drop_read_ahead(self) -> None:
+        """Drops the read-ahead packets and EndOfFile; keeps the other read-ahead errors."""
+        kept = [e for e in self._pre if e[0] is None and not isinstance(e[1], _errors.EndOfFile)]
+        self._pre.clear()
+        self._pre.extend(kept)
 
     def _blocking(self, call: Callable[[], Any]) -> Any:
         # From inside a callback the library must see the callback's thread (it refuses
@@ -1343,14 +1501,71 @@ class Player:
         if h is not None:
             _lib.lib.fpx_player_cancel_pending_seeks(h, None)
 
-    def packets(self) -> Iterator[Packet]:
-        """Iterates read_packet() until EndOfFile."""
+    def packets(self, batch: int = 64) -> Iterator[Packet]:
+        """Iterates the packets until EndOfFile: the packets read_packet() would return, one
+        by one, with the same errors (ReadInterruptedError, I/O errors) and the same Ctrl-C
+        behaviour, but read ``batch`` at a time (or what arrives within about 2 ms) on the
+        helper thread with one reused fpx_packet: one thread hop per batch, not per packet.
+
+        Seeks, steps, scrub ends and cancels between two packets are safe: no packet read
+        ahead before them is handed out when the stream moved (see the rule at _take: the
+        next packet after a seek is the new landing's, flagged DISCONTINUITY). Packets read
+        ahead and not handed out when you stop iterating stay with the player: the next
+        read_packet() or packets() returns them first. Opening or closing an item drops
+        them; disabling a stream drops its own. Ctrl-C loses the batch being read (as a
+        single read loses its packet): seek to resume. Raw C calls on :attr:`handle` are
+        not seen by this check: after one, seek before iterating again.
+
+        A batch is handed out when it is full, after about 2 ms of reading, or at an error;
+        on a network source its packets wait for the read in progress. Live HLS items are
+        read one packet per hop, so that packets never wait for the next segment.
+        """
+        if isinstance(batch, bool) or not isinstance(batch, int) or batch < 1:
+            raise ValueError(f"batch must be an int >= 1, not {batch!r}")
+        if batch > 1 and self._item_is_live():
+            # Live: a read may wait seconds for the next segment; packets read before it
+            # must not wait with it (latency at the live edge). One packet per hop.
+            batch = 1
+        pre = self._pre
+        popleft = pre.popleft
+        new = _new_packet
+        set_r, set_tb, set_origin = _SET_PACKET
+        tbs = self._tb_cache
         while True:
+            # The fast path: read-ahead packets while nothing moved the stream.
+            if pre and self._gen == self._pre_gen and self._origin_known:
+                try:
+                    e = popleft()
+                except IndexError:  # another thread took the last one
+                    continue
+                if e[0] is None:
+                    pre.appendleft(e)  # an error: _take() raises it in its place
+                else:
+                    tb = tbs.get(e[1][3], _MISSING)
+                    if tb is not _MISSING and tbs is self._tb_cache:
+                        o = new(Packet)
+                        set_r(o, e)
+                        set_tb(o, tb)
+                        set_origin(o, self._origin)
+                        yield o
+                        continue
+                    pre.appendleft(e)
+                tbs = self._tb_cache
+            if not pre:
+                gen = self._gen
+                raws, err = self._blocking_read(batch)
+                if not pre:
+                    self._pre_gen = gen
+                pre.extend(raws)  # (after another thread's read-ahead, if any)
+                if err is not None:
+                    # what was read before the error comes first, then the error
+                    pre.append((None, err))
             try:
-                pkt = self.read_packet()
+                pkt = self._take()
             except _errors.EndOfFile:
                 return
-            yield pkt
+            if pkt is not None:
+                yield pkt
 
     # -- asyncio: the blocking calls, off the loop ---------------------------------------
     async def _off_loop(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -1386,13 +1601,18 @@ class Player:
         return cast(Packet, await self._off_loop(self.read_packet))
 
     def _read_batch(self, n: int) -> Tuple[List[Packet], bool]:
+        # packets() with its read-ahead (one helper-thread hop per batch); what it read
+        # beyond n stays with the player for the next batch.
         out: List[Packet] = []
+        it = self.packets(batch=n)
         try:
-            while len(out) < n:
-                out.append(self.read_packet())
-        except _errors.EndOfFile:
-            return out, True
-        return out, False
+            for pkt in it:
+                out.append(pkt)
+                if len(out) >= n:
+                    return out, False
+        finally:
+            it.close()
+        return out, True
 
     async def packets_async(self, batch: int = 16) -> AsyncIterator[Packet]:
         """Async iterator over the packets until EndOfFile, without blocking the loop:
@@ -1454,7 +1674,7 @@ class Player:
         """The playhead on the item timeline: the frame of the last landed seek or step, or
         the first frame. Blocking the first time."""
         t = _lib.fpx_time()
-        _lib.lib.fpx_player_current_time(self._h(), ctypes.byref(t))
+        _lib.lib.fpx_player_current_time(self._hq(), ctypes.byref(t))
         f = from_fpx_time(t)
         if f is None:
             raise _errors.InternalError(detail=f"non-numeric playhead {t!r}")
@@ -1465,7 +1685,7 @@ class Player:
         """The seekable window now (live HLS), or the seekable range (files).
         ``is_available`` is False when there is no ready item."""
         w = _lib.fpx_live_seek_window()
-        _lib.lib.fpx_player_live_seek_window(self._h(), ctypes.byref(w))
+        _lib.lib.fpx_player_live_seek_window(self._hq(), ctypes.byref(w))
         return LiveSeekWindow._from_c(w)
 
     def _issue_live_edge(self, entry: _SeekEntry) -> int:
@@ -1550,7 +1770,7 @@ class Player:
         packets demuxed, bytes read, events delivered, background index progress). The C
         function is ``fpx_player_stats_get``."""
         s = _lib.fpx_player_stats()
-        _lib.lib.fpx_player_stats_get(self._h(), ctypes.byref(s))
+        _lib.lib.fpx_player_stats_get(self._hq(), ctypes.byref(s))
         return PlayerStats._from_c(s)
 
 

@@ -38,7 +38,7 @@ import math
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Optional, Type, TypeVar, Union
+from typing import Any, Optional, Type, TypeVar, Union, cast
 
 from . import _lib
 from . import errors as _errors
@@ -673,38 +673,178 @@ class StreamInfo:
                    disposition=int(s.disposition), language=name(s.language))
 
 
-@dataclass(frozen=True)
-class Packet:
-    """One demuxed packet, its payload copied out of the library's buffer."""
+_PACKET_FIELDS = ("data", "stream_index", "pts", "dts", "duration", "pos", "flags", "seek_id",
+                  "time_base", "pts_time", "dts_time", "item_time", "landed_pts",
+                  "landed_stream_index", "landed_pts_in_stream", "trim_samples")
+_UNSET: Any = object()
 
-    data: bytes
-    stream_index: int
-    #: Raw timestamps in the stream time base; None for FPX_NOPTS.
-    pts: Optional[int]
-    dts: Optional[int]
-    #: Stream time base; 0 if unknown.
-    duration: int
-    #: Byte position; None if unknown.
-    pos: Optional[int]
-    flags: int
-    #: The latest seek this packet follows, 0 if none.
-    seek_id: int
+
+class Packet:
+    """One demuxed packet, its payload copied out of the library's buffer. Immutable (setting
+    an attribute raises ``dataclasses.FrozenInstanceError``), compared and hashed by its
+    fields.
+
+    Fields: ``data`` (bytes); ``stream_index``; ``pts``, ``dts``: raw timestamps in the
+    stream time base, None for FPX_NOPTS; ``duration``: stream time base, 0 if unknown;
+    ``pos``: byte position, None if unknown; ``flags``; ``seek_id``: the latest seek this
+    packet follows, 0 if none; ``time_base``; ``pts_time``, ``dts_time``: pts and dts as
+    exact seconds on the stream's timeline (pts * time_base); ``item_time``: pts as exact
+    seconds on the item timeline (pts_time - item origin); ``landed_pts``: the landed frame
+    of the seek this packet follows, in the reference stream's time base
+    (``landed_stream_index``), None before any landed seek; ``landed_pts_in_stream``: the
+    landing in this packet's stream time base, rounded up: present decoded frames of this
+    stream whose pts >= it (the B-frame recipe in seek.h); ``trim_samples``: audio packet
+    straddling the landing: samples at the start of its decoded frame to drop before
+    presenting the rest (exact), 0 otherwise.
+
+    A packet keeps the library's fields as read and decodes each one when it is accessed;
+    the three Fractions (pts_time, dts_time, item_time) are computed on first access. So a
+    packet that is only fed to a decoder costs no Fraction arithmetic.
+    """
+
+    __slots__ = ("_r", "time_base", "_origin", "_pt", "_dt", "_it")
+
     time_base: Optional[Fraction]
-    #: pts and dts as exact seconds on the stream's timeline (pts * time_base).
-    pts_time: Optional[Fraction]
-    dts_time: Optional[Fraction]
-    #: pts as exact seconds on the item timeline (pts_time - item origin).
-    item_time: Optional[Fraction]
-    #: The landed frame of the seek this packet follows, in the reference stream's time
-    #: base (``landed_stream_index``); None before any landed seek.
-    landed_pts: Optional[int] = None
-    landed_stream_index: int = -1
-    #: The landing in this packet's stream time base, rounded up: present decoded frames
-    #: of this stream whose pts >= it (the B-frame recipe in seek.h).
-    landed_pts_in_stream: Optional[int] = None
-    #: Audio packet straddling the landing: samples at the start of its decoded frame to
-    #: drop before presenting the rest (exact); 0 otherwise.
-    trim_samples: int = 0
+
+    def __init__(self, data: bytes, stream_index: int, pts: Optional[int], dts: Optional[int],
+                 duration: int, pos: Optional[int], flags: int, seek_id: int,
+                 time_base: Optional[Fraction], pts_time: Optional[Fraction],
+                 dts_time: Optional[Fraction], item_time: Optional[Fraction],
+                 landed_pts: Optional[int] = None, landed_stream_index: int = -1,
+                 landed_pts_in_stream: Optional[int] = None, trim_samples: int = 0) -> None:
+        def ts(v: Optional[int]) -> int:
+            return _NOPTS if v is None else int(v)
+        u = (0, None, len(data), int(stream_index), ts(pts), ts(dts), int(duration),
+             -1 if pos is None else int(pos), int(flags), int(seek_id), None, ts(landed_pts),
+             ts(landed_pts_in_stream), int(trim_samples), int(landed_stream_index))
+        st = object.__setattr__
+        st(self, "_r", (bytes(data), u))
+        st(self, "time_base", time_base)
+        st(self, "_origin", None)
+        st(self, "_pt", pts_time)
+        st(self, "_dt", dts_time)
+        st(self, "_it", item_time)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        import dataclasses
+        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        import dataclasses
+        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+
+    @property
+    def data(self) -> bytes:
+        """The payload (a copy: it stays valid after later reads)."""
+        return cast(bytes, self._r[0])
+
+    @property
+    def stream_index(self) -> int:
+        """The stream this packet belongs to."""
+        return cast(int, self._r[1][3])
+
+    @property
+    def pts(self) -> Optional[int]:
+        """Raw pts in the stream time base; None for FPX_NOPTS."""
+        v = self._r[1][4]
+        return None if v == _NOPTS else cast(int, v)
+
+    @property
+    def dts(self) -> Optional[int]:
+        """Raw dts in the stream time base; None for FPX_NOPTS."""
+        v = self._r[1][5]
+        return None if v == _NOPTS else cast(int, v)
+
+    @property
+    def duration(self) -> int:
+        """Stream time base; 0 if unknown."""
+        return cast(int, self._r[1][6])
+
+    @property
+    def pos(self) -> Optional[int]:
+        """Byte position; None if unknown."""
+        v = self._r[1][7]
+        return None if v < 0 else cast(int, v)
+
+    @property
+    def flags(self) -> int:
+        """FPX_PACKET_FLAG_*."""
+        return cast(int, self._r[1][8])
+
+    @property
+    def seek_id(self) -> int:
+        """The latest seek this packet follows, 0 if none."""
+        return cast(int, self._r[1][9])
+
+    @property
+    def landed_pts(self) -> Optional[int]:
+        """The landed frame of the seek this packet follows, in the reference stream's time
+        base (landed_stream_index); None before any landed seek."""
+        v = self._r[1][11]
+        return None if v == _NOPTS else cast(int, v)
+
+    @property
+    def landed_pts_in_stream(self) -> Optional[int]:
+        """The landing in this packet's stream time base, rounded up."""
+        v = self._r[1][12]
+        return None if v == _NOPTS else cast(int, v)
+
+    @property
+    def trim_samples(self) -> int:
+        """Audio packet straddling the landing: samples to drop at its start; else 0."""
+        return cast(int, self._r[1][13])
+
+    @property
+    def landed_stream_index(self) -> int:
+        """The stream of landed_pts; -1 before any landed seek."""
+        return cast(int, self._r[1][14])
+
+    @property
+    def pts_time(self) -> Optional[Fraction]:
+        """pts as exact seconds on the stream's timeline (pts * time_base)."""
+        try:
+            return cast(Optional[Fraction], self._pt)
+        except AttributeError:
+            pts, tb = self.pts, self.time_base
+            v = pts * tb if pts is not None and tb is not None else None
+            object.__setattr__(self, "_pt", v)
+            return v
+
+    @property
+    def dts_time(self) -> Optional[Fraction]:
+        """dts as exact seconds on the stream's timeline (dts * time_base)."""
+        try:
+            return cast(Optional[Fraction], self._dt)
+        except AttributeError:
+            dts, tb = self.dts, self.time_base
+            v = dts * tb if dts is not None and tb is not None else None
+            object.__setattr__(self, "_dt", v)
+            return v
+
+    @property
+    def item_time(self) -> Optional[Fraction]:
+        """pts as exact seconds on the item timeline (pts_time - item origin)."""
+        try:
+            return cast(Optional[Fraction], self._it)
+        except AttributeError:
+            pt = self.pts_time
+            v = pt - self._origin if pt is not None and self._origin is not None else None
+            object.__setattr__(self, "_it", v)
+            return v
+
+    def _key(self) -> tuple:
+        return tuple(getattr(self, f) for f in _PACKET_FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._key() == cast(Packet, other)._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __reduce__(self) -> Any:
+        return (Packet, self._key())
 
     @property
     def is_key(self) -> bool:
@@ -735,7 +875,7 @@ class Packet:
     @property
     def size(self) -> int:
         """The payload size in bytes."""
-        return len(self.data)
+        return len(self._r[0])
 
     def __repr__(self) -> str:
         return (f"Packet(stream_index={self.stream_index}, pts={self.pts}, dts={self.dts}, "
@@ -744,19 +884,33 @@ class Packet:
                 + (f", trim_samples={self.trim_samples}" if self.trim_samples else "") + ")")
 
     @classmethod
+    def _from_raw(cls, raw: tuple, time_base: Optional[Fraction],
+                  origin: Optional[Fraction]) -> "Packet":
+        """From (payload, fpx_packet unpacked in field order), the readers' tuple: three
+        stores, no __init__, no Fraction arithmetic (the fast path of read_packet and
+        packets). The fields are decoded when accessed."""
+        o = _new(cls)
+        _SET_R(o, raw)
+        _SET_TB(o, time_base)
+        _SET_ORIGIN(o, origin)
+        return o
+
+    @classmethod
     def _from_c(cls, p: "_lib.fpx_packet", time_base: Optional[Fraction],
                 origin: Optional[Fraction], data: Optional[bytes] = None) -> "Packet":
         import ctypes
         if data is None:
             data = ctypes.string_at(p.data, p.size) if p.data and p.size else b""
-        pts, dts = _pts(p.pts), _pts(p.dts)
-        pts_time = pts * time_base if pts is not None and time_base is not None else None
-        dts_time = dts * time_base if dts is not None and time_base is not None else None
-        item_time = pts_time - origin if pts_time is not None and origin is not None else None
-        return cls(data, int(p.stream_index), pts, dts, int(p.duration),
-                   None if p.pos < 0 else int(p.pos), int(p.flags), int(p.seek_id), time_base,
-                   pts_time, dts_time, item_time, _pts(p.landed_pts), int(p.landed_stream_index),
-                   _pts(p.landed_pts_in_stream), int(p.trim_samples))
+        u = (int(p.struct_size), p.data, int(p.size), int(p.stream_index), int(p.pts),
+             int(p.dts), int(p.duration), int(p.pos), int(p.flags), int(p.seek_id),
+             p.av_packet, int(p.landed_pts), int(p.landed_pts_in_stream),
+             int(p.trim_samples), int(p.landed_stream_index))
+        return cls._from_raw((data, u), time_base, origin)
+
+
+_NOPTS = _lib.FPX_NOPTS
+_new = object.__new__
+_SET_R, _SET_TB, _SET_ORIGIN = (getattr(Packet, n).__set__ for n in ("_r", "time_base", "_origin"))
 
 
 def unix_us_to_datetime(us: int) -> "datetime.datetime":

@@ -119,3 +119,21 @@ def test_no_item_and_bad_dates(sample: Path):
             p.seek_to_date(2 ** 63)
         with pytest.raises(TypeError):
             p.seek_to_date(0, "exact")  # type: ignore[arg-type]
+
+
+def test_live_packets_are_not_read_ahead(live, sample: Path):
+    """packets() on a live item reads one packet per hop (a read may wait for the next
+    segment; packets read before it must not wait with it); on a file it reads ahead."""
+    with Player(live.url) as p:
+        p.wait_item(timeout=20)
+        it = p.packets()
+        for _ in range(5):
+            next(it)
+            assert not p._pre
+        it.close()
+    with Player(sample) as p:
+        p.wait_item(timeout=20)
+        it = p.packets()
+        next(it)
+        assert p._pre
+        it.close()
