@@ -30,8 +30,9 @@ from dataclasses import dataclass
 from typing import Tuple
 
 from . import errors
-from ._log import (FPX_LOG_DEBUG, FPX_LOG_ERROR, FPX_LOG_INFO, FPX_LOG_QUIET, FPX_LOG_TRACE,
-                   FPX_LOG_VERBOSE, FPX_LOG_WARNING, set_log_level)
+from ._abi import (FPX_LOG_DEBUG, FPX_LOG_ERROR, FPX_LOG_INFO, FPX_LOG_QUIET, FPX_LOG_TRACE,
+                   FPX_LOG_VERBOSE, FPX_LOG_WARNING)
+from ._log import set_log_level
 from ._lib import EXPECTED_VERSION, library_path, library_version
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all

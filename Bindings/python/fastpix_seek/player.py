@@ -70,7 +70,7 @@ import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
-from typing import (Any, AsyncIterator, Callable, Dict, Iterable, Iterator, List, Optional, Protocol, Tuple, Union,
+from typing import (Any, AsyncIterator, Callable, Dict, Generator, Iterable, Iterator, List, Optional, Protocol, Tuple, Union,
                     cast)
 
 from . import _lib
@@ -637,7 +637,7 @@ def _raw_read_packet() -> Any:
     fn = _RAW_READ
     if fn is None:
         fn = type(_lib.lib.fpx_player_read_packet)(("fpx_player_read_packet", _lib.lib))
-        fn.argtypes = None  # called with two ctypes.c_void_p objects only
+        fn.argtypes = None  # type: ignore[assignment]  # called with two ctypes.c_void_p objects only
         fn.restype = ctypes.c_int
         _RAW_READ = fn
     return fn
@@ -763,7 +763,7 @@ class Player:
         # _gen counts the calls that may move the packet stream (every method that takes
         # the handle with _h()); _pre_gen is its value when _pre was read (see _take()).
         self._gen = 0
-        self._pre: "deque[Tuple[bytes, Tuple[Any, ...]]]" = deque()
+        self._pre: "deque[Tuple[Optional[bytes], Any]]" = deque()
         self._pre_gen = 0
         self._live: Optional[bool] = None  # the current item is live HLS (read one by one)
         # The one fpx_packet the readers fill (under _read_lock), unpacked in one call.
@@ -1604,7 +1604,7 @@ class Player:
         # packets() with its read-ahead (one helper-thread hop per batch); what it read
         # beyond n stays with the player for the next batch.
         out: List[Packet] = []
-        it = self.packets(batch=n)
+        it = cast(Generator[Packet, None, None], self.packets(batch=n))
         try:
             for pkt in it:
                 out.append(pkt)

@@ -38,7 +38,7 @@ import math
 import numbers
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Optional, Type, TypeVar, Union, cast
+from typing import Any, Optional, Tuple, Type, TypeVar, Union, cast
 
 from . import _lib
 from . import errors as _errors
@@ -704,7 +704,12 @@ class Packet:
 
     __slots__ = ("_r", "time_base", "_origin", "_pt", "_dt", "_it")
 
+    _r: Tuple[bytes, Tuple[Any, ...]]
     time_base: Optional[Fraction]
+    _origin: Any
+    _pt: Optional[Fraction]
+    _dt: Optional[Fraction]
+    _it: Optional[Fraction]
 
     def __init__(self, data: bytes, stream_index: int, pts: Optional[int], dts: Optional[int],
                  duration: int, pos: Optional[int], flags: int, seek_id: int,
@@ -736,7 +741,7 @@ class Packet:
     @property
     def data(self) -> bytes:
         """The payload (a copy: it stays valid after later reads)."""
-        return cast(bytes, self._r[0])
+        return self._r[0]
 
     @property
     def stream_index(self) -> int:
@@ -803,7 +808,7 @@ class Packet:
     def pts_time(self) -> Optional[Fraction]:
         """pts as exact seconds on the stream's timeline (pts * time_base)."""
         try:
-            return cast(Optional[Fraction], self._pt)
+            return self._pt
         except AttributeError:
             pts, tb = self.pts, self.time_base
             v = pts * tb if pts is not None and tb is not None else None
@@ -814,7 +819,7 @@ class Packet:
     def dts_time(self) -> Optional[Fraction]:
         """dts as exact seconds on the stream's timeline (dts * time_base)."""
         try:
-            return cast(Optional[Fraction], self._dt)
+            return self._dt
         except AttributeError:
             dts, tb = self.dts, self.time_base
             v = dts * tb if dts is not None and tb is not None else None
@@ -825,20 +830,21 @@ class Packet:
     def item_time(self) -> Optional[Fraction]:
         """pts as exact seconds on the item timeline (pts_time - item origin)."""
         try:
-            return cast(Optional[Fraction], self._it)
+            return self._it
         except AttributeError:
             pt = self.pts_time
             v = pt - self._origin if pt is not None and self._origin is not None else None
             object.__setattr__(self, "_it", v)
             return v
 
-    def _key(self) -> tuple:
+    def _key(self) -> Tuple[Any, ...]:
         return tuple(getattr(self, f) for f in _PACKET_FIELDS)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return self._key() == cast(Packet, other)._key()
+        assert isinstance(other, Packet)
+        return self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -884,7 +890,7 @@ class Packet:
                 + (f", trim_samples={self.trim_samples}" if self.trim_samples else "") + ")")
 
     @classmethod
-    def _from_raw(cls, raw: tuple, time_base: Optional[Fraction],
+    def _from_raw(cls, raw: Tuple[Any, ...], time_base: Optional[Fraction],
                   origin: Optional[Fraction]) -> "Packet":
         """From (payload, fpx_packet unpacked in field order), the readers' tuple: three
         stores, no __init__, no Fraction arithmetic (the fast path of read_packet and
