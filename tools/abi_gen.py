@@ -70,6 +70,7 @@ PY_ERRORS: Dict[str, Tuple[str, Tuple[str, ...], str]] = {
     "FPX_ERROR_INVALID_TIME": ("InvalidTimeError", ("ValueError",), ""),
     "FPX_ERROR_UNKNOWN_ENUM": ("UnknownEnumError", ("ValueError",), ""),
     "FPX_ERROR_NO_MEMORY": ("FastPixMemoryError", ("MemoryError",), ""),
+    "FPX_ERROR_NO_FILE_DESCRIPTORS": ("NoFileDescriptorsError", ("OSError",), ""),
     "FPX_ERROR_NO_ITEM": ("NoItemError", ("RuntimeError",), ""),
     "FPX_ERROR_ITEM_NOT_READY": ("ItemNotReadyError", ("RuntimeError",), ""),
     "FPX_ERROR_ITEM_FAILED": ("ItemFailedError", ("RuntimeError",), ""),

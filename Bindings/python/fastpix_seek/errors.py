@@ -297,7 +297,7 @@ class ReferenceStreamError(FastPixSeekError, ValueError):
     default_code = -29
 
 
-class NoFileDescriptorsError(FastPixSeekError):
+class NoFileDescriptorsError(FastPixSeekError, OSError):
     """FPX_ERROR_NO_FILE_DESCRIPTORS: the process (EMFILE) or system (ENFILE) is out of file
     descriptors.
     """
