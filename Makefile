@@ -234,7 +234,7 @@ test-tsan-c: lib-tsan
 # XCTest's own runner leaks its test closures (LeakSanitizer lists them, rooted
 # in libXCTest), and the core tests' fake players are reachable only from them.
 test-asan: test-asan-c
-	@mkdir -p $(SWIFT_TMP); ASAN_OPTIONS=detect_leaks=0 TMPDIR=$(SWIFT_TMP) $(SWIFT) test --scratch-path .build-asan-test --sanitize=address
+	@mkdir -p $(SWIFT_TMP); ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 TMPDIR=$(SWIFT_TMP) $(SWIFT) test --scratch-path .build-asan-test --sanitize=address
 
 test-tsan: test-tsan-c
 	$(SWIFT_RUN) test --scratch-path .build-tsan-test --sanitize=thread
