@@ -1015,6 +1015,9 @@ typedef struct fpx_stream_info {
 #define FPX_PACKET_FLAG_DECODE_ONLY 0x100u
 /** The first packet after a seek: flush your decoder. */
 #define FPX_PACKET_FLAG_DISCONTINUITY 0x200u
+/** A DECODE_ONLY packet that no later frame references: a host may drop it
+ *  before its decoder (see "Disposable packets"). */
+#define FPX_PACKET_FLAG_DISPOSABLE 0x400u
 
 /*
  * Landing on the packet stream. After a seek, packets start at the keyframe

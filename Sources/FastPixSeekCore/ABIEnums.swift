@@ -19,6 +19,7 @@ public enum ABIConstants {
     public static let FPX_PACKET_FLAG_DECODE_ONLY: UInt32 = 0x100
     public static let FPX_PACKET_FLAG_DISCARD: UInt32 = 0x4
     public static let FPX_PACKET_FLAG_DISCONTINUITY: UInt32 = 0x200
+    public static let FPX_PACKET_FLAG_DISPOSABLE: UInt32 = 0x400
     public static let FPX_PACKET_FLAG_KEY: UInt32 = 0x1
     public static let FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS: Int32 = 100
     public static let FPX_TIME_FLAG_NEGATIVE_INFINITY: UInt32 = 0x4
