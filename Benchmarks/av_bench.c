@@ -20,6 +20,10 @@
  *     Prints "open_ns,rss_start_kb,rss_open_kb,rss_seeks_kb,hwm_open_kb,hwm_seeks_kb"
  *     (ru_maxrss, and VmHWM from /proc/self/status as a cross-check).
  *
+ *   av_bench throughput FILE TARGETS PLAYERS THREADS SEEKS
+ *     PLAYERS contexts of FILE, shared by THREADS host threads, SEEKS exact seeks in all (the
+ *     schedule and the output of bench_threads.h).
+ *
  *   av_bench readall FILE
  *     The demux floor of a full index: avformat_open_input + avformat_find_stream_info, then
  *     av_read_frame until EOF with every stream but the reference one discarded
@@ -29,7 +33,7 @@
  * TARGETS: a text file; '#' lines are comments, every other line is "SEGMENT TICKS": an
  * absolute pts in the reference stream's time base (the best video stream).
  *
- * Build: cc -std=c99 -Wall -Wextra -O2 av_bench.c $(pkg-config --cflags --libs libavformat
+ * Build: cc -std=c99 -Wall -Wextra -O2 -pthread av_bench.c $(pkg-config --cflags --libs libavformat
  *        libavcodec libavutil)
  */
 #define _POSIX_C_SOURCE 200809L
@@ -46,6 +50,7 @@
 #include <unistd.h>
 
 #include "bench_common.h"
+#include "bench_threads.h"
 
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
@@ -343,15 +348,55 @@ static int cmd_readall(int argc, char **argv)
     return 0;
 }
 
+static int throughput_seek(void *ctx, int player, int64_t ticks, int64_t *landed)
+{
+    reader *r = (reader *)ctx + player;
+    r->packets = 0;
+    return hand_seek(r, ticks, 0, landed) < 0;
+}
+
+static int cmd_throughput(int argc, char **argv)
+{
+    throughput_run run;
+    reader *readers;
+    int i, rc;
+    if (argc != 7) {
+        fprintf(stderr, "usage: av_bench throughput FILE TARGETS PLAYERS THREADS SEEKS\n");
+        return 2;
+    }
+    memset(&run, 0, sizeof run);
+    run.targets = read_targets("av_bench", argv[3], &run.ntargets);
+    run.players = atoi(argv[4]);
+    run.threads = atoi(argv[5]);
+    run.seeks = (size_t)atol(argv[6]);
+    if (run.players < 1)
+        return 2;
+    readers = calloc((size_t)run.players, sizeof *readers);
+    if (!readers)
+        die("out of memory", 0);
+    for (i = 0; i < run.players; i++)
+        reader_open(&readers[i], argv[2]);
+    run.seek = throughput_seek;
+    run.ctx = readers;
+    rc = throughput_main(&run);
+    for (i = 0; i < run.players; i++)
+        reader_close(&readers[i]);
+    free(readers);
+    free((void *)run.targets);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     av_log_set_level(AV_LOG_ERROR);
+    if (argc >= 2 && strcmp(argv[1], "throughput") == 0)
+        return cmd_throughput(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "seek") == 0)
         return cmd_seek(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "open") == 0)
         return in_child(open_child, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "readall") == 0)
         return cmd_readall(argc, argv);
-    fprintf(stderr, "usage: av_bench seek|open|readall ...\n");
+    fprintf(stderr, "usage: av_bench seek|open|readall|throughput ...\n");
     return 2;
 }

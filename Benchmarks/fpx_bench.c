@@ -34,6 +34,11 @@
  *     Prints "open_ns,create_ns,rss_start_kb,rss_open_kb,rss_seeks_kb,hwm_open_kb,
  *     hwm_seeks_kb" (ru_maxrss, and VmHWM from /proc/self/status as a cross-check).
  *
+ *   fpx_bench throughput FILE TARGETS PLAYERS THREADS SEEKS
+ *     PLAYERS players of FILE (FPX_DELIVERY_THREAD), shared by THREADS host threads, SEEKS
+ *     exact seeks in all, each with fpx_player_seek_wait (the schedule and the output of
+ *     bench_threads.h, the same as av_bench's).
+ *
  * TARGETS: '#' lines are comments, other lines "SEGMENT TICKS", TICKS an absolute pts in the
  * reference stream's time base. The item timeline starts at fpx_item_info.start_pts, so a
  * target is passed as (TICKS - start_pts) * time_base.
@@ -55,6 +60,7 @@
 #include <unistd.h>
 
 #include "bench_common.h"
+#include "bench_threads.h"
 
 #include <fastpix/seek.h>
 
@@ -393,6 +399,54 @@ static int open_child(int argc, char **argv)
     return 0;
 }
 
+static int throughput_seek(void *ctx, int player, int64_t ticks, int64_t *landed)
+{
+    bench_player *bp = (bench_player *)ctx + player;
+    fpx_seek_outcome o;
+    int err;
+    memset(&o, 0, sizeof o);
+    o.struct_size = sizeof o;
+    err = fpx_player_seek_wait(bp->player, item_time(bp, ticks), fpx_precision_exact(), 60000, &o);
+    if (err != FPX_OK || !o.finished) {
+        fprintf(stderr, "fpx_bench: throughput seek to %" PRId64 ": %s\n", ticks,
+                fpx_error_name(err != FPX_OK ? err : o.error));
+        return 1;
+    }
+    *landed = o.landed_stream_pts;
+    return 0;
+}
+
+static int cmd_throughput(int argc, char **argv)
+{
+    throughput_run run;
+    bench_player *players;
+    int i, rc;
+    if (argc != 7) {
+        fprintf(stderr, "usage: fpx_bench throughput FILE TARGETS PLAYERS THREADS SEEKS\n");
+        return 2;
+    }
+    memset(&run, 0, sizeof run);
+    run.targets = read_targets("fpx_bench", argv[3], &run.ntargets);
+    run.players = atoi(argv[4]);
+    run.threads = atoi(argv[5]);
+    run.seeks = (size_t)atol(argv[6]);
+    if (run.players < 1)
+        return 2;
+    players = calloc((size_t)run.players, sizeof *players);
+    if (!players)
+        return 2;
+    for (i = 0; i < run.players; i++)
+        player_open(&players[i], argv[2]);
+    run.seek = throughput_seek;
+    run.ctx = players;
+    rc = throughput_main(&run);
+    for (i = 0; i < run.players; i++)
+        player_close(&players[i]);
+    free(players);
+    free((void *)run.targets);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (fpx_version() < FPX_VERSION) {
@@ -408,6 +462,8 @@ int main(int argc, char **argv)
         return cmd_step(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "open") == 0)
         return in_child(open_child, argc, argv);
-    fprintf(stderr, "usage: fpx_bench seek|scrub|step|open ...\n");
+    if (argc >= 2 && strcmp(argv[1], "throughput") == 0)
+        return cmd_throughput(argc, argv);
+    fprintf(stderr, "usage: fpx_bench seek|scrub|step|open|throughput ...\n");
     return 2;
 }

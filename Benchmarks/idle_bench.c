@@ -15,7 +15,8 @@
  *                    creating the players is not included)
  *   threads_busy_max library threads (fpx: named fpx-*) seen at most while opening
  *   threads_idle     library threads 3 s after the last open (the pools' idle timeout is 2 s)
- *   fds_per          file descriptors added per player/context (/proc/self/fd)
+ *   fds_per          file descriptors added per player/context (/proc/self/fd), by the
+ *                    creates and opens
  *   rss_per_kb       VmRSS added per player/context, KiB (after the opens, /proc/self/status)
  *
  * Build: cc -std=c99 -O2 idle_bench.c -I../Include -lfastpixseek -pthread
@@ -136,13 +137,13 @@ int main(int argc, char **argv)
         int host = argc > 4 && strcmp(argv[4], "host") == 0;
         fpx_player_config_init(&cfg);
         cfg.delivery = host ? FPX_DELIVERY_HOST : FPX_DELIVERY_THREAD;
+        fds0 = count_fds(); /* before the creates: a HOST player's eventfd is made there */
         for (i = 0; i < n; i++)
             if (fpx_player_create(&cfg, &p[i]) != FPX_OK) {
                 fprintf(stderr, "create %d failed\n", i);
                 return 1;
             }
         sleep(3); /* nothing of the creates left running */
-        fds0 = count_fds();
         rss0 = rss_kb();
         t0 = now_ns();
         for (i = 0; i < n; i++) {

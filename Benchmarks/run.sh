@@ -57,7 +57,7 @@ cp -r "$root/Bindings/python/fastpix_seek" "$build/python/"
 CC=${CC:-cc}
 CFLAGS="-std=c99 -Wall -Wextra -Werror -O2"
 # shellcheck disable=SC2046
-$CC $CFLAGS -o "$build/bin/av_bench" "$here/av_bench.c" \
+$CC $CFLAGS -pthread -o "$build/bin/av_bench" "$here/av_bench.c" \
     $(pkg-config --cflags --libs libavformat libavcodec libavutil)
 $CC $CFLAGS -shared -fPIC -o "$build/bin/avtrace.so" "$here/avtrace.c" -ldl \
     $(pkg-config --cflags libavformat)
@@ -71,6 +71,10 @@ $CC $CFLAGS -I"$root/Include" -o "$build/bin/fpx_bench" "$here/fpx_bench.c" \
     -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib" -pthread
 $CC $CFLAGS -I"$root/Include" -o "$build/bin/index_bench" "$here/index_bench.c" \
     -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib" -pthread
+# shellcheck disable=SC2046
+$CC $CFLAGS -I"$root/Include" -o "$build/bin/idle_bench" "$here/idle_bench.c" \
+    -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib" -pthread \
+    $(pkg-config --cflags --libs libavformat libavutil)
 
 # 3. ffms2 (optional): the indexing reference. Its status goes to build/ffms2-status.txt,
 # which bench.py reads: "ok VERSION" or "not measured: WHY".

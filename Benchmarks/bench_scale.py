@@ -1,0 +1,262 @@
+"""The scale sections of the benchmark report (issue 17, and issue 21's packets in Python):
+measured by bench.py's run, written by its report, so regenerating BENCHMARKS.md keeps them.
+
+* throughput: exact seeks per second with many players from 1, 2 and 8 host threads,
+  `fpx_bench throughput` against `av_bench throughput` (the same schedule, bench_threads.h),
+  interleaved, every landing checked against ffprobe.
+* idle: 1,000 open idle players (`idle_bench`): threads, descriptors, open time, memory,
+  against 1,000 bare AVFormatContexts.
+* packets: every packet of a file through the C API and through the Python bindings
+  (`packet_bench.py`, run as a child; its table is embedded).
+
+Each `run_*` takes the Bench object (bench.py) and stores its figures on it; `section`
+renders them and `targets` adds rows to the report's target table.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Tuple
+
+THREADS = (1, 2, 8)
+IDLE_MODES = (("bare", ["bare"]), ("thread", ["fpx", "thread"]), ("host", ["fpx", "host"]))
+IDLE_LABELS = {"bare": "bare libavformat", "thread": "FastPixSeek, THREAD delivery",
+               "host": "FastPixSeek, HOST delivery"}
+
+
+def _median(v: List[float]) -> float:
+    s = sorted(v)
+    if not s:
+        return float("nan")
+    m = len(s) // 2
+    return s[m] if len(s) % 2 else (s[m - 1] + s[m]) / 2
+
+
+def run_throughput(b: Any, run: Any, make_targets: Any, Failure: Any) -> None:
+    players = 10 if b.smoke else 100
+    seeks = 100 if b.smoke else 1000
+    rounds = 1 if b.smoke else 2
+    res: Dict[Tuple[str, str, int], List[Tuple[int, int]]] = {}
+    bad: Dict[Tuple[str, str], List[int]] = {}
+    for cont in ("mp4", "mkv"):
+        path = b.corpus / f"gop250.{cont}"
+        truth = b.truth[cont]
+        tfile = b.results / f"targets-throughput.{cont}.txt"
+        make_targets(truth, f"throughput-{path.name}", seeks, b.a.seed, tfile)
+        for rnd in range(rounds):
+            for th in THREADS:
+                for impl, exe in (("hand", "av_bench"), ("fpx", "fpx_bench")):
+                    sys.stderr.write(f"bench: throughput {impl:4s} {cont} {players} players "
+                                     f"{th} threads (round {rnd + 1})\n")
+                    try:
+                        out = run([str(b.bin / exe), "throughput", str(path), str(tfile),
+                                   str(players), str(th), str(seeks)])
+                    except Failure as e:
+                        b.failures.append(f"throughput {impl} {cont} {th} threads: {e}")
+                        continue
+                    lines = out.splitlines()
+                    head = [ln for ln in lines if ln.startswith("#throughput,")]
+                    if not head:
+                        b.failures.append(f"throughput {impl} {cont}: no summary line")
+                        continue
+                    _, _, _, n, wall, cpu = head[0].split(",")
+                    res.setdefault((impl, cont, th), []).append((int(wall), int(cpu)))
+                    miss, tot = 0, 0
+                    for ln in lines:
+                        if ln.startswith("#"):
+                            continue
+                        _, t, landed = ln.split(",")
+                        tot += 1
+                        miss += int(landed) != truth.covering(int(t))
+                    m = bad.setdefault((impl, cont), [0, 0])
+                    m[0] += miss
+                    m[1] += tot
+                    if impl == "fpx":
+                        prev = b.mism.get(("fpx-throughput", cont, "exact"), (0, 0))
+                        b.mism[("fpx-throughput", cont, "exact")] = (prev[0] + miss,
+                                                                     prev[1] + tot)
+    b.throughput = {"players": players, "seeks": seeks, "rounds": rounds, "res": res,
+                    "bad": bad}
+
+
+def throughput_best(b: Any, impl: str, cont: str, th: int) -> Optional[Tuple[int, int]]:
+    """The round with the shortest wall time (the rule of every other table)."""
+    r = getattr(b, "throughput", {}).get("res", {}).get((impl, cont, th))
+    return min(r) if r else None
+
+
+def run_idle(b: Any, run: Any, Failure: Any) -> None:
+    n = 100 if b.smoke else 1000
+    reps = 1 if b.smoke else 3
+    path = b.corpus / "gop250.mp4"
+    rows: Dict[str, List[List[str]]] = {}
+    exe = b.bin / "idle_bench"
+    for rep in range(reps):
+        for name, args in IDLE_MODES:
+            sys.stderr.write(f"bench: idle {name} x{n} (run {rep + 1})\n")
+            cmd = [str(exe), args[0], str(n), str(path)] + args[1:]
+            try:
+                out = run(cmd)
+            except Failure as e:
+                b.failures.append(f"idle {name}: {e}")
+                continue
+            line = [ln for ln in out.splitlines() if ln and not ln.startswith("#")][-1]
+            rows.setdefault(name, []).append(line.split(","))
+    b.idle = {"n": n, "reps": reps, "rows": rows, "cores": os.cpu_count() or 1}
+
+
+def _idle(b: Any, name: str, col: int) -> List[float]:
+    return [float(r[col]) for r in getattr(b, "idle", {}).get("rows", {}).get(name, [])]
+
+
+def run_packets(b: Any, run: Any, Failure: Any, here: Path) -> None:
+    rounds = 2 if b.smoke else 15
+    cmd = [sys.executable, str(here / "packet_bench.py"), "--bin", str(b.bin), "--lib",
+           str(b.lib), "--rounds", str(rounds)]
+    if b.a.pythonpath:
+        cmd += ["--pythonpath", b.a.pythonpath]
+    sys.stderr.write(f"bench: packets in C and Python ({rounds} rounds)\n")
+    try:
+        out = run(cmd)
+    except Failure as e:
+        b.failures.append(f"packets: {e}")
+        b.packets = None
+        return
+    lines = out.strip().splitlines()
+    rows: Dict[str, float] = {}
+    for ln in lines:
+        cells = [c.strip() for c in ln.strip("|").split("|")]
+        if ln.startswith("| ") and len(cells) == 6 and cells[1][:1].isdigit():
+            rows[cells[0]] = float(cells[1])
+    b.packets = {"lines": lines, "rounds": rounds, "rows": rows}
+
+
+def section(b: Any, fmt_ratio: Any) -> List[str]:
+    L: List[str] = []
+    tp = getattr(b, "throughput", None)
+    if tp:
+        L += [f"## Exact seeks per second, {tp['players']} players, 1, 2 and 8 host threads", "",
+              f"`fpx_bench throughput` and `av_bench throughput` (`Benchmarks/bench_threads.h`, "
+              f"one schedule for both): {tp['players']} players (FastPixSeek, THREAD delivery, "
+              f"default index mode) or {tp['players']} contexts (the hand loop) on one file, "
+              f"opened first (untimed); T host threads share them, thread t taking the players "
+              f"p with p mod T = t round robin, {tp['seeks']} exact seeks in all to distinct "
+              f"random targets (FastPixSeek: `fpx_player_seek_wait`), so every (player, target) "
+              f"pair is cold. Wall time and the process's CPU time (user + system) of the seeks "
+              f"only; best of {tp['rounds']} interleaved rounds. Every landing is checked "
+              f"against ffprobe.", "",
+              "| File | host threads | hand loop seeks/s | FastPixSeek seeks/s | FastPixSeek / "
+              "hand | hand CPU per seek (us) | FastPixSeek CPU per seek (us) | CPU x hand |",
+              "|---|---|---|---|---|---|---|---|"]
+        for cont in ("mp4", "mkv"):
+            for th in THREADS:
+                h = throughput_best(b, "hand", cont, th)
+                f = throughput_best(b, "fpx", cont, th)
+                if not h or not f:
+                    L.append(f"| {cont.upper()} | {th} | n/a | n/a | | | | |")
+                    continue
+                n = tp["seeks"]
+                hs, fs = n / (h[0] / 1e9), n / (f[0] / 1e9)
+                L.append(f"| {cont.upper()} | {th} | {hs:.0f} | {fs:.0f} | "
+                         f"{fmt_ratio(fs / hs)} | {h[1] / n / 1e3:.0f} | {f[1] / n / 1e3:.0f} | "
+                         f"{fmt_ratio(f[1] / h[1]) if h[1] else 'n/a'} |")
+        cells = [f"{impl} {cont.upper()} {m[0]}/{m[1]}"
+                 for (impl, cont), m in sorted(tp["bad"].items())]
+        L += ["", "Landings against ffprobe (wrong / seeks, all rounds): " + "; ".join(cells)
+              + ".", ""]
+    idle = getattr(b, "idle", None)
+    if idle and idle["rows"]:
+        n = idle["n"]
+        L += [f"## {n:,} idle players (shared executor)", "",
+              f"`Benchmarks/idle_bench.c`, one process per row, {idle['reps']} runs each, "
+              f"alternating (bare, THREAD, HOST), {n:,} players (or contexts) on `gop250.mp4` "
+              f"(in the page cache). Bare = {n:,} x (`avformat_open_input` + "
+              f"`avformat_find_stream_info`), one after the other, all kept open. FastPixSeek = "
+              f"{n:,} `fpx_player_create` (untimed), then `fpx_player_open` on all and "
+              f"`fpx_player_wait_item` on all (the opens run concurrently on the pool). Threads "
+              f"from /proc/self/task (library threads: named `fpx-*`), descriptors from "
+              f"/proc/self/fd (added by the creates and opens, minus bare's per context), "
+              f"RSS = VmRSS added by the opens.", "",
+              f"| | open {n:,} median (ms) | min..max (ms) | x bare | library threads while "
+              f"opening (max) | library threads idle (3 s after) | fds per player beyond media "
+              f"| RSS per player (KiB) | x bare |",
+              "|---|---|---|---|---|---|---|---|---|"]
+        bo, br = _median(_idle(b, "bare", 2)), _median(_idle(b, "bare", 6))
+        bf = _median(_idle(b, "bare", 5))
+        for name, _ in IDLE_MODES:
+            o = _idle(b, name, 2)
+            if not o:
+                L.append(f"| {IDLE_LABELS[name]} | n/a | | | | | | | |")
+                continue
+            rss = _median(_idle(b, name, 6))
+            fds = _median(_idle(b, name, 5)) - bf if name != "bare" else None
+            L.append(f"| {IDLE_LABELS[name]} | {_median(o):.0f} | {min(o):.0f}..{max(o):.0f} | "
+                     f"{'' if name == 'bare' else fmt_ratio(_median(o) / bo)} | "
+                     f"{max(_idle(b, name, 3)):.0f} | {max(_idle(b, name, 4)):.0f} | "
+                     f"{'' if fds is None else f'{fds:.2f}'} | {rss:.0f} | "
+                     f"{'' if name == 'bare' else fmt_ratio(rss / br)} |")
+        L.append("")
+    pk = getattr(b, "packets", None)
+    if pk:
+        L += ["## Packets in Python against C", "",
+              f"`Benchmarks/packet_bench.c` and `Benchmarks/packet_bench.py` ({pk['rounds']} "
+              f"interleaved rounds): every packet of a 60 s 320x180 H.264 (`-bf 3 -g 250`) + AAC "
+              f"MP4 read to the end, the C program (`fpx_player_read_packet` with one "
+              f"`fpx_packet`, a fresh process, its warm second pass) and, on one Player per "
+              f"mode, the bindings; each reader touches the payload.", ""]
+        L += [ln for ln in pk["lines"] if ln.startswith("|") or ln.startswith("file:")]
+        L.append("")
+    return L
+
+
+def targets(b: Any, fmt_ratio: Any, verdict: Any) -> List[Tuple[str, str, str]]:
+    out: List[Tuple[str, str, str]] = []
+    idle = getattr(b, "idle", None)
+    if idle and idle["rows"]:
+        lim = 2 * idle["cores"] + 4
+        for name in ("thread", "host"):
+            v = _idle(b, name, 4)
+            out.append((f"{idle['n']:,} idle players: at most 2 x cores + 4 = {lim} library "
+                        f"threads, {name.upper()}", verdict(bool(v) and max(v) <= lim),
+                        f"{max(v):.0f}" if v else "not measured"))
+        bf = _median(_idle(b, "bare", 5))
+        v = _idle(b, "host", 5)
+        out.append(("HOST players: one fd each beyond their media",
+                    verdict(bool(v) and _median(v) - bf <= 1.0),
+                    f"{_median(v) - bf:.2f}" if v else "not measured"))
+        bo, br = _median(_idle(b, "bare", 2)), _median(_idle(b, "bare", 6))
+        for name in ("thread", "host"):
+            o, r = _idle(b, name, 2), _idle(b, name, 6)
+            if not o:
+                continue
+            x = _median(o) / bo
+            out.append((f"open {idle['n']:,} players <= 1.2x bare, {name.upper()}",
+                        verdict(x <= 1.2), f"{fmt_ratio(x)} ({_median(o):.0f} vs {bo:.0f} ms)"))
+            y = _median(r) / br
+            out.append((f"memory per player <= 1.1x bare, {name.upper()}", verdict(y <= 1.1),
+                        f"{fmt_ratio(y)} ({_median(r):.0f} vs {br:.0f} KiB)"))
+    tp = getattr(b, "throughput", None)
+    if tp:
+        for cont in ("mp4", "mkv"):
+            cells, ok = [], True
+            for th in THREADS:
+                h, f = throughput_best(b, "hand", cont, th), throughput_best(b, "fpx", cont, th)
+                if not h or not f:
+                    cells.append(f"{th} threads not measured")
+                    ok = False
+                    continue
+                x = h[0] / f[0]
+                cells.append(f"{th} threads {fmt_ratio(x)}")
+                ok = ok and x >= 1.0
+            out.append((f"exact seeks/s with {tp['players']} players >= the hand loop's, "
+                        f"{cont.upper()}", verdict(ok), "; ".join(cells)))
+    pk = getattr(b, "packets", None)
+    if pk and pk["rows"]:
+        c = pk["rows"].get("C (fpx_player_read_packet)")
+        p = pk["rows"].get("packets()")
+        if c is not None and p is not None:
+            out.append(("a packet through `packets()` costs at most 10 us more than in C",
+                        verdict(p - c <= 10.0), f"+{p - c:.2f} us ({p:.2f} vs {c:.2f})"))
+    return out
