@@ -879,7 +879,9 @@ class Player:
         return self._core.errors
 
     def close(self) -> None:
-        """Destroys the player. Idempotent; safe from any thread and from inside a callback.
+        """Destroys the player. Idempotent; safe from any thread and from inside one of its
+        own callbacks. From inside another player's callback it raises InCallbackError and
+        the player stays open (the library refuses that destroy).
 
         Pending seeks complete as CANCELLED (their callbacks run, waiting calls return);
         listeners get their destroy_notify. Outside a callback, when close() returns no
@@ -902,6 +904,13 @@ class Player:
             _lib.lib.fpx_player_destroy(h)
         except _errors.InvalidHandleError:
             pass
+        except _errors.InCallbackError:
+            # Inside another player's callback the library refuses (seek.h, section 4):
+            # this player stays open and whole; close it outside the callback.
+            with self._close_lock:
+                self._handle = h
+            _live_players.add(self)
+            raise
         finally:
             if got:
                 self._read_lock.release()

@@ -341,6 +341,31 @@ def test_close_from_inside_a_callback(sample: Path):
         p.seek(1)
 
 
+def test_closing_another_player_inside_a_callback_is_refused_and_keeps_it(sample: Path):
+    result = {}
+    done = threading.Event()
+    with Player(sample) as a, Player(sample) as b:
+        a.wait_item(timeout=20)
+        b.wait_item(timeout=20)
+
+        def cb(o: SeekOutcome) -> None:
+            try:
+                b.close()
+            except InCallbackError as e:
+                result["error"] = e
+            result["closed_inside"] = b.closed
+            done.set()
+
+        a.seek(1, SeekPrecision.exact(), cb)
+        assert done.wait(20)
+        assert isinstance(result["error"], InCallbackError)
+        assert result["closed_inside"] is False
+        # b is whole: it still seeks, and closes normally outside the callback
+        assert b.seek_and_wait(2, SeekPrecision.exact()).finished
+        b.close()
+        assert b.closed
+
+
 def test_listener_removing_itself_inside_a_callback(sample: Path):
     class Once(SeekPrecisionListener):
         def __init__(self):
