@@ -19,7 +19,7 @@
  *                    creates and opens
  *   rss_per_kb       VmRSS added per player/context, KiB (after the opens, /proc/self/status)
  *
- * Build: cc -std=c99 -O2 idle_bench.c -I../Include -lfastpixseek -pthread
+ * Build: cc -std=c99 -O2 idle_bench.c -I../Include -I../Tests/c -lfastpixseek -pthread
  *        $(pkg-config --cflags --libs libavformat libavutil)
  */
 #define _POSIX_C_SOURCE 200809L
@@ -32,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "proc_counts.h" /* Tests/c */
+
 #include <fastpix/seek.h>
 #include <libavformat/avformat.h>
 
@@ -40,44 +42,6 @@ static uint64_t now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int count_fds(void)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d)))
-        if (e->d_name[0] != '.')
-            n++;
-    closedir(d);
-    return n - 1;
-}
-
-/* Threads whose name starts with prefix ("" = all but the main thread). */
-static int count_threads(const char *prefix)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/task");
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d))) {
-        char path[300], comm[64] = "";
-        FILE *f;
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-        if (!(f = fopen(path, "r")))
-            continue;
-        if (fgets(comm, sizeof comm, f) && strncmp(comm, prefix, strlen(prefix)) == 0)
-            n++;
-        fclose(f);
-    }
-    closedir(d);
-    return *prefix ? n : n - 1;
 }
 
 static long rss_kb(void)
@@ -112,7 +76,7 @@ int main(int argc, char **argv)
     av_log_set_level(AV_LOG_QUIET);
     if (strcmp(argv[1], "bare") == 0) {
         AVFormatContext **c = calloc((size_t)n, sizeof *c);
-        fds0 = count_fds();
+        fds0 = proc_open_fds();
         rss0 = rss_kb();
         t0 = now_ns();
         for (i = 0; i < n; i++) {
@@ -122,11 +86,11 @@ int main(int argc, char **argv)
             }
         }
         t1 = now_ns();
-        busy = count_threads("");
+        busy = (proc_threads("") - 1);
         sleep(3);
-        idle = count_threads("");
+        idle = (proc_threads("") - 1);
         printf("bare,%d,%.1f,%d,%d,%.2f,%.1f\n", n, (double)(t1 - t0) / 1e6, busy, idle,
-               (double)(count_fds() - fds0) / n, (double)(rss_kb() - rss0) / n);
+               (double)(proc_open_fds() - fds0) / n, (double)(rss_kb() - rss0) / n);
         for (i = 0; i < n; i++)
             avformat_close_input(&c[i]);
         free(c);
@@ -137,7 +101,7 @@ int main(int argc, char **argv)
         int host = argc > 4 && strcmp(argv[4], "host") == 0;
         fpx_player_config_init(&cfg);
         cfg.delivery = host ? FPX_DELIVERY_HOST : FPX_DELIVERY_THREAD;
-        fds0 = count_fds(); /* before the creates: a HOST player's eventfd is made there */
+        fds0 = proc_open_fds(); /* before the creates: a HOST player's eventfd is made there */
         for (i = 0; i < n; i++)
             if (fpx_player_create(&cfg, &p[i]) != FPX_OK) {
                 fprintf(stderr, "create %d failed\n", i);
@@ -150,7 +114,7 @@ int main(int argc, char **argv)
             if (fpx_player_open(p[i], argv[3]) != FPX_OK)
                 return 1;
             if (i % 50 == 0) {
-                int b = count_threads("fpx-");
+                int b = proc_threads("fpx-");
                 if (b > busy)
                     busy = b;
             }
@@ -161,7 +125,7 @@ int main(int argc, char **argv)
                 return 1;
             }
             if (i % 50 == 0) {
-                int b = count_threads("fpx-");
+                int b = proc_threads("fpx-");
                 if (b > busy)
                     busy = b;
             }
@@ -171,9 +135,9 @@ int main(int argc, char **argv)
             for (i = 0; i < n; i++)
                 fpx_player_dispatch_events(p[i], NULL);
         sleep(3);
-        idle = count_threads("fpx-");
+        idle = proc_threads("fpx-");
         printf("fpx-%s,%d,%.1f,%d,%d,%.2f,%.1f\n", host ? "host" : "thread", n, (double)(t1 - t0) / 1e6, busy,
-               idle, (double)(count_fds() - fds0) / n, (double)(rss_kb() - rss0) / n);
+               idle, (double)(proc_open_fds() - fds0) / n, (double)(rss_kb() - rss0) / n);
         for (i = 0; i < n; i++)
             fpx_player_destroy(p[i]);
         free(p);

@@ -72,7 +72,7 @@ $CC $CFLAGS -I"$root/Include" -o "$build/bin/fpx_bench" "$here/fpx_bench.c" \
 $CC $CFLAGS -I"$root/Include" -o "$build/bin/index_bench" "$here/index_bench.c" \
     -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib" -pthread
 # shellcheck disable=SC2046
-$CC $CFLAGS -I"$root/Include" -o "$build/bin/idle_bench" "$here/idle_bench.c" \
+$CC $CFLAGS -I"$root/Include" -I"$root/Tests/c" -o "$build/bin/idle_bench" "$here/idle_bench.c" \
     -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib" -pthread \
     $(pkg-config --cflags --libs libavformat libavutil)
 

@@ -18,6 +18,7 @@
  * usage: test_fd_exhaustion FIXTURE_DIR
  */
 #include "check.h"
+#include "proc_counts.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -26,20 +27,6 @@
 #define MAX_FILL 4096
 static int fill[MAX_FILL];
 static int n_fill;
-
-static int open_fds(void)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d)))
-        if (e->d_name[0] != '.')
-            n++;
-    closedir(d);
-    return n - 1; /* the DIR's own */
-}
 
 /* Takes every free descriptor; returns the errno that stopped it. */
 static int exhaust(void)
@@ -93,7 +80,7 @@ int main(int argc, char **argv)
 
     SECTION("lower RLIMIT_NOFILE and fill the table");
     REQUIRE(getrlimit(RLIMIT_NOFILE, &rl) == 0);
-    rl.rlim_cur = (rlim_t)open_fds() + 16;
+    rl.rlim_cur = (rlim_t)proc_open_fds() + 16;
     REQUIRE(setrlimit(RLIMIT_NOFILE, &rl) == 0);
     CHECK_EQ(exhaust(), EMFILE);
     CHECK(n_fill > 0);

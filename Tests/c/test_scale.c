@@ -23,52 +23,12 @@
  * usage: test_scale FIXTURE_DIR
  */
 #include "check.h"
+#include "proc_counts.h"
 
 #include <dirent.h>
 #include <sys/resource.h>
 
 static int n_players = 1000;
-
-static int count_dir(const char *path)
-{
-    int n = 0;
-    DIR *d = opendir(path);
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d)))
-        if (e->d_name[0] != '.')
-            n++;
-    closedir(d);
-    return n;
-}
-
-static int open_fds(void) { return count_dir("/proc/self/fd") - 1; }
-
-/* Library threads (named fpx-*), and those whose name starts with `prefix`. */
-static int lib_threads(const char *prefix)
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/task");
-    struct dirent *e;
-    if (!d)
-        return -1;
-    while ((e = readdir(d))) {
-        char path[300], comm[64] = "";
-        FILE *f;
-        if (e->d_name[0] == '.')
-            continue;
-        snprintf(path, sizeof path, "/proc/self/task/%s/comm", e->d_name);
-        f = fopen(path, "r");
-        if (!f)
-            continue;
-        if (fgets(comm, sizeof comm, f) && strncmp(comm, prefix, strlen(prefix)) == 0)
-            n++;
-        fclose(f);
-    }
-    closedir(d);
-    return n;
-}
 
 static int max_threads_seen[3];
 static void sample_pools(void)
@@ -76,7 +36,7 @@ static void sample_pools(void)
     static const char *names[3] = {"fpx-worker", "fpx-events", "fpx-index"};
     int i;
     for (i = 0; i < 3; i++) {
-        int n = lib_threads(names[i]);
+        int n = proc_threads(names[i]);
         if (n > max_threads_seen[i])
             max_threads_seen[i] = n;
     }
@@ -87,7 +47,7 @@ static int wait_no_threads(int seconds)
 {
     uint64_t end = now_ns() + (uint64_t)seconds * 1000000000ull;
     int n;
-    while ((n = lib_threads("fpx-")) > 0 && now_ns() < end)
+    while ((n = proc_threads("fpx-")) > 0 && now_ns() < end)
         sleep_ms(50);
     return n;
 }
@@ -95,7 +55,7 @@ static int wait_no_threads(int seconds)
 static fpx_player **make_players(fpx_delivery_mode mode, const char *url)
 {
     fpx_player **ps = calloc((size_t)n_players, sizeof *ps);
-    int i, ready = 0, fds0 = open_fds();
+    int i, ready = 0, fds0 = proc_open_fds();
     char note[256];
     REQUIRE(ps != NULL);
     for (i = 0; i < n_players; i++) {
@@ -114,14 +74,14 @@ static fpx_player **make_players(fpx_delivery_mode mode, const char *url)
     }
     CHECK_EQ(ready, n_players);
     {
-        int per = (open_fds() - fds0 + n_players / 2) / n_players;
+        int per = (proc_open_fds() - fds0 + n_players / 2) / n_players;
         snprintf(note, sizeof note, "%s: %d players, %d descriptors (%.2f per player)",
-                 mode == FPX_DELIVERY_HOST ? "HOST" : "THREAD", n_players, open_fds() - fds0,
-                 (double)(open_fds() - fds0) / n_players);
+                 mode == FPX_DELIVERY_HOST ? "HOST" : "THREAD", n_players, proc_open_fds() - fds0,
+                 (double)(proc_open_fds() - fds0) / n_players);
         NOTE("%s", note);
         /* the media file; HOST: plus the eventfd */
         CHECK(per <= (mode == FPX_DELIVERY_HOST ? 2 : 1));
-        CHECK(open_fds() - fds0 <= n_players * (mode == FPX_DELIVERY_HOST ? 2 : 1) + 8);
+        CHECK(proc_open_fds() - fds0 <= n_players * (mode == FPX_DELIVERY_HOST ? 2 : 1) + 8);
     }
     return ps;
 }
@@ -182,7 +142,7 @@ int main(int argc, char **argv)
         rl.rlim_cur = rl.rlim_max < (rlim_t)(3 * n_players + 256) ? rl.rlim_max : (rlim_t)(3 * n_players + 256);
         setrlimit(RLIMIT_NOFILE, &rl);
     }
-    fds_start = open_fds();
+    fds_start = proc_open_fds();
 
     SECTION("1. 1,000 THREAD players: pools within their caps, no thread once idle, one fd each");
     thr = make_players(FPX_DELIVERY_THREAD, mp4);
@@ -191,7 +151,7 @@ int main(int argc, char **argv)
     for (i = 0; i < 3; i++)
         CHECK(max_threads_seen[i] <= 64);
     CHECK(wait_no_threads(10) <= 2 * cores + 4);
-    CHECK_EQ(lib_threads("fpx-"), 0);
+    CHECK_EQ(proc_threads("fpx-"), 0);
 
     SECTION("1b. a scrub gesture with a trailing position on every player: one shared timer thread");
     {
@@ -203,7 +163,7 @@ int main(int argc, char **argv)
             CHECK_OK(fpx_scrub_update(s, fpx_time_make(2, 1)));
             CHECK_OK(fpx_scrub_update(s, fpx_time_make(3, 1))); /* inside the throttle: trailing */
             if (i % 100 == 0) {
-                int n = lib_threads("fpx-timer");
+                int n = proc_threads("fpx-timer");
                 if (n > timers_max)
                     timers_max = n;
             }
@@ -273,7 +233,7 @@ int main(int argc, char **argv)
 
     SECTION("4. afterwards: no library thread, no descriptor of the players");
     CHECK_EQ(wait_no_threads(10), 0);
-    CHECK(open_fds() <= fds_start + 2);
+    CHECK(proc_open_fds() <= fds_start + 2);
     free(all);
     free(slots);
     free(thr);
