@@ -36,7 +36,7 @@ def _median(v: List[float]) -> float:
 
 def run_throughput(b: Any, run: Any, make_targets: Any, Failure: Any) -> None:
     players = 10 if b.smoke else 100
-    seeks = 100 if b.smoke else 1000
+    seeks = 60 if b.smoke else 1000
     rounds = 1 if b.smoke else 2
     res: Dict[Tuple[str, str, int], List[Tuple[int, int]]] = {}
     bad: Dict[Tuple[str, str], List[int]] = {}
@@ -88,7 +88,7 @@ def throughput_best(b: Any, impl: str, cont: str, th: int) -> Optional[Tuple[int
 
 
 def run_idle(b: Any, run: Any, Failure: Any) -> None:
-    n = 100 if b.smoke else 1000
+    n = 50 if b.smoke else 1000
     reps = 1 if b.smoke else 3
     path = b.corpus / "gop250.mp4"
     rows: Dict[str, List[List[str]]] = {}
@@ -112,7 +112,7 @@ def _idle(b: Any, name: str, col: int) -> List[float]:
 
 
 def run_packets(b: Any, run: Any, Failure: Any, here: Path) -> None:
-    rounds = 2 if b.smoke else 15
+    rounds = 1 if b.smoke else 15
     cmd = [sys.executable, str(here / "packet_bench.py"), "--bin", str(b.bin), "--lib",
            str(b.lib), "--rounds", str(rounds)]
     if b.a.pythonpath:
