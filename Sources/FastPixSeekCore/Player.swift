@@ -338,10 +338,3 @@ public final class Player: @unchecked Sendable {
     /// True when the calling thread is running one of this player's callbacks.
     public var isInCallback: Bool { events.isDeliveringOnCurrentThread }
 }
-
-/// An engine failure with FFmpeg's original code.
-public struct EngineError: Error, Sendable {
-    public var code: ErrorCode
-    public var avError: Int32
-    public init(_ code: ErrorCode, avError: Int32 = 0) { self.code = code; self.avError = avError }
-}

@@ -1,5 +1,6 @@
 import XCTest
 @testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// The seek manager's transitions as a value, without threads or a player.
 final class SeekManagerValueTests: XCTestCase {
