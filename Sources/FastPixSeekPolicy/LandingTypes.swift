@@ -28,6 +28,10 @@ public struct LandingRequest: Hashable, Sendable {
     /// whole tick lies inside it (tolerance 0 and a target between ticks).
     public var keyframeWindow: ClosedRange<Int64>?
     public var seekID: UInt64
+    /// The caller already asked memory (`resolveFromMemory`) and it did not
+    /// decide: `resolve` goes straight to the index or the scan, so memory is
+    /// checked once per seek.
+    public var memoryChecked = false
 
     public init(target: Rational, wantsKeyframe: Bool, keyframeWindow: ClosedRange<Int64>?, seekID: UInt64) {
         self.target = target
