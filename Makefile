@@ -67,7 +67,7 @@ SWIFT_EXTRA_FLAGS ?=
 
 # What each product is built from (the tool links the core and engine statically,
 # never the library).
-COMMON_SRC := Package.swift $(shell find Sources/FastPixSeekCore Sources/FastPixSeekEngine Sources/CFFmpeg -type f 2>/dev/null)
+COMMON_SRC := Package.swift $(shell find Sources/FastPixSeekPolicy Sources/FastPixSeekCore Sources/FastPixSeekEngine Sources/CFFmpeg -type f 2>/dev/null)
 LIB_SRC    := $(COMMON_SRC) $(shell find Sources/FastPixSeek Sources/CFastPixSeekABI Include -type f 2>/dev/null)
 CLI_SRC    := $(COMMON_SRC) $(shell find Sources/fpx-seek Sources/CFastPixSeekABI Include -type f 2>/dev/null)
 # SwiftPM does not notice a changed header behind a system-library module (the

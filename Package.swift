@@ -23,8 +23,12 @@ let package = Package(
         ),
         // The public C header, imported so the @_cdecl exports use its exact types.
         .systemLibrary(name: "CFastPixSeekABI", path: "Sources/CFastPixSeekABI"),
-        // Pure Swift: rational time, precisions, outcomes, the seek manager. No C.
-        .target(name: "FastPixSeekCore"),
+        // The landing policy, the core's innermost part: rational time, the frame grid, the
+        // container index, the packet window and the whole landing algorithm over a narrow
+        // demuxer seam. No I/O, no threads, no C, no Foundation.
+        .target(name: "FastPixSeekPolicy"),
+        // Pure Swift: precisions, outcomes, the seek manager, the player. No C. Re-exports the policy.
+        .target(name: "FastPixSeekCore", dependencies: ["FastPixSeekPolicy"]),
         // The libavformat engine behind the core's MediaEngine protocol.
         .target(name: "FastPixSeekEngine", dependencies: ["FastPixSeekCore", "CFFmpeg"]),
         // The C ABI alone.
@@ -33,7 +37,8 @@ let package = Package(
                 exclude: ["fastpixseek.map"]),
         .executableTarget(name: "fpx-seek",
                           dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI"]),
-        .testTarget(name: "FastPixSeekCoreTests", dependencies: ["FastPixSeekCore"]),
+        .testTarget(name: "FastPixSeekPolicyTests", dependencies: ["FastPixSeekPolicy"]),
+        .testTarget(name: "FastPixSeekCoreTests", dependencies: ["FastPixSeekCore", "FastPixSeekPolicy"]),
     ],
     swiftLanguageModes: [.v6]
 )

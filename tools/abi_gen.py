@@ -5,8 +5,8 @@ The header is the contract; this script reads it once with a real C parser (clan
 AST, `clang -Xclang -ast-dump=json -fsyntax-only -fparse-all-comments`, the clang that the
 Swift toolchain ships) and writes every table that used to be copied by hand:
 
-  Sources/FastPixSeekCore/ErrorCode.swift     the Swift error cases, names and messages
-  Sources/FastPixSeekCore/ABIEnums.swift      the header's other enums as the core's types
+  Sources/FastPixSeekPolicy/ErrorCode.swift   the Swift error cases, names and messages
+  Sources/FastPixSeekPolicy/ABIEnums.swift    the header's other enums as the core's types
   Sources/FastPixSeek/ABITables.swift         the tables behind fpx_error_string and every
                                               fpx_*_name (keyed by the header's constants),
                                               and the callback-safety table (CFunction)
@@ -878,8 +878,8 @@ def gen_version_mk(model: dict) -> str:
 
 
 OUTPUTS = [
-    ("Sources/FastPixSeekCore/ErrorCode.swift", gen_error_code_swift),
-    ("Sources/FastPixSeekCore/ABIEnums.swift", gen_core_enums_swift),
+    ("Sources/FastPixSeekPolicy/ErrorCode.swift", gen_error_code_swift),
+    ("Sources/FastPixSeekPolicy/ABIEnums.swift", gen_core_enums_swift),
     ("Sources/FastPixSeek/ABITables.swift", gen_tables_swift),
     ("Bindings/python/fastpix_seek/_abi.py", gen_abi_py),
     ("Bindings/python/fastpix_seek/errors.py", gen_errors_py),

@@ -60,7 +60,8 @@ public func fpxPlayerSeekToDate(_ h: OpaquePointer?, _ unixUS: Int64, _ precisio
     // delivery thread as seek.h documents; the library never dereferences it.
     nonisolated(unsafe) let userdata = userdata
     return withPlayer(.fpx_player_seek_to_date, h) { p in
-        let prec = try seekPrecision(from: precision)
+        // The tolerance is validated once, by seekToDate.
+        let prec = try seekPrecision(from: precision, validatingTolerance: false)
         let id = try p.seekToDate(microseconds: unixUS, precision: prec) { result in
             guard let cb = callback else { return }
             var r = fpx_date_seek_result()

@@ -383,9 +383,9 @@ public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: 
     // delivery thread as seek.h documents; the library never dereferences it.
     nonisolated(unsafe) let userdata = userdata
     return withPlayer(.fpx_player_seek, h) { p in
-        let t = MediaTime(target)
-        guard t.isNumeric else { throw ErrorCode.invalidTime }
-        let prec = try seekPrecision(from: precision)
+        // The kind here; time and tolerance once, by SeekTarget.
+        let prec = try seekPrecision(from: precision, validatingTolerance: false)
+        let st = try SeekTarget(time: MediaTime(target), precision: prec)
         var completion: (@Sendable (SeekOutcome) -> Void)?
         if let cb = callback {
             completion = { outcome in
@@ -393,7 +393,7 @@ public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: 
                 cb(&c, userdata)
             }
         }
-        let id = try p.seek(to: t, precision: prec, completion: completion)
+        let id = try p.seek(st, completion: completion)
         seekID?.pointee = id
     }
 }
@@ -404,11 +404,10 @@ public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precisi
     withPlayer(.fpx_player_seek_wait, h) { p in
         // The output-struct rule (OutputStruct.swift), checked before the seek is issued.
         let slot = try OutputSlot(out)
-        let t = MediaTime(target)
-        guard t.isNumeric else { throw ErrorCode.invalidTime }
-        let prec = try seekPrecision(from: precision)
+        let prec = try seekPrecision(from: precision, validatingTolerance: false)
+        let st = try SeekTarget(time: MediaTime(target), precision: prec)
         let ns: UInt64? = timeoutMS < 0 ? nil : UInt64(min(timeoutMS, Int64.max / 1_000_000)) * 1_000_000
-        guard let outcome = try p.seekAndWait(to: t, precision: prec, timeoutNanoseconds: ns) else {
+        guard let outcome = try p.seekAndWait(st, timeoutNanoseconds: ns) else {
             throw ErrorCode.timeout
         }
         slot.store(cOutcome(outcome))

@@ -66,7 +66,8 @@ public func fpxScrubEnd(_ h: OpaquePointer?, _ at: fpx_time, _ precision: fpx_pr
     // delivery thread as seek.h documents; the library never dereferences it.
     nonisolated(unsafe) let userdata = userdata
     return withScrub(.fpx_scrub_end, h) { s in
-        let prec = try seekPrecision(from: precision)
+        // The time and tolerance are validated once, by ScrubSession.end.
+        let prec = try seekPrecision(from: precision, validatingTolerance: false)
         var completion: (@Sendable (ScrubResult) -> Void)?
         if let cb = callback {
             completion = { result in

@@ -77,14 +77,15 @@ public func fpxPrecisionDefault() -> fpx_precision {
     fpx_precision(kind: FPX_PRECISION_NEAREST_KEYFRAME, tolerance: MediaTime(value: 1, timescale: 10).c)
 }
 
-/// C precision to Swift, validating the kind and the tolerance.
-func seekPrecision(from p: fpx_precision) throws -> SeekPrecision {
+/// C precision to Swift, validating the kind and (unless the caller validates it with the
+/// target, `SeekTarget`) the tolerance.
+func seekPrecision(from p: fpx_precision, validatingTolerance: Bool = true) throws -> SeekPrecision {
     switch p.kind.rawValue {
     case FPX_PRECISION_EXACT.rawValue: return .exact
     case FPX_PRECISION_DEFAULT.rawValue: return .default
     case FPX_PRECISION_NEAREST_KEYFRAME.rawValue:
         let t = MediaTime(p.tolerance)
-        guard SeekPrecision.validate(tolerance: t) else { throw ErrorCode.invalidArgument }
+        guard !validatingTolerance || SeekPrecision.validate(tolerance: t) else { throw ErrorCode.invalidArgument }
         return .nearestKeyframe(tolerance: t)
     default: throw ErrorCode.unknownEnum
     }

@@ -64,9 +64,8 @@ extension Player {
     /// Seeks to a wall-clock date. The C function is `fpx_player_seek_to_date`.
     public func seekToDate(microseconds us: Int64, precision: SeekPrecision,
                            completion: @escaping @Sendable (DateSeekResult) -> Void) throws -> UInt64 {
-        if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
-            throw ErrorCode.invalidArgument
-        }
+        // The precision, validated once (the date is checked against the window below).
+        let checked = try SeekTarget(time: .zero, precision: precision)
         let engine: PlayerEngine? = try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
             return item?.engine
@@ -85,6 +84,6 @@ extension Player {
             return refuse(.dateOutsideSeekableWindow(requestedMicroseconds: us, windowStartMicroseconds: ws,
                                                      windowEndMicroseconds: we))
         }
-        return try seek(to: t, precision: precision) { completion(.seeked($0)) }
+        return try seek(checked.at(t)) { completion(.seeked($0)) }
     }
 }

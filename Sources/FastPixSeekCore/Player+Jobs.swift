@@ -66,7 +66,7 @@ extension Player {
                 it.avError = avError
                 // Seeks queued behind a failed open complete as failed.
                 for case .complete(_, _, let r) in seeks.completeAll(where: { $0.item === it }, .failed) {
-                    completeLocked(r, reason: .failed, clamp: nil, error: .itemFailed)
+                    completeLocked(r, pending: false, reason: .failed, clamp: nil, error: .itemFailed)
                 }
             }
             postItemStatusLocked(it)
@@ -98,19 +98,19 @@ extension Player {
     func runSeek(_ req: SeekRequest) {
         var engine: PlayerEngine?
         let proceed: Bool = m.locked {
-            guard req.state == .queued else { return false }
+            // The seek manager says whether it is still to run (it is the one record).
             switch seeks.start(req.id) {
             case .gone: return false
-            case .finish(let stop): completeLocked(req, reason: stop, clamp: nil); return false
+            case .finish(let stop): completeLocked(req, pending: false, reason: stop, clamp: nil); return false
             case .proceed: break
             }
             guard req.item === item, !req.item.cancelled, req.item.status == .ready, let e = req.item.engine else {
                 let err: ErrorCode = req.item.status == .failed ? .itemFailed : .noItem
-                completeLocked(req, reason: req.item.cancelled ? .cancelled : .failed, clamp: nil, error: err)
+                completeLocked(req, pending: true, reason: req.item.cancelled ? .cancelled : .failed, clamp: nil,
+                               error: err)
                 return false
             }
             engine = e
-            req.state = .inFlight
             return true
         }
         guard proceed, let engine = engine else { return }
@@ -125,8 +125,9 @@ extension Player {
         withEngine(engine) {
             do {
                 let range = try engine.seekableRange()
-                let request = try Self.landingRequest(req, timeline: timeline, range: range, clamp: &clamp,
+                var request = try Self.landingRequest(req, timeline: timeline, range: range, clamp: &clamp,
                                                       tolerance: &tolerance)
+                request.memoryChecked = req.memoryDeclined
                 landing = try engine.resolve(request, shouldStop: shouldStop)
             } catch let e as ErrorCode {
                 failure = e
@@ -138,12 +139,12 @@ extension Player {
         }
         m.locked {
             if let stop = req.stopReason ?? (destroyed ? .cancelled : nil) {
-                completeLocked(req, reason: stop, clamp: clamp, timeline: timeline, tolerance: tolerance)
+                completeLocked(req, pending: true, reason: stop, clamp: clamp, timeline: timeline, tolerance: tolerance)
             } else if let l = landing {
-                completeLocked(req, reason: .completed, clamp: clamp, landing: l, timeline: timeline,
+                completeLocked(req, pending: true, reason: .completed, clamp: clamp, landing: l, timeline: timeline,
                                tolerance: tolerance, streamIndex: engine.referenceStream)
             } else {
-                completeLocked(req, reason: .failed, clamp: clamp, timeline: timeline, tolerance: tolerance,
+                completeLocked(req, pending: true, reason: .failed, clamp: clamp, timeline: timeline, tolerance: tolerance,
                                error: failure ?? .internal)
             }
         }

@@ -18,10 +18,13 @@ extension Player {
     public func seek(to target: MediaTime, precision: SeekPrecision,
                      completion: (@Sendable (SeekOutcome) -> Void)?,
                      onDecided: ((SeekOutcome) -> Void)? = nil) throws -> UInt64 {
-        guard target.isNumeric else { throw ErrorCode.invalidTime }
-        if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
-            throw ErrorCode.invalidArgument
-        }
+        try seek(SeekTarget(time: target, precision: precision), completion: completion, onDecided: onDecided)
+    }
+
+    /// `seek(to:precision:)` with the target already validated (`SeekTarget`, once per seek).
+    public func seek(_ st: SeekTarget, completion: (@Sendable (SeekOutcome) -> Void)?,
+                     onDecided: ((SeekOutcome) -> Void)? = nil) throws -> UInt64 {
+        let target = st.time, precision = st.precision
         let issuedAt = monotonicNanoseconds()
         // A seek that memory decides completes here, on the calling thread, with no I/O and no
         // worker trip (docs/ARCHITECTURE.md, "The data flow of one seek"). The engine lock is
@@ -39,7 +42,7 @@ extension Player {
                                   callback: completion, issuedAt: issuedAt)
             req.onDecided = onDecided
             guard seekManagerEnabled else {
-                completeLocked(req, reason: .noSeekManager, clamp: .seekableRangeUnknown)
+                completeLocked(req, pending: false, reason: .noSeekManager, clamp: .seekableRangeUnknown)
                 return id
             }
             if engineHeld && resolveFromMemoryLocked(req) { return id }
@@ -66,13 +69,18 @@ extension Player {
         var clamp: SeekClamp = .seekableRangeUnknown
         var tolerance = MediaTime(value: 0, timescale: timeline.timeBaseDen)
         guard let request = try? Self.landingRequest(req, timeline: timeline, range: known.range, clamp: &clamp,
-                                                     tolerance: &tolerance),
-              let landing = engine.resolveFromMemory(request) else { return false }
+                                                     tolerance: &tolerance) else { return false }
+        guard let landing = engine.resolveFromMemory(request) else {
+            // Memory was asked and did not decide: the worker goes straight to the index or the
+            // scan (memory is checked once per seek).
+            req.memoryDeclined = true
+            return false
+        }
         // As on the worker path: queued seeks superseded, and a read blocked in I/O stops (the
-        // landing moved the read position). Nothing is in flight (checked above).
+        // landing moved the read position). Nothing is in flight (checked above). The seek
+        // never enters the pending list: it completes here, once.
         applyLocked(seeks.issueDecided(req.id) ?? [])
-        req.state = .inFlight
-        completeLocked(req, reason: .completed, clamp: clamp, landing: landing, timeline: timeline,
+        completeLocked(req, pending: false, reason: .completed, clamp: clamp, landing: landing, timeline: timeline,
                        tolerance: tolerance, streamIndex: engine.referenceStream)
         return true
     }
@@ -122,7 +130,7 @@ extension Player {
     func applyLocked(_ effects: [SeekManager<SeekRequest>.Effect]) {
         for e in effects {
             switch e {
-            case .complete(_, let reason, let req): completeLocked(req, reason: reason, clamp: nil)
+            case .complete(_, let reason, let req): completeLocked(req, pending: false, reason: reason, clamp: nil)
             case .stop(_, let reason, let req): req.stopReason = reason
             case .interruptReads: interruptReadsLocked()
             case .run(_, let req): enqueueLocked(.seek(req))
@@ -131,13 +139,16 @@ extension Player {
     }
 
     /// Builds the outcome and posts clamp, accuracy and completion, in that
-    /// order, as one event. Exactly once per request.
-    func completeLocked(_ req: SeekRequest, reason: FinishReason, clamp: SeekClamp?,
-                                landing: Landing? = nil, timeline: Timeline? = nil,
-                                tolerance: MediaTime? = nil, error: ErrorCode? = nil, streamIndex: Int32 = -1) {
-        guard req.state != .done else { return }
-        req.state = .done
-        seeks.complete(req.id)
+    /// order, as one event. Exactly once per request: the seek manager is the one
+    /// record of what is still to complete. `pending`: the request is (or was) in
+    /// its pending list and completes only if it still is there (a request the
+    /// manager already completed, by an effect, is not completed again); false:
+    /// the manager decided it (a `.complete` effect, a `.finish` start) or it never
+    /// entered the list (decided from memory, no seek manager), and it completes now.
+    func completeLocked(_ req: SeekRequest, pending: Bool, reason: FinishReason, clamp: SeekClamp?,
+                        landing: Landing? = nil, timeline: Timeline? = nil,
+                        tolerance: MediaTime? = nil, error: ErrorCode? = nil, streamIndex: Int32 = -1) {
+        if pending { guard seeks.complete(req.id) else { return } }
         m.broadcast()
         switch reason {
         case .completed: stats.seeksCompleted += 1

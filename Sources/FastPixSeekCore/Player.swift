@@ -84,15 +84,18 @@ public final class Player: @unchecked Sendable {
         var statusInfo: ItemStatusInfo { ItemStatusInfo(itemID: id, status: status, error: error, avError: avError) }
     }
 
+    /// One issued seek. Whether it is queued, in flight or done is the seek manager's
+    /// (`seeks`) alone: the request carries no state of its own.
     final class SeekRequest {
-        enum State { case queued, inFlight, done }
         let id: UInt64
         let item: Item
         let target: MediaTime
         let precision: SeekPrecision
         let callback: (@Sendable (SeekOutcome) -> Void)?
         let issuedAt: UInt64
-        var state = State.queued
+        /// The calling thread asked memory (`resolveFromMemory`) and it did not decide: the
+        /// worker does not ask again (under the player lock).
+        var memoryDeclined = false
         /// Why the request must stop; setting it also sets `cancel`.
         var stopReason: FinishReason? {
             didSet { if stopReason != nil { cancel.set() } }
@@ -337,11 +340,4 @@ public final class Player: @unchecked Sendable {
 
     /// True when the calling thread is running one of this player's callbacks.
     public var isInCallback: Bool { events.isDeliveringOnCurrentThread }
-}
-
-/// An engine failure with FFmpeg's original code.
-public struct EngineError: Error, Sendable {
-    public var code: ErrorCode
-    public var avError: Int32
-    public init(_ code: ErrorCode, avError: Int32 = 0) { self.code = code; self.avError = avError }
 }

@@ -113,10 +113,7 @@ public final class ScrubSession: @unchecked Sendable {
     /// the seek completes. The C function is `fpx_scrub_end`.
     public func end(at time: MediaTime, precision: SeekPrecision,
                     completion: (@Sendable (ScrubResult) -> Void)?) throws -> UInt64 {
-        guard time.isNumeric else { throw ErrorCode.invalidTime }
-        if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
-            throw ErrorCode.invalidArgument
-        }
+        let target = try SeekTarget(time: time, precision: precision)
         let (count, flush, gesture): (UInt64, ScrubPosition?, UInt64) = try m.locked {
             guard state == .scrubbing else { throw ErrorCode.invalidState }
             let f = trailing ? ScrubPosition(time: latest, sampleCount: samples) : nil
@@ -130,7 +127,7 @@ public final class ScrubSession: @unchecked Sendable {
         if let f = flush { postPosition(f) }
         postState(.settling)
         do {
-            return try player.seek(to: time, precision: precision) { [self] outcome in
+            return try player.seek(target) { [self] outcome in
                 self.settled(outcome, gesture: gesture, sampleCount: count, completion: completion)
             }
         } catch {

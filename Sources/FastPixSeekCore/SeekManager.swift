@@ -153,7 +153,12 @@ public struct SeekManager<Payload> {
     }
 
     /// Seek `id` completed (by its job, or by the owner): it leaves the list.
-    public mutating func complete(_ id: UInt64) {
-        entries.removeAll { $0.id == id }
+    /// False when it was not pending (already completed, or never issued here):
+    /// the caller must not complete it again.
+    @discardableResult
+    public mutating func complete(_ id: UInt64) -> Bool {
+        guard let i = entries.firstIndex(where: { $0.id == id }) else { return false }
+        entries.remove(at: i)
+        return true
     }
 }

@@ -8,8 +8,15 @@ extension Player {
     /// Not callable from a callback (the C layer checks). The C function is `fpx_player_seek_wait`.
     public func seekAndWait(to target: MediaTime, precision: SeekPrecision, timeoutNanoseconds: UInt64?,
                             completion: (@Sendable (SeekOutcome) -> Void)? = nil) throws -> SeekOutcome? {
+        try seekAndWait(SeekTarget(time: target, precision: precision), timeoutNanoseconds: timeoutNanoseconds,
+                        completion: completion)
+    }
+
+    /// `seekAndWait(to:precision:)` with the target already validated.
+    public func seekAndWait(_ target: SeekTarget, timeoutNanoseconds: UInt64?,
+                            completion: (@Sendable (SeekOutcome) -> Void)? = nil) throws -> SeekOutcome? {
         let box = SeekWaitBox()
-        _ = try seek(to: target, precision: precision, completion: completion) { outcome in
+        _ = try seek(target, completion: completion) { outcome in
             box.m.locked {
                 box.outcome = outcome
                 box.m.broadcast()

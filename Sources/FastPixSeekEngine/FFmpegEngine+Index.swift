@@ -6,8 +6,7 @@ extension FFmpegEngine: BackgroundIndexable {
     public func setIndexMode(_ mode: IndexMode) {
         if mode == .off {
             // No container index: a landing the grid does not know is scanned.
-            indexRead = true
-            keyIndex = nil
+            lander.disableContainerIndex()
         }
     }
 
@@ -17,8 +16,8 @@ extension FFmpegEngine: BackgroundIndexable {
     }
 
     public func absorb(_ batch: FrameIndexBatch) {
-        grid.record(start: batch.start, end: batch.end, frames: batch.frames, entryPoints: batch.entryPoints,
-                    keyPositions: batch.keyPositions)
+        lander.absorb(start: batch.start, end: batch.end, frames: batch.frames, entryPoints: batch.entryPoints,
+                      keyPositions: batch.keyPositions)
     }
 }
 

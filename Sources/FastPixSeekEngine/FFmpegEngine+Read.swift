@@ -35,7 +35,7 @@ extension FFmpegEngine {
         if enabled {
             // The window was read without this stream: the next seek must not replay it.
             // Host reads still drain it, then pass straight through to the demuxer.
-            if disabledStreams.remove(index) != nil { contiguous = false }
+            if disabledStreams.remove(index) != nil { lander.windowMissesStream() }
         } else {
             disabledStreams.insert(index)
         }
@@ -44,31 +44,23 @@ extension FFmpegEngine {
     func readAnyPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
         _ = try liveContext()
         clearStickyIOError()
-        if positionLost { try restoreForRead(shouldStop: shouldStop) }
-        let p: UnsafeMutablePointer<AVPacket>
-        var owned = false
-        if cursor < window.count {
-            p = window[cursor]
-            cursor += 1
-        } else {
-            ioGuard.begin(stop: shouldStop)
-            defer { ioGuard.end() }
-            guard let r = try readRaw() else {
-                if contiguous { atEOF = true }
-                throw EngineError(.eof)
-            }
-            if contiguous {
-                appendToWindow(r)
-                cursor = window.count
-                trimWindow()
-            } else {
-                owned = true
-            }
-            p = r
+        if lander.positionLost { try restoreForRead(shouldStop: shouldStop) }
+        // Packets still in the window need no I/O (and no guard).
+        let reads = !lander.window.hasUnread
+        if reads { ioGuard.begin(stop: shouldStop) }
+        defer { if reads { ioGuard.end() } }
+        let v = try lander.nextForHost(self) { e, owned -> PacketView in
+            // The host gets its own reference: a later seek may free the window. A packet the
+            // window does not keep is handed over as it is (it never returns to the pool).
+            guard let ref = owned ? e.packet : av_packet_clone(e.packet) else { throw EngineError(.noMemory) }
+            return hostPacket(ref, presents: e.presents)
         }
-        // The host gets its own reference: a later seek may free the window. A packet the
-        // window does not keep is handed over as it is (it never returns to the pool).
-        guard let ref = owned ? p : av_packet_clone(p) else { throw EngineError(.noMemory) }
+        guard let view = v else { throw EngineError(.eof) }
+        return view
+    }
+
+    /// The host's packet: flags, seek id and landing fields from the policy's stamp.
+    func hostPacket(_ ref: UnsafeMutablePointer<AVPacket>, presents: Int64?) -> PacketView {
         // The host's packet belongs to whoever holds `owner` (the player), not
         // to this engine: closing the engine or evicting it cannot free it.
         let owner = OwnedPacket(ref)
@@ -77,16 +69,14 @@ extension FFmpegEngine {
         if (f & fpx_pkt_flag_key()) != 0 { flags |= PacketView.flagKey }
         if (f & fpx_pkt_flag_corrupt()) != 0 { flags |= PacketView.flagCorrupt }
         if (f & fpx_pkt_flag_discard()) != 0 { flags |= PacketView.flagDiscard }
-        let pts = Self.pts(ref)
         // A primed packet of the reference stream presents from its first real sample.
-        let presents = ref.pointee.stream_index == referenceStream ? landPTS(ref) : pts
-        flags |= stamp.nextFlags(presents: presents ?? Self.dts(ref), timeBase: timeBase(of: ref.pointee.stream_index))
+        flags |= lander.stamp.nextFlags(presents: presents ?? Self.dts(ref), timeBase: timeBase(of: ref.pointee.stream_index))
         var view = PacketView(data: UnsafeRawPointer(ref.pointee.data), size: Int(max(0, ref.pointee.size)),
-                              streamIndex: ref.pointee.stream_index, pts: pts, dts: Self.dts(ref),
+                              streamIndex: ref.pointee.stream_index, pts: Self.pts(ref), dts: Self.dts(ref),
                               duration: ref.pointee.duration, position: ref.pointee.pos, flags: flags,
-                              seekID: stamp.seekID, avPacket: UnsafeRawPointer(ref), owner: owner)
-        stamp.describeLanding(&view, referenceStream: referenceStream, streamTimeBase: timeBase(of: view.streamIndex),
-                              audioSampleRate: audioSampleRate(of: view.streamIndex))
+                              seekID: lander.stamp.seekID, avPacket: UnsafeRawPointer(ref), owner: owner)
+        lander.stamp.describeLanding(&view, referenceStream: referenceStream, streamTimeBase: timeBase(of: view.streamIndex),
+                                     audioSampleRate: audioSampleRate(of: view.streamIndex))
         return view
     }
 
@@ -136,31 +126,16 @@ extension FFmpegEngine {
         return ioGuard.error(for: Int32(clamping: r))
     }
 
-    /// Puts the host's reads back at the keyframe the playhead frame (the last
-    /// landing) needs, or at the start when nothing landed yet.
+    /// Puts the host's reads back where the policy says (`Lander.restoreReadPosition`).
     func restoreReadPosition(shouldStop: @escaping () -> Bool) throws {
         ioGuard.begin(stop: shouldStop)
         defer { ioGuard.end() }
-        if let l = landedPTS {
-            // A landing decided from memory named its keyframe (lazyKey); else the grid knows it.
-            let lazy = lazyKey.flatMap { $0.landing == l ? $0.key : nil }
-            if let k = lazy ?? grid.keyframe(for: l), try position(at: k, shouldStop: shouldStop) {
-                // positioned
-            } else {
-                let s = try scanFrom(target: l, window: nil, wantsKeyframe: false, shouldStop: shouldStop)
-                cursor = s.lastKeyLE?.index ?? s.firstKey.index
-            }
-        } else {
-            try rewind()
-            clearWindow()
-        }
-        positionLost = false
-        stamp.restored()
+        try lander.restoreReadPosition(self, shouldStop: shouldStop)
     }
 
     /// A stream's time base for `PacketStamp` (invalid, 0/0, for an unknown stream: never DECODE_ONLY).
     func timeBase(of stream: Int32) -> PacketStamp.TimeBase {
-        if stream == referenceStream { return stamp.referenceTimeBase }
+        if stream == referenceStream { return lander.stamp.referenceTimeBase }
         guard let c = ctx, stream >= 0, stream < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(stream)] else {
             return PacketStamp.TimeBase(0, 0)
         }

@@ -6,10 +6,11 @@ import FastPixSeekCore
 
 /// The libavformat engine for files and http(s) URLs.
 ///
-/// It resolves landings on the reference stream's presentation-order frame
-/// grid with the algorithm in docs/ARCHITECTURE.md ("Resolving a landing"),
-/// and keeps the packets it read while resolving in a replay buffer, so the
-/// host's reads start at the keyframe the landing needs without a second seek.
+/// It decides nothing: the landing policy (`Lander`, FastPixSeekPolicy) runs the
+/// whole algorithm of docs/ARCHITECTURE.md ("Resolving a landing") and keeps the
+/// packet window; the engine is its `LandingSeam` (FFmpegEngine+Seam.swift:
+/// positioning, packets and their headers, the container's index) and turns the
+/// window's packets into the host's.
 // @unchecked Sendable: its mutable state is used under the player's engine lock only, except
 // `publishedRange` (guarded by `publishLock`) and `ioGuard` (its own monitor), which the
 // concurrent members (`interrupt()`, `liveWindow`) use; the facts are immutable (`ItemFacts`).
@@ -19,54 +20,10 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     public let referenceStream: Int32
     public let timeline: Timeline
     public let hasVideo: Bool
-    let videoDelay: Int
-    /// The reference stream's sample rate when it is audio (priming is in samples), else 0.
-    let primingRate: Int32
-    /// An audio reference stream's start time: its first real sample.
-    let audioStart: Int64?
     let ticksPerSecond: Int64
-    var range: ClosedRange<Int64>?
-    var rangeKnown = false
     let durationTime: MediaTime
-
-    // The packet window: packets in decode order from a reference keyframe
-    // (window[0]), all streams. When `contiguous`, the demuxer is positioned
-    // right after the last one, so host reads append to it and stepping can
-    // extend it. The host reads from `cursor`.
-    var window: [UnsafeMutablePointer<AVPacket>] = []
-    var cursor = 0
-    var contiguous = false
-    var windowMaxDTS: Int64?
-    /// Payload bytes of the packets in the window; bounded by the policy's
-    /// maxBufferBytes (`readRaw` refuses to grow it past the cap).
-    var windowBytes = 0
-    var atEOF = false
-    /// At most this many packets are kept; see `trimWindow`.
-    static let maxWindowPackets = 4096
-    /// What is known of the frame grid.
-    var grid = FrameGrid()
-    /// Learned by `position(at:)`: what to add to a keyframe's pts (or dts) so
-    /// a backward seek lands exactly on it.
-    var seekAimShift: Int64 = 0
-    /// The per-seek state the host's packets are stamped from (PacketStamp).
-    var stamp: PacketStamp
-    /// The landed frame (the playhead), from `stamp`.
-    var landedPTS: Int64? { stamp.landedPTS }
-    /// The container's keyframe index (see keyframeIndex()).
-    var keyIndex: KeyframeIndex?
-    var indexRead = false
-    /// The packet the landing resolver read last and has not kept or dropped.
-    var pending: UnsafeMutablePointer<AVPacket>?
-    /// The host's read position was moved (the window cleared, the demuxer
-    /// sought) by an operation that did not land: a seek or step interrupted
-    /// by a cancel or supersede, failed, or refused after scanning. The next
-    /// read first puts it back at the keyframe the playhead frame needs, with
-    /// DISCONTINUITY, so packets never continue from where a scan stopped.
-    var positionLost = false
-    /// Lazy positioning: the keyframe a landing decided from memory decodes from
-    /// (`resolveFromMemory`), for the next read to position at (with
-    /// `positionLost`), valid while `landing` is the landed frame.
-    var lazyKey: (landing: Int64, key: FrameGrid.Keyframe)?
+    /// The landing policy of this item: the window, the grid, the index, the stamp.
+    let lander: Lander<FFmpegEngine>
     /// The last failed av_seek_frame of a read's repositioning (0: none), so that
     /// a positioning that could not reach the media reports why (`restoreForRead`).
     var positionFailure: Int32 = 0
@@ -163,10 +120,10 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         let tb = st.pointee.time_base
         let num = tb.num > 0 ? tb.num : 1, den = tb.den > 0 ? tb.den : 1
         ticksPerSecond = max(1, Int64((Int128(den) + Int128(num) - 1) / Int128(num)))
-        videoDelay = Int(max(0, st.pointee.codecpar.pointee.video_delay))
-        primingRate = st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
+        let videoDelay = Int(max(0, st.pointee.codecpar.pointee.video_delay))
+        let primingRate = st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
             ? max(0, st.pointee.codecpar.pointee.sample_rate) : 0
-        audioStart = primingRate > 0 && st.pointee.start_time != fpx_av_nopts_value() ? st.pointee.start_time : nil
+        let audioStart = primingRate > 0 && st.pointee.start_time != fpx_av_nopts_value() ? st.pointee.start_time : nil
         // Item time 0 is the container's start, in this stream's ticks.
         let nopts = fpx_av_nopts_value()
         var origin: Int64 = 0
@@ -183,15 +140,29 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             origin = stStart
         }
         timeline = Timeline(timeBaseNum: num, timeBaseDen: den, originTicks: origin)
-        stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(num, den))
         facts = ItemFacts(c)
         seekableAtOpen = ((c.pointee.ctx_flags & fpx_avfmtctx_unseekable()) == 0)
             && (c.pointee.pb.map { $0.pointee.seekable != 0 } ?? true)
+        var durationEnd: Int64?
         if c.pointee.duration != nopts && c.pointee.duration > 0 {
             durationTime = MediaTime(value: c.pointee.duration, timescale: fpx_av_time_base())
+            durationEnd = origin &+ av_rescale_q_rnd(c.pointee.duration, AVRational(num: 1, den: fpx_av_time_base()),
+                                                     AVRational(num: num, den: den), AV_ROUND_UP)
         } else {
             durationTime = .invalid
         }
+        let fmtFlags = c.pointee.iformat?.pointee.flags ?? 0
+        let byByte = seekableAtOpen && c.pointee.pb != nil
+            && (fmtFlags & AVFMT_TS_DISCONT) != 0 && (fmtFlags & AVFMT_NO_BYTE_SEEK) == 0
+        // The file's size: only byte positioning uses it (no I/O: the protocol knows it).
+        let size = byByte ? (c.pointee.pb.map { avio_size($0) } ?? -1) : -1
+        lander = Lander(facts: DemuxerFacts(
+            referenceStream: ref, ticksPerSecond: ticksPerSecond, settleCount: videoDelay + 1, originTicks: origin,
+            durationEndTicks: durationEnd, seekable: seekableAtOpen, positionsByByte: byByte,
+            seeksByPTS: (fmtFlags & AVFMT_SEEK_TO_PTS) != 0, costlySeeks: remote,
+            fileSize: size > 0 ? size : nil, maxWindowBytes: policy.maxBufferBytes, hasVideo: video,
+            priming: Priming(referenceStream: ref, sampleRate: primingRate, audioStart: audioStart,
+                             timeBaseNum: num, timeBaseDen: den)))
     }
 
     deinit { close() }
@@ -202,8 +173,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     public func close() {
         guard !closed else { return }
         closed = true
-        dropPending()
-        clearWindow()
+        lander.close(self)
         for p in packetPool {
             var pp: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&pp)
@@ -215,7 +185,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     public func interrupt() { ioGuard.interrupt() }
 
     /// Media bytes this engine holds: an in-memory item's bytes and the packet window.
-    var bufferedBytes: Int { (memoryIO?.bytes.count ?? 0) &+ windowBytes }
+    var bufferedBytes: Int { (memoryIO?.bytes.count ?? 0) &+ lander.window.bytes }
 
     public var demuxCounters: (packets: UInt64, bytes: UInt64) { counters }
 
@@ -248,9 +218,6 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// One av_read_frame into a new packet; nil at EOF.
     func readRaw() throws -> UnsafeMutablePointer<AVPacket>? {
         let c = try liveContext()
-        // The packet window may not grow past the buffer cap (a hostile stream
-        // whose GOP never ends would otherwise grow it without bound).
-        if windowBytes > ioGuard.policy.maxBufferBytes { throw EngineError(.tooLarge) }
         guard let p = packetPool.popLast() ?? av_packet_alloc() else { throw EngineError(.noMemory) }
         ioGuard.extend()
         let ret = av_read_frame(c, p)
@@ -261,12 +228,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             let ioErr = c.pointee.pb?.pointee.error ?? 0
             let broken = ioErr < 0 && ioErr != fpx_averror_eof()
             if ret == fpx_averror_eof() && !ioGuard.wasCut && !broken { return nil }
-            // An interrupted or failed read may have consumed part of a packet:
-            // the window no longer proves what follows its last packet, and the
-            // demuxer may have skipped it: the next host read restarts at the
-            // playhead's keyframe, with DISCONTINUITY.
-            contiguous = false
-            positionLost = true
+            // An interrupted or failed read may have consumed part of a packet: the
+            // lander marks the read position lost (the next host read restarts at
+            // the playhead's keyframe, with DISCONTINUITY).
             throw ioGuard.error(for: ret == fpx_averror_eof() && broken ? ioErr : ret)
         }
         // A read cut short by the deadline, a stop or an abort, or by an I/O
@@ -276,24 +240,11 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         if ioGuard.wasCut || ((p.pointee.flags & fpx_pkt_flag_corrupt()) != 0 && ioError < 0 && ioError != fpx_averror_eof()) {
             free(p)
             // The demuxer has moved past the dropped packet (see above).
-            contiguous = false
-            positionLost = true
             throw ioGuard.error(for: ioError < 0 ? ioError : fpx_averror_exit())
         }
         counters.packets &+= 1
         counters.bytes &+= UInt64(max(0, p.pointee.size))
         return p
-    }
-
-    func clearWindow() {
-        positionLost = true
-        for p in window { free(p) }
-        window.removeAll(keepingCapacity: true)
-        windowBytes = 0
-        cursor = 0
-        contiguous = false
-        windowMaxDTS = nil
-        atEOF = false
     }
 
     /// Lets go of one of the engine's packets: its data reference is dropped now; the struct
@@ -326,37 +277,21 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         (p.pointee.flags & fpx_pkt_flag_discard()) != 0
     }
 
-    /// The presentation time a landing sees for a reference-stream packet: its
-    /// pts, moved past the samples the decoder skips (AV_PKT_DATA_SKIP_SAMPLES:
-    /// MP3 and Opus priming, which FFmpeg 5.1 does not flag discard), so that a
-    /// landing on it lands on its first real sample, where ffprobe's decoded
-    /// frame starts.
-    ///
-    /// The side data is attached only when reading from the start (Ogg drops it
-    /// after a seek), so the stream's start time counts too: libavformat puts
-    /// it at the first real sample (MP3: after the LAME priming; Opus: pre-skip
-    /// past a negative first pts).
-    func landPTS(_ p: UnsafeMutablePointer<AVPacket>) -> Int64? {
-        guard var t = Self.pts(p) else { return nil }
-        guard p.pointee.stream_index == referenceStream, primingRate > 0 else { return t }
-        let skip = fpx_packet_skip_samples(p)
-        if skip > 0 {
-            t = t &+ av_rescale_q(skip, AVRational(num: 1, den: primingRate),
-                                  AVRational(num: timeline.timeBaseNum, den: timeline.timeBaseDen))
-        }
-        if let s = audioStart, t < s, t &+ max(0, p.pointee.duration) > s { t = s }
-        return t
+    /// A packet's header for the policy (the skip-samples side data read only
+    /// where the policy's priming rules look at it: an audio reference stream).
+    func header(_ p: UnsafeMutablePointer<AVPacket>) -> DemuxedPacket {
+        let onRef = p.pointee.stream_index == referenceStream && lander.facts.priming.sampleRate > 0
+        return DemuxedPacket(stream: p.pointee.stream_index, pts: Self.pts(p), dts: Self.dts(p),
+                             duration: p.pointee.duration, isKey: Self.isKey(p), isDiscard: Self.isDiscard(p),
+                             skipSamples: onRef ? fpx_packet_skip_samples(p) : 0,
+                             pos: p.pointee.pos >= 0 ? p.pointee.pos : nil, size: Int(max(0, p.pointee.size)))
     }
 
-    /// Never a landing: flagged discard, or a reference-stream packet whose
-    /// samples are all priming (skipped by the decoder).
-    func notLandable(_ p: UnsafeMutablePointer<AVPacket>) -> Bool {
-        if Self.isDiscard(p) { return true }
-        guard p.pointee.stream_index == referenceStream, primingRate > 0, p.pointee.duration > 0,
-              let t = Self.pts(p), let l = landPTS(p) else { return false }
-        if let s = audioStart, t &+ p.pointee.duration <= s { return true }
-        return l &- t >= p.pointee.duration
-    }
+    /// The presentation time a landing sees (the policy's priming rules).
+    func landPTS(_ p: UnsafeMutablePointer<AVPacket>) -> Int64? { lander.facts.priming.presents(header(p)) }
+
+    /// Never a landing (the policy's priming rules).
+    func notLandable(_ p: UnsafeMutablePointer<AVPacket>) -> Bool { lander.facts.priming.notLandable(header(p)) }
 
     func seek(to ticks: Int64) -> Int32 {
         guard let c = ctx else { return fpx_averror_exit() }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// The compatibility rule behind FPX_ERROR_FFMPEG_MISMATCH: majors must match, minors may not.
 final class FFmpegABITests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 private func r(_ n: Int128, _ d: Int128 = 1) -> Rational { Rational(n, d) }
 

@@ -1,5 +1,6 @@
 import XCTest
 @testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// The compact segment table (issue 18.4): its size, its limits, and that it reads back
 /// every field exactly as the parser computed it.

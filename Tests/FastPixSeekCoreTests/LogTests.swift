@@ -1,5 +1,6 @@
 import XCTest
 @testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// `Log.wants` is the lock-free filter FFmpeg's log callback calls for every
 /// message (a trace line per sample while a large MP4 opens): it must agree

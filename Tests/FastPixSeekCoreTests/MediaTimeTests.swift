@@ -1,5 +1,6 @@
 import XCTest
 @testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// An oracle independent of the implementation: compares two fractions by
 /// their continued-fraction expansion, with no multiplication at all.
@@ -129,5 +130,16 @@ final class MediaTimeTests: XCTestCase {
         XCTAssertEqual(SeekPrecision.default, .nearestKeyframe(tolerance: MediaTime(value: 1, timescale: 10)))
         XCTAssertFalse(SeekPrecision.validate(tolerance: MediaTime(value: -1, timescale: 10)))
         XCTAssertFalse(SeekPrecision.validate(tolerance: .positiveInfinity))
+    }
+
+    func testOutcomeToleranceIsNeverRoundedToTicks() {
+        // Clamped target exactly 1/10 s from the landing on a 1/12288 time base.
+        let a = SeekAccuracy(requested: MediaTime(value: -1, timescale: 10), landed: MediaTime(value: 0, timescale: 12288),
+                             toleranceBefore: MediaTime(value: 1, timescale: 10), toleranceAfter: MediaTime(value: 1, timescale: 10))
+        XCTAssertTrue(a.withinRequestedTolerance)
+        // The delta is exact even when lcm(timescales) does not fit 32 bits.
+        let d = SeekAccuracy(requested: MediaTime(value: 1127251, timescale: 3753750),
+                             landed: MediaTime(value: 3584, timescale: 12288), toleranceBefore: .zero, toleranceAfter: .zero).delta
+        XCTAssertEqual(d.rational, Rational(3584, 12288) - Rational(1127251, 3753750))
     }
 }

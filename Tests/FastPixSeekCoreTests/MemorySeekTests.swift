@@ -1,5 +1,6 @@
 import XCTest
 @testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 final class MemorySeekTests: XCTestCase {
     func makePlayer(_ e: FakeEngine, mode: EventQueue.Mode) throws -> Player {

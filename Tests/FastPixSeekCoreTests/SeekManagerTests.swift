@@ -1,5 +1,6 @@
 import XCTest
 @testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// A fake engine over a synthetic frame grid (30000/1001 fps, a keyframe every
 /// 10 frames). `gate` lets a test hold a resolve in flight. With `memoryFrames` > 0

@@ -1,5 +1,6 @@
 import XCTest
 @testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// The seek manager's transitions as a value, without threads or a player.
 final class SeekManagerValueTests: XCTestCase {
@@ -109,5 +110,29 @@ final class SeekManagerValueTests: XCTestCase {
         let fx = m.completeAll(where: { $0 == "old" }, .failed)
         XCTAssertEqual(show(fx), ["complete 1 failed old"])
         XCTAssertTrue(m.isIdle)
+    }
+
+    /// The manager is the one record of what is still to complete: completing a seek
+    /// twice, or one it already completed by an effect, reports false (the player then
+    /// posts nothing), whatever path got there first.
+    func testCompleteIsOnceAndTheManagerIsTheOneRecord() {
+        var m = M()
+        let (a, _) = issue(&m, "a")
+        XCTAssertEqual(m.start(a), .proceed)
+        XCTAssertTrue(m.complete(a), "in flight: its job completes it")
+        XCTAssertFalse(m.complete(a), "a second completion is refused")
+        // Completed by an effect (a failed open behind it), then by its job: the job's is refused.
+        let (b, _) = issue(&m, "b")
+        _ = m.start(b)
+        XCTAssertEqual(show(m.completeAll(where: { $0 == "b" }, .failed)), ["complete \(b) failed b"])
+        XCTAssertFalse(m.complete(b))
+        // Superseded while queued: the effect completes it; its job then finds it gone.
+        let (c, _) = issue(&m, "c")
+        let (_, fx) = issue(&m, "d")
+        XCTAssertEqual(fx.first, "complete \(c) superseded c")
+        XCTAssertEqual(m.start(c), .gone)
+        XCTAssertFalse(m.complete(c))
+        // Never issued here (decided from memory): nothing to complete in the list.
+        XCTAssertFalse(m.complete(m.takeID()))
     }
 }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// HLS cross-segment landing decisions (SegmentLanding) on fake segment data, no FFmpeg.
 /// Ticks are 1/90000 s; segments are 1 s (90000 ticks) at 25 fps (3600 ticks a frame).

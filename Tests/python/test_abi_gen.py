@@ -43,7 +43,7 @@ def edit(header: Path, old: str, new: str) -> None:
 
 def test_the_checkout_is_what_the_generator_writes(tree):
     header, out = tree
-    for rel in ("Sources/FastPixSeekCore/ErrorCode.swift", "Sources/FastPixSeek/ABITables.swift",
+    for rel in ("Sources/FastPixSeekPolicy/ErrorCode.swift", "Sources/FastPixSeek/ABITables.swift",
                 "Bindings/python/fastpix_seek/errors.py", "Bindings/python/fastpix_seek/_abi.py",
                 "Tests/abi/seek-h.json", "Tests/c/test_abi_tables.c"):
         assert (out / rel).read_text() == (REPO / rel).read_text(), rel
@@ -58,7 +58,7 @@ def test_a_reworded_message_reaches_swift_c_and_python_and_check_fails(tree):
     assert r.returncode == 1 and "stale" in r.stderr, r.stderr
     r = run("--header", str(header), "--out", str(out))
     assert r.returncode == 0, r.stderr
-    for rel in ("Sources/FastPixSeekCore/ErrorCode.swift", "Sources/FastPixSeek/ABITables.swift",
+    for rel in ("Sources/FastPixSeekPolicy/ErrorCode.swift", "Sources/FastPixSeek/ABITables.swift",
                 "Bindings/python/fastpix_seek/errors.py", "Bindings/python/fastpix_seek/_abi.py",
                 "Tests/c/test_abi_tables.c"):
         text = (out / rel).read_text()
@@ -75,10 +75,10 @@ def test_a_renumbered_constant_changes_the_values_not_the_keyed_tables(tree):
     changed = {str(p.relative_to(out)) for p, t in before.items() if p.read_text() != t}
     # The core's enum and the Python enum carry the value; the C name table and the C test
     # are keyed by the header's constant, so they need no change.
-    assert {"Sources/FastPixSeekCore/ABIEnums.swift", "Bindings/python/fastpix_seek/_abi.py",
+    assert {"Sources/FastPixSeekPolicy/ABIEnums.swift", "Bindings/python/fastpix_seek/_abi.py",
             "Tests/abi/seek-h.json"} <= changed
     assert "Sources/FastPixSeek/ABITables.swift" not in changed
-    assert "case failed = 7" in (out / "Sources/FastPixSeekCore/ABIEnums.swift").read_text()
+    assert "case failed = 7" in (out / "Sources/FastPixSeekPolicy/ABIEnums.swift").read_text()
     assert "    FAILED = 7\n" in (out / "Bindings/python/fastpix_seek/_abi.py").read_text()
 
 
@@ -134,7 +134,7 @@ def test_a_new_error_code_gets_a_class_a_case_and_a_message(tree):
          "    FPX_ERROR_TOO_MANY_FILES = -31   /**< too many open files (EMFILE, ENFILE) */\n")
     r = run("--header", str(header), "--out", str(out))
     assert r.returncode == 0, r.stderr
-    swift = (out / "Sources/FastPixSeekCore/ErrorCode.swift").read_text()
+    swift = (out / "Sources/FastPixSeekPolicy/ErrorCode.swift").read_text()
     assert "case tooManyFiles = -31" in swift and '"too many open files (EMFILE, ENFILE)"' in swift
     py = (out / "Bindings/python/fastpix_seek/errors.py").read_text()
     assert "class TooManyFilesError(FastPixSeekError):" in py

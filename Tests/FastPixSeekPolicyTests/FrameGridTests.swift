@@ -1,5 +1,5 @@
 import XCTest
-@testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 final class FrameGridTests: XCTestCase {
     // 30000/1001 fps in a 1/30000 time base, keyframe every 10 frames.

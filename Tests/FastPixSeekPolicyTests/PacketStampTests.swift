@@ -1,5 +1,5 @@
 import XCTest
-@testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// The per-seek packet rules (PacketStamp), without FFmpeg.
 final class PacketStampTests: XCTestCase {

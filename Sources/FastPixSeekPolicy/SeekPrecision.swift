@@ -28,3 +28,30 @@ public enum SeekPrecision: Hashable, Sendable {
             && MediaTime.compare(tolerance, MediaTime(value: maxToleranceSeconds, timescale: 1)) <= 0
     }
 }
+
+/// A seek's target time and precision, validated once, where it enters (the C
+/// layer, a scrub end, the Swift API): a seek that has one never fails for them later.
+public struct SeekTarget: Hashable, Sendable {
+    public let time: MediaTime
+    public let precision: SeekPrecision
+
+    /// Throws `.invalidTime` for a time that is not numeric, then
+    /// `.invalidArgument` for a tolerance `SeekPrecision.validate` refuses.
+    public init(time: MediaTime, precision: SeekPrecision) throws {
+        guard time.isNumeric else { throw ErrorCode.invalidTime }
+        if case .nearestKeyframe(let tol) = precision, !SeekPrecision.validate(tolerance: tol) {
+            throw ErrorCode.invalidArgument
+        }
+        self.time = time
+        self.precision = precision
+    }
+
+    /// The same precision (already validated) at another time; throws
+    /// `.invalidTime` for a time that is not numeric.
+    public func at(_ other: MediaTime) throws -> SeekTarget {
+        try SeekTarget(time: other, precision: .exact).with(precision)
+    }
+
+    private func with(_ p: SeekPrecision) -> SeekTarget { SeekTarget(checked: time, p) }
+    private init(checked time: MediaTime, _ precision: SeekPrecision) { self.time = time; self.precision = precision }
+}

@@ -1,5 +1,5 @@
 import XCTest
-@testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// Cold scans on demuxers whose timestamp seeks land near the target's dts,
 /// mid-GOP (MPEG-TS): the resolver steps back by bytes from where the seek

@@ -1,5 +1,5 @@
 import XCTest
-@testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// Backward frame steps into the GOP before a proven run: positioned by byte
 /// offset (MPEG-TS), one GOP read per GOP entered; and steps refused without

@@ -167,7 +167,7 @@ public struct Rational: Hashable, Comparable, CustomStringConvertible, Sendable 
 
     public var description: String { "\(num)/\(den)" }
 
-    static func gcd(_ a: UInt128, _ b: UInt128) -> UInt128 {
+    public static func gcd(_ a: UInt128, _ b: UInt128) -> UInt128 {
         var a = a, b = b
         while b != 0 { (a, b) = (b, a % b) }
         return a

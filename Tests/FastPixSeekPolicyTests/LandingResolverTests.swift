@@ -1,5 +1,5 @@
 import XCTest
-@testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// A scripted demuxer: packets in decode order, and the positioning quirks
 /// the FFmpeg engine meets in real containers.
@@ -177,17 +177,6 @@ final class LandingResolverTests: XCTestCase {
         // Between ticks: 2 * 10.5 - 8 = 13, so 12 is the last tick strictly nearer than 8.
         XCTAssertEqual(LandingPolicy.lastTickStrictlyNearer(than: 8, target: Rational(21, 2)), 12)
         XCTAssertEqual(LandingPolicy.lastTickStrictlyNearer(than: 8, target: Rational(10)), 11)
-    }
-
-    func testOutcomeToleranceIsNeverRoundedToTicks() {
-        // Clamped target exactly 1/10 s from the landing on a 1/12288 time base.
-        let a = SeekAccuracy(requested: MediaTime(value: -1, timescale: 10), landed: MediaTime(value: 0, timescale: 12288),
-                             toleranceBefore: MediaTime(value: 1, timescale: 10), toleranceAfter: MediaTime(value: 1, timescale: 10))
-        XCTAssertTrue(a.withinRequestedTolerance)
-        // The delta is exact even when lcm(timescales) does not fit 32 bits.
-        let d = SeekAccuracy(requested: MediaTime(value: 1127251, timescale: 3753750),
-                             landed: MediaTime(value: 3584, timescale: 12288), toleranceBefore: .zero, toleranceAfter: .zero).delta
-        XCTAssertEqual(d.rational, Rational(3584, 12288) - Rational(1127251, 3753750))
     }
 
     // MARK: Scripted demuxers

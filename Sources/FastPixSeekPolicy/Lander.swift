@@ -1,0 +1,633 @@
+/// The whole landing algorithm of one item, over a `LandingSeam`: the order of
+/// resolution (memory, the container's index, the scan), the forward scan,
+/// stepping both ways, repositioning at a keyframe (with the learned aim
+/// shift), the seekable-range measurement, which container index to trust,
+/// the priming rules and the packet window. It does no I/O itself and starts
+/// no thread: every packet and every positioning comes through the seam, which
+/// each call is handed (the engine passes itself), so the lander holds no
+/// reference to it.
+///
+/// Serial: one call at a time (the engine's callers hold the player's engine lock).
+///
+/// See docs/ARCHITECTURE.md, "Resolving a landing" and "The frame grid".
+public final class Lander<Seam: LandingSeam> {
+    public typealias Entry = PacketWindow<Seam.Packet>.Entry
+
+    /// The named budgets of the algorithm.
+    public enum Budget {
+        /// Positionings at a known keyframe before `position(at:)` gives up (the caller scans).
+        public static var repositionAttempts: Int { 6 }
+        /// Reference packets read from the start to find the first frame.
+        public static var firstFrameReferencePackets: Int { 512 }
+        /// Tail positionings (each twice further back) to find the last frame.
+        public static var lastFrameAttempts: Int { 24 }
+        /// Rounds of a step (each proves frames or reads packets; the bound only
+        /// stops a demuxer that makes no progress).
+        public static var stepRounds: Int { 1_000_000 }
+        /// Reference packets a forward step reads per round, at most.
+        public static var stepPacketsPerRound: Int { PacketWindow<Seam.Packet>.maxPackets / 2 }
+    }
+
+    public let facts: DemuxerFacts
+    public private(set) var window: PacketWindow<Seam.Packet>
+    /// What is known of the frame grid.
+    public private(set) var grid = FrameGrid()
+    /// The per-seek state the host's packets are stamped from.
+    public var stamp: PacketStamp
+    /// The seekable range [first frame, last frame] in ticks, once measured.
+    public private(set) var range: ClosedRange<Int64>?
+    public private(set) var rangeKnown = false
+    /// The container's keyframe index when trusted (see `IndexTrust`).
+    public private(set) var keyIndex: KeyframeIndex?
+    private var indexRead = false
+    private var container: ContainerIndexFacts.Container = .other
+    private var containerFrameCount: Int64 = 0
+    /// Learned by `position(at:)`: what to add to a keyframe's pts (or dts) so a
+    /// backward seek lands exactly on it (mov shifts its index by the edit list).
+    public private(set) var seekAimShift: Int64 = 0
+    /// The host's read position was moved by an operation that did not land (a
+    /// cancelled, failed or refused seek or step, a failed read): the next host
+    /// read first puts it back at the keyframe the playhead needs, with DISCONTINUITY.
+    public private(set) var positionLost = false
+    /// Lazy positioning: the keyframe a landing decided from memory decodes
+    /// from, for the next host read, valid while `landing` is the landed frame.
+    private var lazyKey: (landing: Int64, key: FrameGrid.Keyframe)?
+    /// The packet the resolver read last and has not kept or dropped.
+    fileprivate var pending: Entry?
+    /// Packets read through the seam (a landing's `packetsRead` is its share).
+    public private(set) var packetsRead: UInt64 = 0
+
+    public init(facts: DemuxerFacts) {
+        self.facts = facts
+        window = PacketWindow(referenceStream: facts.referenceStream)
+        stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(facts.priming.timeBaseNum, facts.priming.timeBaseDen))
+    }
+
+    var ref: Int32 { facts.referenceStream }
+
+    /// The landed frame (the playhead).
+    public var landedPTS: Int64? { stamp.landedPTS }
+
+    // MARK: Reading through the seam
+
+    /// One packet through the seam, with the window's byte cap checked first (a
+    /// hostile stream whose GOP never ends would grow it without bound). A
+    /// failed read loses the read position.
+    func read(_ s: Seam) throws -> Entry? {
+        if window.bytes > facts.maxWindowBytes { throw EngineError(.tooLarge) }
+        let r: (header: DemuxedPacket, packet: Seam.Packet)?
+        do {
+            r = try s.read()
+        } catch {
+            window.markDiscontiguous()
+            positionLost = true
+            throw error
+        }
+        guard let (h, p) = r else { return nil }
+        packetsRead &+= 1
+        return Entry(header: h, presents: facts.priming.presents(h), notLandable: facts.priming.notLandable(h), packet: p)
+    }
+
+    func release(_ s: Seam, _ packets: [Seam.Packet]) { for p in packets { s.release(p) } }
+
+    func dropPending(_ s: Seam) {
+        guard let e = pending else { return }
+        pending = nil
+        s.release(e.packet)
+    }
+
+    /// Empties the window; the read position is then lost until something lands or restores it.
+    public func clearWindow(_ s: Seam) {
+        positionLost = true
+        release(s, window.clear())
+    }
+
+    /// Lets go of everything (the engine closes).
+    public func close(_ s: Seam) {
+        dropPending(s)
+        clearWindow(s)
+    }
+
+    func trimWindow(_ s: Seam) { release(s, window.trim(maxBytes: facts.maxWindowBytes)) }
+
+    /// Records what the window proves about the frame grid.
+    func recordWindow() {
+        guard let p = window.proof() else { return }
+        grid.record(start: p.start, end: p.end, frames: p.frames, entryPoints: p.entryPoints, keyPositions: p.keyPositions)
+    }
+
+    func dropLeadingGOPs(_ s: Seam) {
+        let (out, lost) = window.dropLeadingGOPs()
+        release(s, out)
+        if lost { positionLost = true }
+    }
+
+    /// A run the background indexer proved (`FrameGrid.record`).
+    public func absorb(start: Int64, end: Int64, frames: [(pts: Int64, key: Bool, dts: Int64?)],
+                       entryPoints: [FrameGrid.Keyframe], keyPositions: [Int64: Int64]) {
+        grid.record(start: start, end: end, frames: frames, entryPoints: entryPoints, keyPositions: keyPositions)
+    }
+
+    /// A stream was enabled again: the window was read without it, so no seek may replay it.
+    public func windowMissesStream() { window.markDiscontiguous() }
+
+    /// The landing the host's packets follow; `seekID` 0: a frame step.
+    func land(_ pts: Int64, seekID: UInt64) {
+        positionLost = false
+        stamp.land(pts, seekID: seekID)
+    }
+
+    // MARK: Host reads
+
+    /// The next packet for the host: from the window, else read on (appended to
+    /// the window while it is contiguous, which is then kept under its caps
+    /// after `body` has taken its own reference). `owned`: the window does not
+    /// keep the packet, `body` takes it over. nil at the end of the stream.
+    /// The read position must be in place (`positionLost` false: `restoreReadPosition`).
+    public func nextForHost<R>(_ s: Seam, _ body: (Entry, _ owned: Bool) throws -> R) throws -> R? {
+        if let e = window.takeNext() { return try body(e, false) }
+        guard let e = try read(s) else {
+            window.reachedEOF()
+            return nil
+        }
+        guard window.contiguous else { return try body(e, true) }
+        window.append(e)
+        window.point(at: window.count)
+        defer { trimWindow(s) }
+        return try body(e, false)
+    }
+
+    /// Puts the host's reads back at the keyframe the playhead frame (the last
+    /// landing) needs, or at the start when nothing landed yet, with DISCONTINUITY.
+    public func restoreReadPosition(_ s: Seam, shouldStop: () -> Bool) throws {
+        if let l = landedPTS {
+            let lazy = lazyKey.flatMap { $0.landing == l ? $0.key : nil }
+            if let k = lazy ?? grid.keyframe(for: l), try position(at: k, s, shouldStop: shouldStop) {
+                // positioned
+            } else {
+                let sc = try scanFrom(target: l, window: nil, wantsKeyframe: false, s, shouldStop: shouldStop)
+                window.point(at: sc.lastKeyLE?.index ?? sc.firstKey.index)
+            }
+        } else {
+            try s.rewind()
+            clearWindow(s)
+        }
+        positionLost = false
+        stamp.restored()
+    }
+
+    /// Reads from the first packet with no landing: fresh flags (no DECODE_ONLY
+    /// threshold, no DISCONTINUITY) under `seekID` (HLS: reading enters a segment).
+    public func restartFromBeginning(_ s: Seam, seekID: UInt64) throws {
+        dropPending(s)
+        clearWindow(s)
+        try s.rewind()
+        positionLost = false
+        stamp.restart(seekID: seekID)
+    }
+
+    // MARK: Positioning at a known keyframe
+
+    /// Points the host's reads at keyframe `k`: in the window when it holds it,
+    /// else by its byte offset (where the demuxer positions by byte), else by a
+    /// timestamp seek to its pts (demuxers that seek by pts) or dts, corrected
+    /// by the learned aim shift and backed off when the seek lands past it. False
+    /// when it could not be found where the grid said (the caller scans).
+    public func position(at k: FrameGrid.Keyframe, _ s: Seam, shouldStop: () -> Bool) throws -> Bool {
+        if let i = window.indexOfKeyframe(presenting: k.pts) {
+            window.point(at: i)
+            return true
+        }
+        if try positionByByte(at: k, s, shouldStop: shouldStop) { return true }
+        let base = facts.seeksByPTS ? k.pts : (k.dts ?? k.pts)
+        var aim = base &+ seekAimShift
+        var backoff: Int64 = 0
+        for _ in 0..<Budget.repositionAttempts {
+            clearWindow(s)
+            let anchor = aim &- backoff
+            if try !s.seek(toTicks: anchor) { return false }
+            var found = false, passed = false
+            var earlyBy: Int64?
+            while let e = try read(s) {
+                if shouldStop() { s.release(e.packet); throw EngineError(.cancelled) }
+                if found { window.append(e); break }
+                guard e.header.stream == ref, e.header.isKey, let t = e.presents else {
+                    let late = e.header.stream == ref && (e.header.dts ?? Int64.min) > (k.dts ?? k.pts)
+                    s.release(e.packet)
+                    if late { passed = true; break }
+                    continue
+                }
+                if t == k.pts { found = true; window.markContiguous(); window.append(e); continue }
+                s.release(e.packet)
+                if t > k.pts { passed = true; break }
+                if backoff == 0 && earlyBy == nil { earlyBy = k.pts &- t; break }
+            }
+            if found {
+                if backoff == 0 { seekAimShift = anchor &- base }
+                // Any non-reference packets read after K stay in the window too.
+                window.point(at: 0)
+                return true
+            }
+            if let e = earlyBy {
+                aim = aim &+ e
+                continue
+            }
+            if !passed { return false }
+            backoff = max(facts.ticksPerSecond, backoff &* 2)
+        }
+        return false
+    }
+
+    /// By a byte seek to `k`'s offset (MPEG-TS): the first reference packet read must be `k`.
+    func positionByByte(at k: FrameGrid.Keyframe, _ s: Seam, shouldStop: () -> Bool) throws -> Bool {
+        guard facts.positionsByByte, let offset = k.pos, offset >= 0 else { return false }
+        clearWindow(s)
+        guard try s.seek(toByte: offset) else { return false }
+        while let e = try read(s) {
+            if shouldStop() { s.release(e.packet); throw EngineError(.cancelled) }
+            guard e.header.stream == ref else { s.release(e.packet); continue }
+            guard e.header.isKey, e.presents == k.pts else { s.release(e.packet); return false }
+            window.markContiguous()
+            window.append(e)
+            window.point(at: 0)
+            return true
+        }
+        return false
+    }
+
+    // MARK: Rates
+
+    /// The file's average bytes per tick over the seekable range.
+    func fileBytesPerTick(_ r: ClosedRange<Int64>) -> Double? {
+        guard let size = facts.fileSize, size > 0, r.upperBound > r.lowerBound else { return nil }
+        return Double(size) / Double(r.upperBound &- r.lowerBound)
+    }
+
+    /// The bytes per tick a scan steps back by where positioning is by byte:
+    /// the grid's, else the file's average; nil elsewhere or before the range is known.
+    func scanBytesPerTick() -> Double? {
+        guard facts.positionsByByte else { return nil }
+        if let r = grid.bytesPerTick { return r }
+        return range.flatMap { fileBytesPerTick($0) }
+    }
+
+    // MARK: The container's keyframe index
+
+    /// The trusted container index, read once through the seam after the range is measured.
+    func keyframeIndex(_ s: Seam) -> KeyframeIndex? {
+        if indexRead { return keyIndex }
+        guard let r = range else { return nil }
+        indexRead = true
+        guard let f = s.containerIndex() else { return nil }
+        container = f.container
+        containerFrameCount = f.frameCount
+        keyIndex = IndexTrust.trusted(f, range: r, ticksPerSecond: facts.ticksPerSecond, hasVideo: facts.hasVideo)
+        return keyIndex
+    }
+
+    /// index_mode OFF: no container index; a landing the grid does not know is scanned.
+    public func disableContainerIndex() {
+        indexRead = true
+        keyIndex = nil
+    }
+
+    /// Where a seek for index entry `timestamp` aims: mov searches its index for
+    /// `timestamp - (min_corrected_pts + dts_shift)`, a per-file constant of a
+    /// few frames libavformat does not publish, so aim halfway to the next
+    /// keyframe entry (the resolver checks where it landed).
+    func indexAim(_ timestamp: Int64) -> Int64 {
+        guard container == .mov, let e = keyIndex?.entries,
+              let i = e.firstIndex(where: { $0.timestamp == timestamp }) else { return timestamp }
+        let gap = i + 1 < e.count ? e[i + 1].timestamp &- timestamp : (i > 0 ? timestamp &- e[i - 1].timestamp : 0)
+        return timestamp &+ max(0, gap / 2)
+    }
+
+    /// The reference stream's exact number of packets when a trusted mov index lists every sample.
+    func exactFrameCount(_ s: Seam) -> Int64? {
+        guard keyframeIndex(s) != nil, container == .mov, containerFrameCount > 0 else { return nil }
+        return containerFrameCount
+    }
+
+    // MARK: Seekable range
+
+    /// [first frame, last frame], measured once: the smallest landable pts of the
+    /// opening packets, and the largest of the tail (positioned near the end,
+    /// read to EOF, backing off when too few packets came). Leaves the reads at
+    /// the start, with no landing.
+    public func seekableRange(_ s: Seam) throws -> ClosedRange<Int64>? {
+        if rangeKnown { return range }
+        guard facts.seekable else { rangeKnown = true; range = nil; return nil }
+        let first = try scanFirstFrame(s)
+        let last = try scanLastFrame(s)
+        rangeKnown = true
+        if let f = first, let l = last, f <= l { range = f...l } else { range = nil }
+        try s.rewind()
+        clearWindow(s)
+        stamp.forgetLanding()
+        positionLost = false
+        return range
+    }
+
+    func scanFirstFrame(_ s: Seam) throws -> Int64? {
+        try s.rewind()
+        var minPTS: Int64?
+        var refPackets = 0, after = 0
+        var sawKey = false
+        while let e = try read(s) {
+            s.release(e.packet)
+            guard e.header.stream == ref else { continue }
+            refPackets += 1
+            if e.header.isKey { sawKey = true }
+            if !e.notLandable, let t = e.presents ?? e.header.dts {
+                if minPTS == nil || t < minPTS! { minPTS = t; after = 0 } else { after += 1 }
+            }
+            // Enough packets past the smallest pts that nothing earlier can follow.
+            if sawKey && minPTS != nil && after > max(4, 2 * facts.settleCount) { break }
+            if refPackets > Budget.firstFrameReferencePackets { break }
+        }
+        return minPTS
+    }
+
+    func scanLastFrame(_ s: Seam) throws -> Int64? {
+        let endTicks = facts.durationEndTicks ?? Int64.max / 4
+        var backoff = facts.ticksPerSecond
+        for _ in 0..<Budget.lastFrameAttempts {
+            let target = endTicks &- backoff
+            let atStart = target <= facts.originTicks
+            if atStart { try s.rewind() } else if try !s.seek(toTicks: target) { try s.rewind() }
+            var maxPTS: Int64?
+            var refPackets = 0
+            while let e = try read(s) {
+                s.release(e.packet)
+                guard e.header.stream == ref else { continue }
+                refPackets += 1
+                if !e.notLandable, let t = e.presents ?? e.header.dts { maxPTS = max(maxPTS ?? t, t) }
+            }
+            if let m = maxPTS, refPackets > 2 * facts.settleCount + 2 || atStart { return m }
+            if atStart { return maxPTS }
+            backoff = backoff > Int64.max / 4 ? backoff : backoff * 2
+        }
+        return nil
+    }
+
+    // MARK: Resolve
+
+    /// The landing when memory decides it (the frame grid, or the trusted index
+    /// with the presentation times known): no positioning, no reading. The host's
+    /// reads are re-pointed inside the window when it holds the landing's
+    /// keyframe, else the next host read positions (`positionLost`, lazily at the
+    /// keyframe). The seam is crossed at most once per item (the index facts).
+    public func resolveFromMemory(_ request: LandingRequest, _ s: Seam) -> Landing? {
+        guard rangeKnown, facts.seekable else { return nil }
+        var known = LandingResolver.fromGrid(request, grid: grid)
+        if known == nil, request.wantsKeyframe, request.keyframeWindow != nil, let index = keyframeIndex(s) {
+            known = LandingResolver.fromIndexInMemory(request, index: index, grid: grid)
+        }
+        guard let k = known else { return nil }
+        dropPending(s)
+        let inWindow = window.indexOfKeyframe(presenting: k.key.pts)
+        land(k.pts, seekID: request.seekID)
+        if let i = inWindow {
+            window.point(at: i)
+        } else {
+            // The window is of another place: let it go, so that nothing (a step
+            // extending it) mistakes it for the landing's; the next read refills it.
+            clearWindow(s)
+            lazyKey = (k.pts, k.key)
+            positionLost = true
+        }
+        return Landing(pts: k.pts, isKeyframe: k.pts == k.key.pts, resolution: k.resolution, coversTarget: k.covers,
+                       packetsRead: 0)
+    }
+
+    /// Resolves `request` in order: memory (unless the caller already asked it,
+    /// `request.memoryChecked`), the trusted container index for nearest-keyframe
+    /// seeks, then the scan. Leaves the packets from the landing's keyframe in the
+    /// window and the host's reads pointed at it.
+    public func resolve(_ request: LandingRequest, _ s: Seam, shouldStop: () -> Bool) throws -> Landing {
+        guard facts.seekable else { throw EngineError(.unsupported) }
+        let start = packetsRead
+        if !request.memoryChecked, let l = resolveFromMemory(request, s) { return l }
+        if request.wantsKeyframe, request.keyframeWindow != nil, var index = keyframeIndex(s) {
+            let d = try LandingResolver.resolveFromIndex(request, index: &index, demuxer: SeamDemuxer(self, s),
+                                                         settleCount: facts.settleCount, shouldStop: shouldStop)
+            keyIndex = index
+            dropPending(s)
+            if let d = d {
+                window.markContiguous()
+                recordWindow()
+                window.point(at: d.startIndex)
+                land(d.pts, seekID: request.seekID)
+                return Landing(pts: d.pts, isKeyframe: d.isKeyframe, resolution: d.resolution,
+                               coversTarget: d.coversTarget, packetsRead: packetsRead &- start)
+            }
+        }
+        let scan = try scanFrom(target: request.targetFloor, exactTarget: request.target, window: request.keyframeWindow,
+                                wantsKeyframe: request.wantsKeyframe, s, shouldStop: shouldStop)
+        let d = LandingResolver.decide(request, scan: scan)
+        window.point(at: d.startIndex)
+        land(d.pts, seekID: request.seekID)
+        return Landing(pts: d.pts, isKeyframe: d.isKeyframe, resolution: d.resolution, coversTarget: d.coversTarget,
+                       packetsRead: packetsRead &- start)
+    }
+
+    /// The resolver's scan over the window; records what it proves.
+    func scanFrom(target T: Int64, exactTarget: Rational? = nil, window kw: ClosedRange<Int64>?, wantsKeyframe: Bool,
+                  _ s: Seam, shouldStop: () -> Bool) throws -> LandingScan {
+        let rate = scanBytesPerTick()
+        let gap = rate != nil ? grid.typicalKeyframeGap : nil
+        let sc = try LandingResolver.scan(SeamDemuxer(self, s), target: T, exactTarget: exactTarget, window: kw,
+                                          wantsKeyframe: wantsKeyframe,
+                                          firstFrame: range?.lowerBound ?? facts.originTicks,
+                                          ticksPerSecond: facts.ticksPerSecond, settleCount: facts.settleCount,
+                                          bytesPerTick: rate, keyframeGap: gap,
+                                          keyframeAnchor: gap != nil ? grid.nearestKnownKeyframe(to: T) : nil,
+                                          costlySeeks: facts.costlySeeks, shouldStop: shouldStop)
+        dropPending(s)
+        window.markContiguous(atEOF: sc.reachedEnd)
+        recordWindow()
+        return sc
+    }
+
+    // MARK: Frame stepping
+
+    /// Moves `count` frames from `from` (nil: the first frame) along the grid and
+    /// points the host's reads at the keyframe the new frame needs. nil when
+    /// there are not that many frames that way.
+    public func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64, _ s: Seam,
+                     shouldStop: () -> Bool) throws -> StepLanding? {
+        guard facts.seekable else { throw EngineError(.unsupported) }
+        let start = packetsRead
+        guard let r = try seekableRange(s) else { throw EngineError(.unsupported) }
+        let f0 = min(max(from ?? r.lowerBound, r.lowerBound), r.upperBound)
+        // Refused without reading when the range (or the exact frame count) proves it impossible.
+        if LandingResolver.stepIsImpossible(count: count, forward: forward, from: f0, range: r,
+                                            frameCount: exactFrameCount(s)) {
+            return nil
+        }
+        if grid.frame(from: f0, offset: 0) == nil {
+            _ = try scanFrom(target: f0, window: nil, wantsKeyframe: false, s, shouldStop: shouldStop)
+        }
+        var target: Int64?
+        for _ in 0..<Budget.stepRounds {
+            if let t = grid.frame(from: f0, offset: forward ? count : -count) { target = t; break }
+            guard let cov = grid.coverage(around: f0) else { return nil }
+            if forward {
+                if cov.upperBound == Int64.max { return nil }
+                // As many reference packets as frames are still missing (at least one).
+                let missing = count - (grid.framesKnown(after: f0) ?? 0)
+                try extendRun(cov, packets: min(max(1, missing), Budget.stepPacketsPerRound), s, shouldStop: shouldStop)
+            } else {
+                if cov.lowerBound <= r.lowerBound { return nil }
+                try scanGOPBefore(cov, range: r, s, shouldStop: shouldStop)
+                guard let now = grid.coverage(around: f0), now.lowerBound < cov.lowerBound else {
+                    // The frames before the proven run cannot be connected to it:
+                    // packets between are missing or unreadable (the media's fault).
+                    throw EngineError(.invalidData)
+                }
+            }
+        }
+        guard let t = target, let k = grid.keyframe(for: t) else { return nil }
+        if try !position(at: k, s, shouldStop: shouldStop) {
+            let sc = try scanFrom(target: t, window: nil, wantsKeyframe: false, s, shouldStop: shouldStop)
+            window.point(at: sc.lastKeyLE?.index ?? sc.firstKey.index)
+        }
+        land(t, seekID: seekID)
+        return StepLanding(pts: t, packetsRead: packetsRead &- start)
+    }
+
+    /// Proves the GOP before the run `cov`: by byte offset where timestamp seeks
+    /// land imprecisely (MPEG-TS), else a scan back from the frame before it;
+    /// then reads on until the frames up to the run are proven (Matroska has no
+    /// dts after a seek, so the scan may stop short).
+    func scanGOPBefore(_ cov: ClosedRange<Int64>, range r: ClosedRange<Int64>, _ s: Seam,
+                       shouldStop: () -> Bool) throws {
+        var scanned = false
+        if facts.positionsByByte, let k = grid.keyframe(for: cov.lowerBound), k.pts == cov.lowerBound,
+           let back = LandingResolver.backwardByteSpan(before: k, grid: grid, ticksPerSecond: facts.ticksPerSecond,
+                                                       fallbackBytesPerTick: fileBytesPerTick(r)) {
+            let sc = try LandingResolver.scanBackward(SeamDemuxer(self, s), into: k, back: back,
+                                                      settleCount: facts.settleCount, shouldStop: shouldStop)
+            dropPending(s)
+            if let sc = sc {
+                window.markContiguous(atEOF: sc.reachedEnd)
+                recordWindow()
+                scanned = true
+            }
+        }
+        if !scanned {
+            _ = try scanFrom(target: cov.lowerBound &- 1, window: nil, wantsKeyframe: false, s, shouldStop: shouldStop)
+        }
+        try extendWindow(untilDTS: cov.lowerBound &- 1, s, shouldStop: shouldStop)
+    }
+
+    /// Reads on until the window's largest reference dts reaches `d` (or EOF).
+    func extendWindow(untilDTS d: Int64, _ s: Seam, shouldStop: () -> Bool) throws {
+        guard window.contiguous else { return }
+        while !window.atEOF && (window.maxReferenceDTS ?? Int64.min) < d {
+            if shouldStop() { throw EngineError(.cancelled) }
+            guard let e = try read(s) else { window.reachedEOF(); break }
+            window.append(e)
+        }
+        recordWindow()
+    }
+
+    /// Extends the proven run `cov` forward: `n` more reference packets into the
+    /// window when it is contiguous and starts inside the run, else a scan from
+    /// the run's end. A window that outgrows its cap drops whole GOPs from its
+    /// front (the run stays proven in the grid), so a long step never re-reads.
+    func extendRun(_ cov: ClosedRange<Int64>, packets n: Int, _ s: Seam, shouldStop: () -> Bool) throws {
+        let joins = window.contiguous && window.entries.first.flatMap { $0.presents }.map { cov.contains($0) } == true
+        if !joins {
+            _ = try scanFrom(target: cov.upperBound, window: nil, wantsKeyframe: false, s, shouldStop: shouldStop)
+            trimWindow(s)
+            return
+        }
+        var refs = 0
+        while refs < n {
+            if shouldStop() { throw EngineError(.cancelled) }
+            guard let e = try read(s) else { window.reachedEOF(); break }
+            if e.header.stream == ref { refs += 1 }
+            window.append(e)
+            if window.count > PacketWindow<Seam.Packet>.maxPackets || window.bytes > facts.maxWindowBytes / 2 {
+                recordWindow()
+                dropLeadingGOPs(s)
+            }
+        }
+        recordWindow()
+    }
+}
+
+/// The lander and its seam as the resolver's `LandingDemuxer`: positioning goes
+/// to the seam, packets kept go to the lander's window.
+final class SeamDemuxer<S: LandingSeam>: LandingDemuxer {
+    let lander: Lander<S>
+    let seam: S
+    init(_ lander: Lander<S>, _ seam: S) { self.lander = lander; self.seam = seam }
+
+    var referenceStream: Int32 { lander.facts.referenceStream }
+    func seek(toTicks ticks: Int64) throws -> Bool { try seam.seek(toTicks: ticks) }
+    func rewind() throws { try seam.rewind() }
+    func resetWindow() {
+        lander.dropPending(seam)
+        lander.clearWindow(seam)
+    }
+    func next() throws -> PacketHeader? {
+        lander.dropPending(seam)
+        guard let e = try lander.read(seam) else { return nil }
+        lander.pending = e
+        return PacketHeader(stream: e.header.stream, pts: e.presents, dts: e.header.dts, isKey: e.header.isKey,
+                            isDiscard: e.notLandable, pos: e.header.pos)
+    }
+    func keep() {
+        guard let e = lander.pending else { return }
+        lander.pending = nil
+        lander.appendKept(e)
+    }
+    func drop() { lander.dropPending(seam) }
+    func seek(toIndexTimestamp timestamp: Int64) throws -> Bool {
+        try seam.seek(toIndexTimestamp: lander.indexAim(timestamp))
+    }
+    var positionsByByte: Bool { lander.facts.positionsByByte }
+    func seek(toByte offset: Int64) throws -> Bool { offset >= 0 ? try seam.seek(toByte: offset) : false }
+}
+
+extension Lander {
+    fileprivate func appendKept(_ e: Entry) { window.append(e) }
+}
+
+/// Which container index to trust: only one known to be complete, because a
+/// keyframe missing from the index must not exist (docs/ARCHITECTURE.md, "The
+/// container's keyframe index").
+public enum IndexTrust {
+    /// - mov/MP4: the sample table lists every sample: complete when it has as
+    ///   many entries as the stream has frames (not fragmented) and they reach
+    ///   the last frame measured from the file's end;
+    /// - Matroska: libavformat's cues (it cues every video keyframe), at least
+    ///   three, reaching both ends with no gap over twice the typical (lower median) one;
+    /// - everything else: none.
+    public static func trusted(_ f: ContainerIndexFacts, range r: ClosedRange<Int64>, ticksPerSecond: Int64,
+                               hasVideo: Bool) -> KeyframeIndex? {
+        guard f.entries.count > 1 else { return nil }
+        let keys = f.entries.filter(\.isKey).map {
+            KeyframeIndex.Entry(timestamp: $0.timestamp, pts: nil, landable: !$0.isDiscard)
+        }
+        guard !keys.isEmpty else { return nil }
+        let lastTimestamp = f.entries.map(\.timestamp).max() ?? Int64.min
+        switch f.container {
+        case .mov:
+            guard f.frameCount == Int64(f.entries.count), lastTimestamp &+ ticksPerSecond >= r.upperBound else { return nil }
+        case .matroska:
+            guard hasVideo, f.writtenByLavf else { return nil }
+            let ts = keys.map(\.timestamp)
+            guard ts.count >= 3, ts.first! <= r.lowerBound else { return nil }
+            var gaps = zip(ts.dropFirst(), ts).map { $0 &- $1 }
+            gaps.sort()
+            let typical = gaps[(gaps.count - 1) / 2]
+            guard typical > 0, gaps.last! <= 2 &* typical, r.upperBound &- ts.last! <= 2 &* typical else { return nil }
+        case .other:
+            return nil
+        }
+        return KeyframeIndex(entries: keys, timestampIsPTS: f.container == .matroska)
+    }
+}

@@ -1,0 +1,110 @@
+/// The values a landing is asked for and answered with, the failure type of
+/// the policy and the engines, and the packet view the host reads. Pure.
+
+/// An engine failure with FFmpeg's original code.
+public struct EngineError: Error, Sendable {
+    public var code: ErrorCode
+    public var avError: Int32
+    public init(_ code: ErrorCode, avError: Int32 = 0) { self.code = code; self.avError = avError }
+}
+
+/// Where a frame step landed.
+public struct StepLanding: Hashable, Sendable {
+    public var pts: Int64
+    public var packetsRead: UInt64
+    public var streamPTS: Int64?
+    public init(pts: Int64, packetsRead: UInt64, streamPTS: Int64? = nil) {
+        self.pts = pts; self.packetsRead = packetsRead; self.streamPTS = streamPTS
+    }
+}
+
+/// A landing to resolve, in absolute stream ticks.
+public struct LandingRequest: Hashable, Sendable {
+    /// The target as an exact rational number of ticks.
+    public var target: Rational
+    /// True for `.nearestKeyframe`.
+    public var wantsKeyframe: Bool
+    /// For `.nearestKeyframe`: the window [lo, hi] in whole ticks; nil when no
+    /// whole tick lies inside it (tolerance 0 and a target between ticks).
+    public var keyframeWindow: ClosedRange<Int64>?
+    public var seekID: UInt64
+    /// The caller already asked memory (`resolveFromMemory`) and it did not
+    /// decide: `resolve` goes straight to the index or the scan, so memory is
+    /// checked once per seek.
+    public var memoryChecked = false
+
+    public init(target: Rational, wantsKeyframe: Bool, keyframeWindow: ClosedRange<Int64>?, seekID: UInt64) {
+        self.target = target
+        self.wantsKeyframe = wantsKeyframe
+        self.keyframeWindow = wantsKeyframe ? keyframeWindow : nil
+        self.seekID = seekID
+    }
+
+    /// floor(target): the largest tick at or before the target.
+    public var targetFloor: Int64 { Int64(clamping: target.floor) }
+}
+
+/// Where a seek landed, as the engine found it.
+public struct Landing: Hashable, Sendable {
+    public var pts: Int64
+    public var isKeyframe: Bool
+    public var resolution: LandingResolution
+    public var coversTarget: Bool
+    public var packetsRead: UInt64
+    /// The pts in the demuxed stream's own time base when it differs from
+    /// `pts` (HLS: `pts` is on the engine's continuous timeline).
+    public var streamPTS: Int64?
+
+    public init(pts: Int64, isKeyframe: Bool, resolution: LandingResolution, coversTarget: Bool, packetsRead: UInt64,
+                streamPTS: Int64? = nil) {
+        self.streamPTS = streamPTS
+        self.pts = pts
+        self.isKeyframe = isKeyframe
+        self.resolution = resolution
+        self.coversTarget = coversTarget
+        self.packetsRead = packetsRead
+    }
+}
+
+/// A borrowed view of one demuxed packet. The C type is `fpx_packet`.
+public struct PacketView {
+    public var data: UnsafeRawPointer?
+    public var size: Int
+    public var streamIndex: Int32
+    public var pts: Int64?
+    public var dts: Int64?
+    public var duration: Int64
+    public var position: Int64
+    public var flags: UInt32
+    public var seekID: UInt64
+    public var avPacket: UnsafeRawPointer?
+    /// The landing of the seek this packet follows (reference stream pts), nil before any
+    /// landed seek. The C fields are `fpx_packet.landed_pts` and `landed_stream_index`.
+    public var landedPTS: Int64? = nil
+    public var landedStreamIndex: Int32 = -1
+    /// The landing in this packet's own stream time base, rounded up: a decoded frame of this
+    /// stream presents at or after the landing exactly when its pts >= this.
+    public var landedPTSInStream: Int64? = nil
+    /// Audio: samples at the start of this packet's decoded frame that present before the
+    /// landing (0 unless the packet straddles it).
+    public var trimSamples: Int64 = 0
+    /// What keeps `data` and `avPacket` alive: the packet's own reference,
+    /// freed when the last owner lets go. The engine keeps none of it; the
+    /// player holds it for the host (see `Player.readPacket`), so no engine
+    /// event (a seek, a segment evicted, the engine closed) can free it.
+    public var owner: AnyObject?
+
+    public init(data: UnsafeRawPointer?, size: Int, streamIndex: Int32, pts: Int64?, dts: Int64?, duration: Int64,
+                position: Int64, flags: UInt32, seekID: UInt64, avPacket: UnsafeRawPointer?, owner: AnyObject? = nil) {
+        self.data = data; self.size = size; self.streamIndex = streamIndex; self.pts = pts; self.dts = dts
+        self.duration = duration; self.position = position; self.flags = flags; self.seekID = seekID
+        self.avPacket = avPacket; self.owner = owner
+    }
+
+    public static let flagKey = ABIConstants.FPX_PACKET_FLAG_KEY
+    public static let flagCorrupt = ABIConstants.FPX_PACKET_FLAG_CORRUPT
+    public static let flagDiscard = ABIConstants.FPX_PACKET_FLAG_DISCARD
+    public static let flagDecodeOnly = ABIConstants.FPX_PACKET_FLAG_DECODE_ONLY
+    public static let flagDiscontinuity = ABIConstants.FPX_PACKET_FLAG_DISCONTINUITY
+}
+
