@@ -1013,7 +1013,9 @@ typedef struct fpx_stream_info {
 #define FPX_PACKET_FLAG_DISCARD 0x4u     /**< FFmpeg's AV_PKT_FLAG_DISCARD */
 /** Decode it, but do not present it: its pts is before the landed frame. */
 #define FPX_PACKET_FLAG_DECODE_ONLY 0x100u
-/** The first packet after a seek: flush your decoder. */
+/** The first packet after a seek or step that restarts the packets: flush your
+ *  decoder (and only then: with continuation on, a landing may continue the
+ *  packets without it; see "Continuation"). */
 #define FPX_PACKET_FLAG_DISCONTINUITY 0x200u
 /** A DECODE_ONLY packet that no later frame references: a host may drop it
  *  before its decoder (see "Disposable packets"). */
@@ -1403,7 +1405,8 @@ FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
 
 /**
  * Reads the next packet of the current item, of any stream, in demux order.
- * After a seek, the packets start at the keyframe the landed frame needs;
+ * After a seek, the packets start at the keyframe the landed frame needs
+ * (unless the landing continues the packets: see "Continuation");
  * packets whose pts is before the landed frame carry
  * FPX_PACKET_FLAG_DECODE_ONLY, and the first carries
  * FPX_PACKET_FLAG_DISCONTINUITY. A read issued while seeks are pending waits
@@ -1472,6 +1475,90 @@ FPX_API int fpx_player_stats_get(fpx_player *player, fpx_player_stats *stats);
  * Callback-safe: no.
  */
 FPX_API int fpx_player_set_stream_enabled(fpx_player *player, int stream_index, int enabled);
+
+/*
+ * Continuation (0.4). Off by default: every landed seek, step or scrub end
+ * then restarts the packets at the keyframe the landing needs, flagged
+ * DISCONTINUITY, and a host flushes its decoder and decodes that keyframe's
+ * GOP prefix again. With continuation on (fpx_player_set_continuation), a
+ * landing ahead of what the host's decoder already has continues the packets
+ * from the host's read position instead: the next packet read is the one
+ * after the last one read, with no DISCONTINUITY; packets whose pts is before
+ * the NEW landing are flagged DECODE_ONLY, and every packet from it on carries
+ * the new seek's id (a frame step keeps the latest seek's id, as always) and
+ * the new landing fields (landed_pts, landed_pts_in_stream, trim_samples).
+ * The outcome is the same either way; only the packets differ.
+ *
+ * The library continues only when all of these hold, so that it is right for
+ * a paused host and for a playing one alike:
+ * - the item is a file or an http(s) URL (HLS items always restart);
+ * - the host read every packet since the last DISCONTINUITY in order, with
+ *   nothing lost (no failed read, no stream enabled again, no read-ahead
+ *   dropped: see fpx_player_unread_packets);
+ * - the host's decoder cannot have returned a frame at or after the new
+ *   landing: the landed frame's packet has not been read yet since that
+ *   DISCONTINUITY (a decoder returns frames in presentation order, so it
+ *   returns none at or after a frame it was not given), or the host told the
+ *   library (fpx_player_report_decoded) that the largest pts its decoder
+ *   returned since then is before the landing;
+ * - continuing decodes no more reference-stream packets than restarting at
+ *   the landing's keyframe would (always when that keyframe was read since
+ *   the DISCONTINUITY; never when it lies ahead).
+ *
+ * What a host must do (the rule of "Landing on the packet stream", which
+ * already holds without continuation): flush its decoder at DISCONTINUITY and
+ * only there; keep it otherwise. Decode every packet, and present only the
+ * decoded frames whose pts is >= the landed_pts_in_stream of the latest
+ * packet it fed that decoder: after a continued landing this drops the frames
+ * before the new landing, including frames decoded before it and not yet
+ * presented; the first frame at or after it is the landed frame. A host that
+ * flushes at each seek's completion instead of at DISCONTINUITY must leave
+ * continuation off. A forward step of one frame then costs about one decoded
+ * frame instead of the GOP prefix.
+ */
+
+/**
+ * Turns continuation on (enabled != 0) or off (0) for this player: for the
+ * current item at once and for every item opened later. Default off. Takes
+ * effect at the next landing. It waits for a seek or read in progress on
+ * another thread to finish. Errors: FPX_ERROR_INVALID_HANDLE.
+ * Callback-safe: no.
+ */
+FPX_API int fpx_player_set_continuation(fpx_player *player, int enabled);
+
+/**
+ * Optional, for continuation: tells the library the largest pts (reference
+ * stream time base, as landed_pts) of a frame that the host's decoder of the
+ * reference stream returned since the last DISCONTINUITY packet it was fed
+ * (frames the host dropped count). With it, a landing whose packet was read
+ * already but whose frame the decoder has not returned yet continues too (in
+ * B-frame pyramids the next frame's packet is often read before the landed
+ * one's). Reports only grow the value; a report made while the next packet
+ * to read is a DISCONTINUITY is ignored (it is of the run that ended).
+ * Reporting less than the decoder returned makes continuation wrong. No-op
+ * for HLS items. Errors: FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY,
+ * FPX_ERROR_ITEM_FAILED. It waits for a seek or read in progress on another
+ * thread to finish.
+ * Callback-safe: no.
+ */
+FPX_API int fpx_player_report_decoded(fpx_player *player, int64_t pts);
+
+/**
+ * The host did not use the last `count` packets it read (a binding that
+ * reads ahead and drops what it read before a seek): the next reads return
+ * them again, in order, each stamped for the landing current when it is
+ * read again (flags, seek_id, landed fields; the DISCONTINUITY one flagged
+ * again). Call it before the seek, step or scrub end that follows, so that a
+ * continued landing continues from the packets the host really has. When
+ * they cannot be returned again (no longer buffered), the next read starts
+ * again at the keyframe the playhead frame needs, flagged DISCONTINUITY.
+ * count 0 does nothing. Errors: FPX_ERROR_UNSUPPORTED for HLS items (they
+ * never continue, so dropping the packets is right); FPX_ERROR_NO_ITEM,
+ * FPX_ERROR_ITEM_NOT_READY, FPX_ERROR_ITEM_FAILED. It waits for a seek or read
+ * in progress on another thread to finish.
+ * Callback-safe: no.
+ */
+FPX_API int fpx_player_unread_packets(fpx_player *player, uint32_t count);
 
 /* ======================================================================= */
 /* Scrub sessions                                                          */
@@ -1583,7 +1670,9 @@ FPX_API int fpx_scrub_get_position_throttle(fpx_scrub_session *session, fpx_time
  * included, also reaches on_frame_step.
  *
  * Afterwards, fpx_player_read_packet starts at the keyframe the new frame
- * needs, with DECODE_ONLY flags up to it. Pending seeks settle first.
+ * needs, with DECODE_ONLY flags up to it (with continuation on, it may
+ * continue from the read position instead: see "Continuation"). Pending
+ * seeks settle first.
  *
  * Cost: the engine caches the frame grid (8 bytes per frame, 32 per
  * keyframe, at most 4,194,304 frames) and a window of up to 4096 packets

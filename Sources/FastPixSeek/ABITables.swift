@@ -171,6 +171,9 @@ enum CFunction: String, CaseIterable, Sendable {
     case fpx_player_read_packet
     case fpx_player_stats_get
     case fpx_player_set_stream_enabled
+    case fpx_player_set_continuation
+    case fpx_player_report_decoded
+    case fpx_player_unread_packets
     case fpx_player_scrub_session
     case fpx_scrub_begin
     case fpx_scrub_update
@@ -251,6 +254,9 @@ enum CFunction: String, CaseIterable, Sendable {
              .fpx_player_dispatch_events,
              .fpx_player_read_packet,
              .fpx_player_set_stream_enabled,
+             .fpx_player_set_continuation,
+             .fpx_player_report_decoded,
+             .fpx_player_unread_packets,
              .fpx_player_step_frame,
              .fpx_player_current_time:
             return false

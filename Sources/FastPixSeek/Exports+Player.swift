@@ -500,3 +500,18 @@ public func fpxPlayerStatsGet(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<f
                                        index_frames: s.indexFrames, index_complete: s.indexComplete ? 1 : 0))
     }
 }
+
+@_cdecl("fpx_player_set_continuation")
+public func fpxPlayerSetContinuation(_ h: OpaquePointer?, _ enabled: Int32) -> Int32 {
+    withPlayer(.fpx_player_set_continuation, h) { p in try p.setContinuation(enabled != 0) }
+}
+
+@_cdecl("fpx_player_report_decoded")
+public func fpxPlayerReportDecoded(_ h: OpaquePointer?, _ pts: Int64) -> Int32 {
+    withPlayer(.fpx_player_report_decoded, h) { p in try p.reportDecoded(pts: pts) }
+}
+
+@_cdecl("fpx_player_unread_packets")
+public func fpxPlayerUnreadPackets(_ h: OpaquePointer?, _ count: UInt32) -> Int32 {
+    withPlayer(.fpx_player_unread_packets, h) { p in try p.unreadPackets(Int(count)) }
+}

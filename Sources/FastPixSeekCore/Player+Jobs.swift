@@ -39,6 +39,10 @@ extension Player {
             // here only leaves the range unknown.
             if let e = engine {
                 if let b = e as? BackgroundIndexable { withEngine(e) { b.setIndexMode(config.indexMode) } }
+                if let c = e as? Continuable {
+                    let on = m.locked { continuationEnabled }
+                    withEngine(e) { c.setContinuation(on) }
+                }
                 _ = try? withEngine(e) { try e.seekableRange() }
             }
         } catch let e as EngineError {

@@ -128,6 +128,8 @@ public final class Player: @unchecked Sendable {
     var nextItemID: UInt64 = 1
     var nextListenerID: UInt64 = 1
     var seekManagerEnabled = false
+    /// Continuation is on (fpx_player_set_continuation); applied to each item's engine.
+    var continuationEnabled = false
     /// The seek manager's state machine (ids, pending list, transitions): a value whose
     /// transitions return the effects applied here (`applyLocked`).
     var seeks = SeekManager<SeekRequest>()

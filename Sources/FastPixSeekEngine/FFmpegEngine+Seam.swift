@@ -104,3 +104,14 @@ extension FFmpegEngine: LandingSeam {
                                    writtenByLavf: lavf)
     }
 }
+
+/// Continuation: the engine only passes the host's side to its lander (the rule is the policy's).
+extension FFmpegEngine: Continuable {
+    public func setContinuation(_ on: Bool) { lander.continuation = on }
+    public func reportDecoderOutput(_ pts: Int64) { lander.reportOutput(pts) }
+    public func unreadPackets(_ count: Int) -> Bool {
+        guard !closed else { return false }
+        lander.unread(count)
+        return !lander.positionLost
+    }
+}

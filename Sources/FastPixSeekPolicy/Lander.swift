@@ -26,10 +26,13 @@ public final class Lander<Seam: LandingSeam> {
         public static var stepRounds: Int { 1_000_000 }
         /// Reference packets a forward step reads per round, at most.
         public static var stepPacketsPerRound: Int { PacketWindow<Seam.Packet>.maxPackets / 2 }
+        /// Packets a seek reads on from the host's read position to reach a target
+        /// just past the window (`continueForward`), at most.
+        public static var continuationPackets: Int { PacketWindow<Seam.Packet>.maxPackets / 2 }
     }
 
     public let facts: DemuxerFacts
-    public private(set) var window: PacketWindow<Seam.Packet>
+    public internal(set) var window: PacketWindow<Seam.Packet>
     /// What is known of the frame grid.
     public private(set) var grid = FrameGrid()
     /// The per-seek state the host's packets are stamped from.
@@ -48,12 +51,26 @@ public final class Lander<Seam: LandingSeam> {
     /// The host's read position was moved by an operation that did not land (a
     /// cancelled, failed or refused seek or step, a failed read): the next host
     /// read first puts it back at the keyframe the playhead needs, with DISCONTINUITY.
-    public private(set) var positionLost = false
+    public internal(set) var positionLost = false {
+        didSet { if positionLost { endRun() } }
+    }
     /// Lazy positioning: the keyframe a landing decided from memory decodes
     /// from, for the next host read, valid while `landing` is the landed frame.
     private var lazyKey: (landing: Int64, key: FrameGrid.Keyframe)?
     /// The packet the resolver read last and has not kept or dropped.
     fileprivate var pending: Entry?
+    /// Continuation is on for this item's player (see Lander+Continuation.swift).
+    public var continuation = false
+    /// The host's reads are one run: since the packet flagged DISCONTINUITY, every
+    /// host packet came from the contiguous window in order, so `window.cursor` is
+    /// the host's read position in it.
+    public internal(set) var hostRun = false
+    /// Packets delivered in the current run (for `unread`).
+    var runDelivered = 0
+    /// The largest pts the host reported its decoder returned in this run.
+    public internal(set) var reportedOutput: Int64?
+    /// Landings that continued the host's run (for tests and stats).
+    public internal(set) var continuedLandings: UInt64 = 0
     /// Packets read through the seam (a landing's `packetsRead` is its share).
     public private(set) var packetsRead: UInt64 = 0
 
@@ -102,13 +119,34 @@ public final class Lander<Seam: LandingSeam> {
         release(s, window.clear())
     }
 
+    /// The host's run ends (its next packet will be a DISCONTINUITY, or not from the window).
+    func endRun() {
+        hostRun = false
+        runDelivered = 0
+        reportedOutput = nil
+    }
+
+    /// A host packet is delivered: from the window (`inWindow`), starting a run
+    /// when it carries the pending DISCONTINUITY.
+    func noteDelivered(startsRun: Bool, inWindow: Bool) {
+        guard inWindow else { endRun(); return }
+        if startsRun {
+            endRun()
+            hostRun = true
+        }
+        if hostRun { runDelivered += 1 }
+    }
+
     /// Lets go of everything (the engine closes).
     public func close(_ s: Seam) {
         dropPending(s)
         clearWindow(s)
     }
 
-    func trimWindow(_ s: Seam) { release(s, window.trim(maxBytes: facts.maxWindowBytes)) }
+    func trimWindow(_ s: Seam) {
+        release(s, window.trim(maxBytes: facts.maxWindowBytes))
+        if !window.contiguous { endRun() }
+    }
 
     /// Records what the window proves about the frame grid.
     func recordWindow() {
@@ -129,12 +167,17 @@ public final class Lander<Seam: LandingSeam> {
     }
 
     /// A stream was enabled again: the window was read without it, so no seek may replay it.
-    public func windowMissesStream() { window.markDiscontiguous() }
+    public func windowMissesStream() {
+        window.markDiscontiguous()
+        endRun()
+    }
 
     /// The landing the host's packets follow; `seekID` 0: a frame step.
     func land(_ pts: Int64, seekID: UInt64) {
         positionLost = false
         stamp.land(pts, seekID: seekID)
+        // The next host packet is a DISCONTINUITY: a new run.
+        endRun()
     }
 
     // MARK: Host reads
@@ -145,14 +188,22 @@ public final class Lander<Seam: LandingSeam> {
     /// keep the packet, `body` takes it over. nil at the end of the stream.
     /// The read position must be in place (`positionLost` false: `restoreReadPosition`).
     public func nextForHost<R>(_ s: Seam, _ body: (Entry, _ owned: Bool) throws -> R) throws -> R? {
-        if let e = window.takeNext() { return try body(e, false) }
+        let startsRun = stamp.discontinuityPending
+        if let e = window.takeNext() {
+            noteDelivered(startsRun: startsRun, inWindow: true)
+            return try body(e, false)
+        }
         guard let e = try read(s) else {
             window.reachedEOF()
             return nil
         }
-        guard window.contiguous else { return try body(e, true) }
+        guard window.contiguous else {
+            noteDelivered(startsRun: startsRun, inWindow: false)
+            return try body(e, true)
+        }
         window.append(e)
         window.point(at: window.count)
+        noteDelivered(startsRun: startsRun, inWindow: true)
         defer { trimWindow(s) }
         return try body(e, false)
     }
@@ -384,8 +435,22 @@ public final class Lander<Seam: LandingSeam> {
             known = LandingResolver.fromIndexInMemory(request, index: index, grid: grid)
         }
         guard let k = known else { return nil }
-        dropPending(s)
+        let landing = Landing(pts: k.pts, isKeyframe: k.pts == k.key.pts, resolution: k.resolution,
+                              coversTarget: k.covers, packetsRead: 0)
         let inWindow = window.indexOfKeyframe(presenting: k.key.pts)
+        if continues(to: k.pts, key: k.key) {
+            dropPending(s)
+            continueLanding(k.pts, seekID: request.seekID)
+            return landing
+        }
+        // Continuing would need reading on past the window (its keyframe was delivered in
+        // this run, the landing's packet not read yet): that is I/O, the worker's
+        // (`continueForward`).
+        if continuation, hostRun, window.contiguous, let ki = inWindow, ki < window.cursor,
+           indexOfFrame(presenting: k.pts) == nil {
+            return nil
+        }
+        dropPending(s)
         land(k.pts, seekID: request.seekID)
         if let i = inWindow {
             window.point(at: i)
@@ -396,8 +461,7 @@ public final class Lander<Seam: LandingSeam> {
             lazyKey = (k.pts, k.key)
             positionLost = true
         }
-        return Landing(pts: k.pts, isKeyframe: k.pts == k.key.pts, resolution: k.resolution, coversTarget: k.covers,
-                       packetsRead: 0)
+        return landing
     }
 
     /// Resolves `request` in order: memory (unless the caller already asked it,
@@ -408,6 +472,7 @@ public final class Lander<Seam: LandingSeam> {
         guard facts.seekable else { throw EngineError(.unsupported) }
         let start = packetsRead
         if !request.memoryChecked, let l = resolveFromMemory(request, s) { return l }
+        if let l = try continueForward(request, s, shouldStop: shouldStop) { return l }
         if request.wantsKeyframe, request.keyframeWindow != nil, var index = keyframeIndex(s) {
             let d = try LandingResolver.resolveFromIndex(request, index: &index, demuxer: SeamDemuxer(self, s),
                                                          settleCount: facts.settleCount, shouldStop: shouldStop)
@@ -488,6 +553,10 @@ public final class Lander<Seam: LandingSeam> {
             }
         }
         guard let t = target, let k = grid.keyframe(for: t) else { return nil }
+        if continues(to: t, key: k) {
+            continueLanding(t, seekID: seekID)
+            return StepLanding(pts: t, packetsRead: packetsRead &- start)
+        }
         if try !position(at: k, s, shouldStop: shouldStop) {
             let sc = try scanFrom(target: t, window: nil, wantsKeyframe: false, s, shouldStop: shouldStop)
             window.point(at: sc.lastKeyLE?.index ?? sc.firstKey.index)

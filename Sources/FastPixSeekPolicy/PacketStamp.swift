@@ -49,6 +49,15 @@ public struct PacketStamp: Hashable, Sendable {
         if seekID != 0 { self.seekID = seekID }
     }
 
+    /// A landing on `pts` that continues the host's packets (Continuation): the
+    /// DECODE_ONLY threshold and the landing fields move to it, the seek id to
+    /// `seekID` (0: a frame step keeps the latest), and no DISCONTINUITY is marked.
+    public mutating func continueLanding(_ pts: Int64, seekID: UInt64) {
+        landedPTS = pts
+        landedSegment = nil
+        if seekID != 0 { self.seekID = seekID }
+    }
+
     /// Reading starts again at the first packet with no landing of its own
     /// (an HLS segment entered by reading on): no DECODE_ONLY threshold, no
     /// DISCONTINUITY, the item's current seek id.

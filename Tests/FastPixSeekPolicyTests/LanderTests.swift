@@ -218,6 +218,15 @@ final class LanderTests: XCTestCase {
         XCTAssertGreaterThan(s.indexSeeks, 0)
         XCTAssertLessThan(s.reads, 24, "O(1) packets, not a GOP")
         XCTAssertEqual(s.indexAsked, 1)
+        // One positioning per keyframe whose pts it learns, and one more at the chosen
+        // keyframe when it was not the last learned: at most 3; learned pts are kept.
+        XCTAssertLessThanOrEqual(s.positionings, 3)
+        s.resetCounters()
+        l.clearWindow(s)
+        let again = try l.resolve(LandingRequest(target: Rational(t), wantsKeyframe: true, keyframeWindow: w, seekID: 2),
+                                  s, shouldStop: { false })
+        XCTAssertEqual(again.pts, landing.pts)
+        XCTAssertLessThanOrEqual(s.positionings, 1, "pts known: memory, or one positioning")
         assertConserved(s, l)
     }
 
@@ -323,6 +332,38 @@ final class LanderTests: XCTestCase {
         XCTAssertTrue(try l.position(at: k2, s, shouldStop: { false }))
         XCTAssertEqual(s.seeks, 1, "the learned shift lands at once")
         assertConserved(s, l)
+    }
+
+    func testRepositioningGivesUpAfterItsBudget() throws {
+        // Every timestamp seek lands a GOP early and the shift never settles (a demuxer that
+        // lies): position(at:) stops after Budget.repositionAttempts seeks; the caller scans.
+        final class Drifting: LandingSeam {
+            typealias Packet = Int
+            let inner: ScriptedSeam
+            var drift: Int64 = 0
+            init(_ s: ScriptedSeam) { inner = s }
+            func seek(toTicks t: Int64) throws -> Bool { drift += 48 * 3600; return try inner.seek(toTicks: t - drift) }
+            func seek(toByte o: Int64) throws -> Bool { try inner.seek(toByte: o) }
+            func seek(toIndexTimestamp t: Int64) throws -> Bool { try inner.seek(toIndexTimestamp: t) }
+            func rewind() throws { try inner.rewind() }
+            func read() throws -> (header: DemuxedPacket, packet: Int)? { try inner.read() }
+            func release(_ p: Int) { inner.release(p) }
+            func containerIndex() -> ContainerIndexFacts? { nil }
+        }
+        let p = Media.video(keyEvery: 12, audioEvery: 0)
+        let s = ScriptedSeam(p)
+        let l = Lander<ScriptedSeam>(facts: Media.facts(p))
+        _ = try l.seekableRange(s)
+        _ = try l.resolve(exact(200 * 3600), s, shouldStop: { false })
+        let k = try XCTUnwrap(l.grid.keyframe(for: 200 * 3600))
+        let d = Drifting(s)
+        let ld = Lander<Drifting>(facts: Media.facts(p))
+        _ = try ld.seekableRange(d)
+        ld.absorb(start: k.pts, end: k.pts, frames: [(k.pts, true, k.dts)], entryPoints: [], keyPositions: [:])
+        s.resetCounters()
+        XCTAssertFalse(try ld.position(at: k, d, shouldStop: { false }))
+        XCTAssertLessThanOrEqual(s.seeks, Lander<Drifting>.Budget.repositionAttempts)
+        XCTAssertGreaterThan(s.seeks, 1)
     }
 
     func testPositionByByteWhereTimestampSeeksLandMidGOP() throws {

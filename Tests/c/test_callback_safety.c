@@ -15,7 +15,7 @@ static struct {
     fpx_player *player;
     fpx_scrub_session *scrub;
     int ran;
-    struct call calls[32];
+    struct call calls[35];
 } t;
 
 static void in_callback(const fpx_seek_outcome *outcome, void *userdata)
@@ -79,6 +79,15 @@ static void in_callback(const fpx_seek_outcome *outcome, void *userdata)
     t.calls[i].name = "fpx_player_set_stream_enabled";
     t.calls[i].callback_safe = 0;
     t.calls[i++].rc = fpx_player_set_stream_enabled(t.player, (int)0, (int)0);
+    t.calls[i].name = "fpx_player_set_continuation";
+    t.calls[i].callback_safe = 0;
+    t.calls[i++].rc = fpx_player_set_continuation(t.player, (int)0);
+    t.calls[i].name = "fpx_player_report_decoded";
+    t.calls[i].callback_safe = 0;
+    t.calls[i++].rc = fpx_player_report_decoded(t.player, (int64_t)0);
+    t.calls[i].name = "fpx_player_unread_packets";
+    t.calls[i].callback_safe = 0;
+    t.calls[i++].rc = fpx_player_unread_packets(t.player, (uint32_t)0);
     t.calls[i].name = "fpx_player_scrub_session";
     t.calls[i].callback_safe = 1;
     t.calls[i++].rc = fpx_player_scrub_session(t.player, NULL);

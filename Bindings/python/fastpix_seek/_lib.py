@@ -570,6 +570,9 @@ FUNCTIONS: List[Binding] = [
             c_int, check_error),
     Binding("fpx_player_cancel_pending_seeks", [_P, _u64p], c_int, check_error),
     Binding("fpx_player_set_stream_enabled", [_P, c_int, c_int], c_int, check_error),
+    Binding("fpx_player_set_continuation", [_P, c_int], c_int, check_error),
+    Binding("fpx_player_report_decoded", [_P, c_int64], c_int, check_error),
+    Binding("fpx_player_unread_packets", [_P, c_uint32], c_int, check_error),
     Binding("fpx_player_add_listener", [_P, POINTER(fpx_listener), _u64p], c_int, check_error),
     Binding("fpx_player_remove_listener", [_P, c_uint64], c_int, check_error),
     Binding("fpx_player_dispatch_events", [_P, POINTER(c_int)], c_int, check_error),
@@ -724,7 +727,8 @@ _OPTIONAL_PREFIXES = ("fpx_scrub_", "fpx_player_scrub_session", "fpx_player_step
                       "fpx_player_live_seek_window", "fpx_player_seek_to_live_edge",
                       "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation",
                       "fpx_player_seek_wait", "fpx_player_set_stream_enabled",
-                      "fpx_ffmpeg_versions")
+                      "fpx_ffmpeg_versions", "fpx_player_set_continuation",
+                      "fpx_player_report_decoded", "fpx_player_unread_packets")
 _REQUIRED = {b.name for b in FUNCTIONS if not b.name.startswith(_OPTIONAL_PREFIXES)}
 
 

@@ -765,6 +765,7 @@ class Player:
         self._gen = 0
         self._pre: "deque[Tuple[Optional[bytes], Any]]" = deque()
         self._pre_gen = 0
+        self._continuation = False  # set_continuation(): read-ahead goes back before moves
         self._live: Optional[bool] = None  # the current item is live HLS (read one by one)
         # The one fpx_packet the readers fill (under _read_lock), unpacked in one call.
         self._pkt = _lib.fpx_packet()
@@ -843,9 +844,35 @@ class Player:
     # -- lifecycle -----------------------------------------------------------------------
     def _h(self) -> _lib.PlayerHandle:
         # Every call that takes the handle this way may move the packet stream (a seek, a
-        # step, a scrub end...): packets read ahead before it are checked before use.
+        # step, a scrub end...): packets read ahead before it are checked before use. With
+        # continuation on, they are first given back to the library (_give_back_read_ahead).
         self._gen += 1
-        return self._hq()
+        h = self._hq()
+        if self._continuation and self._pre:
+            self._give_back_read_ahead(h)
+        return h
+
+    def _give_back_read_ahead(self, h: _lib.PlayerHandle) -> None:
+        """With continuation on, a seek, step or scrub end may continue the packet stream
+        from where the library thinks the host is: packets() read ahead of the user, so the
+        library would count packets the user never saw as delivered, and a continued
+        landing would skip them (corrupting the user's decoder). Before any call that may
+        move the stream, the read-ahead packets go back (fpx_player_unread_packets): the
+        library delivers them again, stamped for the landing current then, and they leave
+        the read-ahead. Where it cannot (HLS items, which never continue; inside a
+        callback) they stay, under the rule of _take()."""
+        if self._core.in_callback():
+            return
+        with self._read_lock:
+            n = sum(1 for e in self._pre if e[0] is not None)
+            if n == 0:
+                return
+            try:
+                _lib.lib.fpx_player_unread_packets(h, n)
+            except _errors.FastPixSeekError:
+                return
+            self._drop_read_ahead()
+            self._pre_gen = self._gen
 
     def _hq(self) -> _lib.PlayerHandle:
         """The handle, for calls that never move the packet stream (getters)."""
@@ -1055,6 +1082,26 @@ class Player:
         info = _lib.fpx_stream_info()
         _lib.lib.fpx_player_stream_info(self._hq(), index, ctypes.byref(info))
         return StreamInfo._from_c(info)
+
+    def set_continuation(self, enabled: bool) -> None:
+        """Turns continuation on or off (default off; seek.h, "Continuation"): a seek, step
+        or scrub end that lands ahead of what your decoder has continues the packets from
+        your read position (no DISCONTINUITY, DECODE_ONLY up to the new landing) instead of
+        restarting at its keyframe. Keep your decoder unless a packet is flagged
+        DISCONTINUITY, and present only frames whose pts >= the latest packet's
+        landed_pts_in_stream. packets() gives its read-ahead back before every call that may
+        move the stream, so nothing it read ahead is lost. Blocking (waits for a seek in
+        progress). The C function is ``fpx_player_set_continuation``."""
+        _lib.lib.fpx_player_set_continuation(self._h(), 1 if enabled else 0)
+        self._continuation = bool(enabled)
+
+    def report_decoded(self, pts: int) -> None:
+        """Optional, with continuation: the largest pts (reference stream time base) your
+        decoder of the reference stream returned since the last DISCONTINUITY packet you fed
+        it (frames you dropped count). It lets landings whose packet was read already, but
+        whose frame your decoder has not returned, continue too. Never report less than
+        your decoder returned. The C function is ``fpx_player_report_decoded``."""
+        _lib.lib.fpx_player_report_decoded(self._hq(), int(pts))
 
     def set_stream_enabled(self, index: int, enabled: bool) -> None:
         """Switches a stream of the ready item off or back on: a disabled stream is discarded
@@ -1473,8 +1520,11 @@ class Player:
             if raws:
                 fresh = raws[0]
                 last = next((e[1] for e in reversed(pre) if e[0] is not None), None)
+                # With continuation on, a continued landing changes the seek id without a
+                # DISCONTINUITY: the stream goes on right after the read-ahead packets (they
+                # could not go back: _give_back_read_ahead), so they come first.
                 if last is None or fresh[1][8] & _lib.FPX_PACKET_FLAG_DISCONTINUITY or \
-                        fresh[1][9] != last[9]:
+                        (fresh[1][9] != last[9] and not self._continuation):
                     self._drop_read_ahead()
                 pre.append(fresh)
             elif isinstance(err, _errors.EndOfFile) and gen == self._gen:
@@ -1518,7 +1568,10 @@ class Player:
 
         Seeks, steps, scrub ends and cancels between two packets are safe: no packet read
         ahead before them is handed out when the stream moved (see the rule at _take: the
-        next packet after a seek is the new landing's, flagged DISCONTINUITY). Packets read
+        next packet after a seek is the new landing's, flagged DISCONTINUITY). With continuation
+        on (set_continuation), the packets read ahead go back to the library before any call
+        that may move the stream, and come again stamped for the new landing, so a landing
+        that continues the stream loses none of them. Packets read
         ahead and not handed out when you stop iterating stay with the player: the next
         read_packet() or packets() returns them first. Opening or closing an item drops
         them; disabling a stream drops its own. Ctrl-C loses the batch being read (as a

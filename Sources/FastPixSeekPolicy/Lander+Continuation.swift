@@ -1,0 +1,128 @@
+/// Continuation: a landing ahead of what the host's decoder already has, when
+/// continuing is cheaper than restarting at its keyframe, continues the host's
+/// packets from its read position, with no DISCONTINUITY, DECODE_ONLY up to the
+/// new landing and the new landing's fields (docs/ARCHITECTURE.md, "Continuation";
+/// seek.h, "Continuation").
+///
+/// The rule (`continues(to:key:)`), all of it required:
+/// - continuation is on for the player (`continuation`);
+/// - the host's reads are one run (`hostRun`): since the packet flagged
+///   DISCONTINUITY, every packet came from the contiguous window in order, so
+///   the window's cursor is exactly the host's read position;
+/// - the host's decoder cannot have returned a frame at or after the landing:
+///   the landing's packet has not been delivered in this run (it lies at or
+///   after the cursor; a decoder returns frames in presentation order, so none
+///   at or after a frame it has not decoded), or, when the host reported the
+///   largest pts its decoder returned in this run (`reportOutput`), that pts is
+///   before the landing;
+/// - it is cheaper: the reference packets to decode from the read position to
+///   the landing's packet are at most those from the landing's keyframe (when
+///   the keyframe was delivered in this run, always; when it lies ahead, never).
+extension Lander {
+    /// The reference packets in `window.entries[from...through]`.
+    func referencePackets(from a: Int, through b: Int) -> Int {
+        guard a <= b else { return 0 }
+        var n = 0
+        for i in max(0, a)...min(b, window.count - 1) where window.entries[i].header.stream == ref { n += 1 }
+        return n
+    }
+
+    /// The window index of the reference packet presenting at `pts` (a landable one).
+    func indexOfFrame(presenting pts: Int64) -> Int? {
+        window.entries.firstIndex { $0.header.stream == ref && !$0.notLandable && $0.presents == pts }
+    }
+
+    /// Whether a landing on `pts`, decoded from keyframe `key`, continues the host's run.
+    public func continues(to pts: Int64, key: FrameGrid.Keyframe) -> Bool {
+        guard continuation, hostRun, window.contiguous, !positionLost, !stamp.discontinuityPending,
+              let li = indexOfFrame(presenting: pts) else { return false }
+        let cursor = window.cursor
+        if let out = reportedOutput {
+            guard out < pts else { return false }
+        } else {
+            guard li >= cursor else { return false }
+        }
+        let cont = referencePackets(from: cursor, through: li)
+        let restart = window.indexOfKeyframe(presenting: key.pts).map { referencePackets(from: $0, through: li) }
+            ?? Int.max
+        return cont <= restart
+    }
+
+    /// Lands on `pts` by continuing the host's run (`continues(to:key:)` said so).
+    func continueLanding(_ pts: Int64, seekID: UInt64) {
+        positionLost = false
+        stamp.continueLanding(pts, seekID: seekID)
+        continuedLandings &+= 1
+    }
+
+    /// Reading forward from the host's read position to a target just past what
+    /// the window proves, so that a seek there may continue (or restart inside the
+    /// window without a new positioning). nil: not applicable, or the grid still
+    /// does not decide (the caller resolves as usual).
+    func continueForward(_ request: LandingRequest, _ s: Seam, shouldStop: () -> Bool) throws -> Landing? {
+        guard continuation, hostRun, window.contiguous, !window.atEOF, !stamp.discontinuityPending,
+              let first = window.entries.first?.presents, let cov = grid.coverage(around: first) else { return nil }
+        let T = request.targetFloor
+        let start = packetsRead
+        guard T >= first else { return nil }
+        if T > cov.upperBound {
+            // Only a target within about a keyframe interval past the window: farther,
+            // its keyframe is surely ahead and the index or the scan finds it for less.
+            let gap = grid.typicalKeyframeGap ?? facts.ticksPerSecond
+            guard T &- cov.upperBound <= gap else { return nil }
+            // Read on until a reference dts passes T (the frames up to T are then all
+            // read), or, without dts, settleCount frames past it; bounded.
+            var budget = Budget.continuationPackets, past = 0
+            while budget > 0, !window.atEOF, (window.maxReferenceDTS ?? Int64.min) <= T, past < facts.settleCount,
+                  !window.isOver(maxBytes: facts.maxWindowBytes / 2) {
+                if shouldStop() { throw EngineError(.cancelled) }
+                guard let e = try read(s) else { window.reachedEOF(); break }
+                if e.header.stream == ref, e.header.dts == nil, let t = e.presents, t > T { past += 1 }
+                window.append(e)
+                budget -= 1
+            }
+            recordWindow()
+        }
+        guard hostRun, window.contiguous, let k = LandingResolver.fromGrid(request, grid: grid) else { return nil }
+        let landing = Landing(pts: k.pts, isKeyframe: k.pts == k.key.pts, resolution: k.resolution,
+                              coversTarget: k.covers, packetsRead: packetsRead &- start)
+        if continues(to: k.pts, key: k.key) {
+            continueLanding(k.pts, seekID: request.seekID)
+            return landing
+        }
+        guard let i = window.indexOfKeyframe(presenting: k.key.pts) else { return nil }
+        window.point(at: i)
+        land(k.pts, seekID: request.seekID)
+        return landing
+    }
+
+    // MARK: The host's side
+
+    /// The host's decoder of the reference stream returned (or the host dropped)
+    /// frames up to `pts` in the current run. Ignored when no run is current (the
+    /// report is of a run a landing ended, or of none).
+    public func reportOutput(_ pts: Int64) {
+        guard hostRun, !stamp.discontinuityPending else { return }
+        reportedOutput = max(reportedOutput ?? pts, pts)
+    }
+
+    /// The host did not use the last `count` packets it read (a binding's read-ahead):
+    /// they are delivered again, stamped for the landing current then. Packets no
+    /// longer in the window cannot be: the read position is then lost (the next read
+    /// restarts at the playhead's keyframe, with DISCONTINUITY).
+    public func unread(_ count: Int) {
+        guard count > 0 else { return }
+        guard hostRun, window.contiguous, count <= window.cursor, count <= runDelivered else {
+            positionLost = true
+            hostRun = false
+            return
+        }
+        window.point(at: window.cursor - count)
+        runDelivered -= count
+        if runDelivered == 0 {
+            // The run's first packet goes back: it is the DISCONTINUITY one again.
+            stamp.restored()
+            hostRun = false
+        }
+    }
+}

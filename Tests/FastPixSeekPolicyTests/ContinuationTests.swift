@@ -1,0 +1,242 @@
+import Foundation
+import XCTest
+@testable import FastPixSeekPolicy
+
+/// Continuation as a rule of the policy, on a scripted seam: when a landing
+/// continues the host's packets (no DISCONTINUITY, the read position kept), and
+/// when it must restart at its keyframe.
+final class ContinuationTests: XCTestCase {
+    struct Read { var h: DemuxedPacket; var flags: UInt32; var seekID: UInt64; var landed: Int64? }
+
+    /// The host reads `n` packets (or until the landing's frame and `extra` more reference packets).
+    @discardableResult
+    func read(_ l: Lander<ScriptedSeam>, _ s: ScriptedSeam, _ n: Int) throws -> [Read] {
+        var out: [Read] = []
+        for _ in 0..<n {
+            guard let r = try l.nextForHost(s, { e, owned -> Read in
+                if owned { s.release(e.packet) }
+                let f = l.stamp.nextFlags(presents: e.presents ?? e.header.dts, timeBase: l.stamp.referenceTimeBase)
+                return Read(h: e.header, flags: f, seekID: l.stamp.seekID, landed: l.stamp.landedPTS)
+            }) else { break }
+            out.append(r)
+        }
+        return out
+    }
+
+    /// Reads until the reference packet presenting at `pts` and `after` more reference packets.
+    @discardableResult
+    func read(_ l: Lander<ScriptedSeam>, _ s: ScriptedSeam, through pts: Int64, after: Int = 0) throws -> [Read] {
+        var out: [Read] = []
+        var seen = false, more = 0
+        while true {
+            guard let r = try read(l, s, 1).first else { break }
+            out.append(r)
+            if r.h.stream == 0 {
+                if seen { more += 1 }
+                if r.h.pts == pts { seen = true }
+                if seen && more >= after { break }
+            }
+        }
+        return out
+    }
+
+    func setup(keyEvery: Int = 24, audioEvery: Int = 2, on: Bool = true) throws -> (ScriptedSeam, Lander<ScriptedSeam>, [Int64]) {
+        let p = Media.video(keyEvery: keyEvery, audioEvery: audioEvery)
+        let s = ScriptedSeam(p)
+        let l = Lander<ScriptedSeam>(facts: Media.facts(p))
+        _ = try l.seekableRange(s)
+        l.continuation = on
+        return (s, l, p.filter { $0.stream == 0 }.compactMap(\.pts).sorted())
+    }
+
+    func exact(_ t: Int64, id: UInt64) -> LandingRequest {
+        LandingRequest(target: Rational(t), wantsKeyframe: false, keyframeWindow: nil, seekID: id)
+    }
+
+    func testForwardStepsContinueAndCostAboutOnePacketEach() throws {
+        let (s, l, f) = try setup(audioEvery: 0)
+        _ = try l.resolve(exact(f[26], id: 1), s, shouldStop: { false })
+        let first = try read(l, s, through: f[26])
+        XCTAssertNotEqual(first[0].flags & PacketView.flagDiscontinuity, 0)
+        XCTAssertTrue(l.hostRun)
+        var at = f[26]
+        var continued = 0, restarted = 0, delivered = 0
+        for i in 27..<46 {
+            // The next frame's packet: not read yet, or read already (B-pyramid order).
+            let step = try XCTUnwrap(try l.step(from: at, forward: true, count: 1, seekID: 0, s, shouldStop: { false }))
+            XCTAssertEqual(step.pts, f[i])
+            at = step.pts
+            let got = try read(l, s, through: f[i])
+            delivered += got.filter { $0.h.stream == 0 }.count
+            if got.first.map({ $0.flags & PacketView.flagDiscontinuity != 0 }) == true { restarted += 1 } else { continued += 1 }
+            // Every packet before the new landing is DECODE_ONLY; the landing's is not; all carry it.
+            for r in got {
+                XCTAssertEqual(r.landed, f[i])
+                if let p = r.h.pts { XCTAssertEqual(r.flags & PacketView.flagDecodeOnly != 0, p < f[i]) }
+            }
+        }
+        XCTAssertGreaterThan(continued, 0)
+        // Without a decoder report, a step whose frame's packet was read already restarts
+        // (the decoder may have returned it): B-pyramids restart for some steps.
+        XCTAssertEqual(continued + restarted, 19)
+        XCTAssertEqual(l.continuedLandings, UInt64(continued))
+        _ = delivered
+    }
+
+    /// A decoder that returns frames in presentation order, at most one per packet fed
+    /// (as libavcodec's reordering decoders do in steady state): frame k once it and
+    /// every earlier frame were decoded. Flushed at DISCONTINUITY.
+    struct Decoder {
+        let frames: [Int64]
+        var decoded = Set<Int64>()
+        var next = 0
+        mutating func feed(_ r: Read) {
+            if r.flags & PacketView.flagDiscontinuity != 0 {
+                decoded.removeAll()
+                next = frames.firstIndex(of: r.h.pts ?? 0) ?? 0
+            }
+            guard r.h.stream == 0, let p = r.h.pts else { return }
+            decoded.insert(p)
+            if next < frames.count, decoded.contains(frames[next]) { next += 1 }
+        }
+        /// The largest pts returned, if any.
+        var returned: Int64? { next > 0 ? frames[next - 1] : nil }
+    }
+
+    /// The host feeds packets until its decoder returns `pts`; returns the reference packets fed.
+    func feed(_ l: Lander<ScriptedSeam>, _ s: ScriptedSeam, _ d: inout Decoder, until pts: Int64,
+              report: Bool) throws -> (refs: Int, restarted: Bool) {
+        var refs = 0, restarted = false, first = true
+        while (d.returned ?? Int64.min) < pts {
+            guard let r = try read(l, s, 1).first else { break }
+            if first { restarted = r.flags & PacketView.flagDiscontinuity != 0; first = false }
+            if r.h.stream == 0 { refs += 1 }
+            d.feed(r)
+        }
+        if report, let out = d.returned { l.reportOutput(out) }
+        return (refs, restarted)
+    }
+
+    func testWithTheDecodersReportEveryForwardStepContinuesAndCostsAboutOneFrame() throws {
+        for report in [true, false] {
+            let (s, l, f) = try setup(keyEvery: 48, audioEvery: 0)
+            var d = Decoder(frames: f)
+            _ = try l.resolve(exact(f[2], id: 1), s, shouldStop: { false })
+            _ = try feed(l, s, &d, until: f[2], report: report)
+            var at = f[2]
+            var fed = 0, restarts = 0
+            for i in 3..<44 {
+                let step = try XCTUnwrap(try l.step(from: at, forward: true, count: 1, seekID: 0, s, shouldStop: { false }))
+                XCTAssertEqual(step.pts, f[i])
+                at = step.pts
+                let (n, restarted) = try feed(l, s, &d, until: f[i], report: report)
+                fed += n
+                if restarted { restarts += 1 }
+                XCTAssertEqual(d.returned, f[i], "the decoder returns the landed frame")
+            }
+            if report {
+                XCTAssertEqual(restarts, 0, "with the report every step continues")
+                XCTAssertEqual(l.continuedLandings, 41)
+                XCTAssertLessThanOrEqual(fed, 41 + 4, "about one packet per step")
+            } else {
+                // Without it, a step whose frame's packet was fed already restarts.
+                XCTAssertGreaterThan(l.continuedLandings, 0)
+                NSLog("without a report: \(restarts) of 41 steps restarted, \(fed) packets fed")
+            }
+        }
+    }
+
+    func testBackwardAndAlreadyDecodedLandingsRestart() throws {
+        let (s, l, f) = try setup()
+        _ = try l.resolve(exact(f[10], id: 1), s, shouldStop: { false })
+        try read(l, s, through: f[10], after: 3)
+        l.reportOutput(f[10])
+        // Backward: the decoder returned the frame already.
+        let back = try XCTUnwrap(try l.step(from: f[10], forward: false, count: 1, seekID: 0, s, shouldStop: { false }))
+        XCTAssertEqual(back.pts, f[9])
+        let r = try read(l, s, 1)
+        XCTAssertNotEqual(r[0].flags & PacketView.flagDiscontinuity, 0)
+        XCTAssertTrue(r[0].h.isKey)
+        XCTAssertEqual(l.continuedLandings, 0)
+    }
+
+    func testALandingWhoseKeyframeIsAheadRestarts() throws {
+        let (s, l, f) = try setup(keyEvery: 12)
+        _ = try l.resolve(exact(f[2], id: 1), s, shouldStop: { false })
+        try read(l, s, through: f[2])
+        // Frame 13: in the next GOP (keyframe 12 not read yet): restarting costs less.
+        _ = try l.resolve(exact(f[13], id: 2), s, shouldStop: { false })
+        let r = try read(l, s, 1)
+        XCTAssertNotEqual(r[0].flags & PacketView.flagDiscontinuity, 0)
+        XCTAssertEqual(r[0].seekID, 2)
+        XCTAssertEqual(l.continuedLandings, 0)
+    }
+
+    func testSeeksAheadContinueFromMemoryAndByReadingOn() throws {
+        let (s, l, f) = try setup(keyEvery: 48)
+        _ = try l.resolve(exact(f[12], id: 1), s, shouldStop: { false })   // proves frames up to ~12
+        _ = try XCTUnwrap(l.resolveFromMemory(exact(f[3], id: 1), s))
+        try read(l, s, through: f[3])
+        // Inside what the window proves, not read by the host: memory decides and continues.
+        let m = try XCTUnwrap(l.resolveFromMemory(exact(f[5], id: 2), s))
+        XCTAssertEqual(m.pts, f[5])
+        var got = try read(l, s, through: f[5])
+        XCTAssertTrue(got.allSatisfy { $0.flags & PacketView.flagDiscontinuity == 0 })
+        XCTAssertTrue(got.allSatisfy { $0.seekID == 2 && $0.landed == f[5] })
+        // Past what the window proves: memory leaves it to the worker, which reads on.
+        let target = f[30]
+        if let mem = l.resolveFromMemory(exact(target, id: 3), s) { XCTFail("memory decided \(mem)") }
+        var r = exact(target, id: 3)
+        r.memoryChecked = true
+        let before = s.positionings
+        let w = try l.resolve(r, s, shouldStop: { false })
+        XCTAssertEqual(w.pts, target)
+        XCTAssertEqual(s.positionings, before, "no positioning: read on from the host's position")
+        got = try read(l, s, through: target)
+        XCTAssertTrue(got.allSatisfy { $0.flags & PacketView.flagDiscontinuity == 0 })
+        XCTAssertEqual(got.last?.seekID, 3)
+        XCTAssertEqual(l.continuedLandings, 2)
+    }
+
+    func testOffNeverContinues() throws {
+        let (s, l, f) = try setup(on: false)
+        _ = try l.resolve(exact(f[3], id: 1), s, shouldStop: { false })
+        try read(l, s, through: f[3])
+        _ = try l.step(from: f[3], forward: true, count: 1, seekID: 0, s, shouldStop: { false })
+        _ = try l.resolve(exact(f[20], id: 2), s, shouldStop: { false })
+        XCTAssertEqual(l.continuedLandings, 0)
+        XCTAssertNotEqual(try read(l, s, 1)[0].flags & PacketView.flagDiscontinuity, 0)
+    }
+
+    func testUnreadDeliversAgainWithTheNewStamp() throws {
+        let (s, l, f) = try setup(keyEvery: 48)
+        _ = try l.resolve(exact(f[12], id: 1), s, shouldStop: { false })
+        _ = try XCTUnwrap(l.resolveFromMemory(exact(f[3], id: 1), s))
+        let all = try read(l, s, 12)
+        // A binding read ahead 4 packets it never handed out: they come again, stamped for seek 2.
+        l.unread(4)
+        _ = try XCTUnwrap(l.resolveFromMemory(exact(f[11], id: 2), s))
+        let again = try read(l, s, 4)
+        XCTAssertEqual(again.map(\.h), all.suffix(4).map(\.h))
+        XCTAssertTrue(again.allSatisfy { $0.seekID == 2 && $0.flags & PacketView.flagDiscontinuity == 0 })
+        // Unreading the whole run: its first packet is the DISCONTINUITY one again.
+        l.unread(all.count)
+        let restart = try read(l, s, 1)
+        XCTAssertNotEqual(restart[0].flags & PacketView.flagDiscontinuity, 0)
+        XCTAssertEqual(restart[0].h, all[0].h)
+        // More than the window holds: the read position is lost (restored at the playhead).
+        l.unread(100_000)
+        XCTAssertTrue(l.positionLost)
+    }
+
+    func testAReportOfAnEndedRunIsIgnored() throws {
+        let (s, l, f) = try setup()
+        _ = try l.resolve(exact(f[3], id: 1), s, shouldStop: { false })
+        try read(l, s, through: f[3])
+        _ = try l.resolve(exact(f[100], id: 2), s, shouldStop: { false })
+        l.reportOutput(f[200])   // of the old run: the new one has not started
+        XCTAssertNil(l.reportedOutput)
+        try read(l, s, 1)
+        XCTAssertNil(l.reportedOutput, "a new run starts with no report")
+    }
+}
