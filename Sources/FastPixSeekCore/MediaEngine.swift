@@ -186,10 +186,14 @@ public protocol PacketSource: AnyObject {
     /// Discards a stream in the demuxer (never read, never returned) or enables it again.
     /// Throws `.invalidArgument` for a bad index, `.referenceStream` for the reference stream.
     func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws
+    /// What `DisposableMarker` needs of stream `index`: nil when it is no video stream.
+    /// Never blocks, never marks the facts handed out.
+    func videoPacketFormat(_ index: Int32) -> VideoPacketFormat?
 }
 
 public extension PacketSource {
     var factsOwner: AnyObject? { nil }
+    func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? { nil }
     func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws { throw ErrorCode.unsupported }
 }
 
@@ -233,6 +237,7 @@ public struct PacketView {
     public static let flagDiscard = ABIConstants.FPX_PACKET_FLAG_DISCARD
     public static let flagDecodeOnly = ABIConstants.FPX_PACKET_FLAG_DECODE_ONLY
     public static let flagDiscontinuity = ABIConstants.FPX_PACKET_FLAG_DISCONTINUITY
+    public static let flagDisposable = ABIConstants.FPX_PACKET_FLAG_DISPOSABLE
 }
 
 /// Facts of a ready item. The C type is `fpx_item_info`.

@@ -77,6 +77,8 @@ extension FFmpegEngine {
         if (f & fpx_pkt_flag_key()) != 0 { flags |= PacketView.flagKey }
         if (f & fpx_pkt_flag_corrupt()) != 0 { flags |= PacketView.flagCorrupt }
         if (f & fpx_pkt_flag_discard()) != 0 { flags |= PacketView.flagDiscard }
+        // What the container says (mov's sdtp); the player's DisposableMarker has the final say.
+        if (f & fpx_pkt_flag_disposable()) != 0 { flags |= PacketView.flagDisposable }
         let pts = Self.pts(ref)
         // A primed packet of the reference stream presents from its first real sample.
         let presents = ref.pointee.stream_index == referenceStream ? landPTS(ref) : pts
