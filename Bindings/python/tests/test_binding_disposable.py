@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import random
 import subprocess
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,46 @@ def test_dropping_disposable_packets_keeps_the_pixels(fixtures_dir: Path, name):
         p.seek_wait(gt.to_item(f.pts), SeekPrecision.exact(), timeout=30)
         assert md5_of(decode_landed_frame(p, f.pts, thread_count=1)) == md5[len(gt.frames) - 2]
     assert flagged > 0 and decode_only > flagged, (name, flagged, decode_only)
+
+
+def test_hls_segments_carry_the_flag_and_keep_the_pixels(tmp_path: Path):
+    """HLS (MPEG-TS segments, Annex B): the flag is decided the same way for packets the HLS
+    engine hands out, across segment boundaries."""
+    pl = tmp_path / "v.m3u8"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30000/1001", "-t", "6",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-bf", "3", "-g", "45", "-sc_threshold", "0",
+                    "-threads", "1", "-f", "hls", "-hls_time", "2", "-hls_playlist_type", "vod", str(pl)], check=True)
+    md5 = framemd5(pl)
+    j = subprocess.check_output(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts",
+                                 "-of", "csv=p=0", str(pl)], text=True)
+    pts = sorted(int(x.strip(",")) for x in j.split())
+    assert len(pts) == len(md5)
+    rnd = random.Random(3)
+    flagged = 0
+    with Player(pl) as p:
+        p.wait_item(timeout=20)
+        ref = p.item_info().reference_stream
+        info = p.stream_info(ref)
+        dec = decoder_for(info, thread_count=1)
+        for i in [len(pts) - 1, 44, 89] + [rnd.randrange(len(pts)) for _ in range(5)]:
+            p.seek_wait(Fraction(pts[i] - pts[0], 90000), SeekPrecision.exact(), timeout=30)
+            shown = []
+            for pkt in p.packets():
+                if pkt.is_discontinuity:
+                    dec = flush_decoder(dec, info, thread_count=1)
+                if pkt.stream_index != ref:
+                    continue
+                if pkt.is_disposable:
+                    assert pkt.is_decode_only
+                    flagged += 1
+                    continue
+                # (landed_pts_in_stream is None on packets of later segments: seek.h)
+                shown += [fr for fr in dec.decode(to_av_packet(pkt)) if fr.pts is not None and fr.pts >= pts[i]]
+                if len(shown) > FOLLOW or i + len(shown) >= len(pts):
+                    break
+            else:
+                shown += [fr for fr in dec.decode(None) if fr.pts is not None and fr.pts >= pts[i]]
+            want = min(FOLLOW + 1, len(pts) - i)
+            assert [fr.pts for fr in shown[:want]] == pts[i:i + want], i
+            assert [md5_of(fr) for fr in shown[:want]] == md5[i:i + want], i
+    assert flagged > 0
