@@ -3,8 +3,9 @@
  * "Disposable packets").
  *
  * For each fixture (H.264 with B-pyramids in MP4, MKV and MPEG-TS; HEVC with open GOPs and
- * b-pyramid in MP4 (sdtp), MKV and MPEG-TS), many exact seeks to random frames: the host drops
- * every packet flagged DISPOSABLE before libavcodec and decodes the rest, and the landed frame
+ * b-pyramid in MP4 (sdtp), MKV and MPEG-TS, and with two temporal sub-layers), many exact
+ * seeks to random frames: the host drops every packet flagged DISPOSABLE before libavcodec
+ * and decodes the rest, and the landed frame
  * and the FOLLOW frames after it must hash (md5 of the pixels) to ffmpeg's own decode
  * (ffmpeg -f framemd5 -fps_mode passthrough), at ffprobe's pts. So no dropped packet was
  * referenced by anything the host presents. The same with the decoder-side recipe instead
@@ -319,7 +320,7 @@ int main(int argc, char **argv)
 {
     static const struct { const char *name; int sdtp; } files[] = {
         {"mp4_bframes.mp4", 0}, {"mkv.mkv", 0}, {"ts.ts", 0}, {"mp4_opengop.mp4", 0},
-        {"hevc_opengop.mp4", 1}, {"hevc_opengop.mkv", 0}, {"hevc_opengop.ts", 0}};
+        {"hevc_opengop.mp4", 1}, {"hevc_opengop.mkv", 0}, {"hevc_opengop.ts", 0}, {"hevc_temporal.mkv", 0}};
     size_t i;
     check_init(argc, argv, 110);
     av_log_set_level(AV_LOG_QUIET); /* open-GOP leading frames make the decoders warn; not ours */
