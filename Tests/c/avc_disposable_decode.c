@@ -3,7 +3,8 @@
  * "Disposable packets").
  *
  * For each fixture (H.264 with B-pyramids in MP4, MKV and MPEG-TS; HEVC with open GOPs and
- * b-pyramid in MP4 (sdtp), MKV and MPEG-TS, and with two temporal sub-layers), many exact
+ * b-pyramid in MP4 (sdtp), MKV and MPEG-TS, and with two temporal sub-layers; MPEG-4 Part 2
+ * in MP4 with an sdtp box, where only the container says so), many exact
  * seeks to random frames: the host drops every packet flagged DISPOSABLE before libavcodec
  * and decodes the rest, and the landed frame
  * and the FOLLOW frames after it must hash (md5 of the pixels) to ffmpeg's own decode
@@ -11,8 +12,9 @@
  * referenced by anything the host presents. The same with the decoder-side recipe instead
  * (skip_frame = AVDISCARD_NONREF while packets are DECODE_ONLY). On every packet: DISPOSABLE
  * only with DECODE_ONLY, never with DISCONTINUITY, only on the video stream. The flagged count
- * must be > 0 on every fixture (else nothing was tested), and on the MP4 with sdtp the
- * container's AV_PKT_FLAG_DISPOSABLE must be there and agree.
+ * must be > 0 on every fixture (else nothing was tested), and on the MP4s with sdtp the
+ * container's AV_PKT_FLAG_DISPOSABLE must be there and agree. A control (every DECODE_ONLY
+ * packet dropped) must break some landing, or the check could not see a wrong flag.
  *
  * usage: avc_disposable_decode FIXTURE_DIR
  */
@@ -320,7 +322,7 @@ int main(int argc, char **argv)
 {
     static const struct { const char *name; int sdtp; } files[] = {
         {"mp4_bframes.mp4", 0}, {"mkv.mkv", 0}, {"ts.ts", 0}, {"mp4_opengop.mp4", 0},
-        {"hevc_opengop.mp4", 1}, {"hevc_opengop.mkv", 0}, {"hevc_opengop.ts", 0}, {"hevc_temporal.mkv", 0}};
+        {"hevc_opengop.mp4", 1}, {"hevc_opengop.mkv", 0}, {"hevc_opengop.ts", 0}, {"hevc_temporal.mkv", 0}, {"mpeg4_sdtp.mp4", 1}};
     size_t i;
     check_init(argc, argv, 110);
     av_log_set_level(AV_LOG_QUIET); /* open-GOP leading frames make the decoders warn; not ours */
