@@ -4,10 +4,10 @@
  *
  * For each fixture (H.264 with B-pyramids in MP4, MKV and MPEG-TS; HEVC with open GOPs and
  * b-pyramid in MP4 (sdtp), MKV and MPEG-TS, and with two temporal sub-layers; MPEG-4 Part 2
- * in MP4 with an sdtp box, where only the container says so), many exact
- * seeks to random frames: the host drops every packet flagged DISPOSABLE before libavcodec
- * and decodes the rest, and the landed frame
- * and the FOLLOW frames after it must hash (md5 of the pixels) to ffmpeg's own decode
+ * in MP4 with an sdtp box, where only the container says so), many exact seeks to random
+ * frames: the host drops every packet flagged DISPOSABLE before libavcodec and decodes the
+ * rest, and the landed frame and the FOLLOW frames after it must hash (md5 of the pixels) to
+ * ffmpeg's own decode
  * (ffmpeg -f framemd5 -fps_mode passthrough), at ffprobe's pts. So no dropped packet was
  * referenced by anything the host presents. The same with the decoder-side recipe instead
  * (skip_frame = AVDISCARD_NONREF while packets are DECODE_ONLY). On every packet: DISPOSABLE
