@@ -142,8 +142,12 @@ static int64_t frame_pts(const AVFrame *f)
 
 
 #define FOLLOW 12  /* frames checked after the landed one */
-#define TARGETS 30 /* random exact landings per fixture (drop mode) */
-#define NONREF_TARGETS 8
+#ifndef TARGETS
+#define TARGETS 20 /* random exact landings per fixture (drop mode); -DTARGETS=N for more */
+#endif
+#ifndef NONREF_TARGETS
+#define NONREF_TARGETS 6
+#endif
 
 /* CONTROL drops every DECODE_ONLY packet but the first: it must break some landing,
  * or this test could not see a wrongly flagged packet. */
@@ -324,7 +328,7 @@ int main(int argc, char **argv)
         {"mp4_bframes.mp4", 0}, {"mkv.mkv", 0}, {"ts.ts", 0}, {"mp4_opengop.mp4", 0},
         {"hevc_opengop.mp4", 1}, {"hevc_opengop.mkv", 0}, {"hevc_opengop.ts", 0}, {"hevc_temporal.mkv", 0}, {"mpeg4_sdtp.mp4", 1}};
     size_t i;
-    check_init(argc, argv, 110);
+    check_init(argc, argv, TARGETS > 40 ? 1800 : 110);
     av_log_set_level(AV_LOG_QUIET); /* open-GOP leading frames make the decoders warn; not ours */
     setenv("PATH", "/usr/local/bin:/usr/bin:/bin", 0); /* run.sh runs us with env -i */
     for (i = 0; i < sizeof files / sizeof files[0]; i++) {
