@@ -1460,7 +1460,8 @@ FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
  * Reads the next packet of the current item, of any stream, in demux order.
  * After a seek, the packets start at the keyframe the landed frame needs;
  * packets whose pts is before the landed frame carry
- * FPX_PACKET_FLAG_DECODE_ONLY, and the first carries
+ * FPX_PACKET_FLAG_DECODE_ONLY (and, when no later frame references them,
+ * FPX_PACKET_FLAG_DISPOSABLE: see "Disposable packets"), and the first carries
  * FPX_PACKET_FLAG_DISCONTINUITY. A read issued while seeks are pending waits
  * for them to settle first. Packets without DISCONTINUITY always follow the
  * previous one in demux order: when a seek or step that did not land
