@@ -1050,8 +1050,10 @@ typedef struct fpx_stream_info {
  * the same pixels, with fewer frames decoded. The rule:
  *
  * - Only a packet of a video stream flagged DECODE_ONLY carries it; never
- *   one flagged DISCONTINUITY (flush and decode that one) or CORRUPT, never
- *   an audio packet (trim_samples or not), never a presented packet.
+ *   one flagged DISCONTINUITY (flush and decode that one) or CORRUPT, nor
+ *   one without a pts (its DECODE_ONLY comes from its dts, and its frame may
+ *   present after the landing), never an audio packet (trim_samples or
+ *   not), never a presented packet.
  * - H.264 and HEVC: the first bytes of each NAL unit of the packet decide.
  *   H.264: every VCL NAL unit (types 1-4) has nal_ref_idc 0, and the others
  *   are only SEI, access unit delimiters or filler. HEVC: every VCL NAL unit

@@ -4,7 +4,9 @@
 /// An engine reports what its container says (AV_PKT_FLAG_DISPOSABLE, e.g. from mov's `sdtp`)
 /// as the DISPOSABLE bit of the packet it returns; `DisposableMarker.mark` replaces that with
 /// the final flag:
-/// - only a video packet flagged DECODE_ONLY, without DISCONTINUITY or CORRUPT, can carry it;
+/// - only a video packet flagged DECODE_ONLY, without DISCONTINUITY or CORRUPT, with a pts, can
+///   carry it (DECODE_ONLY falls back to the dts without a pts, and a packet whose frame may
+///   present at or after the landing must reach the decoder);
 /// - H.264 and HEVC: the bitstream decides when `NALReference` can tell (disposable or
 ///   referenced); when it cannot, the container's word stands;
 /// - other video codecs: the container's word.
@@ -34,7 +36,7 @@ public struct DisposableMarker: Sendable {
         guard let f = format else { return }
         let candidate = v.flags & PacketView.flagDecodeOnly != 0
             && v.flags & (PacketView.flagDiscontinuity | PacketView.flagCorrupt) == 0
-            && v.trimSamples == 0
+            && v.trimSamples == 0 && v.pts != nil
         var verdict = NALReference.Verdict.unknown
         if var nal = f.nal, let d = v.data, v.size > 0,
            candidate || (nal.codec == .hevc && v.flags & PacketView.flagKey != 0) {

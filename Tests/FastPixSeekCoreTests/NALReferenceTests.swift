@@ -206,9 +206,10 @@ final class NALReferenceTests: XCTestCase {
     }
 
     func mark(_ bytes: [UInt8], flags: UInt32, format: VideoPacketFormat?, marker: inout DisposableMarker,
-              trim: Int64 = 0) -> Bool {
+              trim: Int64 = 0, pts: Int64? = 0) -> Bool {
         var (v, b) = packet(bytes, flags: flags)
         v.trimSamples = trim
+        v.pts = pts
         let id = ObjectIdentifier(self)
         b.withUnsafeBytes { raw in
             v.data = raw.baseAddress
@@ -231,6 +232,7 @@ final class NALReferenceTests: XCTestCase {
         XCTAssertFalse(mark(nonRef, flags: decodeOnly, format: nil, marker: &m))        // not video
         XCTAssertFalse(mark(nonRef, flags: decodeOnly | disposable, format: nil, marker: &m))
         XCTAssertFalse(mark(nonRef, flags: decodeOnly | disposable, format: avc, marker: &m, trim: 5))
+        XCTAssertFalse(mark(nonRef, flags: decodeOnly | disposable, format: avc, marker: &m, pts: nil)) // dts only
         // The bitstream overrides the container when it can tell; else the container stands.
         XCTAssertFalse(mark(ref, flags: decodeOnly | disposable, format: avc, marker: &m))
         XCTAssertTrue(mark(junk, flags: decodeOnly | disposable, format: avc, marker: &m))
