@@ -81,8 +81,9 @@ public final class ItemFacts: @unchecked Sendable {
         case AV_CODEC_ID_HEVC: codec = .hevc
         default: return VideoPacketFormat(nal: nil)
         }
-        let size = Int(max(0, par.pointee.extradata_size))
-        let bytes = UnsafeRawBufferPointer(start: size > 0 ? par.pointee.extradata : nil, count: size > 0 ? size : 0)
+        let data = par.pointee.extradata
+        let size = data == nil ? 0 : Int(max(0, par.pointee.extradata_size))
+        let bytes = UnsafeRawBufferPointer(start: size > 0 ? data : nil, count: size)
         return VideoPacketFormat(nal: NALReference.Format(codec: codec, extradata: bytes))
     }
 
