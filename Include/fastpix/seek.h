@@ -1078,7 +1078,7 @@ typedef struct fpx_stream_info {
  *   more is not flagged); a length-prefixed packet is walked by its length
  *   fields only, an Annex B packet is scanned for start codes only up to
  *   256 KiB (a longer one is not flagged); 1-3 bytes of each NAL unit's
- *   header are read. Time and memory per packet are constant.
+ *   header are read. Nothing is allocated.
  * - HLS: the streams' extradata is the first segment's (as fpx_stream_info).
  *
  * Recipe: if (p.flags & FPX_PACKET_FLAG_DISPOSABLE) skip it; else decode it
@@ -1091,13 +1091,16 @@ typedef struct fpx_stream_info {
  * DECODE_ONLY and back to AVDISCARD_DEFAULT at the first one that is not (as
  * mpv's --hr-seek-framedrop does). It works for any codec whose decoder
  * honours skip_frame, but the packets still cross into the decoder and are
- * parsed (only the reconstruction is saved), and it is the decoder's notion
- * of "non-reference": FFmpeg 5.1's HEVC decoder skips every sub-layer
+ * parsed (only the reconstruction is saved), the setting must change at
+ * exactly the first packet that is not DECODE_ONLY, a decoder that ignores
+ * skip_frame saves nothing, and it is the decoder's notion of
+ * "non-reference": FFmpeg 5.1's HEVC decoder skips every sub-layer
  * non-reference type whatever its TemporalId, which is wrong for a stream
- * with temporal sub-layers (a picture a higher sub-layer references is
- * skipped, and the frames decoded from it are wrong), and a decoder that
- * ignores skip_frame saves nothing. Dropping DISPOSABLE packets is never
- * wrong; both can be combined.
+ * whose higher temporal sub-layer references such a picture of a lower one
+ * (the frames decoded from it are then wrong; x265's temporal-layers output
+ * is not such a stream). DISPOSABLE follows the bitstream's own reference
+ * marking for H.264 and HEVC, and for other codecs it is as right as the
+ * container's sdtp. Both can be combined.
  */
 
 typedef struct fpx_packet {
