@@ -247,6 +247,7 @@ test-tsan: test-tsan-c
 # crashes as build/fuzz/crash-*. Tests/fuzz/replay.sh replays the committed seeds.
 SECONDS    ?= 60
 FUZZERS    := media api hls
+SWIFT_FUZZERS := nal
 
 .PHONY: lib-fuzz fuzz-build fuzz
 
@@ -264,9 +265,12 @@ fuzz-build: lib-fuzz
 			-o $(OUT)/fuzz/bin/fuzz_$$f -L$(OUT)/fuzz/lib -Wl,-rpath,$(CURDIR)/$(OUT)/fuzz/lib \
 			-lfastpixseek -lpthread || exit 1; \
 	done
+	# Swift harnesses of pure core files (no library): fuzz_nal tests NALReference.swift.
+	swiftc -parse-as-library -Onone -g -sanitize=fuzzer,address -use-ld=lld \
+		Sources/FastPixSeekCore/NALReference.swift Tests/fuzz/fuzz_nal.swift -o $(OUT)/fuzz/bin/fuzz_nal
 
 fuzz: fuzz-build
-	@for f in $(FUZZERS); do \
+	@for f in $(FUZZERS) $(SWIFT_FUZZERS); do \
 		mkdir -p $(OUT)/fuzz/corpus/$$f; cp -n Tests/fuzz/corpus/$$f/* $(OUT)/fuzz/corpus/$$f/ 2>/dev/null; \
 		echo "fuzz_$$f: $(SECONDS) s"; \
 		ASAN_OPTIONS=detect_leaks=1 FPX_FUZZ_MEDIA_DIR=$(CURDIR)/Tests/fuzz/files \

@@ -58,7 +58,7 @@ make -s test-asan-c FPX_FIXTURES="$fixtures" || failed+=("ASan C tests")
 step "fuzz corpus replay (every seed once, against the ASan build)"
 FPX_LIBDIR="$root/build/asan/lib" \
   CC="$(dirname "$(readlink -f "$(command -v swift)")")/clang -fsanitize=address,undefined -fno-sanitize-recover=undefined -fuse-ld=lld" \
-  ASAN_OPTIONS=detect_leaks=1 FPX_FUZZ_MEDIA_DIR="$root/Tests/fuzz/files" \
+  ASAN_OPTIONS=detect_leaks=1 FPX_FUZZ_MEDIA_DIR="$root/Tests/fuzz/files" FPX_REPLAY_SWIFT_SANITIZE=1 \
   bash Tests/fuzz/replay.sh || failed+=("fuzz replay")
 
 step "install + pkg-config host"

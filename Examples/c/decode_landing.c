@@ -21,7 +21,8 @@
  *   4. read packets: they start at the keyframe the landed frame needs. Feed
  *      every packet of the reference stream to the decoder; the frames
  *      before the landed one (their packets carry FPX_PACKET_FLAG_DECODE_ONLY)
- *      are decoded but not shown;
+ *      are decoded but not shown, and those also flagged
+ *      FPX_PACKET_FLAG_DISPOSABLE are not even decoded;
  *   5. show (here: write) the decoded frame whose pts is landed_stream_pts.
  *
  * FastPixSeek itself never links libavcodec's decoders; the host owns decoding.
@@ -232,6 +233,8 @@ int main(int argc, char **argv)
                 goto out;
             } else if (pkt.stream_index != item.reference_stream) {
                 continue;
+            } else if (pkt.flags & FPX_PACKET_FLAG_DISPOSABLE) {
+                continue; /* decode-only and no later frame references it: skip it */
             } else {
                 if (pkt.flags & FPX_PACKET_FLAG_DISCONTINUITY)
                     avcodec_flush_buffers(dec);

@@ -1045,6 +1045,66 @@ typedef struct fpx_stream_info {
  *   decoder), with trim_samples 0.
  */
 
+/*
+ * Disposable packets. A DECODE_ONLY packet that no later frame references
+ * carries FPX_PACKET_FLAG_DISPOSABLE: a host may drop it before its decoder
+ * (never send it), and the landed frame and every frame after it decode to
+ * the same pixels, with fewer frames decoded. The rule:
+ *
+ * - Only a packet of a video stream flagged DECODE_ONLY carries it; never
+ *   one flagged DISCONTINUITY (flush and decode that one) or CORRUPT, nor
+ *   one without a pts (its DECODE_ONLY comes from its dts, and its frame may
+ *   present after the landing), never an audio packet (trim_samples or
+ *   not), never a presented packet.
+ * - H.264 and HEVC: the first bytes of each NAL unit of the packet decide.
+ *   H.264: every VCL NAL unit (types 1-4) has nal_ref_idc 0, and the others
+ *   are only SEI, access unit delimiters or filler. HEVC: every VCL NAL unit
+ *   is a sub-layer non-reference type (TRAIL_N, TSA_N, STSA_N, RADL_N,
+ *   RASL_N, RSV_VCL_N10/12/14) of the stream's highest temporal sub-layer
+ *   (TemporalId == sps_max_sub_layers_minus1, from the codec extradata and
+ *   any SPS seen in keyframe or DECODE_ONLY packets: a sub-layer
+ *   non-reference picture of a lower sub-layer may be referenced by a higher
+ *   one), nuh_layer_id 0, and the others are only AUD, filler or SEI. A
+ *   packet carrying a parameter set, an IDR/IRAP or a reference slice is
+ *   never disposable, whatever the container says. Framing: length-prefixed
+ *   (avcC/hvcC, the length size from the extradata) or Annex B (MPEG-TS; an
+ *   extradata that is empty or starts with a start code). When the bytes
+ *   cannot tell (an unknown NAL type, a forbidden bit, lengths that do not
+ *   tile the packet exactly, a truncated NAL unit, an unknown length size or
+ *   sub-layer count, no VCL NAL unit), the container decides, below.
+ * - Any codec: the container's word, FFmpeg's AV_PKT_FLAG_DISPOSABLE (MP4 and
+ *   MOV: the sdtp box's sample_is_depended_on == 2, which libavformat 59
+ *   turns into that flag; FFmpeg's movenc writes sdtp for libx265 output).
+ *   Other codecs are never flagged without it.
+ * - Bounded: at most 64 NAL units of a packet are looked at (a packet with
+ *   more is not flagged); a length-prefixed packet is walked by its length
+ *   fields only, an Annex B packet is scanned for start codes only up to
+ *   256 KiB (a longer one is not flagged); 1-3 bytes of each NAL unit's
+ *   header are read. Nothing is allocated.
+ * - HLS: the streams' extradata is the first segment's (as fpx_stream_info).
+ *
+ * Recipe: if (p.flags & FPX_PACKET_FLAG_DISPOSABLE) skip it; else decode it
+ * and present as in "Landing on the packet stream". On the tests' H.264 with
+ * B-pyramids (x264 -bf 3) about half the DECODE_ONLY packets are disposable,
+ * on HEVC with x265's b-pyramid about 60%.
+ *
+ * The decoder-side alternative, with libavcodec: set
+ * AVCodecContext.skip_frame = AVDISCARD_NONREF while the packets you send are
+ * DECODE_ONLY and back to AVDISCARD_DEFAULT at the first one that is not (as
+ * mpv's --hr-seek-framedrop does). It works for any codec whose decoder
+ * honours skip_frame, but the packets still cross into the decoder and are
+ * parsed (only the reconstruction is saved), the setting must change at
+ * exactly the first packet that is not DECODE_ONLY, a decoder that ignores
+ * skip_frame saves nothing, and it is the decoder's notion of
+ * "non-reference": FFmpeg 5.1's HEVC decoder skips every sub-layer
+ * non-reference type whatever its TemporalId, which is wrong for a stream
+ * whose higher temporal sub-layer references such a picture of a lower one
+ * (the frames decoded from it are then wrong; x265's temporal-layers output
+ * is not such a stream). DISPOSABLE follows the bitstream's own reference
+ * marking for H.264 and HEVC, and for other codecs it is as right as the
+ * container's sdtp. Both can be combined.
+ */
+
 typedef struct fpx_packet {
     size_t struct_size;
     const uint8_t *data;    /**< see "Ownership" for how long it lives */
@@ -1408,7 +1468,8 @@ FPX_API int fpx_player_event_fd(fpx_player *player, int *fd);
  * After a seek, the packets start at the keyframe the landed frame needs
  * (unless the landing continues the packets: see "Continuation");
  * packets whose pts is before the landed frame carry
- * FPX_PACKET_FLAG_DECODE_ONLY, and the first carries
+ * FPX_PACKET_FLAG_DECODE_ONLY (and, when no later frame references them,
+ * FPX_PACKET_FLAG_DISPOSABLE: see "Disposable packets"), and the first carries
  * FPX_PACKET_FLAG_DISCONTINUITY. A read issued while seeks are pending waits
  * for them to settle first. Packets without DISCONTINUITY always follow the
  * previous one in demux order: when a seek or step that did not land

@@ -30,6 +30,7 @@ static inline int fpx_av_time_base(void) { return AV_TIME_BASE; }
 static inline int fpx_pkt_flag_key(void) { return AV_PKT_FLAG_KEY; }
 static inline int fpx_pkt_flag_corrupt(void) { return AV_PKT_FLAG_CORRUPT; }
 static inline int fpx_pkt_flag_discard(void) { return AV_PKT_FLAG_DISCARD; }
+static inline int fpx_pkt_flag_disposable(void) { return AV_PKT_FLAG_DISPOSABLE; }
 static inline int fpx_avseek_flag_backward(void) { return AVSEEK_FLAG_BACKWARD; }
 static inline int fpx_avfmtctx_unseekable(void) { return AVFMTCTX_UNSEEKABLE; }
 /* FFmpeg's own logger back (av_log_default_callback cannot cross into Swift: va_list). */

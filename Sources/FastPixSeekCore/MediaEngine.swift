@@ -132,10 +132,14 @@ public protocol PacketSource: AnyObject {
     /// Discards a stream in the demuxer (never read, never returned) or enables it again.
     /// Throws `.invalidArgument` for a bad index, `.referenceStream` for the reference stream.
     func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws
+    /// What `DisposableMarker` needs of stream `index`: nil when it is no video stream.
+    /// Never blocks, never marks the facts handed out.
+    func videoPacketFormat(_ index: Int32) -> VideoPacketFormat?
 }
 
 public extension PacketSource {
     var factsOwner: AnyObject? { nil }
+    func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? { nil }
     func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws { throw ErrorCode.unsupported }
 }
 

@@ -33,7 +33,10 @@ extension Player {
         let v = try withEngine(engine) { () throws -> PacketView in
             // Interrupted while waiting for the engine lock: nothing was read.
             if stop() { throw ErrorCode.interrupted }
-            return try engine.readPacket(shouldStop: stop)
+            var v = try engine.readPacket(shouldStop: stop)
+            // FPX_PACKET_FLAG_DISPOSABLE: decided here for every engine (DisposablePackets.swift).
+            disposable.mark(&v, format: engine.videoPacketFormat(v.streamIndex), engine: ObjectIdentifier(engine))
+            return v
         }
         let dropped: AnyObject? = m.locked {
             // Destroyed meanwhile: do not outlive the player's teardown.

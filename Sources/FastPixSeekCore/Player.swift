@@ -148,6 +148,9 @@ public final class Player: @unchecked Sendable {
     /// A leaf lock, never held across anything else.
     let demuxSnapLock = Monitor()
     var demuxSnap: (engine: ObjectIdentifier, packets: UInt64, bytes: UInt64)?
+    /// FPX_PACKET_FLAG_DISPOSABLE's state (the in-band HEVC sub-layer counts). Guarded by
+    /// `engineLock`: only `readPacket` touches it, inside `withEngine`.
+    var disposable = DisposableMarker()
 
     /// Runs `body` with the engine lock held, then publishes `e`'s demux counters.
     func withEngine<T>(_ e: PlayerEngine, _ body: () throws -> T) rethrows -> T {

@@ -69,6 +69,8 @@ extension FFmpegEngine {
         if (f & fpx_pkt_flag_key()) != 0 { flags |= PacketView.flagKey }
         if (f & fpx_pkt_flag_corrupt()) != 0 { flags |= PacketView.flagCorrupt }
         if (f & fpx_pkt_flag_discard()) != 0 { flags |= PacketView.flagDiscard }
+        // What the container says (mov's sdtp); the player's DisposableMarker has the final say.
+        if (f & fpx_pkt_flag_disposable()) != 0 { flags |= PacketView.flagDisposable }
         // A primed packet of the reference stream presents from its first real sample.
         flags |= lander.stamp.nextFlags(presents: presents ?? Self.dts(ref), timeBase: timeBase(of: ref.pointee.stream_index))
         var view = PacketView(data: UnsafeRawPointer(ref.pointee.data), size: Int(max(0, ref.pointee.size)),

@@ -331,6 +331,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
 
     public func streamInfo(_ index: Int32) -> StreamInfo? { facts.info(index) }
 
+    public func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? { facts.videoPacketFormat(index) }
+
     public var factsOwner: AnyObject? { facts.ownerIfHandedOut }
 }
 

@@ -680,6 +680,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     public func streamInfo(_ index: Int32) -> StreamInfo? { facts.info(index) }
+    public func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? { facts.videoPacketFormat(index) }
 
     public var factsOwner: AnyObject? { facts.ownerIfHandedOut }
 

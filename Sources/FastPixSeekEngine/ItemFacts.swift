@@ -13,6 +13,9 @@ import FastPixSeekCore
 // `handedOutLock`.
 public final class ItemFacts: @unchecked Sendable {
     let infos: [StreamInfo]
+    /// Per stream: what `DisposableMarker` needs (nil: no video stream). Read from the
+    /// codec parameters at init; reading it does not mark the facts handed out.
+    let videoFormats: [VideoPacketFormat?]
     public let formatName: UnsafePointer<CChar>?
     private var parameters: [UnsafeMutablePointer<AVCodecParameters>] = []
     /// The strings of the streams' details (channel layouts, language tags).
@@ -24,8 +27,10 @@ public final class ItemFacts: @unchecked Sendable {
         // AVInputFormat names are static strings of libavformat.
         formatName = c.pointee.iformat?.pointee.name
         var out: [StreamInfo] = []
+        var formats: [VideoPacketFormat?] = []
         let n = Int(c.pointee.nb_streams)
         for i in 0..<n {
+            formats.append(c.pointee.streams[i]?.pointee.codecpar.flatMap { Self.videoFormat($0) })
             guard let st = c.pointee.streams[i], let src = st.pointee.codecpar else {
                 out.append(StreamInfo(index: Int32(i), type: .unknown, codecID: 0, codecName: nil, timeBaseNum: 0,
                                       timeBaseDen: 0, width: 0, height: 0, sampleRate: 0, channels: 0, videoDelay: 0,
@@ -64,6 +69,27 @@ public final class ItemFacts: @unchecked Sendable {
             out[out.count - 1].details = streamDetails(of: st, in: c, strings: strings)
         }
         infos = out
+        videoFormats = formats
+    }
+
+    /// The stream's NAL format for the disposable flag, from its codec id and extradata.
+    static func videoFormat(_ par: UnsafeMutablePointer<AVCodecParameters>) -> VideoPacketFormat? {
+        guard par.pointee.codec_type == AVMEDIA_TYPE_VIDEO else { return nil }
+        let codec: NALReference.Codec
+        switch par.pointee.codec_id {
+        case AV_CODEC_ID_H264: codec = .h264
+        case AV_CODEC_ID_HEVC: codec = .hevc
+        default: return VideoPacketFormat(nal: nil)
+        }
+        let data = par.pointee.extradata
+        let size = data == nil ? 0 : Int(max(0, par.pointee.extradata_size))
+        let bytes = UnsafeRawBufferPointer(start: size > 0 ? data : nil, count: size)
+        return VideoPacketFormat(nal: NALReference.Format(codec: codec, extradata: bytes))
+    }
+
+    func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? {
+        guard index >= 0, Int(index) < videoFormats.count else { return nil }
+        return videoFormats[Int(index)]
     }
 
     deinit {

@@ -106,5 +106,6 @@ public struct PacketView {
     public static let flagDiscard = ABIConstants.FPX_PACKET_FLAG_DISCARD
     public static let flagDecodeOnly = ABIConstants.FPX_PACKET_FLAG_DECODE_ONLY
     public static let flagDiscontinuity = ABIConstants.FPX_PACKET_FLAG_DISCONTINUITY
+    public static let flagDisposable = ABIConstants.FPX_PACKET_FLAG_DISPOSABLE
 }
 

@@ -12,7 +12,9 @@ A seekability report of an encode:
     targets (default 100, uniform, reproducible with --seed): the hit rate
     (exact: the landed frame covers the target; keyframe:TOL: the landing is
     within TOL), the distribution of landing deltas, and the cost: packets to
-    decode from the keyframe to the landed frame;
+    decode from the keyframe to the landed frame, and the same without the
+    pre-roll packets a host may skip (FPX_PACKET_FLAG_DISPOSABLE; here read
+    from the H.264/HEVC NAL headers only, not from the container);
   - the worst spots: the targets whose exact landing costs the most.
 --svg FILE writes a plot along the timeline, titled with the file name: the
 keyframe intervals, the decode cost of an exact seek to every frame (packets
@@ -21,7 +23,11 @@ from its keyframe), and the landing deltas, with axes in seconds and a legend.
 stderr when it is a terminal.
 """
 
-struct DemuxedFrame { var pts: Int64; var dts: Int64?; var key: Bool; var decodeIndex: Int }
+struct DemuxedFrame {
+    var pts: Int64; var dts: Int64?; var key: Bool; var decodeIndex: Int
+    /// No later frame references it (NALReference: H.264/HEVC NAL headers).
+    var disposable = false
+}
 
 struct PrecisionRow {
     var name: String
@@ -31,6 +37,7 @@ struct PrecisionRow {
     var covers = 0
     var landed = 0
     var costs: [Int] = []
+    var costsSkipping: [Int] = []
 }
 
 func quantile(_ xs: [Double], _ q: Double) -> Double {
@@ -59,12 +66,17 @@ func runReport(_ args: [String]) {
     var decodeIndex = 0
     let approxTotal = max(1, Int(info.duration.seconds.isFinite ? info.duration.seconds * 30 : 1000))
     let demuxBar = Progress(total: approxTotal, label: "demux")
+    let nal = engine.videoPacketFormat(info.referenceStream)?.nal
     while let p = try? player.readPacket() {
         guard p.streamIndex == info.referenceStream else { continue }
         defer { decodeIndex += 1 }
         if decodeIndex % 256 == 0 { demuxBar.update(min(decodeIndex, approxTotal)) }
         guard p.flags & PacketView.flagDiscard == 0, let pts = p.pts ?? p.dts else { continue }
-        frames.append(DemuxedFrame(pts: pts, dts: p.dts, key: p.flags & PacketView.flagKey != 0, decodeIndex: decodeIndex))
+        var f = DemuxedFrame(pts: pts, dts: p.dts, key: p.flags & PacketView.flagKey != 0, decodeIndex: decodeIndex)
+        if let n = nal, let d = p.data, p.pts != nil {
+            f.disposable = NALReference.verdict(UnsafeRawBufferPointer(start: d, count: p.size), format: n) == .disposable
+        }
+        frames.append(f)
     }
     demuxBar.finish()
     guard !frames.isEmpty else { fail("\(url): no frames in the reference stream", code: Exit.failure) }
@@ -88,6 +100,22 @@ func runReport(_ args: [String]) {
         return f.decodeIndex - keys[i].decodeIndex + 1
     }
     func cost(of pts: Int64) -> Int? { indexByPTS[pts].flatMap { cost(of: $0) } }
+    /// The same, less the disposable packets among them: those between the keyframe and the
+    /// frame (decode order) that present before it and no later frame references.
+    func costSkipping(of f: DemuxedFrame) -> Int? {
+        guard let c = cost(of: f) else { return nil }
+        let first = f.decodeIndex - c + 1
+        // `frames` is in decode order: the first at or after the keyframe, by binary search.
+        var lo = 0, hi = frames.count
+        while lo < hi { let mid = (lo + hi) / 2; if frames[mid].decodeIndex < first { lo = mid + 1 } else { hi = mid } }
+        var skipped = 0
+        var i = lo
+        while i < frames.count && frames[i].decodeIndex < f.decodeIndex {
+            if frames[i].disposable && frames[i].pts < f.pts { skipped += 1 }
+            i += 1
+        }
+        return c - skipped
+    }
 
     // 2. Seeks at N targets for each precision.
     try? player.setupSeekManager()
@@ -119,6 +147,7 @@ func runReport(_ args: [String]) {
             if out.frameCoversTarget { row.covers += 1 }
             if let c = cost(of: pts) {
                 row.costs.append(c)
+                if let f = indexByPTS[pts], let s = costSkipping(of: f) { row.costsSkipping.append(s) }
                 if name == "exact" { worst.append((t, out.accuracy.landedMediaTime, c)) }
             }
             if name == "default" { defaultDeltas.append((t.seconds, out.accuracy.deltaSeconds)) }
@@ -154,7 +183,8 @@ func runReport(_ args: [String]) {
                 + "\"hits\":\(r.name == "exact" ? r.covers : r.within),\"hit_rate\":\(jsonDouble(r.landed > 0 ? Double(r.name == "exact" ? r.covers : r.within) / Double(r.landed) : .nan)),"
                 + "\"within_rate\":\(jsonDouble(r.landed > 0 ? Double(r.within) / Double(r.landed) : .nan)),"
                 + "\"abs_delta_seconds\":\(stats(r.deltas.map { abs($0) })),"
-                + "\"cost_packets\":\(stats(r.costs.map(Double.init)))}"
+                + "\"cost_packets\":\(stats(r.costs.map(Double.init))),"
+                + "\"cost_packets_without_disposable\":\(stats(r.costsSkipping.map(Double.init)))}"
         }.joined(separator: ",")
         out += "],\"worst_spots\":["
         out += worstFive.map { "{\"target\":\(jsonTime($0.target)),\"landed\":\(jsonTime($0.landed)),\"cost_packets\":\($0.cost)}" }.joined(separator: ",")
@@ -174,6 +204,12 @@ func runReport(_ args: [String]) {
         print("  " + r.name.rightPad(14) + rate.rightPad(10) + (fmt(quantile(abs, 0.5), 4) + " s").rightPad(16)
               + (fmt(quantile(abs, 0.95), 4) + " s").rightPad(14) + (fmt(abs.max() ?? .nan, 4) + " s").rightPad(14)
               + "\(Int(quantile(r.costs.map(Double.init), 0.5)))".rightPad(13) + "\(Int(quantile(r.costs.map(Double.init), 0.95)))")
+    }
+    if let e = rows.first(where: { $0.name == "exact" }) {
+        let s = e.costsSkipping.map(Double.init)
+        if !s.isEmpty {
+            print("  exact, disposable packets skipped (NAL headers): cost median \(Int(quantile(s, 0.5))), p95 \(Int(quantile(s, 0.95)))")
+        }
     }
     print("")
     print("  worst spots (exact landings that decode the most packets):")

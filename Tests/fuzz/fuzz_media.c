@@ -51,6 +51,12 @@ static void run_ops(fpx_player *p, fz_counts *c, const uint8_t *ops)
                 if (rc != FPX_OK)
                     break;
                 touch(pk.data, pk.size);
+                /* seek.h "Disposable packets": only ever on a DECODE_ONLY packet, never with
+                 * DISCONTINUITY or CORRUPT. */
+                if ((pk.flags & FPX_PACKET_FLAG_DISPOSABLE) &&
+                    (!(pk.flags & FPX_PACKET_FLAG_DECODE_ONLY) ||
+                     (pk.flags & (FPX_PACKET_FLAG_DISCONTINUITY | FPX_PACKET_FLAG_CORRUPT))))
+                    fz_fail("DISPOSABLE without DECODE_ONLY, or with DISCONTINUITY/CORRUPT", rc, __LINE__);
             }
             break;
         case 5: {

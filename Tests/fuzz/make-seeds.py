@@ -77,3 +77,101 @@ HLS = {
 }
 for name, text in HLS.items():
     write("hls", name, text.encode())
+
+
+# fuzz_nal: mode byte (bit 0 HEVC; bits 1-2 framing: Annex B, 1-, 2-, 4-byte lengths; bits 3-5
+# the HEVC top TemporalId, 7 unknown; bit 6: bytes 1-2 = extradata length (big-endian), then the extradata),
+# then one packet. Hand-made packets, then real ones (ffprobe -show_data) with their extradata.
+import shutil
+import subprocess
+import tempfile
+
+
+def nal_mode(hevc, framing, tid=0, extradata=False):
+    return bytes([(1 if hevc else 0) | (framing << 1) | (tid << 3) | (0x40 if extradata else 0)])
+
+
+def lp(units, n=4):
+    return b"".join(len(u).to_bytes(n, "big") + u for u in units)
+
+
+def annexb(units):
+    return b"".join((b"\0\0\0\1" if i == 0 else b"\0\0\1") + u for i, u in enumerate(units))
+
+
+SLICE = b"\x88\x84\x21\xa0"
+H264 = {
+    "h264-nonref-b": lp([b"\x09\x30", b"\x01" + SLICE]),
+    "h264-ref-b": lp([b"\x21" + SLICE]),
+    "h264-idr-sps-pps": lp([b"\x67\x64\x00\x1e", b"\x68\xeb\xe3", b"\x65" + SLICE]),
+    "h264-mixed-fields": lp([b"\x01" + SLICE, b"\x41" + SLICE]),
+    "h264-sei-nonref": lp([b"\x06\x05\x01\x80", b"\x01" + SLICE, b"\x01" + SLICE]),
+}
+for name, pkt in H264.items():
+    write("nal", name, nal_mode(False, 3) + pkt)
+write("nal", "h264-annexb-nonref", nal_mode(False, 0) + annexb([b"\x09\x30", b"\x01" + SLICE + b"\0\0\3\1"]) + b"\0\0")
+write("nal", "h264-len2", nal_mode(False, 2) + lp([b"\x01" + SLICE], 2))
+write("nal", "h264-truncated", nal_mode(False, 3) + lp([b"\x01" + SLICE])[:-1])
+HEVC = {
+    "hevc-trail-n": lp([bytes([35 << 1, 1, 0x50]), bytes([0, 1]) + SLICE]),
+    "hevc-trail-r": lp([bytes([1 << 1, 1]) + SLICE]),
+    "hevc-cra-vps-sps-pps": lp([bytes([32 << 1, 1, 0x0c, 1]), bytes([33 << 1, 1, 1 | (2 << 1), 1, 0x60]),
+                                bytes([34 << 1, 1, 0xc1]), bytes([21 << 1, 1]) + SLICE]),
+    "hevc-rasl-n-sei": lp([bytes([39 << 1, 1, 5, 1, 0x80]), bytes([8 << 1, 1]) + SLICE, bytes([40 << 1, 1, 0x80])]),
+    "hevc-tid2": lp([bytes([0, 3]) + SLICE]),
+}
+for name, pkt in HEVC.items():
+    write("nal", name, nal_mode(True, 3, 0 if "tid2" not in name else 2) + pkt)
+write("nal", "hevc-annexb-tsa-n", nal_mode(True, 0, 1) + annexb([bytes([2 << 1, 2]) + SLICE]))
+write("nal", "hevc-unknown-tid", nal_mode(True, 3, 7) + lp([bytes([0, 1]) + SLICE]))
+hvcc = bytearray(23)
+hvcc[0], hvcc[21], hvcc[22] = 1, (1 << 3) | 3, 1
+hvcc += bytes([0x80 | 33, 0, 1, 0, 5]) + bytes([33 << 1, 1, 1, 1, 0x60])
+write("nal", "hevc-hvcc-extradata", nal_mode(True, 3, 0, True) + len(hvcc).to_bytes(2, "big") + bytes(hvcc)
+      + lp([bytes([0, 1]) + SLICE]))
+avcc = b"\x01\x64\x00\x1e\xff\xe1\x00\x04\x67\x64\x00\x1e\x01\x00\x03\x68\xeb\xe3"
+write("nal", "h264-avcc-extradata", nal_mode(False, 3, 0, True) + len(avcc).to_bytes(2, "big") + avcc + lp([b"\x01" + SLICE]))
+
+
+def ffprobe_hex(args):
+    """The hex dumps of ffprobe -show_data output, one bytes object per dump."""
+    out = subprocess.run(["ffprobe", "-v", "error"] + args, capture_output=True, text=True).stdout
+    dumps, cur = [], None
+    for line in out.splitlines():
+        if line in ("data=", "extradata="):
+            cur = bytearray()
+            dumps.append((line[:-1], cur))
+        elif cur is not None and len(line) > 10 and line[8] == ":":
+            cur += bytes.fromhex("".join(line[10:50].split()))
+        else:
+            cur = None
+    return dumps
+
+
+def real_seeds(path, hevc, tag, packets=8):
+    if shutil.which("ffprobe") is None:
+        return
+    ex = [d for k, d in ffprobe_hex(["-select_streams", "v:0", "-show_streams", "-show_data", path]) if k == "extradata"]
+    e = bytes(ex[0]) if ex else b""
+    annex = not e or e[0] != 1
+    length = 4 if annex else (((e[21] if hevc else e[4]) & 3) + 1)
+    framing = 0 if annex else {1: 1, 2: 2, 4: 3}.get(length, 3)
+    pk = [d for k, d in ffprobe_hex(["-select_streams", "v:0", "-show_packets", "-show_data",
+                                     "-read_intervals", "%+#" + str(packets), path]) if k == "data"]
+    for i, d in enumerate(pk[:packets]):
+        if len(d) <= 4096:
+            write("nal", f"real-{tag}-{i}", nal_mode(hevc, framing, 0, True) + len(e).to_bytes(2, "big") + e + bytes(d))
+
+
+real_seeds(os.path.join(FILES, "tiny.mp4"), False, "tiny_mp4")
+real_seeds(os.path.join(FILES, "tiny.ts"), False, "tiny_ts")
+if shutil.which("ffmpeg"):
+    with tempfile.TemporaryDirectory() as tmp:
+        for ext in ("mkv", "ts"):
+            out = os.path.join(tmp, "hevc." + ext)
+            subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=0.5",
+                            "-c:v", "libx265", "-preset", "ultrafast", "-x265-params",
+                            "bframes=4:b-pyramid=1:keyint=6:open-gop=1:pools=1:frame-threads=1:log-level=error",
+                            out], check=False)
+            if os.path.exists(out):
+                real_seeds(out, True, "hevc_" + ext, packets=10)

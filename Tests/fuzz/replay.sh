@@ -42,5 +42,34 @@ for h in fuzz_media fuzz_api fuzz_hls; do
         FAIL=$((FAIL + 1))
     fi
 done
+# Swift harnesses: compiled with the one pure core file they test (no library), at -Onone so
+# Swift's bounds checks stay on; with FPX_REPLAY_SWIFT_SANITIZE=1 also under ASan.
+SWIFTC=${SWIFTC:-swiftc}
+SWIFT_SAN=()
+[ "${FPX_REPLAY_SWIFT_SANITIZE:-0}" = 1 ] && SWIFT_SAN=(-sanitize=address)
+for h in fuzz_nal; do
+    name=${h#fuzz_}
+    case $h in
+        fuzz_nal) core=(Sources/FastPixSeekCore/NALReference.swift) ;;
+    esac
+    if ! "$SWIFTC" -parse-as-library -Onone -D FPX_FUZZ_REPLAY "${SWIFT_SAN[@]}" "${core[@]}" "Tests/fuzz/$h.swift" \
+        -o "$TMP/$h" >"$TMP/$h.build" 2>&1; then
+        cat "$TMP/$h.build"
+        echo "FAIL - $h does not build"
+        FAIL=$((FAIL + 1))
+        continue
+    fi
+    files=(Tests/fuzz/corpus/"$name"/*)
+    start=$(date +%s.%N)
+    if timeout -k 5 "${FPX_REPLAY_TIMEOUT:-600}" env -i PATH=/usr/bin:/bin "${SAN_ENV[@]}" \
+        "$TMP/$h" "${files[@]}" >"$TMP/$h.out" 2>"$TMP/$h.err"; then
+        echo "ok   - $h: $(cat "$TMP/$h.out") ($(printf '%.1f' "$(echo "$(date +%s.%N) - $start" | bc)") s)"
+        PASS=$((PASS + 1))
+    else
+        echo "FAIL - $h: exit $? over ${#files[@]} inputs"
+        tail -n 30 "$TMP/$h.err" | sed 's/^/    /'
+        FAIL=$((FAIL + 1))
+    fi
+done
 echo "$PASS passed, $FAIL failed"
 [ "$FAIL" -eq 0 ]

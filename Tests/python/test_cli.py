@@ -207,6 +207,10 @@ def test_report_json_and_svg(fixtures_dir: Path, tmp_path: Path):
     assert all(r["landed"] == 30 for r in rows.values())
     assert rows["keyframe:2"]["within_tolerance"] == 30  # GOP 1.6 s: a keyframe is always within 2 s
     assert rows["exact"]["cost_packets"]["max"] >= rows["keyframe:2"]["cost_packets"]["max"]
+    # Skipping the disposable pre-roll (x264 -bf 3: non-reference B-frames) costs less, never more.
+    for r in rows.values():
+        assert r["cost_packets_without_disposable"]["max"] <= r["cost_packets"]["max"]
+    assert rows["exact"]["cost_packets_without_disposable"]["median"] < rows["exact"]["cost_packets"]["median"]
     assert len(j["worst_spots"]) == 5
     # Exact seeks count as hits when the frame covers the target, whatever the zero-tolerance verdict.
     assert rows["exact"]["hit_measure"] == "frame_covers_target"
@@ -215,7 +219,7 @@ def test_report_json_and_svg(fixtures_dir: Path, tmp_path: Path):
     text = svg.read_text()
     assert text.startswith("<svg") and "mp4_bframes.mp4" in text
     human = run("report", fixtures_dir / "mp4_bframes.mp4", "--targets", "10")
-    assert human.returncode == 0 and "worst spots" in human.stdout
+    assert human.returncode == 0 and "worst spots" in human.stdout and "disposable packets skipped" in human.stdout
     exact_row = [l for l in human.stdout.splitlines() if l.strip().startswith("exact")][0]
     assert exact_row.split()[1] == "100.0%"
 

@@ -14,7 +14,7 @@ decode what :meth:`Player.read_packet` returns without opening the file a second
         for pkt in p.packets():
             if pkt.is_discontinuity:
                 dec = flush_decoder(dec, info)
-            if pkt.stream_index != ref:
+            if pkt.stream_index != ref or pkt.is_disposable:  # no later frame needs it
                 continue
             for frame in dec.decode(to_av_packet(pkt)):
                 if frame.pts is not None and frame.pts >= pkt.landed_pts_in_stream:
@@ -146,7 +146,7 @@ def decode_landed_frame(player: "Player", landed_pts: int,
     for p in player.packets():
         if p.is_discontinuity:
             dec = flush_decoder(dec, info, **options)
-        if p.stream_index != ref:
+        if p.stream_index != ref or p.is_disposable:  # no later frame needs a disposable one
             continue
         for frame in dec.decode(to_av_packet(p)):
             if frame.pts == landed_pts:

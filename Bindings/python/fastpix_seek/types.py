@@ -879,6 +879,13 @@ class Packet:
         return bool(self.flags & _lib.FPX_PACKET_FLAG_DISCONTINUITY)
 
     @property
+    def is_disposable(self) -> bool:
+        """A decode-only video packet no later frame references (FPX_PACKET_FLAG_DISPOSABLE):
+        drop it before the decoder and the landed frame and those after it decode the same
+        (seek.h, "Disposable packets")."""
+        return bool(self.flags & _lib.FPX_PACKET_FLAG_DISPOSABLE)
+
+    @property
     def size(self) -> int:
         """The payload size in bytes."""
         return len(self._r[0])
