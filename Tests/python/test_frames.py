@@ -1,0 +1,303 @@
+"""Player.frame_at / frames_at (fastpix_seek.frames, issue 21.4): every returned frame has
+ffmpeg's own pixels for that pts (framemd5 of a full decode), on B-pyramid H.264 (MP4, MKV),
+an open-GOP H.264 and an open-GOP HEVC (x265), in random, sorted, repeated and backward
+orders; the packet contract (flush only at DISCONTINUITY or when the reader cannot vouch for
+its decoder, DISPOSABLE packets dropped before the decoder, DECODE_ONLY frames never
+returned, frames before the landing discarded), also against a simulated continuation of the
+packet stream; PyAV stays optional."""
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Iterator, List
+
+import pytest
+
+from conftest import REPO
+import framecheck
+import groundtruth as gtm
+
+sys.path.insert(0, str(REPO / "Bindings" / "python"))
+
+av = pytest.importorskip("av")  # the venv and Debian's python3 both have it (tools/deps.sh)
+
+
+@pytest.fixture(scope="session")
+def hevc_opengop(tmp_path_factory) -> Path:
+    """2 s of 160x96 HEVC with x265's open GOPs (CRA + RASL), B-pyramid, GOP of 24."""
+    out = tmp_path_factory.mktemp("hevc") / "hevc_opengop.mp4"
+    subprocess.run(["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
+                    "-i", "testsrc2=size=160x96:rate=25:duration=3", "-c:v", "libx265",
+                    "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-x265-params",
+                    "log-level=error:keyint=24:min-keyint=24:scenecut=0:open-gop=1:bframes=3:"
+                    "b-pyramid=1:pools=1:frame-threads=1", str(out)], check=True, timeout=120)
+    return out
+
+
+def media(fixtures_dir: Path, hevc: Path, name: str) -> Path:
+    return hevc if name == "hevc_opengop.mp4" else fixtures_dir / name
+
+
+FILES = ["mp4_bframes.mp4", "mkv.mkv", "mp4_opengop.mp4", "hevc_opengop.mp4"]
+
+
+def check(path: Path, results, times) -> None:
+    """Each answer: the exact landing of its time (ffprobe's grid), ffmpeg's pixels."""
+    gt = gtm.load(str(path))
+    md5 = framecheck.md5_by_pts(str(path))
+    assert len(results) == len(times)
+    wrong = []
+    for t, r in zip(times, results):
+        assert r.requested == Fraction(t)
+        assert r.outcome.finished and r.frame.pts == r.pts
+        assert r.pts == gt.covering(Fraction(t)).pts, (t, r.pts)
+        if framecheck.frame_md5(r.frame) != md5[r.pts]:
+            wrong.append((t, r.pts))
+    assert not wrong, f"frames with other pixels than ffmpeg's: {wrong}"
+
+
+def spread(path: Path, n: int, seed: int) -> List[Fraction]:
+    gt = gtm.load(str(path))
+    end = gt.last_time
+    rnd = random.Random(seed)
+    return [Fraction(rnd.randint(0, int(end * 1000)), 1000) for _ in range(n)]
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_frames_at_random_order(fixtures_dir, hevc_opengop, library, name):
+    from fastpix_seek import Player
+    path = media(fixtures_dir, hevc_opengop, name)
+    times = spread(path, 14, seed=21) + [Fraction(0)]
+    times += [times[3]]  # a repeat
+    with Player(path) as p:
+        p.wait_item(timeout=20)
+        res = p.frames_at(times)
+    check(path, res, times)
+    assert res[-1].frame is res[3].frame  # decoded once
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_frame_at_backward_walk_and_cache(fixtures_dir, hevc_opengop, library, name):
+    """A scrub walk forward then back in one-frame steps, one frame_at per step: right
+    pixels each time; on the way back every frame comes from the cache (it was decoded on the
+    way forward and the cache holds the walk)."""
+    from fastpix_seek import Player
+    path = media(fixtures_dir, hevc_opengop, name)
+    gt = gtm.load(str(path))
+    k = gt.keyframes[1] if len(gt.keyframes) > 1 else gt.keyframes[0]
+    i0 = gt.frame_index(k.pts) - 3  # straddle a GOP boundary
+    walk = [gt.to_item(gt.frames[i].pts) for i in range(i0, i0 + 6)]
+    times = walk + walk[::-1]
+    with Player(path) as p:
+        p.wait_item(timeout=20)
+        p.frame_reader(cache_size=6)
+        res = [p.frame_at(t) for t in times]
+        check(path, res, times)
+        assert [r.from_cache for r in res[6:]] == [True] * 6
+        assert all(r.decoded == 0 and r.packets == 0 for r in res[6:])
+        # A reader without a cache decodes again, with the same pixels.
+        p.frame_reader(cache_size=0)
+        again = [p.frame_at(t) for t in walk[::-1]]
+        check(path, again, walk[::-1])
+        assert not any(r.from_cache for r in again)
+
+
+@pytest.mark.parametrize("skip_nonref", [True, False])
+def test_skip_nonref_same_pixels(fixtures_dir, library, skip_nonref):
+    """skip_frame=NONREF while packets are DECODE_ONLY: the landed frames are ffmpeg's, and
+    on a B-pyramid the decoder produces fewer frames than with it off."""
+    from fastpix_seek import Player
+    path = fixtures_dir / "mp4_bframes.mp4"
+    times = spread(path, 10, seed=5)
+    with Player(path) as p:
+        p.wait_item(timeout=20)
+        reader = p.frame_reader(cache_size=0, skip_nonref=skip_nonref)
+        res = p.frames_at(times)
+        check(path, res, times)
+        decoded = reader.frames_decoded
+    with Player(path) as p:
+        p.wait_item(timeout=20)
+        other = p.frame_reader(cache_size=0, skip_nonref=not skip_nonref)
+        p.frames_at(times)
+    if skip_nonref:
+        assert decoded < other.frames_decoded
+    else:
+        assert decoded > other.frames_decoded
+
+
+def _h264_nal_ref_idc(data: bytes) -> int:
+    """nal_ref_idc of the first slice NAL of an AVCC (4-byte length) H.264 packet."""
+    i = 0
+    while i + 5 <= len(data):
+        n = int.from_bytes(data[i:i + 4], "big")
+        t = data[i + 4] & 0x1F
+        if t in (1, 5):
+            return (data[i + 4] >> 5) & 3
+        i += 4 + n
+    return 3
+
+
+def _rewrite(packets: Iterator[Any], fn) -> Iterator[Any]:
+    from fastpix_seek import Packet
+    for p in packets:
+        flags = fn(p)
+        if flags == p.flags:
+            yield p
+        else:
+            yield Packet(p.data, p.stream_index, p.pts, p.dts, p.duration, p.pos, flags, p.seek_id,
+                         p.time_base, p.pts_time, p.dts_time, p.item_time, p.landed_pts,
+                         p.landed_stream_index, p.landed_pts_in_stream, p.trim_samples)
+
+
+def test_disposable_packets_are_dropped(fixtures_dir, library, monkeypatch):
+    """Packets flagged FPX_PACKET_FLAG_DISPOSABLE never reach the decoder. Flagging the
+    DECODE_ONLY packets that really are disposable (H.264 nal_ref_idc 0, what the library
+    will flag) leaves the landed pixels ffmpeg's; flagging the keyframe too leaves the
+    decoder nothing to start from."""
+    from fastpix_seek import Player
+    from fastpix_seek._abi import (FPX_PACKET_FLAG_DECODE_ONLY, FPX_PACKET_FLAG_DISPOSABLE,
+                                   FPX_PACKET_FLAG_KEY)
+    from fastpix_seek.frames import FrameNotDecodedError
+    path = fixtures_dir / "mp4_bframes.mp4"
+    times = spread(path, 8, seed=7)
+
+    def disposable(p):
+        if p.stream_index == 0 and p.flags & FPX_PACKET_FLAG_DECODE_ONLY and \
+                _h264_nal_ref_idc(p.data) == 0:
+            return p.flags | FPX_PACKET_FLAG_DISPOSABLE
+        return p.flags
+
+    with Player(path) as p:
+        p.wait_item(timeout=20)
+        real = p.packets
+        monkeypatch.setattr(p, "packets", lambda batch=64: _rewrite(real(batch), disposable))
+        r = p.frame_reader(cache_size=0, skip_nonref=False)
+        res = p.frames_at(times)
+        check(path, res, times)
+        assert r.packets_dropped > 0 and sum(x.dropped for x in res) == r.packets_dropped
+
+        def all_video(q):
+            return q.flags | FPX_PACKET_FLAG_DISPOSABLE if q.stream_index == 0 and \
+                q.flags & (FPX_PACKET_FLAG_DECODE_ONLY | FPX_PACKET_FLAG_KEY) else q.flags
+        monkeypatch.setattr(p, "packets", lambda batch=64: _rewrite(real(batch), all_video))
+        gt = gtm.load(str(path))
+        late = gt.to_item(gt.frames[gt.frame_index(gt.keyframes[2].pts) + 4].pts)
+        with pytest.raises(FrameNotDecodedError):
+            p.frame_at(late)
+
+
+class ContinuingPlayer:
+    """A stand-in for a Player whose library continues the packet stream (issue 21.1, not
+    yet merged on this branch): packets from PyAV's demuxer; a seek landing ahead of the read
+    position in the same GOP goes on from the read position without DISCONTINUITY, DECODE_ONLY
+    up to the new landing, with the new seek id and landing fields; anything else restarts at
+    the landing's keyframe with DISCONTINUITY. Only the reference (video) stream."""
+
+    def __init__(self, path: Path) -> None:
+        from fastpix_seek import Player
+        self.gt = gtm.load(str(path))
+        with Player(path) as p:
+            p.wait_item(timeout=20)
+            self._item = p.item_info()
+            self._info = p.stream_info(self._item.reference_stream)
+        c = av.open(str(path))
+        s = c.streams.video[0]
+        self.packets_list = [(bytes(pk), pk.pts, pk.dts, pk.is_keyframe)
+                             for pk in c.demux(s) if pk.size]
+        self.tb = Fraction(s.time_base)
+        c.close()
+        self.pos = 0           # next packet to hand out
+        self.seek_id = 0
+        self.landing = None
+        self.pending_discontinuity = False
+        self.continued = 0
+
+    def item_info(self):
+        return self._item
+
+    def stream_info(self, i):
+        return self._info
+
+    def _key_before(self, pts) -> int:
+        # the last keyframe packet (decode order) whose pts <= the landing
+        return max(i for i, p in enumerate(self.packets_list) if p[3] and p[1] <= pts)
+
+    def seek_wait(self, t, precision=None, timeout=None):
+        from types import SimpleNamespace
+        from fastpix_seek import FinishReason
+        f = self.gt.covering(Fraction(t))
+        self.seek_id += 1
+        k = self._key_before(f.pts)
+        # Continue when the host has fed this GOP from its keyframe up to pos and the new
+        # landing is ahead of the last one (its frame is then still in the host's decoder, or
+        # was put out after the last landed frame, which the reader keeps).
+        if self.landing is not None and not self.pending_discontinuity and \
+                self._key_before(self.landing) == k and self.pos > k and f.pts > self.landing:
+            self.continued += 1
+        else:
+            self.pos = k
+            self.pending_discontinuity = True
+        self.landing = f.pts
+        return SimpleNamespace(finished=True, landed_stream_pts=f.pts, seek_id=self.seek_id,
+                               landed_time=self.gt.to_item(f.pts), reason=FinishReason.COMPLETED)
+
+    def packets(self, batch=64):
+        from fastpix_seek import Packet
+        from fastpix_seek._abi import (FPX_PACKET_FLAG_DECODE_ONLY, FPX_PACKET_FLAG_DISCONTINUITY,
+                                       FPX_PACKET_FLAG_KEY)
+        while self.pos < len(self.packets_list):
+            data, pts, dts, key = self.packets_list[self.pos]
+            self.pos += 1
+            flags = (FPX_PACKET_FLAG_KEY if key else 0) | \
+                (FPX_PACKET_FLAG_DECODE_ONLY if pts < self.landing else 0)
+            if self.pending_discontinuity:
+                flags |= FPX_PACKET_FLAG_DISCONTINUITY
+                self.pending_discontinuity = False
+            yield Packet(data, 0, pts, dts, 0, None, flags, self.seek_id, self.tb, None, None, None,
+                         self.landing, 0, self.landing, 0)
+
+
+@pytest.mark.parametrize("name", ["mp4_bframes.mp4", "mp4_opengop.mp4", "hevc_opengop.mp4"])
+def test_right_under_continuation(fixtures_dir, hevc_opengop, library, name):
+    """With packets that continue (no DISCONTINUITY) from the host's read position, the reader
+    keeps its decoder, decodes only what lies between the landings, and returns ffmpeg's
+    pixels; a forward step of one frame decodes at most 2 frames."""
+    from fastpix_seek.frames import FrameReader
+    path = media(fixtures_dir, hevc_opengop, name)
+    gt = gtm.load(str(path))
+    k = gt.keyframes[1]
+    i0 = gt.frame_index(k.pts)
+    steps = [gt.to_item(gt.frames[i].pts) for i in range(i0 + 2, i0 + 12)]
+    rnd = spread(path, 8, seed=3)
+    fake = ContinuingPlayer(path)
+    reader = FrameReader(cache_size=0)
+    res = [reader.frame_at(fake, t) for t in steps]  # type: ignore[arg-type]
+    check(path, res, steps)
+    assert fake.continued == len(steps) - 1
+    # Stepping by one frame: each step decodes at most 2 frames or comes from the cache.
+    assert all(r.from_cache or r.decoded <= 2 for r in res[1:]), [r.decoded for r in res]
+    res2 = FrameReader().frames_at(fake, rnd + steps[::-1])  # type: ignore[arg-type]
+    check(path, res2, rnd + steps[::-1])
+
+
+def test_errors_and_no_pyav(fixtures_dir, library, tmp_path):
+    from fastpix_seek import Player
+    from fastpix_seek.frames import FrameReader
+    with pytest.raises(ValueError):
+        FrameReader(cache_size=-1)
+    with Player(fixtures_dir / "audio.m4a") as p:
+        p.wait_item(timeout=20)
+        with pytest.raises(ValueError, match="video"):
+            p.frame_at(1)
+    # Without PyAV: importing fastpix_seek works, frame_at raises ImportError saying what to do.
+    code = ("import sys; sys.modules['av'] = None\n"
+            f"sys.path.insert(0, {str(REPO / 'Bindings' / 'python')!r})\n"
+            "import fastpix_seek\n"
+            f"p = fastpix_seek.Player({str(fixtures_dir / 'mp4_bframes.mp4')!r}); p.wait_item(timeout=20)\n"
+            "try:\n    p.frame_at(1)\nexcept ImportError as e:\n    print('IMPORTERROR', e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "IMPORTERROR" in out.stdout and "python3-av" in out.stdout
