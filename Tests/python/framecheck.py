@@ -55,5 +55,16 @@ def _row_bytes(frame: Any, plane: Any) -> int:
     return plane.width * (2 if wide else 1)
 
 
+def make_hevc_opengop(out: str) -> str:
+    """3 s of 160x96 HEVC with x265's open GOPs (CRA + RASL pictures), B-pyramid, GOP of 24:
+    the open-GOP HEVC case of the frame tests (about a second to encode)."""
+    subprocess.run(["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
+                    "-i", "testsrc2=size=160x96:rate=25:duration=3", "-c:v", "libx265",
+                    "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-x265-params",
+                    "log-level=error:keyint=24:min-keyint=24:scenecut=0:open-gop=1:bframes=3:"
+                    "b-pyramid=1:pools=1:frame-threads=1", out], check=True, timeout=120)
+    return out
+
+
 def pts_list(path: str) -> List[int]:
     return [p for p, _ in frame_md5s(path)]

@@ -7,7 +7,9 @@ returned, frames before the landing discarded), also against a simulated continu
 packet stream; PyAV stays optional."""
 from __future__ import annotations
 
+import os
 import random
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -27,14 +29,7 @@ av = pytest.importorskip("av")  # the venv and Debian's python3 both have it (to
 
 @pytest.fixture(scope="session")
 def hevc_opengop(tmp_path_factory) -> Path:
-    """2 s of 160x96 HEVC with x265's open GOPs (CRA + RASL), B-pyramid, GOP of 24."""
-    out = tmp_path_factory.mktemp("hevc") / "hevc_opengop.mp4"
-    subprocess.run(["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
-                    "-i", "testsrc2=size=160x96:rate=25:duration=3", "-c:v", "libx265",
-                    "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-x265-params",
-                    "log-level=error:keyint=24:min-keyint=24:scenecut=0:open-gop=1:bframes=3:"
-                    "b-pyramid=1:pools=1:frame-threads=1", str(out)], check=True, timeout=120)
-    return out
+    return Path(framecheck.make_hevc_opengop(str(tmp_path_factory.mktemp("hevc") / "hevc_opengop.mp4")))
 
 
 def media(fixtures_dir: Path, hevc: Path, name: str) -> Path:
@@ -301,3 +296,42 @@ def test_errors_and_no_pyav(fixtures_dir, library, tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "IMPORTERROR" in out.stdout and "python3-av" in out.stdout
+
+
+@pytest.fixture(scope="module")
+def c_frames_at(library, tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("c-frames-at")
+    env = {**os.environ, "PKG_CONFIG_PATH": str(library.parent)}
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "fastpixseek", "libavcodec", "libavutil",
+                            "libswscale"], env=env, capture_output=True, text=True, check=True).stdout.split()
+    exe = d / "frames_at"
+    subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",
+                    str(REPO / "Examples" / "c" / "frames_at.c"), "-o", str(exe), *flags],
+                   check=True, capture_output=True, text=True)
+    return exe
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_c_frames_at(c_frames_at, fixtures_dir, hevc_opengop, library, tmp_path, name):
+    """Examples/c/frames_at.c: random and backward orders; each line's pts is the exact
+    landing and its md5 ffmpeg's framemd5 of that frame; the PPMs are written."""
+    path = media(fixtures_dir, hevc_opengop, name)
+    gt = gtm.load(str(path))
+    md5 = framecheck.md5_by_pts(str(path))
+    times = spread(path, 8, seed=11)
+    i = gt.frame_index(gt.keyframes[1].pts)
+    times += [gt.to_item(gt.frames[j].pts) for j in (i + 3, i + 2, i + 1, i, i - 1)]  # backward
+    texts = [f"{t.numerator}/{t.denominator}" for t in times]
+    proc = subprocess.run([str(c_frames_at), str(path), str(tmp_path / "f"), *texts],
+                          env={"LD_LIBRARY_PATH": str(library.parent), "PATH": "/usr/bin:/bin"},
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == len(times) + 1
+    for n, (t, text, line) in enumerate(zip(times, texts, lines)):
+        m = re.match(r"(\S+) s -> pts (-?\d+) \(\S+ s\) md5 ([0-9a-f]{32}), \d+ frames decoded; wrote (\S+)$", line)
+        assert m, line
+        assert m.group(1) == text and int(m.group(2)) == gt.covering(t).pts, line
+        assert m.group(3) == md5[int(m.group(2))], line
+        assert Path(m.group(4)) == tmp_path / f"f-{n}.ppm" and Path(m.group(4)).stat().st_size > 0
+    assert re.match(r"\d+ packets decoded, 0 disposable dropped, \d+ frames decoded$", lines[-1])
