@@ -14,7 +14,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Iterator, List
+from typing import Any, Iterator, List, Tuple
 
 import pytest
 
@@ -335,3 +335,88 @@ def test_c_frames_at(c_frames_at, fixtures_dir, hevc_opengop, library, tmp_path,
         assert m.group(3) == md5[int(m.group(2))], line
         assert Path(m.group(4)) == tmp_path / f"f-{n}.ppm" and Path(m.group(4)).stat().st_size > 0
     assert re.match(r"\d+ packets decoded, 0 disposable dropped, \d+ frames decoded$", lines[-1])
+
+
+CLI = REPO / "build" / "bin" / "fpx-seek"
+
+
+def _rgb(path: Path, vf: str) -> bytes:
+    return subprocess.check_output(["ffmpeg", "-v", "error", "-i", str(path), "-map", "0:v:0", "-vf", vf,
+                                    "-fps_mode", "passthrough", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"])
+
+
+def _mad(a: bytes, b: bytes) -> float:
+    import numpy as np
+    return float(np.abs(np.frombuffer(a, np.uint8).astype(np.int16) - np.frombuffer(b, np.uint8)).mean())
+
+
+def _nearest(media: Path, n: int, picture: bytes, w: int, h: int) -> Tuple[int, float]:
+    """Which of ffmpeg's frames n-2..n+2 (rgb24, scaled to w x h) the picture is closest to."""
+    lo = max(0, n - 2)
+    raw = _rgb(media, f"select='between(n\\,{lo}\\,{n + 2})',scale={w}:{h}:flags=bicubic")
+    size = w * h * 3
+    d = {lo + k: _mad(raw[k * size:(k + 1) * size], picture) for k in range(len(raw) // size)}
+    best = min(d, key=lambda k: d[k])
+    return best, d[best]
+
+
+@pytest.mark.parametrize("name", ["mp4_bframes.mp4", "hevc_opengop.mp4"])
+def test_cli_frame_png(fixtures_dir, hevc_opengop, library, tmp_path, name):
+    """fpx-seek frame FILE T -o x.png: a PNG of the frame covering T, ffmpeg's pixels (its
+    rgb24 conversion of that frame is the closest of its neighbours, within 2 levels)."""
+    path = media(fixtures_dir, hevc_opengop, name)
+    gt = gtm.load(str(path))
+    t = spread(path, 1, seed=17)[0]
+    png = tmp_path / "f.png"
+    proc = subprocess.run([str(CLI), "frame", str(path), f"{t.numerator}/{t.denominator}", "-o", str(png)],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    pts = gt.covering(t).pts
+    assert f"stream pts {pts})" in proc.stdout and "hit" in proc.stdout
+    probe = subprocess.check_output(["ffprobe", "-v", "error", "-show_entries", "stream=codec_name,width,height",
+                                     "-of", "csv=p=0", str(png)], text=True).strip()
+    w, h = (int(x) for x in probe.split(",")[1:])
+    assert probe.startswith("png,")
+    picture = _rgb(png, "null")
+    best, mad = _nearest(path, gt.frame_index(pts), picture, w, h)
+    assert best == gt.frame_index(pts) and mad < 2.0, (best, mad)
+
+
+def test_cli_frame_contact_sheet(fixtures_dir, library, tmp_path):
+    """Several times (backward and random order) make a contact sheet: each cell is the
+    frame covering its time, in the order given."""
+    path = fixtures_dir / "mp4_opengop.mp4"
+    gt = gtm.load(str(path))
+    times = [Fraction(71, 10), Fraction(1, 2), Fraction(3), Fraction(29, 10), Fraction(11)]
+    png = tmp_path / "sheet.png"
+    proc = subprocess.run([str(CLI), "frame", str(path), *[f"{t.numerator}/{t.denominator}" for t in times],
+                           "-o", str(png), "--width", "160", "--columns", "2"],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[-1] == f"wrote {png} (5 frames, 2 per row, 160x120 each)"
+    for t, line in zip(times, lines):
+        assert f"stream pts {gt.covering(t).pts})" in line, line
+    import numpy as np
+    sheet = np.frombuffer(_rgb(png, "null"), np.uint8).reshape(4 + 3 * 124, 4 + 2 * 164, 3)
+    for k, t in enumerate(times):
+        x, y = 4 + (k % 2) * 164, 4 + (k // 2) * 124
+        cell = np.ascontiguousarray(sheet[y:y + 120, x:x + 160]).tobytes()
+        n = gt.frame_index(gt.covering(t).pts)
+        best, mad = _nearest(path, n, cell, 160, 120)
+        assert best == n and mad < 2.0, (t, best, mad)
+
+
+def test_cli_frame_errors(fixtures_dir, library, tmp_path):
+    def run(*a: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(CLI), "frame", *a], capture_output=True, text=True, timeout=60)
+    f = str(fixtures_dir / "mp4_bframes.mp4")
+    assert run(f, "1").returncode == 2                                   # no -o
+    assert run(f, "-o", str(tmp_path / "x.png")).returncode == 2          # no TIME
+    assert run(f, "x", "-o", str(tmp_path / "x.png")).returncode == 2     # not a time
+    assert run(f, "1", "-o", str(tmp_path / "x.png"), "--width", "3").returncode == 2
+    r = run(str(fixtures_dir / "audio.m4a"), "1", "-o", str(tmp_path / "x.png"))
+    assert r.returncode == 1 and "no video" in r.stderr
+    r = run(f, "1", "-o", str(tmp_path / "no" / "such" / "dir.png"))
+    assert r.returncode == 1 and "cannot write" in r.stderr
+    assert "frame FILE|URL TIME" in subprocess.run([str(CLI), "--help"], capture_output=True, text=True).stdout
