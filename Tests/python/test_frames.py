@@ -65,7 +65,8 @@ def spread(path: Path, n: int, seed: int) -> List[Fraction]:
 def test_frames_at_random_order(fixtures_dir, hevc_opengop, library, name):
     from fastpix_seek import Player
     path = media(fixtures_dir, hevc_opengop, name)
-    times = spread(path, 14, seed=21) + [Fraction(0)]
+    end = gtm.load(str(path)).last_time
+    times = spread(path, 14, seed=21) + [Fraction(0), end, end + 5]  # the last frame: at EOF
     times += [times[3]]  # a repeat
     with Player(path) as p:
         p.wait_item(timeout=20)
