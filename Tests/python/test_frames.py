@@ -279,6 +279,28 @@ def test_right_under_continuation(fixtures_dir, hevc_opengop, library, name):
     check(path, res2, rnd + steps[::-1])
 
 
+def test_threads_share_one_reader(fixtures_dir, library):
+    """Two threads asking one player for frames: each gets ffmpeg's frame for its times."""
+    import threading
+    from fastpix_seek import Player
+    path = fixtures_dir / "mp4_bframes.mp4"
+    a, b = spread(path, 6, seed=1), spread(path, 6, seed=2)
+    out: dict = {}
+    with Player(path) as p:
+        p.wait_item(timeout=20)
+
+        def work(name, times):
+            out[name] = (times, p.frames_at(times) if name == "a" else [p.frame_at(t) for t in times])
+        ts = [threading.Thread(target=work, args=(n, t)) for n, t in (("a", a), ("b", b))]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join(120)
+    for times, res in out.values():
+        check(path, res, times)
+    assert len(out) == 2
+
+
 def test_errors_and_no_pyav(fixtures_dir, library, tmp_path):
     from fastpix_seek import Player
     from fastpix_seek.frames import FrameReader

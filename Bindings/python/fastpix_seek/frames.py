@@ -46,6 +46,7 @@ reader cannot see those packets); seeking is fine: the next packet is then a DIS
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
@@ -127,6 +128,8 @@ class FrameReader:
             raise ValueError(f"cache_size must be an int >= 0, not {cache_size!r}")
         self.cache_size = cache_size
         self.skip_nonref = skip_nonref
+        # One request at a time: the decoder and the packet stream are shared state.
+        self._lock = threading.RLock()
         self.decoder_options = decoder_options
         self._dec: Any = None
         self._info: Any = None
@@ -198,7 +201,13 @@ class FrameReader:
                  precision: Optional[SeekPrecision] = None,
                  timeout: Optional[float] = 10.0) -> FrameAt:
         """Seeks ``player`` to ``t`` with ``precision`` (default: exact) and returns the
-        landed frame (see :meth:`Player.frame_at`)."""
+        landed frame (see :meth:`Player.frame_at`). Thread-safe: requests on one reader run
+        one at a time."""
+        with self._lock:
+            return self._frame_at(player, t, precision, timeout)
+
+    def _frame_at(self, player: "Player", t: TimeLike, precision: Optional[SeekPrecision],
+                  timeout: Optional[float]) -> FrameAt:
         self._prepare(player)
         requested = to_fraction(t)
         outcome = player.seek_wait(requested, SeekPrecision.exact() if precision is None
@@ -301,6 +310,11 @@ class FrameReader:
                   timeout: Optional[float] = 10.0) -> List[FrameAt]:
         """The frame at each time, in the order given (see :meth:`Player.frames_at`)."""
         req = [to_fraction(t) for t in times]
+        with self._lock:
+            return self._frames_at(player, req, precision, timeout)
+
+    def _frames_at(self, player: "Player", req: List[Fraction],
+                   precision: Optional[SeekPrecision], timeout: Optional[float]) -> List[FrameAt]:
         order = sorted(range(len(req)), key=lambda i: req[i])
         out: List[Optional[FrameAt]] = [None] * len(req)
         done: Dict[Fraction, FrameAt] = {}
@@ -308,7 +322,7 @@ class FrameReader:
             t = req[i]
             r = done.get(t)
             if r is None:
-                r = self.frame_at(player, t, precision, timeout)
+                r = self._frame_at(player, t, precision, timeout)
                 done[t] = r
             out[i] = r
         return [r for r in out if r is not None]
@@ -317,12 +331,18 @@ class FrameReader:
 _SLOT = "_fpx_frame_reader"
 
 
+_SLOT_LOCK = threading.Lock()
+
+
 def reader_for(player: "Player") -> FrameReader:
     """The player's FrameReader (default options), made on first use."""
     r: Optional[FrameReader] = player.__dict__.get(_SLOT)
     if r is None:
-        r = FrameReader()
-        player.__dict__[_SLOT] = r
+        with _SLOT_LOCK:
+            r = player.__dict__.get(_SLOT)
+            if r is None:
+                r = FrameReader()
+                player.__dict__[_SLOT] = r
     return r
 
 
