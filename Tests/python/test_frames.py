@@ -279,6 +279,24 @@ def test_right_under_continuation(fixtures_dir, hevc_opengop, library, name):
     check(path, res2, rnd + steps[::-1])
 
 
+def test_unvouched_decoder_never_gives_a_wrong_frame(fixtures_dir, library):
+    """When the reader cannot vouch for its decoder (here: marked so by hand) and the packets
+    continue without DISCONTINUITY, it starts over at a keyframe: a landing before the next
+    keyframe is reported missing (FrameNotDecodedError), never decoded from mid-GOP."""
+    from fastpix_seek.frames import FrameNotDecodedError, FrameReader
+    path = fixtures_dir / "mp4_bframes.mp4"
+    gt = gtm.load(str(path))
+    i0 = gt.frame_index(gt.keyframes[1].pts)
+    t1, t2 = (gt.to_item(gt.frames[i0 + k].pts) for k in (2, 20))
+    fake = ContinuingPlayer(path)
+    reader = FrameReader(cache_size=0)
+    check(path, [reader.frame_at(fake, t1)], [t1])  # type: ignore[arg-type]
+    reader._clean = False
+    with pytest.raises(FrameNotDecodedError):
+        reader.frame_at(fake, t2)  # type: ignore[arg-type]
+    assert fake.continued == 1
+
+
 def test_threads_share_one_reader(fixtures_dir, library):
     """Two threads asking one player for frames: each gets ffmpeg's frame for its times."""
     import threading

@@ -15,8 +15,9 @@
 packet contract of ``fastpix/seek.h``:
 
 * the decoder is flushed only at a packet flagged ``FPX_PACKET_FLAG_DISCONTINUITY`` (or when
-  the reader cannot vouch for what it was fed: a new item, a request served from its cache,
-  an error): so when the library *continues* the packet stream after a seek (no
+  the reader cannot vouch for what it was fed -- a new item, a request served from its cache,
+  an error -- and the packets did not restart: it then also waits for a keyframe, so that a
+  frame is reported missing rather than decoded wrong): so when the library *continues* the packet stream after a seek (no
   DISCONTINUITY, DECODE_ONLY packets up to the new landing), the decoder keeps what it has
   and decodes only the frames between the two landings;
 * packets flagged ``FPX_PACKET_FLAG_DISPOSABLE`` (pre-roll no later frame references) are
@@ -53,7 +54,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple
 
 from ._abi import (FPX_PACKET_FLAG_DECODE_ONLY, FPX_PACKET_FLAG_DISCONTINUITY,
-                   FPX_PACKET_FLAG_DISPOSABLE)
+                   FPX_PACKET_FLAG_DISPOSABLE, FPX_PACKET_FLAG_KEY)
 from .types import MediaType, SeekOutcome, SeekPrecision, TimeLike, to_fraction
 
 if TYPE_CHECKING:
@@ -245,13 +246,27 @@ class FrameReader:
         overshoot: Optional[int] = None
         decoded = fed = dropped = 0
         ahead: Dict[int, Any] = {}
+        need_key = False
         for p in player.packets():
             flags = p.flags
-            if flags & FPX_PACKET_FLAG_DISCONTINUITY or not self._clean:
+            if flags & FPX_PACKET_FLAG_DISCONTINUITY:
                 self._flush()
                 self._clean = True
+                need_key = False
+            elif not self._clean:
+                # The decoder's state is not what these packets continue (a request served
+                # from the cache, an error) and the library did not restart them: start over
+                # at the next keyframe rather than decode from the middle of a GOP (if the
+                # landing comes before it, the frame is reported missing, never wrong).
+                self._flush()
+                self._clean = True
+                need_key = True
             if p.stream_index != ref:
                 continue
+            if need_key:
+                if not flags & FPX_PACKET_FLAG_KEY:
+                    continue
+                need_key = False
             if flags & FPX_PACKET_FLAG_DISPOSABLE:
                 dropped += 1
                 continue
