@@ -97,7 +97,7 @@ func runFrame(_ args: [String]) {
     }
     let columns = Int32(o.flags["--columns"] ?? "4") ?? 0
     guard columns >= 1, columns <= 64 else { fail("--columns needs 1...64", code: Exit.usage) }
-    let precision = o.flags["--precision"] == nil ? SeekPrecision.exact : o.precision
+    let precision = args.contains("--precision") ? o.precision : SeekPrecision.exact
 
     let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS)
     defer { player.destroy() }

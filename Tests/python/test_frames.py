@@ -461,3 +461,16 @@ def test_cli_frame_errors(fixtures_dir, library, tmp_path):
     r = run(f, "1", "-o", str(tmp_path / "no" / "such" / "dir.png"))
     assert r.returncode == 1 and "cannot write" in r.stderr
     assert "frame FILE|URL TIME" in subprocess.run([str(CLI), "--help"], capture_output=True, text=True).stdout
+
+
+def test_cli_frame_precision(fixtures_dir, library, tmp_path):
+    """--precision keyframe:TOL lands on the nearest keyframe (exact is the default)."""
+    path = fixtures_dir / "mp4_bframes.mp4"
+    gt = gtm.load(str(path))
+    t = Fraction(5, 2)
+    k = gt.nearest_keyframe(t, Fraction(2))
+    assert k is not None and k.pts != gt.covering(t).pts
+    out = subprocess.run([str(CLI), "frame", str(path), "5/2", "--precision", "keyframe:2", "-o",
+                          str(tmp_path / "k.png")], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert f"stream pts {k.pts})" in out.stdout and "within the requested tolerance" in out.stdout
