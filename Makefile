@@ -69,7 +69,7 @@ SWIFT_EXTRA_FLAGS ?=
 # never the library).
 COMMON_SRC := Package.swift $(shell find Sources/FastPixSeekPolicy Sources/FastPixSeekCore Sources/FastPixSeekEngine Sources/CFFmpeg -type f 2>/dev/null)
 LIB_SRC    := $(COMMON_SRC) $(shell find Sources/FastPixSeek Sources/CFastPixSeekABI Include -type f 2>/dev/null)
-CLI_SRC    := $(COMMON_SRC) $(shell find Sources/fpx-seek Sources/CFastPixSeekABI Include -type f 2>/dev/null)
+CLI_SRC    := $(COMMON_SRC) $(shell find Sources/fpx-seek Sources/CFFmpegCodec Sources/CFastPixSeekABI Include -type f 2>/dev/null)
 # SwiftPM does not notice a changed header behind a system-library module (the
 # constants of seek.h, e.g. FPX_VERSION_*): when the header is newer than the
 # product, touch the Swift files that import it so they are recompiled.

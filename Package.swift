@@ -21,6 +21,14 @@ let package = Package(
             pkgConfig: "libavformat libavutil",
             providers: [.apt(["libavformat-dev", "libavutil-dev"])]
         ),
+        // libavcodec + libswscale for `fpx-seek frame` only (decode, scale, PNG); never
+        // linked into the library.
+        .systemLibrary(
+            name: "CFFmpegCodec",
+            path: "Sources/CFFmpegCodec",
+            pkgConfig: "libavcodec libswscale libavutil",
+            providers: [.apt(["libavcodec-dev", "libswscale-dev"])]
+        ),
         // The public C header, imported so the @_cdecl exports use its exact types.
         .systemLibrary(name: "CFastPixSeekABI", path: "Sources/CFastPixSeekABI"),
         // The landing policy, the core's innermost part: rational time, the frame grid, the
@@ -36,7 +44,7 @@ let package = Package(
                 dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI"],
                 exclude: ["fastpixseek.map"]),
         .executableTarget(name: "fpx-seek",
-                          dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI"]),
+                          dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI", "CFFmpegCodec"]),
         .testTarget(name: "FastPixSeekPolicyTests", dependencies: ["FastPixSeekPolicy"]),
         .testTarget(name: "FastPixSeekCoreTests", dependencies: ["FastPixSeekCore", "FastPixSeekPolicy"]),
     ],

@@ -1242,6 +1242,7 @@ class Bench:
             L += [f"- FAILED: {f}" for f in self.failures]
             L.append("")
         L += self.index_section()
+        L += kept_sections(a.out)
         L += ["## Reproduce", "", "```", a.command, "```", "",
               "Needs ffmpeg/ffprobe, a C compiler, the FFmpeg 5.1 development packages, "
               "python3 with pip (PyAV is installed with `pip install av` when missing), "
@@ -1840,6 +1841,29 @@ class Bench:
         for f in self.failures:
             log("FAILED " + f)
         return 1 if bad or self.failures else 0
+
+
+def kept_sections(out: str) -> List[str]:
+    """The sections other drivers put into the report (between "<!-- section:NAME -->" and
+    "<!-- /section:NAME -->", e.g. frame_bench.py's), taken from the report being replaced so
+    that regenerating it does not drop them."""
+    try:
+        old = Path(out).read_text()
+    except OSError:
+        return []
+    kept: List[str] = []
+    pos = 0
+    while True:
+        i = old.find("<!-- section:", pos)
+        if i < 0:
+            return kept
+        name = old[i + len("<!-- section:"):old.find(" -->", i)]
+        end = f"<!-- /section:{name} -->"
+        j = old.find(end, i)
+        if j < 0:
+            return kept
+        kept += [old[i:j + len(end)], ""]
+        pos = j + len(end)
 
 
 def rerender(state: str, out: Optional[str]) -> int:

@@ -6,6 +6,14 @@
 #                                writes BENCHMARKS.md at the top of the repository
 #   Benchmarks/run.sh --smoke    20 s corpus, 24 targets per file, about a minute; prints the
 #                                results and writes Benchmarks/results-smoke/BENCHMARKS-smoke.md
+#   Benchmarks/run.sh --frames [--smoke]
+#                                only the time-to-frame benchmark (frame_bench.py, issue 21.6):
+#                                FastPixSeek's frame helper (Python and C) against PyAV, the
+#                                hand-written C loop, ffms2, decord and OpenCV on the corpus of
+#                                make_frame_corpus.sh; writes its section of BENCHMARKS.md
+#                                (Benchmarks/results-frames-smoke/ only with --smoke). decord
+#                                and opencv-python-headless are pip-installed when $PYTHON is a
+#                                virtual environment's (build/venv), else reported missing
 #   Benchmarks/run.sh --packets [FILE]
 #                                only packets in C against packets through the Python bindings
 #                                (packet_bench.c / packet_bench.py), printed as a table; FILE
@@ -30,11 +38,13 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(dirname "$here")
 smoke=0
 packets=0
+frames=0
 case "${1:-}" in
     --smoke) smoke=1 ;;
     --packets) packets=1 ;;
+    --frames) frames=1; [ "${2:-}" = "--smoke" ] && smoke=1 ;;
     "") ;;
-    *) echo "usage: $0 [--smoke | --packets [FILE]]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--smoke | --packets [FILE] | --frames [--smoke]]" >&2; exit 2 ;;
 esac
 python=${PYTHON:-python3}
 
@@ -133,6 +143,39 @@ if ! "$python" -c "import av" 2>/dev/null; then
     else
         echo "run.sh: no PyAV for $python (apt install python3-av, or PYTHON=a venv's python); its rows are skipped" >&2
     fi
+fi
+
+# The time-to-frame benchmark alone (issue 21.6).
+if [ $frames = 1 ]; then
+    ffms2_flags=()
+    if [ -z "$ffms2_why" ]; then
+        # shellcheck disable=SC2207
+        ffms2_flags=(-DWITH_FFMS2 $(pkg-config --cflags --libs ffms2))
+    fi
+    # shellcheck disable=SC2046
+    $CC $CFLAGS -DWITH_FPX -I"$root/Include" -o "$build/bin/frame_bench_c" "$here/frame_bench_c.c" \
+        $(pkg-config --cflags --libs libavformat libavcodec libavutil) "${ffms2_flags[@]}" \
+        -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib"
+    if "$python" -c "import sys; sys.exit(sys.prefix == sys.base_prefix)" 2>/dev/null; then
+        for mod in decord:decord cv2:opencv-python-headless; do
+            if ! "$python" -c "import ${mod%%:*}" 2>/dev/null; then
+                echo "run.sh: installing ${mod#*:} into the virtual environment of $python (pip)" >&2
+                "$python" -m pip install --quiet "${mod#*:}" >&2 || echo "run.sh: ${mod#*:} could not be installed; reported as not measured" >&2
+            fi
+        done
+    fi
+    if [ $smoke = 1 ]; then
+        "$here/make_frame_corpus.sh" "$here/corpus-frames-smoke" --smoke
+        exec "$python" "$here/frame_bench.py" --corpus "$here/corpus-frames-smoke" --bin "$build/bin" \
+            --lib "$build/lib/libfastpixseek.so.1" --pythonpath "$build/python" --python "$python" \
+            --results "$here/results-frames-smoke" --out "$here/results-frames-smoke/BENCHMARKS-frames-smoke.md" \
+            --ffms2-status "$ffms2_status" --smoke --command "Benchmarks/run.sh --frames --smoke"
+    fi
+    "$here/make_frame_corpus.sh" "$here/corpus-frames"
+    exec "$python" "$here/frame_bench.py" --corpus "$here/corpus-frames" --bin "$build/bin" \
+        --lib "$build/lib/libfastpixseek.so.1" --pythonpath "$build/python" --python "$python" \
+        --results "$here/results-frames" --out "$root/BENCHMARKS.md" --ffms2-status "$ffms2_status" \
+        --scale "${FRAME_BENCH_SCALE:-1}" --command "Benchmarks/run.sh --frames"
 fi
 
 # 5. Corpus, then the driver.

@@ -57,7 +57,7 @@ command -v swift >/dev/null || {
 # The test venv, inside the build tree (make clean removes it). Debian's python3 makes it,
 # whatever python3 comes first on PATH. Re-created when the requirements change.
 venv=build/venv
-req=("pytest>=7" "jsonschema>=4" "av>=10,<19" "numpy" "mypy>=1.5" "setuptools>=61" "wheel")
+req=("pytest>=7" "jsonschema>=4" "av>=10,<19" "numpy" "mypy>=1.5" "setuptools>=61" "wheel" "dask[distributed]>=2023.1")
 if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.fpx-requirements" 2>/dev/null)" != "${req[*]}" ]; then
   echo "deps: creating the test virtual environment $venv (/usr/bin/python3 -m venv) with: ${req[*]}"
   rm -rf "$venv"

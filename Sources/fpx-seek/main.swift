@@ -15,6 +15,7 @@ commands:
   step FILE|URL           step frames forward or backward from a position
   scrub FILE|URL SAMPLES  replay a scrub gesture; show the one coalesced seek
   report FILE|URL         a seekability report of the encode (table, --json, --svg)
+  frame FILE|URL TIME...  write the frame at TIME (or a contact sheet of several) as PNG
   live URL [ACTION]       HLS: the seekable window, seek to the live edge, or to a date
 
 Run `fpx-seek <command> --help` for a command's options. Times are seconds on the
@@ -60,6 +61,7 @@ case "seek": runSeek(argv)
 case "step": runStep(argv)
 case "scrub": runScrub(argv)
 case "report": runReport(argv)
+case "frame": runFrame(argv)
 case "live": runLive(argv)
 default: fail("unknown command '\(command)' (try --help)", code: Exit.usage)
 }

@@ -70,7 +70,7 @@ import weakref
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
-from typing import (Any, AsyncIterator, Callable, Dict, Generator, Iterable, Iterator, List, Optional, Protocol, Tuple, Union,
+from typing import (TYPE_CHECKING, Any, AsyncIterator, Callable, Dict, Generator, Iterable, Iterator, List, Optional, Protocol, Tuple, Union,
                     cast)
 
 from . import _lib
@@ -83,6 +83,9 @@ from .types import (DateSeekResult, DeliveryMode, IndexMode, FrameStepResult, Li
                     PlayerStats, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
                     SeekOutcome, SeekPrecision, StreamInfo, TimeLike, _enum, from_fpx_time,
                     to_fpx_time, FrameStepDirection)
+
+if TYPE_CHECKING:
+    from .frames import FrameAt, FrameReader
 
 __all__ = [
     "Player", "ScrubSession", "SeekPrecisionListener", "set_callback_exception_handler",
@@ -1834,6 +1837,36 @@ class Player:
         s = _lib.fpx_player_stats()
         _lib.lib.fpx_player_stats_get(self._hq(), ctypes.byref(s))
         return PlayerStats._from_c(s)
+
+    # -- decoded frames (fastpix_seek.frames; PyAV needed, imported on first use) ---------
+    def frame_at(self, t: TimeLike, precision: Optional[SeekPrecision] = None,
+                 timeout: Optional[float] = 10.0) -> "FrameAt":
+        """Seeks to ``t`` with ``precision`` (default: exact, the frame on screen at ``t``)
+        and returns the landed frame decoded with PyAV, with the seek's outcome
+        (:class:`fastpix_seek.frames.FrameAt`). The decoder is kept between calls and
+        continues where the packets continue. Raises ImportError without PyAV and
+        :class:`fastpix_seek.frames.FrameNotDecodedError` when nothing lands or decodes."""
+        from .frames import reader_for
+        return reader_for(self).frame_at(self, t, precision, timeout)
+
+    def frames_at(self, times: Iterable[TimeLike], precision: Optional[SeekPrecision] = None,
+                  timeout: Optional[float] = 10.0) -> List["FrameAt"]:
+        """:meth:`frame_at` for each time, answered in the order given; decoded in time order
+        (forward, so the decoder continues), repeated and nearby backward requests served
+        from a small cache of decoded frames."""
+        from .frames import reader_for
+        return reader_for(self).frames_at(self, times, precision, timeout)
+
+    def frame_reader(self, cache_size: int = 8, skip_nonref: bool = True,
+                     continuation: bool = True, **decoder_options: Any) -> "FrameReader":
+        """Replaces the decoder state of :meth:`frame_at` with a new
+        :class:`fastpix_seek.frames.FrameReader` made with these options (``cache_size``
+        decoded frames kept; ``skip_nonref``: skip non-reference pre-roll frames;
+        ``continuation``: turn this player's continuation on, so forward requests continue
+        the decoder instead of restarting at the keyframe; ``decoder_options``: PyAV
+        codec-context attributes, e.g. ``thread_count=1``)."""
+        from .frames import new_reader
+        return new_reader(self, cache_size, skip_nonref, continuation, **decoder_options)
 
 
 class ScrubSession:

@@ -1,0 +1,388 @@
+"""The frame at a time: seek with a precision, decode with PyAV, return the landed frame.
+
+    from fastpix_seek import Player
+
+    with Player("movie.mp4") as p:
+        p.wait_item(timeout=5)
+        f = p.frame_at(12.5)                 # exact by default: the frame on screen at 12.5 s
+        f.frame.to_image().save("at.png")    # an av.VideoFrame (PIL needed for to_image)
+        print(f.pts, f.time, f.outcome.frame_covers_target)
+        for f in p.frames_at([30, 1, 2.5, 2.4]):   # any order; results in that order
+            ...
+
+:meth:`Player.frame_at` and :meth:`Player.frames_at` are thin methods over
+:class:`FrameReader`, which keeps one PyAV decoder per player between calls and follows the
+packet contract of ``fastpix/seek.h``:
+
+* the decoder is flushed only at a packet flagged ``FPX_PACKET_FLAG_DISCONTINUITY`` (or when
+  the reader cannot vouch for what it was fed -- a new item, a request served from its cache,
+  an error -- and the packets did not restart: it then also waits for a keyframe, so that a
+  frame is reported missing rather than decoded wrong): so when the library *continues* the packet stream after a seek (no
+  DISCONTINUITY, DECODE_ONLY packets up to the new landing), the decoder keeps what it has
+  and decodes only the frames between the two landings;
+* packets flagged ``FPX_PACKET_FLAG_DISPOSABLE`` (pre-roll no later frame references) are
+  dropped before the decoder;
+* ``DECODE_ONLY`` packets are decoded, their frames never returned; with ``skip_nonref``
+  (the default) the decoder's ``skip_frame`` is ``NONREF`` while it is fed DECODE_ONLY
+  packets (it then skips frames no other frame references, which are by definition not
+  shown) and ``DEFAULT`` otherwise;
+* the wanted frame is the decoded frame whose pts equals the landing the packets carry
+  (``landed_pts_in_stream``, which is the outcome's ``landed_stream_pts`` for the reference
+  stream); decoded frames before the landing are discarded, so the right frame comes out
+  whether the packets restarted at a keyframe or continued.
+
+``frames_at`` sorts its times (so successive landings move forward and continuation can
+apply), decodes each landing once, and keeps a small bounded cache (``cache_size`` frames,
+default 8) of the frames decoded at or after a landing, which serves repeated and backward
+requests close to a recent landing without decoding the GOP again.
+
+PyAV is optional: this module imports ``av`` only when a decoder is first needed and raises
+ImportError with an explanation when it is missing. Supported: PyAV 10 (Debian 12's
+``python3-av``) to the newest release, through :mod:`fastpix_seek.pyav`.
+
+Do not read packets yourself between the calls on the same player without seeking (the
+reader cannot see those packets); seeking is fine: the next packet is then a DISCONTINUITY.
+:meth:`FrameReader.reset` forgets the decoder state explicitly.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple
+
+from ._abi import (FPX_PACKET_FLAG_DECODE_ONLY, FPX_PACKET_FLAG_DISCONTINUITY,
+                   FPX_PACKET_FLAG_DISPOSABLE, FPX_PACKET_FLAG_KEY)
+from .types import MediaType, SeekOutcome, SeekPrecision, TimeLike, to_fraction
+
+if TYPE_CHECKING:
+    from .player import Player
+
+__all__ = ["FrameAt", "FrameReader", "FrameNotDecodedError", "reader_for", "new_reader",
+           "DEFAULT_CACHE_SIZE"]
+
+#: Default number of decoded frames a reader keeps for repeated and backward requests.
+DEFAULT_CACHE_SIZE = 8
+
+
+class FrameNotDecodedError(RuntimeError):
+    """The seek landed but the decoder never produced the landed frame (a damaged stream, a
+    decoder that refuses the codec). ``outcome`` is the seek's outcome."""
+
+    def __init__(self, message: str, outcome: Optional[SeekOutcome] = None) -> None:
+        super().__init__(message)
+        self.outcome = outcome
+
+
+@dataclass(frozen=True)
+class FrameAt:
+    """One answer of :meth:`Player.frame_at` / :meth:`Player.frames_at`.
+
+    ``frame``: the decoded ``av.VideoFrame`` (its ``pts`` is the landed pts); ``requested``:
+    the time asked for (item timeline, exact); ``outcome``: the seek's
+    :class:`~fastpix_seek.SeekOutcome` (landed time, covers-target verdict, clamp...);
+    ``from_cache``: served from the reader's cache, no packet decoded; ``decoded``: frames the
+    decoder produced for this answer (0 from the cache); ``packets``: packets fed to it;
+    ``dropped``: DISPOSABLE packets dropped before it."""
+
+    frame: Any
+    requested: Fraction
+    outcome: SeekOutcome
+    from_cache: bool = False
+    decoded: int = 0
+    packets: int = 0
+    dropped: int = 0
+
+    @property
+    def pts(self) -> int:
+        """The landed frame's pts in the reference stream's time base."""
+        return int(self.outcome.landed_stream_pts)  # type: ignore[arg-type]
+
+    @property
+    def time(self) -> Optional[Fraction]:
+        """The landed frame's time on the item timeline (outcome.landed_time)."""
+        return self.outcome.landed_time
+
+
+def _pyav() -> Any:
+    try:
+        from . import pyav
+    except ImportError as e:
+        raise ImportError("Player.frame_at / frames_at decode with PyAV, which is not "
+                          "installed: pip install 'av>=10' (or 'fastpix-seek[pyav]'), or on "
+                          "Debian apt install python3-av") from e
+    return pyav
+
+
+class FrameReader:
+    """The decoder state of :meth:`Player.frame_at` for one player (see the module doc).
+
+    ``cache_size``: decoded frames kept (>= 0); ``skip_nonref``: skip non-reference frames
+    while decoding DECODE_ONLY packets; ``continuation``: turn the player's continuation on
+    (seek.h, "Continuation"), so that a landing ahead of what the decoder has continues the
+    packets instead of restarting at the keyframe, and report to the library what the decoder
+    returned (``Player.report_decoded``); ``decoder_options``: attributes set on the PyAV
+    decoder (e.g. ``thread_count=1``)."""
+
+    def __init__(self, cache_size: int = DEFAULT_CACHE_SIZE, skip_nonref: bool = True,
+                 continuation: bool = True, **decoder_options: Any) -> None:
+        if isinstance(cache_size, bool) or not isinstance(cache_size, int) or cache_size < 0:
+            raise ValueError(f"cache_size must be an int >= 0, not {cache_size!r}")
+        self.cache_size = cache_size
+        self.skip_nonref = skip_nonref
+        self.continuation = continuation
+        # The largest pts the decoder returned since its last flush (reported to the library
+        # before each seek when continuation is on); None right after a flush.
+        self._max_out: Optional[int] = None
+        # One request at a time: the decoder and the packet stream are shared state.
+        self._lock = threading.RLock()
+        self.decoder_options = decoder_options
+        self._dec: Any = None
+        self._info: Any = None
+        self._item: Any = None
+        self._ref = -1
+        # False when the decoder holds state the next packets may not continue (a seek
+        # whose packets were never read, an error): flush at the next packet.
+        self._clean = True
+        self._skipping = False
+        #: pts -> av.VideoFrame, least recently used first.
+        self._cache: "OrderedDict[int, Any]" = OrderedDict()
+        # Frames the decoder put out after the last landed one (same decode call): whatever
+        # cache_size says, the next landing may be one of them when the packets continue.
+        self._ahead: Dict[int, Any] = {}
+        #: Counters over the reader's life: frames decoded, packets fed, disposable dropped.
+        self.frames_decoded = 0
+        self.packets_fed = 0
+        self.packets_dropped = 0
+
+    def reset(self) -> None:
+        """Forgets the decoder and the cache."""
+        self._dec = None
+        self._info = None
+        self._item = None
+        self._cache.clear()
+        self._ahead = {}
+        self._clean = True
+        self._skipping = False
+        self._max_out = None
+
+    # -- the decoder ---------------------------------------------------------------------
+
+    def _prepare(self, player: "Player") -> None:
+        item = player.item_info()
+        if self._dec is not None and item == self._item:
+            return
+        self.reset()
+        if not item.has_video:
+            raise ValueError("frame_at needs an item with a video stream")
+        pyav = _pyav()
+        self._ref = item.reference_stream
+        self._info = player.stream_info(self._ref)
+        if self._info.type != MediaType.VIDEO:
+            raise ValueError("frame_at needs a video reference stream")
+        self._dec = pyav.decoder_for(self._info, **self.decoder_options)
+        self._item = item
+        self._skipping = False
+        # Continuation is the player's setting: with it on, the library continues the
+        # packets only where this decoder's state makes that right (seek.h).
+        player.set_continuation(self.continuation)
+
+    def _flush(self) -> None:
+        self._dec = _pyav().flush_decoder(self._dec, self._info, **self.decoder_options)
+        self._skipping = False
+        self._max_out = None
+
+    def _set_skip(self, skip: bool) -> None:
+        if skip != self._skipping:
+            self._dec.skip_frame = "NONREF" if skip else "DEFAULT"
+            self._skipping = skip
+
+    def _remember(self, frame: Any) -> None:
+        if self.cache_size == 0:
+            return
+        c = self._cache
+        c[frame.pts] = frame
+        c.move_to_end(frame.pts)
+        while len(c) > self.cache_size:
+            c.popitem(last=False)
+
+    # -- one landing ---------------------------------------------------------------------
+
+    def frame_at(self, player: "Player", t: TimeLike,
+                 precision: Optional[SeekPrecision] = None,
+                 timeout: Optional[float] = 10.0) -> FrameAt:
+        """Seeks ``player`` to ``t`` with ``precision`` (default: exact) and returns the
+        landed frame (see :meth:`Player.frame_at`). Thread-safe: requests on one reader run
+        one at a time."""
+        with self._lock:
+            return self._frame_at(player, t, precision, timeout)
+
+    def _frame_at(self, player: "Player", t: TimeLike, precision: Optional[SeekPrecision],
+                  timeout: Optional[float]) -> FrameAt:
+        self._prepare(player)
+        requested = to_fraction(t)
+        if self.continuation and self._clean and self._max_out is not None:
+            player.report_decoded(self._max_out)
+        outcome = player.seek_wait(requested, SeekPrecision.exact() if precision is None
+                                   else precision, timeout=timeout)
+        if not outcome.finished or outcome.landed_stream_pts is None:
+            # Nothing landed; whatever the seek did to the packet stream, the next packet
+            # after a landed seek is a DISCONTINUITY, so the decoder needs no flush here.
+            raise FrameNotDecodedError(f"the seek to {requested} s did not land "
+                                       f"({outcome.reason.name})", outcome)
+        want = int(outcome.landed_stream_pts)
+        hit = self._cache.get(want)
+        if hit is not None:
+            self._cache.move_to_end(want)
+        else:
+            hit = self._ahead.get(want)
+        if hit is not None:
+            if not self.continuation:
+                # The seek moved the packet stream and we read none of it: without
+                # continuation its next packet is a DISCONTINUITY anyway.
+                self._clean = False
+            # With continuation the library continues from what we read (packets() gave its
+            # read-ahead back) or restarts with a DISCONTINUITY: the decoder stays right.
+            return FrameAt(hit, requested, outcome, from_cache=True)
+        try:
+            frame, decoded, fed, dropped = self._decode_to(player, outcome, want)
+        except BaseException:
+            self._clean = False
+            raise
+        return FrameAt(frame, requested, outcome, decoded=decoded, packets=fed, dropped=dropped)
+
+    def _decode_to(self, player: "Player", outcome: SeekOutcome,
+                   want: int) -> Tuple[Any, int, int, int]:
+        pyav = _pyav()
+        to_av = pyav.to_av_packet
+        ref = self._ref
+        errors = pyav.av.FFmpegError
+        found: Any = None
+        overshoot: Optional[int] = None
+        decoded = fed = dropped = 0
+        ahead: Dict[int, Any] = {}
+        need_key = False
+        for p in player.packets():
+            flags = p.flags
+            if flags & FPX_PACKET_FLAG_DISCONTINUITY:
+                self._flush()
+                self._clean = True
+                need_key = False
+            elif not self._clean:
+                # The decoder's state is not what these packets continue (a request served
+                # from the cache, an error) and the library did not restart them: start over
+                # at the next keyframe rather than decode from the middle of a GOP (if the
+                # landing comes before it, the frame is reported missing, never wrong).
+                self._flush()
+                self._clean = True
+                need_key = True
+            if p.stream_index != ref:
+                continue
+            if need_key:
+                if not flags & FPX_PACKET_FLAG_KEY:
+                    continue
+                need_key = False
+            if flags & FPX_PACKET_FLAG_DISPOSABLE:
+                dropped += 1
+                continue
+            landing = p.landed_pts_in_stream
+            target = want if landing is None else landing
+            if self.skip_nonref:
+                self._set_skip(bool(flags & FPX_PACKET_FLAG_DECODE_ONLY))
+            fed += 1
+            try:
+                frames = self._dec.decode(to_av(p))
+            except errors:
+                continue  # a damaged packet: go on with the next one, as ffmpeg does
+            for frame in frames:
+                decoded += 1
+                pts = frame.pts
+                if pts is not None and (self._max_out is None or pts > self._max_out):
+                    self._max_out = pts
+                if pts is None or pts < target:
+                    continue  # pre-roll (DECODE_ONLY) or before the landing: never returned
+                self._remember(frame)
+                if pts == want and found is None:
+                    found = frame
+                elif found is not None:
+                    ahead[pts] = frame
+                elif pts > want:
+                    # Past the landing without it: the packets continued beyond frames this
+                    # decoder had already produced (or the stream lacks the frame).
+                    overshoot = pts
+            if found is not None or overshoot is not None:
+                break
+        else:
+            # End of the item: the landed frame may still be in the reorder buffer.
+            self._set_skip(False)
+            for frame in self._dec.decode(None):
+                decoded += 1
+                if frame.pts is not None and frame.pts >= want:
+                    self._remember(frame)
+                    if frame.pts == want and found is None:
+                        found = frame
+            # A drained decoder takes no more packets: the next landing must start afresh
+            # (it does: a seek after EOF is a DISCONTINUITY), so make a clean one.
+            self._clean = False
+        self._ahead = ahead
+        self.frames_decoded += decoded
+        self.packets_fed += fed
+        self.packets_dropped += dropped
+        if found is None:
+            self._clean = False
+            why = "" if overshoot is None else f" (the decoder went on to pts {overshoot})"
+            raise FrameNotDecodedError(f"the landed frame (pts {want}) was never decoded{why}",
+                                       outcome)
+        return found, decoded, fed, dropped
+
+    # -- many landings -------------------------------------------------------------------
+
+    def frames_at(self, player: "Player", times: Iterable[TimeLike],
+                  precision: Optional[SeekPrecision] = None,
+                  timeout: Optional[float] = 10.0) -> List[FrameAt]:
+        """The frame at each time, in the order given (see :meth:`Player.frames_at`)."""
+        req = [to_fraction(t) for t in times]
+        with self._lock:
+            return self._frames_at(player, req, precision, timeout)
+
+    def _frames_at(self, player: "Player", req: List[Fraction],
+                   precision: Optional[SeekPrecision], timeout: Optional[float]) -> List[FrameAt]:
+        order = sorted(range(len(req)), key=lambda i: req[i])
+        out: List[Optional[FrameAt]] = [None] * len(req)
+        done: Dict[Fraction, FrameAt] = {}
+        for i in order:
+            t = req[i]
+            r = done.get(t)
+            if r is None:
+                r = self._frame_at(player, t, precision, timeout)
+                done[t] = r
+            out[i] = r
+        return [r for r in out if r is not None]
+
+
+_SLOT = "_fpx_frame_reader"
+
+
+_SLOT_LOCK = threading.Lock()
+
+
+def reader_for(player: "Player") -> FrameReader:
+    """The player's FrameReader (default options), made on first use."""
+    r: Optional[FrameReader] = player.__dict__.get(_SLOT)
+    if r is None:
+        with _SLOT_LOCK:
+            r = player.__dict__.get(_SLOT)
+            if r is None:
+                r = FrameReader()
+                player.__dict__[_SLOT] = r
+    return r
+
+
+def new_reader(player: "Player", cache_size: int = DEFAULT_CACHE_SIZE, skip_nonref: bool = True,
+               continuation: bool = True, **decoder_options: Any) -> FrameReader:
+    """Replaces the player's FrameReader with one made with these options."""
+    r = FrameReader(cache_size, skip_nonref, continuation, **decoder_options)
+    player.__dict__[_SLOT] = r
+    return r

@@ -1,0 +1,66 @@
+"""Examples/python/frames_dask.py (issue 21.5): frames_at mapped over several files with
+dask.distributed on a LocalCluster of 2 workers (in-process, threads), every frame checked
+against ffmpeg's own decode (framemd5), and the command line run once with 2 small worker
+processes. dask[distributed] is in build/venv (tools/deps.sh --test); without it the test is
+skipped with the reason (Debian's python3 has no dask)."""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+import framecheck
+import groundtruth as gtm
+
+sys.path.insert(0, str(REPO / "Bindings" / "python"))
+sys.path.insert(0, str(REPO / "Examples" / "python"))
+
+pytest.importorskip("av")
+distributed = pytest.importorskip("dask.distributed")
+
+
+def test_catalogue_on_a_local_cluster(fixtures_dir, library):
+    import frames_dask
+    files = [fixtures_dir / n for n in ("mp4_bframes.mp4", "mkv.mkv", "mp4_opengop.mp4")]
+    times = [Fraction(71, 10), Fraction(1, 2), Fraction(3), Fraction(29, 10), Fraction(11)]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        assert len(client.scheduler_info()["workers"]) == 2
+        result = frames_dask.catalogue(client, [(str(f), times) for f in files])
+        # the thumbnail form: rgb24 at a given size
+        thumbs = frames_dask.catalogue(client, [(str(files[0]), times[:2])],
+                                       format="rgb24", width=80, height=60)
+    assert sorted(result) == sorted(str(f) for f in files)
+    for f in files:
+        gt = gtm.load(str(f))
+        md5 = framecheck.md5_by_pts(str(f))
+        recs = result[str(f)]
+        assert [r.requested for r in recs] == times
+        for r in recs:
+            assert r.pts == gt.covering(r.requested).pts and r.covers_target
+            assert r.format == "yuv420p"
+            assert hashlib.md5(r.image.tobytes()).hexdigest() == md5[r.pts], (f.name, r.requested)
+    th = thumbs[str(files[0])]
+    assert [r.image.shape for r in th] == [(60, 80, 3)] * 2 and th[0].format == "rgb24"
+
+
+def test_command_line_with_worker_processes(fixtures_dir, library):
+    env = {**os.environ, "PYTHONPATH": str(REPO / "Bindings" / "python"),
+           "FASTPIX_SEEK_LIBRARY": str(library)}
+    f = fixtures_dir / "mp4_bframes.mp4"
+    proc = subprocess.run([sys.executable, str(REPO / "Examples" / "python" / "frames_dask.py"),
+                           "--workers", "2", "--times", "1,5/2", str(f)],
+                          env=env, capture_output=True, text=True, timeout=180)
+    assert proc.returncode == 0, proc.stderr
+    gt = gtm.load(str(f))
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2
+    for line, t in zip(lines, (Fraction(1), Fraction(5, 2))):
+        assert f"requested {t} s -> pts {gt.covering(t).pts} " in line and "yuv420p" in line
