@@ -32,6 +32,16 @@ extension Lander {
         window.entries.firstIndex { $0.header.stream == ref && !$0.notLandable && $0.presents == pts }
     }
 
+    /// What the window proves since the host's reads grew it (they append to it without
+    /// recording; positioning at a keyframe refills it without recording): recorded into
+    /// the grid before a landing that may continue is decided. Memory only, and only when
+    /// the window changed.
+    func recordHostReads() {
+        guard continuation, hostRun, window.contiguous, window.count != recordedCount else { return }
+        recordWindow()
+        recordedCount = window.count
+    }
+
     /// Whether a landing on `pts`, decoded from keyframe `key`, continues the host's run.
     public func continues(to pts: Int64, key: FrameGrid.Keyframe) -> Bool {
         guard continuation, hostRun, window.contiguous, !positionLost, !stamp.discontinuityPending,
@@ -55,35 +65,32 @@ extension Lander {
         continuedLandings &+= 1
     }
 
-    /// Reading forward from the host's read position to a target just past what
-    /// the window proves, so that a seek there may continue (or restart inside the
-    /// window without a new positioning). nil: not applicable, or the grid still
-    /// does not decide (the caller resolves as usual).
+    /// Reading forward from the host's read position to a target just past what the
+    /// window holds, so that a seek there may continue (or restart inside the window
+    /// without a new positioning): when the grid does not know the target yet (at most
+    /// about a keyframe interval past what it proves), or knows it but the landing's
+    /// packet is not read yet while its keyframe is in the window. nil: not applicable,
+    /// or the grid still does not decide (the caller resolves as usual).
     func continueForward(_ request: LandingRequest, _ s: Seam, shouldStop: () -> Bool) throws -> Landing? {
+        recordHostReads()
         guard continuation, hostRun, window.contiguous, !window.atEOF, !stamp.discontinuityPending,
               let first = window.entries.first?.presents, let cov = grid.coverage(around: first) else { return nil }
         let T = request.targetFloor
         let start = packetsRead
         guard T >= first else { return nil }
-        if T > cov.upperBound {
-            // Only a target within about a keyframe interval past the window: farther,
+        var k = LandingResolver.fromGrid(request, grid: grid)
+        if k == nil {
+            // Only a target within about a keyframe interval past what is proven: farther,
             // its keyframe is surely ahead and the index or the scan finds it for less.
             let gap = grid.typicalKeyframeGap ?? facts.ticksPerSecond
-            guard T &- cov.upperBound <= gap else { return nil }
-            // Read on until a reference dts passes T (the frames up to T are then all
-            // read), or, without dts, settleCount frames past it; bounded.
-            var budget = Budget.continuationPackets, past = 0
-            while budget > 0, !window.atEOF, (window.maxReferenceDTS ?? Int64.min) <= T, past < facts.settleCount,
-                  !window.isOver(maxBytes: facts.maxWindowBytes / 2) {
-                if shouldStop() { throw EngineError(.cancelled) }
-                guard let e = try read(s) else { window.reachedEOF(); break }
-                if e.header.stream == ref, e.header.dts == nil, let t = e.presents, t > T { past += 1 }
-                window.append(e)
-                budget -= 1
-            }
-            recordWindow()
+            guard T > cov.upperBound, T &- cov.upperBound <= gap else { return nil }
+            try readOn(past: T, s, shouldStop: shouldStop)
+            k = LandingResolver.fromGrid(request, grid: grid)
+        } else if let known = k, indexOfFrame(presenting: known.pts) == nil,
+                  window.indexOfKeyframe(presenting: known.key.pts) != nil {
+            try readOn(past: known.pts, s, shouldStop: shouldStop)
         }
-        guard hostRun, window.contiguous, let k = LandingResolver.fromGrid(request, grid: grid) else { return nil }
+        guard hostRun, window.contiguous, let k = k else { return nil }
         let landing = Landing(pts: k.pts, isKeyframe: k.pts == k.key.pts, resolution: k.resolution,
                               coversTarget: k.covers, packetsRead: packetsRead &- start)
         if continues(to: k.pts, key: k.key) {
@@ -94,6 +101,23 @@ extension Lander {
         window.point(at: i)
         land(k.pts, seekID: request.seekID)
         return landing
+    }
+
+    /// Reads on into the window until a reference dts passes `t` (every frame up to
+    /// `t` is then read), or, without dts, settleCount frames past it; bounded by
+    /// `Budget.continuationPackets` and half the window's byte cap. Records the window.
+    func readOn(past t: Int64, _ s: Seam, shouldStop: () -> Bool) throws {
+        var budget = Budget.continuationPackets, past = 0
+        while budget > 0, !window.atEOF, (window.maxReferenceDTS ?? Int64.min) <= t, past < facts.settleCount,
+              !window.isOver(maxBytes: facts.maxWindowBytes / 2) {
+            if shouldStop() { throw EngineError(.cancelled) }
+            guard let e = try read(s) else { window.reachedEOF(); break }
+            if e.header.stream == ref, e.header.dts == nil, let p = e.presents, p > t { past += 1 }
+            window.append(e)
+            budget -= 1
+        }
+        recordWindow()
+        recordedCount = window.count
     }
 
     // MARK: The host's side

@@ -69,6 +69,8 @@ public final class Lander<Seam: LandingSeam> {
     var runDelivered = 0
     /// The largest pts the host reported its decoder returned in this run.
     public internal(set) var reportedOutput: Int64?
+    /// The window's size when `recordHostReads` last recorded it.
+    var recordedCount = -1
     /// Landings that continued the host's run (for tests and stats).
     public internal(set) var continuedLandings: UInt64 = 0
     /// Packets read through the seam (a landing's `packetsRead` is its share).
@@ -430,6 +432,7 @@ public final class Lander<Seam: LandingSeam> {
     /// keyframe). The seam is crossed at most once per item (the index facts).
     public func resolveFromMemory(_ request: LandingRequest, _ s: Seam) -> Landing? {
         guard rangeKnown, facts.seekable else { return nil }
+        recordHostReads()
         var known = LandingResolver.fromGrid(request, grid: grid)
         if known == nil, request.wantsKeyframe, request.keyframeWindow != nil, let index = keyframeIndex(s) {
             known = LandingResolver.fromIndexInMemory(request, index: index, grid: grid)

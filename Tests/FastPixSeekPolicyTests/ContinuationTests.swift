@@ -198,6 +198,29 @@ final class ContinuationTests: XCTestCase {
         XCTAssertEqual(l.continuedLandings, 2)
     }
 
+    func testALandingTheGridKnowsButNotReadYetContinuesByReadingOn() throws {
+        let (s, l, f) = try setup(keyEvery: 48)
+        _ = try l.resolve(exact(f[30], id: 1), s, shouldStop: { false })   // the grid proves ~0...30
+        l.clearWindow(s)
+        // Decided from memory, positioned lazily: the host's reads refill the window from K0.
+        _ = try XCTUnwrap(l.resolveFromMemory(exact(f[3], id: 2), s))
+        try l.restoreReadPosition(s, shouldStop: { false })
+        try read(l, s, through: f[3])
+        XCTAssertTrue(l.hostRun)
+        // f[10]: known to the grid, its packet not read yet, its keyframe read in this run:
+        // memory leaves it to the worker, which reads on and continues.
+        XCTAssertNil(l.resolveFromMemory(exact(f[10], id: 3), s))
+        var r = exact(f[10], id: 3)
+        r.memoryChecked = true
+        let before = s.positionings
+        XCTAssertEqual(try l.resolve(r, s, shouldStop: { false }).pts, f[10])
+        XCTAssertEqual(s.positionings, before)
+        let got = try read(l, s, through: f[10])
+        XCTAssertTrue(got.allSatisfy { $0.flags & PacketView.flagDiscontinuity == 0 })
+        XCTAssertEqual(got.last?.landed, f[10])
+        XCTAssertEqual(l.continuedLandings, 1)
+    }
+
     func testOffNeverContinues() throws {
         let (s, l, f) = try setup(on: false)
         _ = try l.resolve(exact(f[3], id: 1), s, shouldStop: { false })

@@ -863,10 +863,14 @@ class Player:
         move the stream, the read-ahead packets go back (fpx_player_unread_packets): the
         library delivers them again, stamped for the landing current then, and they leave
         the read-ahead. Where it cannot (HLS items, which never continue; inside a
-        callback) they stay, under the rule of _take()."""
+        callback; while another thread's read is in progress, which the move must not wait
+        for) they stay, under the rule of _take(): the stream then goes on right after
+        them, so none is lost, and they keep the stamps they were read with."""
         if self._core.in_callback():
             return
-        with self._read_lock:
+        if not self._read_lock.acquire(blocking=False):
+            return
+        try:
             n = sum(1 for e in self._pre if e[0] is not None)
             if n == 0:
                 return
@@ -876,6 +880,8 @@ class Player:
                 return
             self._drop_read_ahead()
             self._pre_gen = self._gen
+        finally:
+            self._read_lock.release()
 
     def _hq(self) -> _lib.PlayerHandle:
         """The handle, for calls that never move the packet stream (getters)."""
