@@ -72,8 +72,10 @@ extension Lander {
     /// packet is not read yet while its keyframe is in the window. nil: not applicable,
     /// or the grid still does not decide (the caller resolves as usual).
     func continueForward(_ request: LandingRequest, _ s: Seam, shouldStop: () -> Bool) throws -> Landing? {
+        // (The window may hold the stream to its end: a binding's read-ahead took it
+        // there. It then proves every frame up to the end, and reading on does nothing.)
         recordHostReads()
-        guard continuation, hostRun, window.contiguous, !window.atEOF, !stamp.discontinuityPending,
+        guard continuation, hostRun, window.contiguous, !stamp.discontinuityPending,
               let first = window.entries.first?.presents, let cov = grid.coverage(around: first) else { return nil }
         let T = request.targetFloor
         let start = packetsRead

@@ -221,6 +221,30 @@ final class ContinuationTests: XCTestCase {
         XCTAssertEqual(l.continuedLandings, 1)
     }
 
+    func testAHostThatReadToTheEndStillContinues() throws {
+        // A binding that reads ahead takes the window to the end of the stream, then gives
+        // the packets it did not use back (unread): a landing ahead, past what the window
+        // proved at the last seek, still continues (the window proves it to the end).
+        let (s, l, f) = try setup(keyEvery: 24, audioEvery: 0)
+        let n = f.count
+        _ = try l.resolve(exact(f[n - 20], id: 1), s, shouldStop: { false })
+        let got = try read(l, s, through: f[n - 20])
+        let more = try read(l, s, 1000)                  // the read-ahead: to the end
+        XCTAssertTrue(l.window.atEOF)
+        l.unread(more.count)
+        XCTAssertTrue(l.hostRun)
+        var r = exact(f[n - 5], id: 2)
+        r.memoryChecked = true
+        let before = s.positionings
+        XCTAssertEqual(try l.resolve(r, s, shouldStop: { false }).pts, f[n - 5])
+        XCTAssertEqual(s.positionings, before, "no positioning: the host's run continues")
+        let next = try read(l, s, through: f[n - 5])
+        XCTAssertFalse(got.isEmpty)
+        XCTAssertTrue(next.allSatisfy { $0.flags & PacketView.flagDiscontinuity == 0 })
+        XCTAssertEqual(next.last?.landed, f[n - 5])
+        XCTAssertEqual(l.continuedLandings, 1)
+    }
+
     func testOffNeverContinues() throws {
         let (s, l, f) = try setup(on: false)
         _ = try l.resolve(exact(f[3], id: 1), s, shouldStop: { false })

@@ -289,6 +289,36 @@ def test_right_under_continuation(fixtures_dir, hevc_opengop, library, name):
     check(path, res2, rnd + steps[::-1])
 
 
+@pytest.mark.parametrize("name", FILES)
+def test_one_frame_steps_with_the_library_continuing(fixtures_dir, hevc_opengop, library, name):
+    """The real library with continuation on (the reader turns it on): forward requests one
+    frame apart, deep in a GOP, keep the decoder; each decodes at most 2 frames, and every
+    frame has ffmpeg's pixels. Then random, backward and repeated requests on the same reader:
+    still ffmpeg's pixels (continuation where it is right, a restart elsewhere)."""
+    from fastpix_seek import Player
+    from fastpix_seek.frames import FrameReader
+    path = media(fixtures_dir, hevc_opengop, name)
+    gt = gtm.load(str(path))
+    i0 = gt.frame_index(gt.keyframes[1].pts)
+    steps = [gt.to_item(gt.frames[i].pts) for i in range(i0 + 5, i0 + 25)]
+    with Player(path) as p:
+        p.wait_item(timeout=20)
+        reader = FrameReader(cache_size=0)
+        res = [reader.frame_at(p, t) for t in steps]
+        check(path, res, steps)
+        assert all(r.decoded <= 2 for r in res[1:]), [r.decoded for r in res]
+        rnd = spread(path, 10, seed=11)
+        mixed = rnd + steps[::-3] + rnd[:3]
+        check(path, reader.frames_at(p, mixed), mixed)
+        check(path, [reader.frame_at(p, t) for t in mixed], mixed)
+    with Player(path) as p:  # the same requests without continuation decode the GOP prefix
+        p.wait_item(timeout=20)
+        off = FrameReader(cache_size=0, continuation=False)
+        res_off = [off.frame_at(p, t) for t in steps]
+        check(path, res_off, steps)
+        assert sum(r.decoded for r in res_off) > 3 * sum(r.decoded for r in res)
+
+
 def test_unvouched_decoder_never_gives_a_wrong_frame(fixtures_dir, library):
     """When the reader cannot vouch for its decoder (here: marked so by hand) and the packets
     continue without DISCONTINUITY, it starts over at a keyframe: a landing before the next
