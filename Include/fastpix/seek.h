@@ -119,8 +119,9 @@
  * cap waits for a thread, so with a small cap one stalled server can delay
  * another player's seek until its I/O timeout). Besides the pools: one
  * shared "fpx-timer" thread while scrub gestures have a trailing position
- * due (it exits after 2 s with none), and one "fpx-hls-reload" thread per
- * open live (or EVENT) HLS item. A FPX_DELIVERY_HOST player holds one file
+ * due (it exits after 2 s with none), which also times the reloads of live
+ * (and EVENT) HLS playlists; each reload runs on "fpx-worker" (0.4: no
+ * thread per live item). A FPX_DELIVERY_HOST player holds one file
  * descriptor (its eventfd) besides its media.
  *
  * Callback-safe functions are marked "Callback-safe: yes". Calling a function
@@ -633,7 +634,7 @@ FPX_API const char *fpx_error_name(int code);
  * One log line: level (FPX_LOG_*), the message without its trailing newline
  * (FFmpeg's carry their "[mov,mp4,... @ 0x...]" prefix), valid during the
  * call only. Runs on whichever thread logged (a player's worker, its index
- * or HLS reload thread, a host thread inside a blocking call such as
+ * or an HLS reload job, a host thread inside a blocking call such as
  * fpx_player_read_packet), possibly concurrently with other calls, and
  * often while the library holds that player's engine lock (FFmpeg logs from
  * inside packet reads, seeks and opens). It must return quickly. It is a
