@@ -809,6 +809,18 @@ typedef struct fpx_accuracy {
     double absolute_delta_seconds; /**< display only */
 } fpx_accuracy;
 
+/**
+ * HLS holes: segments that are never read. A hole is an EXT-X-GAP segment
+ * (never fetched) or a segment whose download failed twice in a row (HTTP
+ * 404 or 5xx, or a missing file; it is retried once at once). See "Gaps" in
+ * "Live and DVR HLS". Added in 0.4.0.
+ */
+typedef enum fpx_hole_reason {
+    FPX_HOLE_NONE = 0,   /**< no hole */
+    FPX_HOLE_GAP = 1,    /**< EXT-X-GAP: the segment has no media and is not fetched */
+    FPX_HOLE_FAILED = 2  /**< the segment failed twice (404, 5xx, missing file) */
+} fpx_hole_reason;
+
 typedef struct fpx_seek_outcome {
     size_t struct_size;            /**< sizeof the struct as the library filled it */
     uint64_t seek_id;              /**< as returned by fpx_player_seek */
@@ -835,6 +847,11 @@ typedef struct fpx_seek_outcome {
      *  from memory (see fpx_player_seek): the demuxer is then positioned by the
      *  next fpx_player_read_packet, whose packets count in packets_demuxed. */
     uint64_t packets_read;
+    /** Added in 0.4.0. HLS: the target (after clamping) fell in a hole (a
+     *  GAP or failed segment) and the seek landed on the first frame after
+     *  it (or, with nothing after it, the last frame before it): why.
+     *  frame_covers_target is then 0. FPX_HOLE_NONE otherwise. */
+    fpx_hole_reason landed_past_hole;
 } fpx_seek_outcome;
 
 /** Called once per seek. See "Event delivery". */
@@ -897,6 +914,11 @@ typedef struct fpx_item_status_info {
     fpx_item_status status;
     int error;               /**< fpx_error when FAILED, else 0 */
     int av_error;            /**< the original AVERROR when FAILED, else 0 */
+    /* Added in 0.4.0: HLS holes met so far by this item (see "Gaps" in
+     * "Live and DVR HLS"); 0, -1 and FPX_HOLE_NONE when none, and for files. */
+    uint64_t segments_skipped;      /**< holes skipped or landed past, each segment once */
+    int64_t last_skipped_sequence;  /**< media sequence number of the latest one */
+    fpx_hole_reason last_skip_reason;
 } fpx_item_status_info;
 
 typedef struct fpx_item_info {
@@ -1448,6 +1470,9 @@ typedef struct fpx_player_stats {
     /** 1 once the current item's background index reached its end (then
      *  index_frames is the item's count), else 0. */
     int index_complete;
+    /** Added in 0.4.0: the current item's HLS holes (GAP or failed segments)
+     *  so far, each segment once; as fpx_item_status_info.segments_skipped. */
+    uint64_t segments_skipped;
 } fpx_player_stats;
 
 /** Copies the counters. Callback-safe: yes. */
@@ -1644,6 +1669,26 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * the segment's listed end (its EXTINF) until a seek or a read into that
  * segment has demuxed it. The download is not repeated by later seeks, so a
  * stalled last segment costs seeks elsewhere nothing.
+ *
+ * Gaps. A segment marked EXT-X-GAP is never fetched; a segment whose
+ * download fails with HTTP 404 or 5xx (or a missing local file) is tried once
+ * more at once, and when that fails too it is a hole as well. Holes are
+ * skipped, in VOD and live alike, and never fail the item:
+ * - reading (fpx_player_read_packet) goes on at the next segment that can be
+ *   read; its first packet is flagged FPX_PACKET_FLAG_DISCONTINUITY (flush:
+ *   the frames before and after the hole do not continue each other);
+ * - a seek whose target lies in a hole lands on the first frame after it
+ *   (the first frame of the next segment that can be read; with none, the
+ *   last frame before the hole), and its outcome says so:
+ *   landed_past_hole (FPX_HOLE_GAP or FPX_HOLE_FAILED), frame_covers_target
+ *   0; a frame step skips holes the same way;
+ * - each hole is counted once (fpx_player_stats.segments_skipped) and
+ *   reported in fpx_player_item_status (segments_skipped,
+ *   last_skipped_sequence, last_skip_reason) and in the log (a warning
+ *   naming the media sequence number and the reason). The status listener
+ *   is not called for it: the item stays READY.
+ * A hole is known once met: a GAP from the playlist, a failed segment from
+ * its second failed download. It stays a hole for the life of the item.
  */
 
 typedef struct fpx_live_seek_window {

@@ -40,13 +40,16 @@ func cOutcome(_ o: SeekOutcome) -> fpx_seek_outcome {
     c.stream_time_base_num = o.timeline?.timeBaseNum ?? 0
     c.stream_time_base_den = o.timeline?.timeBaseDen ?? 0
     c.packets_read = o.packetsRead
+    c.landed_past_hole = fpx_hole_reason(rawValue: UInt32(o.landedPastHole.rawValue))
     return c
 }
 
 func cStatus(_ s: ItemStatusInfo) -> fpx_item_status_info {
     fpx_item_status_info(struct_size: MemoryLayout<fpx_item_status_info>.size, item_id: s.itemID,
                          status: fpx_item_status(rawValue: UInt32(s.status.rawValue)),
-                         error: s.error?.rawValue ?? 0, av_error: s.avError)
+                         error: s.error?.rawValue ?? 0, av_error: s.avError,
+                         segments_skipped: s.holes.count, last_skipped_sequence: s.holes.lastSequence,
+                         last_skip_reason: fpx_hole_reason(rawValue: UInt32(s.holes.lastReason.rawValue)))
 }
 
 let FPX_NOPTS = ABIConstants.FPX_NOPTS  // the header's macro is a cast Swift cannot import
@@ -498,6 +501,7 @@ public func fpxPlayerStatsGet(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<f
                                        seeks_superseded: s.seeksSuperseded, seeks_cancelled: s.seeksCancelled,
                                        seeks_failed: s.seeksFailed, packets_demuxed: s.packetsDemuxed,
                                        bytes_read: s.bytesRead, events_delivered: s.eventsDelivered,
-                                       index_frames: s.indexFrames, index_complete: s.indexComplete ? 1 : 0))
+                                       index_frames: s.indexFrames, index_complete: s.indexComplete ? 1 : 0,
+                                       segments_skipped: s.segmentsSkipped))
     }
 }

@@ -74,11 +74,15 @@ public protocol MediaEngine: AnyObject, Sendable {
     /// that positioning (seek.h, fpx_player_read_packet). The landing reports
     /// `packetsRead` 0.
     func resolveFromMemory(_ request: LandingRequest) -> Landing?
+
+    /// HLS holes met so far (seek.h, "Gaps"); empty for files. Concurrent.
+    var holeReport: HoleReport { get }
 }
 
 public extension MediaEngine {
     func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?) { (false, nil) }
     func resolveFromMemory(_ request: LandingRequest) -> Landing? { nil }
+    var holeReport: HoleReport { HoleReport() }
 }
 
 /// What a step engine call found.
@@ -156,6 +160,8 @@ public struct Landing: Hashable, Sendable {
     /// The pts in the demuxed stream's own time base when it differs from
     /// `pts` (HLS: `pts` is on the engine's continuous timeline).
     public var streamPTS: Int64?
+    /// HLS: the target was in a hole and this is the first frame after it (seek.h, "Gaps").
+    public var pastHole: HoleReason = .none
 
     public init(pts: Int64, isKeyframe: Bool, resolution: LandingResolution, coversTarget: Bool, packetsRead: UInt64,
                 streamPTS: Int64? = nil) {

@@ -39,6 +39,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         var map: HLSMap? { list.map(at: index) }
         var startDateMS: Int64? { list.startDate(at: index) }
         var discontinuity: Bool { list.discontinuity(at: index) }
+        /// EXT-X-GAP: never fetched.
+        var gap: Bool { list.gap(at: index) }
         var discontinuitySequence: Int64 { list.discontinuitySequence(at: index) }
         /// Start on the item timeline, seconds.
         var itemStart: Rational { base + list.startOffset(at: index) }
@@ -106,6 +108,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     // Demux state: used under the player's engine lock only.
     private var anchors: [Int64: Anchor] = [:]
+    /// Segments known to be holes (seek.h, "Gaps"), by media sequence number.
+    private var holes: [Int64: HoleReason] = [:]
     private var currentSequence: Int64?
     /// The item's per-seek state: the latest landing (segment and segment pts),
     /// the seek id and EXT-X-DISCONTINUITY marks (see PacketStamp).
@@ -137,15 +141,36 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         guard !media.segments.isEmpty else { throw EngineError(.invalidData) }
         let feed = HLSPlaylistFeed(policy: policy, fetchGuard: fetchGuard, mediaURL: playlistURL, remote: remote, media: media)
         self.feed = feed
-        cache = HLSSegmentCache(policy: policy, remote: remote)
+        let cache = HLSSegmentCache(policy: policy, remote: remote)
+        self.cache = cache
         let segments = feed.window
         // Open the segment playback starts from (the live edge's, or the first)
         // to learn the stream's time base.
         // Playback starts where RFC 8216 says: EXT-X-START, else the live edge
         // of a live playlist, else the beginning.
+        // Holes there (seek.h, "Gaps") are skipped: the next segment that can be read.
         let startIndex = media.segmentIndex(at: media.preferredStartOffset) ?? (segments.count - 1)
-        let seg = segments[startIndex]
-        let e = try cache.open(seg)
+        var k = startIndex
+        var found: (Segment, FFmpegEngine)?
+        var early: [Int64: HoleReason] = [:]
+        while found == nil {
+            guard k < segments.count else { throw EngineError(.notFound) }
+            let s = segments[k]
+            k += 1
+            if s.gap {
+                early[s.sequence] = .gap
+                HLSEngine.report(feed, s.sequence, .gap)
+                continue
+            }
+            do {
+                found = (s, try HLSEngine.openTwice { try cache.open(s) })
+            } catch let h as SegmentHole {
+                early[s.sequence] = h.reason
+                HLSEngine.report(feed, s.sequence, h.reason)
+            }
+        }
+        let (seg, e) = found!
+        holes = early
         timeline = Timeline(timeBaseNum: e.timeline.timeBaseNum, timeBaseDen: e.timeline.timeBaseDen, originTicks: 0)
         referenceStream = e.referenceStream
         hasVideo = e.hasVideo
@@ -181,11 +206,60 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     // MARK: Segments
 
+    /// The engine of a segment, fetched and demuxed if needed; `SegmentHole` for a hole
+    /// (seek.h, "Gaps": a GAP is never fetched, a 404/5xx is tried twice).
     private func engine(for s: Segment, stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
         if let e = cache[s.sequence] { return e }
+        if let h = holes[s.sequence] { throw SegmentHole(reason: h) }
         if feed.isClosing { throw EngineError(.cancelled) }
-        return try cache.engine(for: s, keep: currentSequence, stop: stop)
+        do {
+            if s.gap { throw SegmentHole(reason: .gap) }
+            return try HLSEngine.openTwice { try cache.engine(for: s, keep: currentSequence, stop: stop) }
+        } catch let h as SegmentHole {
+            holes[s.sequence] = h.reason
+            HLSEngine.report(feed, s.sequence, h.reason)
+            throw h
+        }
     }
+
+    /// A segment that is a hole: thrown instead of fetching or demuxing it.
+    struct SegmentHole: Error { let reason: HoleReason }
+
+    /// Runs a segment open; a failure that makes a hole (HLSHoles.makesHole) is tried once
+    /// more, and failing again is `SegmentHole(.failed)`.
+    static func openTwice(_ open: () throws -> FFmpegEngine) throws -> FFmpegEngine {
+        func holeClass(_ error: Error) -> Bool {
+            guard let e = error as? EngineError else { return false }
+            let f: SegmentFailure
+            if e.avError == fpx_averror_http_server_error() { f = .serverError }
+            else if e.avError == fpx_averror_http_not_found() || e.code == .notFound { f = .notFound }
+            else { f = .other }
+            return HLSHoles.makesHole(f)
+        }
+        do { return try open() } catch where holeClass(error) {
+            do { return try open() } catch where holeClass(error) { throw SegmentHole(reason: .failed) }
+        }
+    }
+
+    /// Counts a hole once and logs it (never the URI: it may carry a token).
+    static func report(_ feed: HLSPlaylistFeed, _ sequence: Int64, _ reason: HoleReason) {
+        guard feed.recordHole(sequence: sequence, reason: reason) else { return }
+        Log.emit(Log.warning, "fastpixseek: HLS segment \(sequence) skipped: " +
+                 (reason == .gap ? "EXT-X-GAP (not fetched)" : "its download failed twice (HTTP 404/5xx or missing)"))
+    }
+
+    /// Whether segment `s` is a hole, finding out by opening it when not known.
+    private func holeState(_ s: Segment) throws -> HoleReason {
+        if cache[s.sequence] != nil { return .none }
+        do { _ = try engine(for: s); return .none } catch let h as SegmentHole { return h.reason }
+    }
+
+    /// `frameTicks`, nil for a hole.
+    private func framesOrNil(_ s: Segment) throws -> ClosedRange<Int64>? {
+        do { return try frameTicks(s) } catch is SegmentHole { return nil }
+    }
+
+    public var holeReport: HoleReport { feed.holeReport }
 
     /// The anchor of a segment's discontinuity domain, made from it if new.
     private func anchor(for s: Segment, engine e: FFmpegEngine) throws -> Anchor {
@@ -284,8 +358,16 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
         let segs = feed.window
         let sp = spans(segs)
-        guard let i = try SegmentLanding.coveringSegment(for: request.target, in: sp, frames: { try frameTicks(segs[$0]) })
+        guard let c = try SegmentLanding.coveringSegment(for: request.target, in: sp, frames: { try framesOrNil(segs[$0]) })
         else { throw EngineError(.noStream) }
+        // A target in a hole lands on the first frame after it (seek.h, "Gaps").
+        let i: Int
+        switch try HLSHoles.landing(covering: c, count: segs.count, hole: { try holeState(segs[$0]) }) {
+        case nil: throw EngineError(.notFound)
+        case .segment(let k): i = k
+        case .firstFrameAfter(let k, let r): return try landPastHole(segs[k], first: true, reason: r, request, shouldStop)
+        case .lastFrameBefore(let k, let r): return try landPastHole(segs[k], first: false, reason: r, request, shouldStop)
+        }
         let seg = segs[i]
         let a = try anchor(for: seg, engine: try engine(for: seg))
         let shift = Rational(pts(ofTicks: 0, a))
@@ -297,7 +379,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         var nextFirst: Int64?
         if request.wantsKeyframe, let w = request.keyframeWindow,
            SegmentLanding.windowReachesNext(w, segment: i, in: sp, lastFrame: try frameTicks(seg)?.upperBound) {
-            nextFirst = try frameTicks(segs[i + 1])?.lowerBound
+            nextFirst = try framesOrNil(segs[i + 1])?.lowerBound
         }
         let here = try engine(for: seg).resolve(req, shouldStop: shouldStop)
         if let w = request.keyframeWindow, let n = nextFirst,
@@ -313,6 +395,21 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             return l
         }
         return finish(here, seg: seg, anchor: a, seekID: request.seekID)
+    }
+
+    /// An exact landing on the first (or last) frame of `seg`, next to a hole.
+    private func landPastHole(_ seg: Segment, first: Bool, reason: HoleReason, _ request: LandingRequest,
+                              _ shouldStop: @escaping () -> Bool) throws -> Landing {
+        let e = try engine(for: seg)
+        let a = try anchor(for: seg, engine: e)
+        guard let r = try e.seekableRange() else { throw EngineError(.noStream) }
+        let p = first ? r.lowerBound : r.upperBound
+        let l = try e.resolve(LandingRequest(target: Rational(p), wantsKeyframe: false, keyframeWindow: nil,
+                                             seekID: request.seekID), shouldStop: shouldStop)
+        var out = finish(l, seg: seg, anchor: a, seekID: request.seekID)
+        out.coversTarget = false
+        out.pastHole = reason
+        return out
     }
 
     private func finish(_ l: Landing, seg: Segment, anchor a: Anchor, seekID: UInt64) -> Landing {
@@ -338,7 +435,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         while remaining > 0 {
             // The segment holding the playhead frame (its EXTINF span and its pts may disagree).
             guard let i = try SegmentLanding.coveringSegment(for: Rational(fromTicks), in: sp,
-                                                             frames: { try frameTicks(segs[$0]) }) else { return .noFrame }
+                                                             frames: { try framesOrNil(segs[$0]) }) else { return .noFrame }
             let seg = segs[i]
             let e = try engine(for: seg)
             let a = try anchor(for: seg, engine: e)
@@ -356,11 +453,19 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 fromTicks = t
                 remaining -= 1
             case .noFrame, .atLiveEdge:
-                let j: Int
+                var j: Int
                 switch SegmentLanding.stepCrossing(from: i, forward: forward, count: segs.count, live: live) {
                 case .segment(let k): j = k
                 case .noFrame: return .noFrame
                 case .notPublished: return .atLiveEdge(.notPublished)
+                }
+                // Holes are stepped over (seek.h, "Gaps").
+                if try holeState(segs[j]) != .none {
+                    guard let k = try HLSHoles.stepTarget(from: j, forward: forward, count: segs.count,
+                                                          hole: { try holeState(segs[$0]) }) else {
+                        return forward && live ? .atLiveEdge(.notPublished) : .noFrame
+                    }
+                    j = k
                 }
                 let other = segs[j]
                 let oe = try engine(for: other)
@@ -403,12 +508,17 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                     // On to the next segment.
                 }
             }
-            let next = cache[seq] == nil ? seq : seq &+ 1
+            let next = cache[seq] == nil && holes[seq] == nil ? seq : seq &+ 1
             let s = try feed.waitForSegment(next, shouldStop: shouldStop)
             // The segment's reader may be open from before (a seek there, then
             // one back): read it from its start, with this seek's id and flags.
-            try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: stamp.seekID)
-            stamp.enterSegment(discontinuous: s.discontinuity)
+            do {
+                try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: stamp.seekID)
+                stamp.enterSegment(discontinuous: s.discontinuity)
+            } catch is SegmentHole {
+                // A hole: on to the next segment, whose first packet is a DISCONTINUITY.
+                stamp.enterSegment(discontinuous: true)
+            }
             currentSequence = s.sequence
         }
     }

@@ -31,6 +31,7 @@ final class HLSPlaylistFeed: @unchecked Sendable {
     /// An ended (VOD) playlist's last frame, item ticks, with the segment it is in (see
     /// HLSEngine.learnLastFrame).
     private var lastFrameValue: (sequence: Int64, ticks: Int64)?
+    private var holes = HoleReport()
 
     init(policy: IOPolicy, fetchGuard: IOGuard, mediaURL: String, remote: Bool, media: HLSMediaPlaylist) {
         self.policy = policy
@@ -66,6 +67,13 @@ final class HLSPlaylistFeed: @unchecked Sendable {
         get { m.locked { lastFrameValue } }
         set { m.locked { lastFrameValue = newValue } }
     }
+
+    /// HLS holes met (seek.h, "Gaps"): true when `sequence` is new.
+    func recordHole(sequence: Int64, reason: HoleReason) -> Bool {
+        m.locked { holes.record(sequence: sequence, reason: reason) }
+    }
+
+    var holeReport: HoleReport { m.locked { holes } }
 
     func segment(_ sequence: Int64) -> HLSEngine.Segment? {
         m.locked { segments.index(ofSequence: sequence).map { segments[$0] } }

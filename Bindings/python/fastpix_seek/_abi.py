@@ -113,6 +113,19 @@ class LandingResolution(enum.IntEnum):
     FALLBACK_COVERING_FRAME = 3
 
 
+class HoleReason(enum.IntEnum):
+    """``fpx_hole_reason``: HLS holes: segments that are never read. A hole is an EXT-X-GAP segment
+    (never fetched) or a segment whose download failed twice in a row (HTTP 404 or 5xx, or a
+    missing file; it is retried once at once). See "Gaps" in "Live and DVR HLS". Added in 0.4.0.
+    """
+    #: no hole
+    NONE = 0
+    #: EXT-X-GAP: the segment has no media and is not fetched
+    GAP = 1
+    #: the segment failed twice (404, 5xx, missing file)
+    FAILED = 2
+
+
 class ScrubState(enum.IntEnum):
     """``fpx_scrub_state`` (seek.h)."""
     #: no gesture in progress
@@ -294,6 +307,9 @@ FPX_LANDING_NONE = 0
 FPX_LANDING_COVERING_FRAME = 1
 FPX_LANDING_KEYFRAME = 2
 FPX_LANDING_FALLBACK_COVERING_FRAME = 3
+FPX_HOLE_NONE = 0
+FPX_HOLE_GAP = 1
+FPX_HOLE_FAILED = 2
 FPX_SCRUB_IDLE = 0
 FPX_SCRUB_SCRUBBING = 1
 FPX_SCRUB_SETTLING = 2
@@ -354,6 +370,7 @@ __all__ = [
     'FinishReason',
     'ClampKind',
     'LandingResolution',
+    'HoleReason',
     'ScrubState',
     'FrameStepDirection',
     'FrameStepUnavailableReason',
@@ -410,6 +427,9 @@ __all__ = [
     'FPX_LANDING_COVERING_FRAME',
     'FPX_LANDING_KEYFRAME',
     'FPX_LANDING_FALLBACK_COVERING_FRAME',
+    'FPX_HOLE_NONE',
+    'FPX_HOLE_GAP',
+    'FPX_HOLE_FAILED',
     'FPX_SCRUB_IDLE',
     'FPX_SCRUB_SCRUBBING',
     'FPX_SCRUB_SETTLING',

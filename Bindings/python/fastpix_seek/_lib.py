@@ -192,6 +192,7 @@ class fpx_seek_outcome(Structure):
         ("stream_time_base_num", c_int32),
         ("stream_time_base_den", c_int32),
         ("packets_read", c_uint64),
+        ("landed_past_hole", c_enum),  # fpx_hole_reason (0.4.0)
     ]
 
 
@@ -222,6 +223,10 @@ class fpx_item_status_info(_OutputStruct):
         ("status", c_enum),         # fpx_item_status
         ("error", c_int),
         ("av_error", c_int),
+        # 0.4.0: HLS holes (seek.h, "Gaps")
+        ("segments_skipped", c_uint64),
+        ("last_skipped_sequence", c_int64),
+        ("last_skip_reason", c_enum),  # fpx_hole_reason
     ]
 
 
@@ -442,6 +447,7 @@ class fpx_player_stats(_OutputStruct):
         ("events_delivered", c_uint64),
         ("index_frames", c_uint64),
         ("index_complete", c_int),
+        ("segments_skipped", c_uint64),  # 0.4.0
     ]
 
 

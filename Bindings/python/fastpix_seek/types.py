@@ -44,7 +44,7 @@ from . import _lib
 from . import errors as _errors
 
 __all__ = [
-    "TimeLike", "PrecisionKind", "FinishReason", "ClampKind", "LandingResolution", "ScrubState",
+    "TimeLike", "PrecisionKind", "FinishReason", "ClampKind", "LandingResolution", "HoleReason", "ScrubState",
     "FrameStepDirection", "FrameStepUnavailableReason", "ItemStatus", "MediaType",
     "DateSeekUnavailableReason", "LiveSeekWindow", "LiveEdgeResult", "DateSeekResult",
     "unix_us_to_datetime",
@@ -68,7 +68,7 @@ NANOSECOND = 10 ** 9
 # ----------------------------------------------------------------------------------------
 
 from ._abi import (ClampKind, DateSeekUnavailableReason, DeliveryMode,  # noqa: E402
-                   FinishReason, FrameStepDirection, FrameStepUnavailableReason, IndexMode,
+                   FinishReason, FrameStepDirection, FrameStepUnavailableReason, HoleReason, IndexMode,
                    ItemStatus, LandingResolution, MediaType, PrecisionKind, ScrubState)
 
 _E = TypeVar("_E", bound=enum.IntEnum)
@@ -326,6 +326,9 @@ class SeekOutcome:
     landed_stream_pts: Optional[int]
     stream_time_base: Optional[Fraction]
     packets_read: int
+    #: HLS: the target was in a hole (a GAP or failed segment) and the seek landed on the
+    #: first frame after it (seek.h, "Gaps"); HoleReason.NONE otherwise.
+    landed_past_hole: HoleReason = HoleReason.NONE
 
     @property
     def delta(self) -> Optional[Fraction]:
@@ -402,7 +405,9 @@ class SeekOutcome:
             landed_is_keyframe=bool(o.landed_is_keyframe), stream_index=int(o.stream_index),
             landed_stream_pts=_pts(o.landed_stream_pts),
             stream_time_base=_time_base(o.stream_time_base_num, o.stream_time_base_den),
-            packets_read=int(o.packets_read))
+            packets_read=int(o.packets_read),
+            landed_past_hole=_enum(HoleReason, o.landed_past_hole)
+            if o.struct_size >= _lib.fpx_seek_outcome.landed_past_hole.offset + 4 else HoleReason.NONE)
 
 
 # ----------------------------------------------------------------------------------------
@@ -484,6 +489,10 @@ class ItemStatusInfo:
     error: int
     #: FFmpeg's original AVERROR when FAILED, else 0.
     av_error: int
+    #: HLS holes met by the item so far (seek.h, "Gaps"): each segment once, the latest named.
+    segments_skipped: int = 0
+    last_skipped_sequence: int = -1
+    last_skip_reason: HoleReason = HoleReason.NONE
 
     @property
     def exception(self) -> Optional[_errors.FastPixSeekError]:
@@ -492,8 +501,12 @@ class ItemStatusInfo:
 
     @classmethod
     def _from_c(cls, s: "_lib.fpx_item_status_info") -> "ItemStatusInfo":
+        if s.struct_size < _lib.fpx_item_status_info.last_skip_reason.offset + 4:
+            return cls(int(s.struct_size), int(s.item_id), _enum(ItemStatus, s.status),
+                       int(s.error), int(s.av_error))
         return cls(int(s.struct_size), int(s.item_id), _enum(ItemStatus, s.status),
-                   int(s.error), int(s.av_error))
+                   int(s.error), int(s.av_error), int(s.segments_skipped), int(s.last_skipped_sequence),
+                   _enum(HoleReason, s.last_skip_reason))
 
 
 @dataclass(frozen=True)
@@ -1051,6 +1064,8 @@ class PlayerStats:
     #: it reached the end of the item (see IndexMode).
     index_frames: int
     index_complete: int
+    #: HLS holes of the current item (seek.h, "Gaps").
+    segments_skipped: int = 0
 
     def __repr__(self) -> str:
         # Short (< 200 characters): the counters, without struct_size.

@@ -226,6 +226,9 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
                       byteRange: r.hasRange ? r.range : nil)
     }
 
+    /// Marked EXT-X-GAP: never fetched.
+    public func gap(at i: Int) -> Bool { storage.entries[i].flags & HLSSegmentList.flagGap != 0 }
+
     public func discontinuity(at i: Int) -> Bool { storage.entries[i].flags & HLSSegmentList.flagDiscontinuity != 0 }
 
     public func discontinuitySequence(at i: Int) -> Int64 { discontinuityBase &+ Int64(storage.entries[i].discDelta) }
