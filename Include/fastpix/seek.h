@@ -928,7 +928,11 @@ typedef struct fpx_item_info {
     int has_video;
     fpx_time duration;       /**< invalid when unknown */
     /** The container's start on the stream timeline of the reference stream,
-     *  in its time base: item time 0 == stream pts start_pts. */
+     *  in its time base: item time 0 == stream pts start_pts. HLS: the pts of
+     *  item time 0 in the first discontinuity domain ("Timeline" in "Live and
+     *  DVR HLS"; FPX_NOPTS when that domain's anchor could not be read); after
+     *  an EXT-X-DISCONTINUITY use fpx_packet.item_origin_pts, which holds
+     *  everywhere. */
     int64_t start_pts;
     int32_t time_base_num;   /**< reference stream's time base */
     int32_t time_base_den;
@@ -1098,6 +1102,18 @@ typedef struct fpx_packet {
      *  0 for every other packet. */
     int64_t trim_samples;
     int landed_stream_index; /**< the stream of landed_pts; -1 before any landed seek */
+    /** Added in 0.4.0: item time 0 on this packet's timestamp timeline, as a
+     *  pts of the reference stream (in its time base, like
+     *  fpx_item_info.start_pts). This packet presents at item time
+     *      pts x (this stream's time base) - item_origin_pts x (the reference
+     *      stream's time base),
+     *  exactly: the one conversion from packet pts to item time, for every
+     *  stream. For files it is start_pts on every packet. For HLS it is the
+     *  placement of the packet's discontinuity domain ("Timeline" in "Live and
+     *  DVR HLS"): start_pts in the first domain, another value after each
+     *  EXT-X-DISCONTINUITY, where the timestamps restart. FPX_NOPTS when
+     *  unknown (a library older than 0.4 leaves it out: use start_pts). */
+    int64_t item_origin_pts;
 } fpx_packet;
 
 /* ======================================================================= */
@@ -1650,11 +1666,35 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * after an unchanged reload), tracks segments by media sequence number, and
  * demuxes segments with libavformat. VOD, EVENT and live playlists all use it.
  *
- * The item timeline of an HLS item: 0 is the start of the first segment the
- * player saw (the oldest one in the playlist at open); later segments follow
- * by their EXTINF durations, so a time keeps its meaning as the window
- * slides. Inside a run of segments without a discontinuity, frames are placed
- * by their pts, exactly.
+ * Timeline. The item timeline of an HLS item: 0 is the start of the first
+ * segment the player saw (the oldest one in the playlist at open); later
+ * segments are listed at the sum of the EXTINF durations before them, so a
+ * time keeps its meaning as the window slides. Frames are placed by one
+ * fixed rule, a function of the playlist and the media only (never of what
+ * was read, sought or stepped before, nor of EXT-X-START):
+ * - each discontinuity domain (the segments that share an
+ *   EXT-X-DISCONTINUITY-SEQUENCE) has one anchor segment: its first segment
+ *   in the playlist that is not a hole (see "Gaps");
+ * - the anchor's first frame (its lowest pts on the reference stream) is at
+ *   the anchor's listed start, floored to the reference stream's ticks;
+ * - every frame of the domain, of every stream, is at that start plus its
+ *   pts distance from the anchor's first frame, exactly. So inside a domain
+ *   frames keep their exact pts spacing, and EXTINF values that disagree
+ *   with the media (integer EXTINF, say) move no frame of the domain: the
+ *   listed starts of the other segments only decide which segment a target
+ *   is looked for in (the frames decide where it lands, as for files).
+ * The anchor is read (downloaded) when its domain is first needed: at open
+ * for the first domain and the start segment's, later ones at their first
+ * seek, step or read; it is then kept for the item's life (a live playlist
+ * anchors a domain by its first segment listed at that time). Packet pts
+ * convert to item time by fpx_packet.item_origin_pts; start_pts is that
+ * value in the first domain.
+ *
+ * Start. Reading with no seek starts at the segment EXT-X-START names (else
+ * the live edge's segment of a live playlist, else the first), from its
+ * first packet (PRECISE=YES is not applied: the segment's start), and
+ * fpx_player_current_time() and a first frame step start there too. The
+ * timeline is the same with or without EXT-X-START.
  *
  * The seekable window of a live playlist is [start of the oldest segment,
  * live edge], where the live edge is the end of the newest segment minus

@@ -283,7 +283,7 @@ public func fpxPlayerItemInfo(_ h: OpaquePointer?, _ info: UnsafeMutablePointer<
         c.reference_stream = i.referenceStream
         c.has_video = i.hasVideo ? 1 : 0
         c.duration = i.duration.c
-        c.start_pts = i.timeline.originTicks
+        c.start_pts = i.startPTS ?? i.timeline.originTicks
         c.time_base_num = i.timeline.timeBaseNum
         c.time_base_den = i.timeline.timeBaseDen
         c.seekable = i.seekable ? 1 : 0
@@ -482,6 +482,7 @@ public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer
         c.landed_pts_in_stream = v.landedPTSInStream ?? FPX_NOPTS
         c.trim_samples = v.trimSamples
         c.landed_stream_index = v.landedPTS == nil ? -1 : v.landedStreamIndex
+        c.item_origin_pts = v.itemOriginPTS ?? FPX_NOPTS
         slot.store(c)
     }
 }

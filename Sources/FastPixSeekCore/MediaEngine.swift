@@ -77,12 +77,17 @@ public protocol MediaEngine: AnyObject, Sendable {
 
     /// HLS holes met so far (seek.h, "Gaps"); empty for files. Concurrent.
     var holeReport: HoleReport { get }
+
+    /// Where reading starts with no seek made (item ticks), when not the first frame of
+    /// the seekable range (HLS: EXT-X-START, a live edge). Immutable once open.
+    var startTicks: Int64? { get }
 }
 
 public extension MediaEngine {
     func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?) { (false, nil) }
     func resolveFromMemory(_ request: LandingRequest) -> Landing? { nil }
     var holeReport: HoleReport { HoleReport() }
+    var startTicks: Int64? { nil }
 }
 
 /// What a step engine call found.
@@ -221,6 +226,11 @@ public struct PacketView {
     /// Audio: samples at the start of this packet's decoded frame that present before the
     /// landing (0 unless the packet straddles it).
     public var trimSamples: Int64 = 0
+    /// Item time 0 on this packet's pts timeline, in reference-stream ticks
+    /// (`fpx_packet.item_origin_pts`): the timeline's origin for files, the packet's
+    /// discontinuity domain placement for HLS (HLSPlacement). Nil: the player fills in
+    /// the timeline's origin.
+    public var itemOriginPTS: Int64? = nil
     /// What keeps `data` and `avPacket` alive: the packet's own reference,
     /// freed when the last owner lets go. The engine keeps none of it; the
     /// player holds it for the host (see `Player.readPacket`), so no engine
@@ -251,6 +261,9 @@ public struct ItemInfo {
     public var seekable: Bool
     /// Static C string owned by FFmpeg (the demuxer's name).
     public var formatName: UnsafePointer<CChar>?
+    /// fpx_item_info.start_pts when it is not `timeline.originTicks` (HLS: the first
+    /// domain's placement); nil: the timeline's origin.
+    public var startPTS: Int64? = nil
 
     public init(streamCount: Int32, referenceStream: Int32, hasVideo: Bool, duration: MediaTime, timeline: Timeline,
                 seekable: Bool, formatName: UnsafePointer<CChar>?) {

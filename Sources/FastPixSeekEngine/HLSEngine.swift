@@ -76,7 +76,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         }
     }
 
-    struct Anchor { var ticks: Int64; var pts: Int64 }
+    /// A discontinuity domain's placement (HLSPlacement: a fixed rule, never history).
+    typealias Anchor = HLSPlacement.Anchor
 
     static func looksLikePlaylist(_ url: String) -> Bool {
         var path = Substring(url)
@@ -111,6 +112,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// Segments known to be holes (seek.h, "Gaps"), by media sequence number.
     private var holes: [Int64: HoleReason] = [:]
     private var currentSequence: Int64?
+    /// The placement origin of the current segment's domain (PacketView.itemOriginPTS).
+    private var currentOrigin: Int64?
+    /// fpx_item_info.start_pts: item time 0 on the first domain's pts timeline. Set in init.
+    private var originPTS: Int64?
+    /// Where reading starts with no seek (the start segment's first frame, item ticks). Set in init.
+    public private(set) var startTicks: Int64?
     /// The item's per-seek state: the latest landing (segment and segment pts),
     /// the seek id and EXT-X-DISCONTINUITY marks (see PacketStamp).
     private var stamp: PacketStamp
@@ -179,13 +186,18 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         ticksPerSecond = Rational(Int128(e.timeline.timeBaseDen), Int128(e.timeline.timeBaseNum))
         cache.adopt(e, sequence: seg.sequence, keep: nil)
         currentSequence = seg.sequence
+        let startFirst = try e.seekableRange()?.lowerBound
+        // The placement (HLSPlacement) of the first domain gives start_pts (unknown when its
+        // anchor cannot be read now); the start segment's domain gives the start playhead.
+        originPTS = (try? anchor(for: segments[0]))?.originPTS
+        let a = try anchor(for: seg)
+        currentOrigin = a.originPTS
+        startTicks = startFirst.map { a.ticks(ofPTS: $0) }
         if !feed.isEnded {
             feed.startReloads()
         } else {
-            // The start segment anchors its domain first, as it would when read first. A last
-            // segment that cannot be read now does not fail the open: the window ends at its
-            // listed end until a seek or a read brings that segment in (learnLastFrame).
-            _ = try anchor(for: seg, engine: e)
+            // A last segment that cannot be read now does not fail the open: the window ends
+            // at its listed end until a seek or a read brings that segment in (learnLastFrame).
             try? learnLastFrame()
         }
     }
@@ -261,11 +273,23 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     public var holeReport: HoleReport { feed.holeReport }
 
-    /// The anchor of a segment's discontinuity domain, made from it if new.
-    private func anchor(for s: Segment, engine e: FFmpegEngine) throws -> Anchor {
+    /// The anchor of a segment's discontinuity domain (HLSPlacement): the domain's first
+    /// listed segment that is no hole, read when the domain is first needed and kept. Call
+    /// it before taking a segment engine to use: reading the anchor may evict engines.
+    private func anchor(for s: Segment) throws -> Anchor {
         if let a = anchors[s.discontinuitySequence] { return a }
-        guard let r = try e.seekableRange() else { throw EngineError(.invalidData) }
-        let a = Anchor(ticks: Int64(clamping: (s.itemStart * ticksPerSecond).floor), pts: r.lowerBound)
+        let segs = feed.window
+        var anchorSegment = s
+        if let i = segs.index(ofSequence: s.sequence) {
+            guard let k = try HLSPlacement.anchorIndex(for: i, count: segs.count,
+                                                       domain: { segs.list.discontinuitySequence(at: $0) },
+                                                       hole: { try holeState(segs[$0]) }) else {
+                throw SegmentHole(reason: holes[s.sequence] ?? .failed)
+            }
+            anchorSegment = segs[k]
+        }
+        guard let r = try engine(for: anchorSegment).seekableRange() else { throw EngineError(.invalidData) }
+        let a = Anchor(listedStart: anchorSegment.itemStart, ticksPerSecond: ticksPerSecond, firstFramePTS: r.lowerBound)
         anchors[s.discontinuitySequence] = a
         return a
     }
@@ -348,8 +372,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     /// A segment's first and last frame in item ticks (demuxing it if needed).
     private func frameTicks(_ s: Segment) throws -> ClosedRange<Int64>? {
+        let a = try anchor(for: s)
         let e = try engine(for: s)
-        let a = try anchor(for: s, engine: e)
         guard let r = try e.seekableRange() else { return nil }
         return ticks(ofPTS: r.lowerBound, a)...ticks(ofPTS: r.upperBound, a)
     }
@@ -369,7 +393,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         case .lastFrameBefore(let k, let r): return try landPastHole(segs[k], first: false, reason: r, request, shouldStop)
         }
         let seg = segs[i]
-        let a = try anchor(for: seg, engine: try engine(for: seg))
+        let a = try anchor(for: seg)
         let shift = Rational(pts(ofTicks: 0, a))
         var req = LandingRequest(target: request.target + shift, wantsKeyframe: request.wantsKeyframe,
                                  keyframeWindow: request.keyframeWindow.map { pts(ofTicks: $0.lowerBound, a)...pts(ofTicks: $0.upperBound, a) },
@@ -400,8 +424,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// An exact landing on the first (or last) frame of `seg`, next to a hole.
     private func landPastHole(_ seg: Segment, first: Bool, reason: HoleReason, _ request: LandingRequest,
                               _ shouldStop: @escaping () -> Bool) throws -> Landing {
+        let a = try anchor(for: seg)
         let e = try engine(for: seg)
-        let a = try anchor(for: seg, engine: e)
         guard let r = try e.seekableRange() else { throw EngineError(.noStream) }
         let p = first ? r.lowerBound : r.upperBound
         let l = try e.resolve(LandingRequest(target: Rational(p), wantsKeyframe: false, keyframeWindow: nil,
@@ -415,6 +439,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private func finish(_ l: Landing, seg: Segment, anchor a: Anchor, seekID: UInt64) -> Landing {
         stamp.land(l.pts, seekID: seekID, segment: seg.sequence)
         currentSequence = seg.sequence
+        currentOrigin = a.originPTS
         var out = l
         out.streamPTS = l.pts
         out.pts = ticks(ofPTS: l.pts, a)
@@ -428,7 +453,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         let edgeTicks: Int64? = live ? Int64(clamping: ((segs[segs.count - 1].itemEnd - hold) * ticksPerSecond).floor) : nil
         let sp = spans(segs)
         let firstTicks = try seekableRange()?.lowerBound ?? 0
-        var fromTicks = from ?? firstTicks
+        var fromTicks = from ?? startTicks ?? firstTicks
         var remaining = count
         var result: StepLanding?
         var packets: UInt64 = 0
@@ -437,8 +462,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             guard let i = try SegmentLanding.coveringSegment(for: Rational(fromTicks), in: sp,
                                                              frames: { try framesOrNil(segs[$0]) }) else { return .noFrame }
             let seg = segs[i]
+            let a = try anchor(for: seg)
             let e = try engine(for: seg)
-            let a = try anchor(for: seg, engine: e)
             let localFrom = pts(ofTicks: fromTicks, a)
             // Step inside this segment as far as it goes, one frame at a time at its edges.
             let r = try e.step(from: localFrom, forward: forward, count: 1, seekID: seekID, shouldStop: shouldStop)
@@ -450,6 +475,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: l.pts)
                 stamp.land(l.pts, seekID: seekID, segment: seg.sequence)
                 currentSequence = seg.sequence
+                currentOrigin = a.originPTS
                 fromTicks = t
                 remaining -= 1
             case .noFrame, .atLiveEdge:
@@ -468,9 +494,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                     j = k
                 }
                 let other = segs[j]
+                let oa = try anchor(for: other)
                 let oe = try engine(for: other)
                 guard let orr = try oe.seekableRange() else { return .noFrame }
-                let oa = try anchor(for: other, engine: oe)
                 let landedPTS = forward ? orr.lowerBound : orr.upperBound
                 let t = ticks(ofPTS: landedPTS, oa)
                 if SegmentLanding.isPastHoldBack(t, forward: forward, edge: edgeTicks) { return .atLiveEdge(.pastHoldBack) }
@@ -481,6 +507,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: landedPTS)
                 stamp.land(landedPTS, seekID: seekID, segment: other.sequence)
                 currentSequence = other.sequence
+                currentOrigin = oa.originPTS
                 fromTicks = t
                 remaining -= 1
             }
@@ -503,6 +530,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 do {
                     var p = try e.readPacket(shouldStop: shouldStop)
                     stamp.stampSegmentPacket(&p, segment: seq, referenceStream: referenceStream)
+                    p.itemOriginPTS = currentOrigin
                     return p
                 } catch let err as EngineError where err.code == .eof {
                     // On to the next segment.
@@ -513,7 +541,10 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             // The segment's reader may be open from before (a seek there, then
             // one back): read it from its start, with this seek's id and flags.
             do {
+                _ = try engine(for: s, stop: shouldStop)   // a hole throws here, unfetched
+                let a = try anchor(for: s)
                 try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: stamp.seekID)
+                currentOrigin = a.originPTS
                 stamp.enterSegment(discontinuous: s.discontinuity)
             } catch is SegmentHole {
                 // A hole: on to the next segment, whose first packet is a DISCONTINUITY.
@@ -525,12 +556,15 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     public var itemInfo: ItemInfo {
         let w = liveWindow()
-        return ItemInfo(streamCount: facts.streamCount, referenceStream: referenceStream, hasVideo: hasVideo,
-                        // A live item has no duration: its window moves (see liveWindow()). An ended
-                        // one's is its segments' (the window ends at the last frame, inside the last).
-                        duration: vodDuration(w) ?? .invalid,
-                        timeline: timeline,
-                        seekable: true, formatName: fpxHLSFormatName)
+        var info = ItemInfo(streamCount: facts.streamCount, referenceStream: referenceStream, hasVideo: hasVideo,
+                            // A live item has no duration: its window moves (see liveWindow()). An ended
+                            // one's is its segments' (the window ends at the last frame, inside the last).
+                            duration: vodDuration(w) ?? .invalid,
+                            timeline: timeline,
+                            seekable: true, formatName: fpxHLSFormatName)
+        // start_pts: the first domain's placement (HLSPlacement); FPX_NOPTS when unknown.
+        info.startPTS = originPTS ?? ABIConstants.FPX_NOPTS
+        return info
     }
 
     private func vodDuration(_ w: LiveWindow?) -> MediaTime? {

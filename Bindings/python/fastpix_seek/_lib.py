@@ -324,6 +324,8 @@ class fpx_packet(_OutputStruct):
         ("landed_pts_in_stream", c_int64),
         ("trim_samples", c_int64),
         ("landed_stream_index", c_int),
+        # 0.4.0: item time 0 on this packet's timeline, reference-stream ticks
+        ("item_origin_pts", c_int64),
     ]
 
 

@@ -774,6 +774,8 @@ class Player:
         self._tb_cache: Dict[int, Optional[Fraction]] = {}
         self._origin: Optional[Fraction] = None
         self._origin_known = False
+        self._origins: Dict[int, Fraction] = {}
+        self._ref_tb: Optional[Fraction] = None
         self._loop_reader: Optional[_LoopReader] = None
         #: One thread for this player's blocking calls made from asyncio (created lazily), so
         #: they run in the order they were awaited and never on the event loop.
@@ -1346,6 +1348,7 @@ class Player:
         self._tb_cache = {}
         self._origin = None
         self._origin_known = False
+        self._origins = {}
 
     def _time_base(self, index: int) -> Optional[Fraction]:
         cache = self._tb_cache
@@ -1360,11 +1363,26 @@ class Player:
         if not self._origin_known:
             try:
                 info = self.item_info()
-                self._origin = info.origin if info.time_base is not None else None
+                ok = info.time_base is not None and info.start_pts != _lib.FPX_NOPTS
+                self._origin = info.origin if ok else None
+                self._ref_tb = info.time_base
             except _errors.FastPixSeekError:
                 self._origin = None
+                self._ref_tb = None
             self._origin_known = True
         return self._origin
+
+    def _packet_origin(self, origin_pts: int) -> Optional[Fraction]:
+        """fpx_packet.item_origin_pts as seconds (HLS: per discontinuity domain), cached."""
+        got = self._origins.get(origin_pts)
+        if got is None:
+            if not self._origin_known:
+                self._item_origin()
+            tb = self._ref_tb
+            if tb is None:
+                return self._origin
+            got = self._origins[origin_pts] = origin_pts * tb
+        return got
 
     def read_packet(self) -> Packet:
         """The next packet of the current item (any stream, demux order), copied.
@@ -1388,7 +1406,7 @@ class Player:
     # fpx_packet as struct.unpack_from sees it (native alignment; tests/ check the offsets):
     # struct_size data size stream_index pts dts duration pos flags seek_id av_packet
     # landed_pts landed_pts_in_stream trim_samples landed_stream_index
-    _PACKET_LAYOUT = struct.Struct("@NPNiqqqqIQPqqqi")
+    _PACKET_LAYOUT = struct.Struct("@NPNiqqqqIQPqqqiq")
 
     def _read_raw(self, h: Any, n: int,
                   stop: List[bool]) -> Tuple[List[Any], Optional[BaseException]]:
@@ -1438,6 +1456,9 @@ class Player:
         tb = self._tb_cache.get(u[3], _MISSING)
         if tb is _MISSING:
             tb = self._time_base(u[3])
+        op = u[15] if len(u) > 15 else _lib.FPX_NOPTS
+        if op != _lib.FPX_NOPTS:
+            return Packet._from_raw(raw, tb, self._packet_origin(op))
         return Packet._from_raw(raw, tb, self._origin if self._origin_known
                                 else self._item_origin())
 

@@ -841,7 +841,8 @@ class Packet:
 
     @property
     def item_time(self) -> Optional[Fraction]:
-        """pts as exact seconds on the item timeline (pts_time - item origin)."""
+        """pts as exact seconds on the item timeline (pts_time - item origin; the origin is
+        fpx_packet.item_origin_pts, per discontinuity domain for HLS, else start_pts)."""
         try:
             return self._it
         except AttributeError:
