@@ -586,7 +586,8 @@ typedef enum fpx_error {
     FPX_ERROR_TOO_LARGE = -27,       /**< media exceeds the player's buffer cap (max_buffer_bytes) */
     FPX_ERROR_FFMPEG_MISMATCH = -28, /**< loaded FFmpeg majors differ from the build's; see "FFmpeg ABI" */
     FPX_ERROR_REFERENCE_STREAM = -29, /**< the reference stream cannot be disabled */
-    FPX_ERROR_NO_FILE_DESCRIPTORS = -30 /**< the process (EMFILE) or system (ENFILE) is out of file descriptors */
+    FPX_ERROR_NO_FILE_DESCRIPTORS = -30, /**< the process (EMFILE) or system (ENFILE) is out of file descriptors */
+    FPX_ERROR_ENCRYPTION = -31 /**< HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0) */
 } fpx_error;
 
 /**
@@ -1729,6 +1730,21 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  *   is not called for it: the item stays READY.
  * A hole is known once met: a GAP from the playlist, a failed segment from
  * its second failed download. It stays a hole for the life of the item.
+ *
+ * Encryption. Segments under EXT-X-KEY METHOD=AES-128 (KEYFORMAT absent or
+ * "identity") are decrypted (AES-128-CBC with libavutil, PKCS#7 padding
+ * checked). The key is fetched once per key URI under the same protocol
+ * policy as the segments (the key of a remote playlist only over http or
+ * https) and must be exactly 16 bytes; the IV is the tag's IV attribute (a
+ * 128-bit number), else the segment's media sequence number (RFC 8216
+ * 5.2). Key bytes and key URIs never reach the log. Init sections
+ * (EXT-X-MAP) are taken as clear, and a byte range of an encrypted resource
+ * is decrypted as if it were the whole resource. FPX_ERROR_ENCRYPTION,
+ * in the item status (the open fails) or the seek or read that needed the
+ * segment, with a log line (FPX_LOG_ERROR) naming the tag and the method:
+ * any other METHOD (SAMPLE-AES, SAMPLE-AES-CTR, ...), another KEYFORMAT, a
+ * key that cannot be fetched (av_error keeps FFmpeg's code) or is not 16
+ * bytes, a segment that does not decrypt. A key failure is never a hole.
  */
 
 typedef struct fpx_live_seek_window {

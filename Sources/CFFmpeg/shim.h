@@ -3,6 +3,7 @@
 #define FPX_CFFMPEG_SHIM_H
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
+#include <libavutil/aes.h>
 #include <libavutil/error.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/pixdesc.h>

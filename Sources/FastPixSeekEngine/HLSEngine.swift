@@ -41,6 +41,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         var discontinuity: Bool { list.discontinuity(at: index) }
         /// EXT-X-GAP: never fetched.
         var gap: Bool { list.gap(at: index) }
+        /// EXT-X-KEY METHOD=AES-128 in effect, nil when clear.
+        var key: HLSKey? { list.key(at: index) }
         var discontinuitySequence: Int64 { list.discontinuitySequence(at: index) }
         /// Start on the item timeline, seconds.
         var itemStart: Rational { base + list.startOffset(at: index) }
@@ -241,7 +243,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// more, and failing again is `SegmentHole(.failed)`.
     static func openTwice(_ open: () throws -> FFmpegEngine) throws -> FFmpegEngine {
         func holeClass(_ error: Error) -> Bool {
-            guard let e = error as? EngineError else { return false }
+            // A key that cannot be fetched is an encryption error, never a hole.
+            guard let e = error as? EngineError, e.code != .encryption else { return false }
             let f: SegmentFailure
             if e.avError == fpx_averror_http_server_error() { f = .serverError }
             else if e.avError == fpx_averror_http_not_found() || e.code == .notFound { f = .notFound }

@@ -23,6 +23,8 @@ enum HLSFetch {
                 try HLSPlaylist.parse($0, url: url, limits: HLSPlaylist.Limits(maxBytes: max(1, policy.maxBufferBytes)))
             }
         } catch let e as HLSError {
+            // The log names the tag (and an EXT-X-KEY's METHOD); never a URI or a key.
+            Log.emit(Log.error, "fastpixseek: HLS playlist refused: \(e.description)")
             throw EngineError(e.errorCode)
         }
     }
@@ -98,7 +100,7 @@ enum HLSFetch {
     /// behind its init section when it has one (fMP4: EXT-X-MAP). The init
     /// section and the segment together may not exceed the buffer cap.
     static func openSegment(_ s: HLSEngine.Segment, policy: IOPolicy, remote: Bool, initSections: inout [String: FallibleBuffer<UInt8>],
-                            stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
+                            keys: inout [String: [UInt8]], stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
         let g = IOGuard(policy: policy)
         let cap = max(1, policy.maxBufferBytes)
         let bytes = FallibleBuffer<UInt8>()
@@ -116,10 +118,71 @@ enum HLSFetch {
                 throw EngineError(.noMemory)
             }
         }
+        let segmentStart = bytes.count
+        // The key first: a key that cannot be had fails before the segment is downloaded.
+        let key = try s.key.map { try HLSFetch.key($0, guard: g, remote: remote, cache: &keys, stop: stop) }
         try HLSFetch.fetch(s.uri, guard: g, fromRemote: remote, limit: max(1, cap - bytes.count),
                             range: s.byteRange, stop: stop, into: bytes)
+        if let k = key, let info = s.key {
+            try decrypt(bytes, from: segmentStart, key: k, iv: info.iv(sequence: s.sequence))
+        }
         guard bytes.count > 0 else { throw EngineError(.invalidData) }
         return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
     }
 
+
+    /// An AES-128 key (EXT-X-KEY), fetched once per URI under the segments' protocol
+    /// policy (a remote playlist's key only over http/https). It must be exactly 16 bytes.
+    /// Failures are FPX_ERROR_ENCRYPTION (the av_error keeps FFmpeg's code), logged with
+    /// the tag and method, never with the key's bytes or URI.
+    static func key(_ k: HLSKey, guard g: IOGuard, remote: Bool, cache: inout [String: [UInt8]],
+                    stop: (() -> Bool)?) throws -> [UInt8] {
+        if let b = cache[k.uri] { return b }
+        let got: FallibleBuffer<UInt8>
+        do {
+            got = try HLSFetch.fetch(k.uri, guard: g, fromRemote: remote, limit: 64, stop: stop)
+        } catch let e as EngineError {
+            // A cancel or an interrupt stays what it is.
+            if e.code == .cancelled || e.code == .interrupted { throw e }
+            Log.emit(Log.error, "fastpixseek: HLS EXT-X-KEY METHOD=AES-128: the key could not be fetched (\(e.code))")
+            throw EngineError(.encryption, avError: e.avError)
+        }
+        guard got.count == 16 else {
+            Log.emit(Log.error, "fastpixseek: HLS EXT-X-KEY METHOD=AES-128: the key is \(got.count) bytes, not 16")
+            throw EngineError(.encryption)
+        }
+        let b = got.withUnsafeBufferPointer { Array($0) }
+        cache[k.uri] = b
+        return b
+    }
+
+    /// Decrypts `buf[start...]` in place (AES-128-CBC, libavutil's av_aes) and strips its
+    /// PKCS#7 padding, which must be valid: FPX_ERROR_ENCRYPTION otherwise.
+    static func decrypt(_ buf: FallibleBuffer<UInt8>, from start: Int, key: [UInt8], iv: [UInt8]) throws {
+        let n = buf.count - start
+        func fail(_ why: String) -> EngineError {
+            Log.emit(Log.error, "fastpixseek: HLS EXT-X-KEY METHOD=AES-128: a segment does not decrypt (\(why))")
+            return EngineError(.encryption)
+        }
+        guard n > 0, n % 16 == 0, let base = buf.base else { throw fail("its size is not a multiple of 16") }
+        guard let ctx = av_aes_alloc() else { throw EngineError(.noMemory) }
+        defer { av_free(UnsafeMutableRawPointer(ctx)) }
+        let ok = key.withUnsafeBufferPointer { av_aes_init(ctx, $0.baseAddress, 128, 1) } == 0
+        guard ok else { throw fail("bad key") }
+        var ivb = iv
+        let p = base + start
+        ivb.withUnsafeMutableBufferPointer { ivp in
+            var done = 0
+            while done < n {
+                let blocks = min((n - done) / 16, 1 << 20)
+                av_aes_crypt(ctx, p + done, p + done, Int32(blocks), ivp.baseAddress, 1)
+                done += blocks * 16
+            }
+        }
+        let pad = Int(p[n - 1])
+        guard pad >= 1, pad <= 16, (1...pad).allSatisfy({ p[n - $0] == UInt8(pad) }) else {
+            throw fail("bad padding: a wrong key or IV")
+        }
+        buf.removeLast(pad)
+    }
 }

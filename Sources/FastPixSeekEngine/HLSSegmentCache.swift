@@ -16,6 +16,8 @@ final class HLSSegmentCache: @unchecked Sendable {
     private var order: [Int64] = []
     /// The last init section fetched (fMP4), by URI and byte range.
     private var initSections: [String: FallibleBuffer<UInt8>] = [:]
+    /// AES-128 keys fetched, by URI (never logged).
+    private var keys: [String: [UInt8]] = [:]
     private var retiredCounters: (packets: UInt64, bytes: UInt64) = (0, 0)
     /// Streams the host disabled; applied to every segment engine, now and later.
     private var disabledStreams: Set<Int32> = []
@@ -30,7 +32,8 @@ final class HLSSegmentCache: @unchecked Sendable {
 
     /// Opens a segment without keeping it (the open's first segment, kept by `adopt`).
     func open(_ s: HLSEngine.Segment, stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
-        let e = try HLSFetch.openSegment(s, policy: policy, remote: remote, initSections: &initSections, stop: stop)
+        let e = try HLSFetch.openSegment(s, policy: policy, remote: remote, initSections: &initSections, keys: &keys,
+                                         stop: stop)
         for i in disabledStreams { try? e.setStreamEnabled(i, false) }
         return e
     }

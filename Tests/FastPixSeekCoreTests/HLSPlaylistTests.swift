@@ -697,12 +697,12 @@ final class HLSPlaylistTests: XCTestCase {
         // A URI without EXTINF.
         XCTAssertEqual(malformedLine(parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\na.ts\n")), 3)
 
-        // Encryption and other refused features.
-        let aes = parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin\",IV=0x0102\n#EXTINF:2,\na.ts\n")
-        XCTAssertEqual(aes, .unsupported(tag: "EXT-X-KEY"))
-        XCTAssertEqual(aes?.errorCode, .unsupported)
-        XCTAssertEqual(aes.map(ErrorCode.init), .unsupported)
-        XCTAssertEqual(parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"k\"\n"), .unsupported(tag: "EXT-X-KEY"))
+        // Encryption: AES-128 parses (HLSKeyTests); other methods and key formats are refused by name.
+        XCTAssertNil(parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin\",IV=0x0102\n#EXTINF:2,\na.ts\n"))
+        let sample = parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"k\"\n")
+        XCTAssertEqual(sample, .encryption("EXT-X-KEY METHOD=SAMPLE-AES"))
+        XCTAssertEqual(sample?.errorCode, .encryption)
+        XCTAssertEqual(sample.map(ErrorCode.init), .encryption)
         XCTAssertNil(parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=NONE\n#EXTINF:2,\na.ts\n"))
         XCTAssertTrue(isMalformed(parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:URI=\"k\"\n")))
         XCTAssertEqual(parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-SKIP:SKIPPED-SEGMENTS=3\n"), .unsupported(tag: "EXT-X-SKIP"))

@@ -256,6 +256,7 @@ ERRORS: Dict[int, Tuple[str, str]] = {
     -28: ('FPX_ERROR_FFMPEG_MISMATCH', 'loaded FFmpeg majors differ from the build\'s; see "FFmpeg ABI"'),
     -29: ('FPX_ERROR_REFERENCE_STREAM', 'the reference stream cannot be disabled'),
     -30: ('FPX_ERROR_NO_FILE_DESCRIPTORS', 'the process (EMFILE) or system (ENFILE) is out of file descriptors'),
+    -31: ('FPX_ERROR_ENCRYPTION', 'HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0)'),
 }
 
 # ---- enumerators as module constants (the raw C names) ----------------------------
@@ -291,6 +292,7 @@ FPX_ERROR_TOO_LARGE = -27
 FPX_ERROR_FFMPEG_MISMATCH = -28
 FPX_ERROR_REFERENCE_STREAM = -29
 FPX_ERROR_NO_FILE_DESCRIPTORS = -30
+FPX_ERROR_ENCRYPTION = -31
 FPX_PRECISION_EXACT = 0
 FPX_PRECISION_NEAREST_KEYFRAME = 1
 FPX_PRECISION_DEFAULT = 2
@@ -411,6 +413,7 @@ __all__ = [
     'FPX_ERROR_FFMPEG_MISMATCH',
     'FPX_ERROR_REFERENCE_STREAM',
     'FPX_ERROR_NO_FILE_DESCRIPTORS',
+    'FPX_ERROR_ENCRYPTION',
     'FPX_PRECISION_EXACT',
     'FPX_PRECISION_NEAREST_KEYFRAME',
     'FPX_PRECISION_DEFAULT',
