@@ -1821,6 +1821,59 @@ FPX_API int fpx_player_seek_to_date(fpx_player *player, int64_t unix_time_us, fp
 /** A static explanation of a date-seek reason; never NULL. Callback-safe: yes. */
 FPX_API const char *fpx_date_seek_reason_explanation(int reason);
 
+/*
+ * HLS variants and renditions (added in 0.4.0). An HLS item opened through a
+ * master playlist lists every variant of it (EXT-X-STREAM-INF, and
+ * EXT-X-I-FRAME-STREAM-INF ones flagged is_iframe, which are never played)
+ * and every EXT-X-MEDIA rendition, in playlist order. The item plays one
+ * variant: the highest BANDWIDTH that is not an I-frame variant (selected
+ * 1). Renditions are listed only in 0.4.0: audio (and video) renditions that
+ * have their own URI are not demuxed, so their packets are not delivered
+ * (an audio muxed into the variant's segments is, as a stream of the item);
+ * subtitle and closed-caption renditions are listed only, never demuxed.
+ * Choosing a variant or a rendition is not offered yet. An item opened
+ * from a media playlist, and a file, have none: count 0.
+ * Strings are the player's copies (NULL when the attribute is absent),
+ * valid until the item is closed or replaced or the player destroyed.
+ */
+typedef struct fpx_hls_variant {
+    size_t struct_size;
+    int is_iframe;              /**< EXT-X-I-FRAME-STREAM-INF: listed, never played */
+    int selected;               /**< the variant the item plays */
+    int64_t bandwidth;          /**< BANDWIDTH, bits per second */
+    int64_t average_bandwidth;  /**< AVERAGE-BANDWIDTH; 0 absent */
+    int width, height;          /**< RESOLUTION; 0 absent */
+    int32_t frame_rate_num;     /**< FRAME-RATE, exactly; 0/0 absent */
+    int32_t frame_rate_den;
+    const char *codecs;         /**< CODECS as written */
+    const char *hdcp_level;     /**< HDCP-LEVEL (TYPE-0, TYPE-1, NONE) */
+    const char *audio_group;    /**< AUDIO group id */
+} fpx_hls_variant;
+
+typedef struct fpx_hls_rendition {
+    size_t struct_size;
+    fpx_media_type type;        /**< AUDIO, VIDEO, SUBTITLE; DATA for CLOSED-CAPTIONS */
+    const char *group_id;
+    const char *name;
+    const char *language;       /**< LANGUAGE */
+    const char *channels;       /**< CHANNELS as written, e.g. "2" */
+    int is_default;             /**< DEFAULT=YES */
+    int autoselect;             /**< AUTOSELECT=YES */
+    int has_uri;                /**< a playlist of its own (not demuxed in 0.4.0) */
+    int in_selected_group;      /**< named by the selected variant's AUDIO/VIDEO/SUBTITLES/CLOSED-CAPTIONS */
+} fpx_hls_rendition;
+
+/** How many variants the READY item lists (0: none). Callback-safe: yes. */
+FPX_API int fpx_player_hls_variant_count(fpx_player *player, int *count);
+/** Variant `index` (0-based, playlist order); FPX_ERROR_INVALID_ARGUMENT
+ *  outside [0, count). Callback-safe: yes. */
+FPX_API int fpx_player_hls_variant(fpx_player *player, int index, fpx_hls_variant *variant);
+/** How many renditions the READY item lists (0: none). Callback-safe: yes. */
+FPX_API int fpx_player_hls_rendition_count(fpx_player *player, int *count);
+/** Rendition `index` (0-based, playlist order); FPX_ERROR_INVALID_ARGUMENT
+ *  outside [0, count). Callback-safe: yes. */
+FPX_API int fpx_player_hls_rendition(fpx_player *player, int index, fpx_hls_rendition *rendition);
+
 /* ======================================================================= */
 /* Enum strings                                                            */
 /* ======================================================================= */

@@ -188,6 +188,10 @@ enum CFunction: String, CaseIterable, Sendable {
     case fpx_player_seek_to_live_edge
     case fpx_player_seek_to_date
     case fpx_date_seek_reason_explanation
+    case fpx_player_hls_variant_count
+    case fpx_player_hls_variant
+    case fpx_player_hls_rendition_count
+    case fpx_player_hls_rendition
     case fpx_finish_reason_name
     case fpx_clamp_kind_name
     case fpx_landing_resolution_name
@@ -242,6 +246,10 @@ enum CFunction: String, CaseIterable, Sendable {
              .fpx_player_seek_to_live_edge,
              .fpx_player_seek_to_date,
              .fpx_date_seek_reason_explanation,
+             .fpx_player_hls_variant_count,
+             .fpx_player_hls_variant,
+             .fpx_player_hls_rendition_count,
+             .fpx_player_hls_rendition,
              .fpx_finish_reason_name,
              .fpx_clamp_kind_name,
              .fpx_landing_resolution_name,

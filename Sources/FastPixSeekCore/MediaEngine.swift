@@ -81,6 +81,9 @@ public protocol MediaEngine: AnyObject, Sendable {
     /// Where reading starts with no seek made (item ticks), when not the first frame of
     /// the seekable range (HLS: EXT-X-START, a live edge). Immutable once open.
     var startTicks: Int64? { get }
+
+    /// HLS: the master playlist's variants and renditions (nil without one). Immutable.
+    var hlsListing: HLSListing? { get }
 }
 
 public extension MediaEngine {
@@ -88,6 +91,7 @@ public extension MediaEngine {
     func resolveFromMemory(_ request: LandingRequest) -> Landing? { nil }
     var holeReport: HoleReport { HoleReport() }
     var startTicks: Int64? { nil }
+    var hlsListing: HLSListing? { nil }
 }
 
 /// What a step engine call found.

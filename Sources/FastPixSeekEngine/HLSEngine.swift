@@ -123,6 +123,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// The item's per-seek state: the latest landing (segment and segment pts),
     /// the seek id and EXT-X-DISCONTINUITY marks (see PacketStamp).
     private var stamp: PacketStamp
+    /// The master playlist's variants and renditions, when opened through one.
+    public let hlsListing: HLSListing?
 
     public init(url: String, policy: IOPolicy) throws {
         self.policy = policy
@@ -130,6 +132,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         // Master playlists: pick the highest-bandwidth variant.
         var playlistURL = url
         var media: HLSMediaPlaylist
+        var listing: HLSListing?
         var remote = false
         let first = try HLSFetch.parse(try HLSFetch.fetch(url, guard: fetchGuard, fromRemote: false,
                                                           limit: HLSFetch.playlistLimit(policy)), url: url, policy: policy)
@@ -139,6 +142,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         case .master(let master):
             guard let v = master.selectVariant() else { throw EngineError(.invalidData) }
             playlistURL = v.uri
+            listing = HLSListing(master: master, selectedURI: v.uri)
             guard case .media(let m) = try HLSFetch.parse(try HLSFetch.fetch(v.uri, guard: fetchGuard, fromRemote: remote,
                                                                              limit: HLSFetch.playlistLimit(policy)),
                                                           url: v.uri, policy: policy) else {
@@ -148,6 +152,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             remote = remote || HLSFetch.isRemote(v.uri)
         }
         guard !media.segments.isEmpty else { throw EngineError(.invalidData) }
+        hlsListing = listing
         let feed = HLSPlaylistFeed(policy: policy, fetchGuard: fetchGuard, mediaURL: playlistURL, remote: remote, media: media)
         self.feed = feed
         let cache = HLSSegmentCache(policy: policy, remote: remote)

@@ -64,7 +64,10 @@ final class HLSPlaylistTests: XCTestCase {
         XCTAssertNil(p.media)
         XCTAssertEqual(m.version, 6)
         XCTAssertTrue(m.independentSegments)
-        XCTAssertEqual(m.variants.count, 3)
+        // The I-frame variant is listed (0.4.0: HLSVariant.iFrame), after the two before it.
+        XCTAssertEqual(m.variants.count, 4)
+        XCTAssertEqual(m.variants.map(\.iFrame), [false, false, true, false])
+        XCTAssertEqual(m.variants[2].uri, "http://example.com/video/low/iframe.m3u8")
 
         let low = m.variants[0]
         XCTAssertEqual(low.bandwidth, 1_280_000)
@@ -83,7 +86,7 @@ final class HLSPlaylistTests: XCTestCase {
         XCTAssertEqual(hi.uri, "https://other.example.com/hi/index.m3u8")
         XCTAssertNil(hi.averageBandwidth)
 
-        let mid = m.variants[2]
+        let mid = m.variants[3]
         XCTAssertEqual(mid.uri, "http://example.com/mid/index.m3u8?x=1")
         XCTAssertNil(mid.frameRate)
 

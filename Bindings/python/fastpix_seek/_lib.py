@@ -367,6 +367,38 @@ class fpx_scrub_result(Structure):
 fpx_scrub_callback = CFUNCTYPE(None, POINTER(fpx_scrub_result), c_void_p)
 
 
+class fpx_hls_variant(_OutputStruct):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("is_iframe", c_int),
+        ("selected", c_int),
+        ("bandwidth", c_int64),
+        ("average_bandwidth", c_int64),
+        ("width", c_int),
+        ("height", c_int),
+        ("frame_rate_num", c_int32),
+        ("frame_rate_den", c_int32),
+        ("codecs", c_char_p),
+        ("hdcp_level", c_char_p),
+        ("audio_group", c_char_p),
+    ]
+
+
+class fpx_hls_rendition(_OutputStruct):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("type", c_enum),           # fpx_media_type
+        ("group_id", c_char_p),
+        ("name", c_char_p),
+        ("language", c_char_p),
+        ("channels", c_char_p),
+        ("is_default", c_int),
+        ("autoselect", c_int),
+        ("has_uri", c_int),
+        ("in_selected_group", c_int),
+    ]
+
+
 class fpx_live_seek_window(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
@@ -569,6 +601,10 @@ FUNCTIONS: List[Binding] = [
     Binding("fpx_player_item_info", [_P, POINTER(fpx_item_info)], c_int, check_error),
     Binding("fpx_player_stream_info", [_P, c_int, POINTER(fpx_stream_info)], c_int,
             check_error),
+    Binding("fpx_player_hls_variant_count", [_P, POINTER(c_int)], c_int, check_error),
+    Binding("fpx_player_hls_variant", [_P, c_int, POINTER(fpx_hls_variant)], c_int, check_error),
+    Binding("fpx_player_hls_rendition_count", [_P, POINTER(c_int)], c_int, check_error),
+    Binding("fpx_player_hls_rendition", [_P, c_int, POINTER(fpx_hls_rendition)], c_int, check_error),
     Binding("fpx_player_seekable_range", [_P, POINTER(fpx_time), POINTER(fpx_time)], c_int,
             check_error),
     Binding("fpx_player_setup_seek_manager", [_P], c_int, check_error),
@@ -732,7 +768,7 @@ _OPTIONAL_PREFIXES = ("fpx_scrub_", "fpx_player_scrub_session", "fpx_player_step
                       "fpx_player_live_seek_window", "fpx_player_seek_to_live_edge",
                       "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation",
                       "fpx_player_seek_wait", "fpx_player_set_stream_enabled",
-                      "fpx_ffmpeg_versions")
+                      "fpx_ffmpeg_versions", "fpx_player_hls_")
 _REQUIRED = {b.name for b in FUNCTIONS if not b.name.startswith(_OPTIONAL_PREFIXES)}
 
 

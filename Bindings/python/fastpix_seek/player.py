@@ -79,7 +79,7 @@ from . import errors as _errors
 _INT64_MAX = 2**63 - 1
 from .types import _SET_R, _SET_TB, _SET_ORIGIN
 from .types import (DateSeekResult, DeliveryMode, IndexMode, FrameStepResult, LiveEdgeResult,
-                    LiveSeekWindow, ItemInfo, ItemStatusInfo, Packet,
+                    LiveSeekWindow, ItemInfo, ItemStatusInfo, Packet, HLSVariant, HLSRendition,
                     PlayerStats, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
                     SeekOutcome, SeekPrecision, StreamInfo, TimeLike, _enum, from_fpx_time,
                     to_fpx_time, FrameStepDirection)
@@ -1048,6 +1048,32 @@ class Player:
         info = _lib.fpx_stream_info()
         _lib.lib.fpx_player_stream_info(self._hq(), index, ctypes.byref(info))
         return StreamInfo._from_c(info)
+
+    def hls_variants(self) -> List[HLSVariant]:
+        """The READY HLS item's master-playlist variants, in playlist order (I-frame ones
+        included, flagged); [] without a master playlist. The C functions are
+        ``fpx_player_hls_variant_count`` and ``fpx_player_hls_variant``."""
+        n = ctypes.c_int(0)
+        _lib.lib.fpx_player_hls_variant_count(self._hq(), ctypes.byref(n))
+        out = []
+        for i in range(n.value):
+            v = _lib.fpx_hls_variant()
+            _lib.lib.fpx_player_hls_variant(self._hq(), i, ctypes.byref(v))
+            out.append(HLSVariant._from_c(i, v))
+        return out
+
+    def hls_renditions(self) -> List[HLSRendition]:
+        """The READY HLS item's EXT-X-MEDIA renditions, in playlist order (listed only in
+        0.4.0); [] without a master playlist. The C functions are
+        ``fpx_player_hls_rendition_count`` and ``fpx_player_hls_rendition``."""
+        n = ctypes.c_int(0)
+        _lib.lib.fpx_player_hls_rendition_count(self._hq(), ctypes.byref(n))
+        out = []
+        for i in range(n.value):
+            r = _lib.fpx_hls_rendition()
+            _lib.lib.fpx_player_hls_rendition(self._hq(), i, ctypes.byref(r))
+            out.append(HLSRendition._from_c(i, r))
+        return out
 
     def set_stream_enabled(self, index: int, enabled: bool) -> None:
         """Switches a stream of the ready item off or back on: a disabled stream is discarded

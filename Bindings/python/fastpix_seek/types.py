@@ -50,7 +50,7 @@ __all__ = [
     "unix_us_to_datetime",
     "DeliveryMode", "SeekPrecision", "SeekClamp", "SeekAccuracy", "SeekOutcome",
     "ScrubPosition", "FrameStepResult", "ScrubResult", "ItemStatusInfo", "ItemInfo",
-    "StreamInfo", "Packet",
+    "StreamInfo", "Packet", "HLSVariant", "HLSRendition",
     "PlayerStats", "IndexMode", "to_fraction", "to_fpx_time", "from_fpx_time", "INT32_MAX", "NANOSECOND",
 ]
 
@@ -507,6 +507,56 @@ class ItemStatusInfo:
         return cls(int(s.struct_size), int(s.item_id), _enum(ItemStatus, s.status),
                    int(s.error), int(s.av_error), int(s.segments_skipped), int(s.last_skipped_sequence),
                    _enum(HoleReason, s.last_skip_reason))
+
+
+def _s(b: Optional[bytes]) -> Optional[str]:
+    return None if b is None else b.decode("utf-8", "replace")
+
+
+@dataclass(frozen=True)
+class HLSVariant:
+    """A variant of an HLS master playlist (fpx_hls_variant, 0.4.0): EXT-X-STREAM-INF, or
+    EXT-X-I-FRAME-STREAM-INF (``is_iframe``: listed, never played). ``selected``: the one the
+    item plays."""
+    index: int
+    is_iframe: bool
+    selected: bool
+    bandwidth: int
+    average_bandwidth: Optional[int]
+    resolution: Optional[Tuple[int, int]]
+    frame_rate: Optional[Fraction]
+    codecs: Optional[str]
+    hdcp_level: Optional[str]
+    audio_group: Optional[str]
+
+    @classmethod
+    def _from_c(cls, i: int, v: "_lib.fpx_hls_variant") -> "HLSVariant":
+        return cls(i, bool(v.is_iframe), bool(v.selected), int(v.bandwidth),
+                   int(v.average_bandwidth) or None,
+                   (int(v.width), int(v.height)) if v.width or v.height else None,
+                   Fraction(v.frame_rate_num, v.frame_rate_den) if v.frame_rate_den > 0 else None,
+                   _s(v.codecs), _s(v.hdcp_level), _s(v.audio_group))
+
+
+@dataclass(frozen=True)
+class HLSRendition:
+    """An EXT-X-MEDIA rendition (fpx_hls_rendition, 0.4.0). Listed only in 0.4.0: one with
+    its own URI (``has_uri``) is not demuxed; subtitles and closed captions never are."""
+    index: int
+    type: MediaType
+    group_id: Optional[str]
+    name: Optional[str]
+    language: Optional[str]
+    channels: Optional[str]
+    is_default: bool
+    autoselect: bool
+    has_uri: bool
+    in_selected_group: bool
+
+    @classmethod
+    def _from_c(cls, i: int, r: "_lib.fpx_hls_rendition") -> "HLSRendition":
+        return cls(i, _enum(MediaType, r.type), _s(r.group_id), _s(r.name), _s(r.language), _s(r.channels),
+                   bool(r.is_default), bool(r.autoselect), bool(r.has_uri), bool(r.in_selected_group))
 
 
 @dataclass(frozen=True)

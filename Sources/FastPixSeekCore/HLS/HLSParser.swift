@@ -237,7 +237,16 @@ struct HLSParser {
             case "EXT-X-SESSION-KEY":
                 try markMaster(n)
                 throw HLSError.unsupported(tag: name)
-            case "EXT-X-I-FRAME-STREAM-INF", "EXT-X-SESSION-DATA", "EXT-X-CONTENT-STEERING":
+            case "EXT-X-I-FRAME-STREAM-INF":
+                // Listed (HLSVariant.iFrame), never chosen for playback.
+                try markMaster(n)
+                let a = try attributes(value, name, n)
+                guard let raw = a.quotedString("URI"), !raw.isEmpty else {
+                    throw HLSError.malformed(line: n, reason: "EXT-X-I-FRAME-STREAM-INF needs a quoted URI")
+                }
+                try variant(a, raw, n)
+                variants[variants.count - 1].iFrame = true
+            case "EXT-X-SESSION-DATA", "EXT-X-CONTENT-STEERING":
                 try markMaster(n)
 
             // Media playlist tags.
