@@ -1244,6 +1244,21 @@ typedef struct fpx_player_config {
     /** See fpx_index_mode. Default FPX_INDEX_KEYFRAMES (also when size ends
      *  before this member). */
     fpx_index_mode index_mode;
+    /* Added in 0.4.0: which variant an HLS master playlist plays (see
+     * fpx_player_hls_variant); read at each fpx_player_open. By default (all
+     * 0), the highest BANDWIDTH that is not an I-frame variant. Negative
+     * values are FPX_ERROR_INVALID_ARGUMENT at create. */
+    /** 0: no cap. Else the highest BANDWIDTH at or below it among the
+     *  variants the height cap leaves; when none is, the lowest BANDWIDTH. */
+    int64_t hls_max_bandwidth;
+    /** 0: choose by the caps. N > 0: the Nth variant (1-based, playlist
+     *  order as fpx_player_hls_variant lists them, I-frame ones counted);
+     *  an I-frame variant or an N past the list fails the open with
+     *  FPX_ERROR_INVALID_ARGUMENT. */
+    int32_t hls_variant;
+    /** 0: no cap. Else variants whose RESOLUTION is taller are left out
+     *  (those without RESOLUTION stay); when that leaves none, all stay. */
+    int32_t hls_max_height;
 } fpx_player_config;
 
 /** Fills *config with the defaults and sets its size. Callback-safe: yes. */
@@ -1826,12 +1841,15 @@ FPX_API const char *fpx_date_seek_reason_explanation(int reason);
  * master playlist lists every variant of it (EXT-X-STREAM-INF, and
  * EXT-X-I-FRAME-STREAM-INF ones flagged is_iframe, which are never played)
  * and every EXT-X-MEDIA rendition, in playlist order. The item plays one
- * variant: the highest BANDWIDTH that is not an I-frame variant (selected
- * 1). Renditions are listed only in 0.4.0: audio (and video) renditions that
- * have their own URI are not demuxed, so their packets are not delivered
- * (an audio muxed into the variant's segments is, as a stream of the item);
- * subtitle and closed-caption renditions are listed only, never demuxed.
- * Choosing a variant or a rendition is not offered yet. An item opened
+ * variant (selected 1): the one fpx_player_config.hls_variant names, else
+ * the highest BANDWIDTH within hls_max_bandwidth and hls_max_height, never
+ * an I-frame variant; the choice is made at open (switching an open item
+ * to another variant is not offered in 0.4.0: open the URL again with
+ * another choice). Renditions are listed only in 0.4.0: audio (and video)
+ * renditions that have their own URI are not demuxed, so their packets are
+ * not delivered (an audio muxed into the variant's segments is, as a stream
+ * of the item), and no rendition can be chosen; subtitle and
+ * closed-caption renditions are listed only, never demuxed. An item opened
  * from a media playlist, and a file, have none: count 0.
  * Strings are the player's copies (NULL when the attribute is absent),
  * valid until the item is closed or replaced or the player destroyed.

@@ -319,6 +319,8 @@ public struct IOPolicy: Sendable {
     /// nonzero: the player sets it for the whole open (engine open plus range
     /// measurement), so open takes at most one I/O timeout. 0 = none.
     public var openDeadline: @Sendable () -> UInt64
+    /// HLS: which variant of a master playlist to play (fpx_player_config.hls_*).
+    public var hlsVariant = HLSVariantChoice()
 
     public static let defaultMaxBufferBytes = 64 << 20
 

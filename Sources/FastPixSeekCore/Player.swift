@@ -51,6 +51,8 @@ public final class Player: @unchecked Sendable {
         public var maxBufferBytes: Int
         /// The C field is `index_mode`.
         public var indexMode: IndexMode
+        /// The C fields are `hls_variant`, `hls_max_bandwidth`, `hls_max_height`.
+        public var hlsVariant = HLSVariantChoice()
         public init(delivery: EventQueue.Mode = .thread, ioTimeoutNanoseconds: UInt64 = 10_000_000_000,
                     wakeup: (() -> Void)? = nil, protocols: ProtocolPolicy = .default,
                     maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes, indexMode: IndexMode = .keyframes) {

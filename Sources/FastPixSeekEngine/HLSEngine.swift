@@ -140,7 +140,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         switch first {
         case .media(let m): media = m
         case .master(let master):
-            guard let v = master.selectVariant() else { throw EngineError(.invalidData) }
+            // The host's choice (HLSVariantChoice): an index that names no playable variant
+            // is refused; no variant at all is bad data.
+            guard let k = policy.hlsVariant.select(master.variants) else {
+                throw EngineError(policy.hlsVariant.index != nil ? .invalidArgument : .invalidData)
+            }
+            let v = master.variants[k]
             playlistURL = v.uri
             listing = HLSListing(master: master, selectedURI: v.uri)
             guard case .media(let m) = try HLSFetch.parse(try HLSFetch.fetch(v.uri, guard: fetchGuard, fromRemote: remote,

@@ -4,20 +4,22 @@ import Glibc
 import FastPixSeekCore
 
 let probeUsage = """
-usage: fpx-seek probe FILE|URL [--json] [--timeout MS]
+usage: fpx-seek probe FILE|URL [--json] [--timeout MS] [--variant N]
 
 Prints the container, duration, seekable range (first to last frame), the
 reference stream (the one seeks resolve on), frame and keyframe counts (a full
 demux of the reference stream) and every stream. When the seekable range ends well
 before the container's duration (a truncated or damaged file) it prints a one-line
-warning on standard error, and --json says "truncated": true.
+warning on standard error, and --json says "truncated": true. An HLS master
+playlist's variants and renditions are listed ("variants", "renditions"; renditions
+with their own playlist are listed, not demuxed); --variant N plays variant N.
 """
 
 func runProbe(_ args: [String]) {
-    let o = parseOptions(args, valued: ["--timeout"], switches: [], usage: probeUsage)
+    let o = parseOptions(args, valued: ["--timeout", "--variant"], switches: [], usage: probeUsage)
     guard o.positional.count == 1 else { fail("probe needs exactly one FILE|URL (see --help)", code: Exit.usage) }
     let url = o.positional[0]
-    let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS)
+    let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS, options: o)
     defer { player.destroy() }
     let info = engine.itemInfo
     let range = (try? player.seekableRange()) ?? nil

@@ -81,3 +81,24 @@ def test_probe_lists_them(site):
     assert j["renditions"][0]["language"] == "eng" and j["renditions"][0]["demuxed"] is False
     t = subprocess.run([str(CLI), "probe", f"{base}/master.m3u8"], capture_output=True, text=True, timeout=60)
     assert "variant #2" in t.stdout and "(I-frame)" in t.stdout and "listed, not demuxed" in t.stdout
+
+
+def test_the_host_chooses_the_variant(site):
+    from fastpix_seek import Player
+    from fastpix_seek.errors import InvalidArgumentError
+    d, base = site
+    url = f"{base}/master.m3u8"
+    for kw, want in ((dict(hls_variant=1), 1), (dict(hls_max_height=100), 1), (dict(hls_max_bandwidth=1), 1),
+                     (dict(hls_variant=0), 0), (dict(), 0)):
+        with Player(url, **kw) as p:
+            assert p.wait_item(timeout=20).status.name == "READY"
+            assert [v.index for v in p.hls_variants() if v.selected] == [want], kw
+            assert p.stream_info(0).width == (160, 96)[want], kw
+    with Player(url, hls_variant=2) as p:  # the I-frame variant is never played
+        with pytest.raises(InvalidArgumentError):
+            p.wait_item(timeout=20)
+    r = subprocess.run([str(CLI), "probe", url, "--json", "--variant", "1"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    j = json.loads(r.stdout)
+    assert [v["selected"] for v in j["variants"]] == [False, True, False]
+    assert j["streams"][0]["width"] == 96

@@ -465,6 +465,10 @@ class fpx_player_config(Structure):
         ("protocol_whitelist", c_char_p),
         ("max_buffer_bytes", c_int64),
         ("index_mode", c_enum),     # fpx_index_mode
+        # 0.4.0: the HLS variant choice
+        ("hls_max_bandwidth", c_int64),
+        ("hls_variant", c_int32),
+        ("hls_max_height", c_int32),
     ]
 
 

@@ -732,6 +732,10 @@ class Player:
       :class:`~fastpix_seek.errors.TooLargeError`.
     * ``index_mode``: :class:`~fastpix_seek.IndexMode` (``fpx_player_config.index_mode``):
       ``FULL`` indexes the whole file in the background so later seeks resolve from memory.
+    * ``hls_variant``, ``hls_max_bandwidth``, ``hls_max_height``: which variant of an HLS master
+      playlist plays (``fpx_player_config.hls_*``): ``hls_variant`` an index of
+      :meth:`hls_variants` (0-based; an I-frame one fails the open), else the highest
+      bandwidth within the caps; None: no choice, no cap.
 
     ``io_timeout`` values that int64 milliseconds cannot hold raise
     :class:`~fastpix_seek.errors.InvalidArgumentError` (never a silent wrap to "no bound").
@@ -749,7 +753,10 @@ class Player:
                  seek_manager: bool = True,
                  protocols: Optional[Iterable[str]] = None,
                  max_buffer_bytes: Optional[int] = None,
-                 index_mode: IndexMode = IndexMode.KEYFRAMES) -> None:
+                 index_mode: IndexMode = IndexMode.KEYFRAMES,
+                 hls_variant: Optional[int] = None,
+                 hls_max_bandwidth: Optional[int] = None,
+                 hls_max_height: Optional[int] = None) -> None:
         self._handle: Optional[_lib.PlayerHandle] = None
         self._core = _Core()
         self._close_lock = threading.Lock()
@@ -820,6 +827,23 @@ class Player:
         if not -2 ** 31 <= int(index_mode) < 2 ** 31:
             raise _errors.UnknownEnumError(detail=f"index_mode is {index_mode!r}")
         cfg.index_mode = int(index_mode)
+        # HLS variant choice (fpx_player_config.hls_*): hls_variant is 0-based here, as
+        # HLSVariant.index; the C field counts from 1 (0: choose by the caps).
+        for name, value, cap in (("hls_variant", hls_variant, 2 ** 31 - 2),
+                                 ("hls_max_bandwidth", hls_max_bandwidth, _INT64_MAX),
+                                 ("hls_max_height", hls_max_height, 2 ** 31 - 1)):
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
+            if not 0 <= value <= cap:
+                raise _errors.InvalidArgumentError(detail=f"{name} is {value!r}")
+        if hls_variant is not None:
+            cfg.hls_variant = hls_variant + 1
+        if hls_max_bandwidth is not None:
+            cfg.hls_max_bandwidth = hls_max_bandwidth
+        if hls_max_height is not None:
+            cfg.hls_max_height = hls_max_height
         if wakeup is not None:
             cfg.wakeup = _wakeup
             cfg.wakeup_userdata = self._core.register(_WakeupEntry(wakeup))
