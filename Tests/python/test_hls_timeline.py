@@ -195,3 +195,26 @@ def test_start_pts_item_origin_and_playhead(media, start):
         o = p.seek_and_wait(Fraction(23, 2), SeekPrecision.exact())
         assert o.landed_time == truth.item_time(truth.covering(Fraction(23, 2)), o.landed_stream_pts)
         assert p.current_time() == o.landed_time
+
+
+def test_fmp4_start_pts_and_item_time(tmp_path):
+    """fMP4 (EXT-X-MAP): start_pts is the first frame's pts (B-frames: not 0), and every
+    packet's item_time is (pts - start_pts) x time base, against ffprobe."""
+    from fastpix_seek import Player
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=128x96:rate=25", "-t", "3",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-bf", "2", "-f", "hls", "-hls_time", "1",
+                    "-hls_playlist_type", "vod", "-hls_segment_type", "fmp4",
+                    "-hls_segment_filename", str(tmp_path / "f%d.m4s"), str(tmp_path / "f.m3u8")], check=True)
+    out = json.loads(subprocess.check_output(
+        ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts:stream=time_base",
+         "-of", "json", str(tmp_path / "f.m3u8")]))
+    tb = Fraction(out["streams"][0]["time_base"])
+    pts = [int(p["pts"]) for p in out["packets"]]
+    first = min(pts)
+    with serve(tmp_path) as base, Player(f"{base}/f.m3u8") as p:
+        assert p.wait_item(timeout=20).status.name == "READY"
+        info = p.item_info()
+        assert info.start_pts == first and info.time_base == tb
+        got = [p.read_packet() for _ in range(len(pts))]
+        assert [x.pts for x in got] == pts
+        assert all(x.item_time == (x.pts - first) * tb for x in got)
