@@ -325,7 +325,7 @@
  * struct_size so you can tell which fields exist. Compare the header's
  * FPX_VERSION with fpx_version() at run time: the library must be at least
  * as new as the header you compiled against. Every export carries the
- * symbol version FASTPIXSEEK_1.
+ * symbol version FASTPIXSEEK_1, or FPX_0.4 for functions added in 0.4.0.
  *
  * Structs the library fills in your memory (the output-struct rule).
  * fpx_item_status_info, fpx_item_info, fpx_stream_info, fpx_packet,
