@@ -117,6 +117,7 @@ SWIFT_CORE_ENUMS = {
     "fpx_clamp_kind": "ClampKindCode",
     "fpx_frame_step_unavailable_reason": "FrameStepUnavailableReasonCode",
     "fpx_date_seek_unavailable_reason": "DateSeekUnavailableReasonCode",
+    "fpx_hole_reason": "HoleReason",
 }
 
 # Python names of the header's macro groups made IntFlag classes.

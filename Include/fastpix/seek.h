@@ -119,8 +119,9 @@
  * cap waits for a thread, so with a small cap one stalled server can delay
  * another player's seek until its I/O timeout). Besides the pools: one
  * shared "fpx-timer" thread while scrub gestures have a trailing position
- * due (it exits after 2 s with none), and one "fpx-hls-reload" thread per
- * open live (or EVENT) HLS item. A FPX_DELIVERY_HOST player holds one file
+ * due (it exits after 2 s with none), which also times the reloads of live
+ * (and EVENT) HLS playlists; each reload runs on "fpx-worker" (0.4: no
+ * thread per live item). A FPX_DELIVERY_HOST player holds one file
  * descriptor (its eventfd) besides its media.
  *
  * Callback-safe functions are marked "Callback-safe: yes". Calling a function
@@ -324,7 +325,7 @@
  * struct_size so you can tell which fields exist. Compare the header's
  * FPX_VERSION with fpx_version() at run time: the library must be at least
  * as new as the header you compiled against. Every export carries the
- * symbol version FASTPIXSEEK_1.
+ * symbol version FASTPIXSEEK_1, or FPX_0.4 for functions added in 0.4.0.
  *
  * Structs the library fills in your memory (the output-struct rule).
  * fpx_item_status_info, fpx_item_info, fpx_stream_info, fpx_packet,
@@ -585,7 +586,8 @@ typedef enum fpx_error {
     FPX_ERROR_TOO_LARGE = -27,       /**< media exceeds the player's buffer cap (max_buffer_bytes) */
     FPX_ERROR_FFMPEG_MISMATCH = -28, /**< loaded FFmpeg majors differ from the build's; see "FFmpeg ABI" */
     FPX_ERROR_REFERENCE_STREAM = -29, /**< the reference stream cannot be disabled */
-    FPX_ERROR_NO_FILE_DESCRIPTORS = -30 /**< the process (EMFILE) or system (ENFILE) is out of file descriptors */
+    FPX_ERROR_NO_FILE_DESCRIPTORS = -30, /**< the process (EMFILE) or system (ENFILE) is out of file descriptors */
+    FPX_ERROR_ENCRYPTION = -31 /**< HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0) */
 } fpx_error;
 
 /**
@@ -633,7 +635,7 @@ FPX_API const char *fpx_error_name(int code);
  * One log line: level (FPX_LOG_*), the message without its trailing newline
  * (FFmpeg's carry their "[mov,mp4,... @ 0x...]" prefix), valid during the
  * call only. Runs on whichever thread logged (a player's worker, its index
- * or HLS reload thread, a host thread inside a blocking call such as
+ * or an HLS reload job, a host thread inside a blocking call such as
  * fpx_player_read_packet), possibly concurrently with other calls, and
  * often while the library holds that player's engine lock (FFmpeg logs from
  * inside packet reads, seeks and opens). It must return quickly. It is a
@@ -808,6 +810,18 @@ typedef struct fpx_accuracy {
     double absolute_delta_seconds; /**< display only */
 } fpx_accuracy;
 
+/**
+ * HLS holes: segments that are never read. A hole is an EXT-X-GAP segment
+ * (never fetched) or a segment whose download failed twice in a row (HTTP
+ * 404 or 5xx, or a missing file; it is retried once at once). See "Gaps" in
+ * "Live and DVR HLS". Added in 0.4.0.
+ */
+typedef enum fpx_hole_reason {
+    FPX_HOLE_NONE = 0,   /**< no hole */
+    FPX_HOLE_GAP = 1,    /**< EXT-X-GAP: the segment has no media and is not fetched */
+    FPX_HOLE_FAILED = 2  /**< the segment failed twice (404, 5xx, missing file) */
+} fpx_hole_reason;
+
 typedef struct fpx_seek_outcome {
     size_t struct_size;            /**< sizeof the struct as the library filled it */
     uint64_t seek_id;              /**< as returned by fpx_player_seek */
@@ -834,6 +848,11 @@ typedef struct fpx_seek_outcome {
      *  from memory (see fpx_player_seek): the demuxer is then positioned by the
      *  next fpx_player_read_packet, whose packets count in packets_demuxed. */
     uint64_t packets_read;
+    /** Added in 0.4.0. HLS: the target (after clamping) fell in a hole (a
+     *  GAP or failed segment) and the seek landed on the first frame after
+     *  it (or, with nothing after it, the last frame before it): why.
+     *  frame_covers_target is then 0. FPX_HOLE_NONE otherwise. */
+    fpx_hole_reason landed_past_hole;
 } fpx_seek_outcome;
 
 /** Called once per seek. See "Event delivery". */
@@ -896,6 +915,11 @@ typedef struct fpx_item_status_info {
     fpx_item_status status;
     int error;               /**< fpx_error when FAILED, else 0 */
     int av_error;            /**< the original AVERROR when FAILED, else 0 */
+    /* Added in 0.4.0: HLS holes met so far by this item (see "Gaps" in
+     * "Live and DVR HLS"); 0, -1 and FPX_HOLE_NONE when none, and for files. */
+    uint64_t segments_skipped;      /**< holes skipped or landed past, each segment once */
+    int64_t last_skipped_sequence;  /**< media sequence number of the latest one */
+    fpx_hole_reason last_skip_reason;
 } fpx_item_status_info;
 
 typedef struct fpx_item_info {
@@ -905,7 +929,11 @@ typedef struct fpx_item_info {
     int has_video;
     fpx_time duration;       /**< invalid when unknown */
     /** The container's start on the stream timeline of the reference stream,
-     *  in its time base: item time 0 == stream pts start_pts. */
+     *  in its time base: item time 0 == stream pts start_pts. HLS: the pts of
+     *  item time 0 in the first discontinuity domain ("Timeline" in "Live and
+     *  DVR HLS"; FPX_NOPTS when that domain's anchor could not be read); after
+     *  an EXT-X-DISCONTINUITY use fpx_packet.item_origin_pts, which holds
+     *  everywhere. */
     int64_t start_pts;
     int32_t time_base_num;   /**< reference stream's time base */
     int32_t time_base_den;
@@ -1137,6 +1165,18 @@ typedef struct fpx_packet {
      *  0 for every other packet. */
     int64_t trim_samples;
     int landed_stream_index; /**< the stream of landed_pts; -1 before any landed seek */
+    /** Added in 0.4.0: item time 0 on this packet's timestamp timeline, as a
+     *  pts of the reference stream (in its time base, like
+     *  fpx_item_info.start_pts). This packet presents at item time
+     *      pts x (this stream's time base) - item_origin_pts x (the reference
+     *      stream's time base),
+     *  exactly: the one conversion from packet pts to item time, for every
+     *  stream. For files it is start_pts on every packet. For HLS it is the
+     *  placement of the packet's discontinuity domain ("Timeline" in "Live and
+     *  DVR HLS"): start_pts in the first domain, another value after each
+     *  EXT-X-DISCONTINUITY, where the timestamps restart. FPX_NOPTS when
+     *  unknown (a library older than 0.4 leaves it out: use start_pts). */
+    int64_t item_origin_pts;
 } fpx_packet;
 
 /* ======================================================================= */
@@ -1266,6 +1306,21 @@ typedef struct fpx_player_config {
     /** See fpx_index_mode. Default FPX_INDEX_KEYFRAMES (also when size ends
      *  before this member). */
     fpx_index_mode index_mode;
+    /* Added in 0.4.0: which variant an HLS master playlist plays (see
+     * fpx_player_hls_variant); read at each fpx_player_open. By default (all
+     * 0), the highest BANDWIDTH that is not an I-frame variant. Negative
+     * values are FPX_ERROR_INVALID_ARGUMENT at create. */
+    /** 0: no cap. Else the highest BANDWIDTH at or below it among the
+     *  variants the height cap leaves; when none is, the lowest BANDWIDTH. */
+    int64_t hls_max_bandwidth;
+    /** 0: choose by the caps. N > 0: the Nth variant (1-based, playlist
+     *  order as fpx_player_hls_variant lists them, I-frame ones counted);
+     *  an I-frame variant or an N past the list fails the open with
+     *  FPX_ERROR_INVALID_ARGUMENT. */
+    int32_t hls_variant;
+    /** 0: no cap. Else variants whose RESOLUTION is taller are left out
+     *  (those without RESOLUTION stay); when that leaves none, all stay. */
+    int32_t hls_max_height;
 } fpx_player_config;
 
 /** Fills *config with the defaults and sets its size. Callback-safe: yes. */
@@ -1511,6 +1566,9 @@ typedef struct fpx_player_stats {
     /** 1 once the current item's background index reached its end (then
      *  index_frames is the item's count), else 0. */
     int index_complete;
+    /** Added in 0.4.0: the current item's HLS holes (GAP or failed segments)
+     *  so far, each segment once; as fpx_item_status_info.segments_skipped. */
+    uint64_t segments_skipped;
 } fpx_player_stats;
 
 /** Copies the counters. Callback-safe: yes. */
@@ -1774,11 +1832,35 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * after an unchanged reload), tracks segments by media sequence number, and
  * demuxes segments with libavformat. VOD, EVENT and live playlists all use it.
  *
- * The item timeline of an HLS item: 0 is the start of the first segment the
- * player saw (the oldest one in the playlist at open); later segments follow
- * by their EXTINF durations, so a time keeps its meaning as the window
- * slides. Inside a run of segments without a discontinuity, frames are placed
- * by their pts, exactly.
+ * Timeline. The item timeline of an HLS item: 0 is the start of the first
+ * segment the player saw (the oldest one in the playlist at open); later
+ * segments are listed at the sum of the EXTINF durations before them, so a
+ * time keeps its meaning as the window slides. Frames are placed by one
+ * fixed rule, a function of the playlist and the media only (never of what
+ * was read, sought or stepped before, nor of EXT-X-START):
+ * - each discontinuity domain (the segments that share an
+ *   EXT-X-DISCONTINUITY-SEQUENCE) has one anchor segment: its first segment
+ *   in the playlist that is not a hole (see "Gaps");
+ * - the anchor's first frame (its lowest pts on the reference stream) is at
+ *   the anchor's listed start, floored to the reference stream's ticks;
+ * - every frame of the domain, of every stream, is at that start plus its
+ *   pts distance from the anchor's first frame, exactly. So inside a domain
+ *   frames keep their exact pts spacing, and EXTINF values that disagree
+ *   with the media (integer EXTINF, say) move no frame of the domain: the
+ *   listed starts of the other segments only decide which segment a target
+ *   is looked for in (the frames decide where it lands, as for files).
+ * The anchor is read (downloaded) when its domain is first needed: at open
+ * for the first domain and the start segment's, later ones at their first
+ * seek, step or read; it is then kept for the item's life (a live playlist
+ * anchors a domain by its first segment listed at that time). Packet pts
+ * convert to item time by fpx_packet.item_origin_pts; start_pts is that
+ * value in the first domain.
+ *
+ * Start. Reading with no seek starts at the segment EXT-X-START names (else
+ * the live edge's segment of a live playlist, else the first), from its
+ * first packet (PRECISE=YES is not applied: the segment's start), and
+ * fpx_player_current_time() and a first frame step start there too. The
+ * timeline is the same with or without EXT-X-START.
  *
  * The seekable window of a live playlist is [start of the oldest segment,
  * live edge], where the live edge is the end of the newest segment minus
@@ -1793,6 +1875,41 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * the segment's listed end (its EXTINF) until a seek or a read into that
  * segment has demuxed it. The download is not repeated by later seeks, so a
  * stalled last segment costs seeks elsewhere nothing.
+ *
+ * Gaps. A segment marked EXT-X-GAP is never fetched; a segment whose
+ * download fails with HTTP 404 or 5xx (or a missing local file) is tried once
+ * more at once, and when that fails too it is a hole as well. Holes are
+ * skipped, in VOD and live alike, and never fail the item:
+ * - reading (fpx_player_read_packet) goes on at the next segment that can be
+ *   read; its first packet is flagged FPX_PACKET_FLAG_DISCONTINUITY (flush:
+ *   the frames before and after the hole do not continue each other);
+ * - a seek whose target lies in a hole lands on the first frame after it
+ *   (the first frame of the next segment that can be read; with none, the
+ *   last frame before the hole), and its outcome says so:
+ *   landed_past_hole (FPX_HOLE_GAP or FPX_HOLE_FAILED), frame_covers_target
+ *   0; a frame step skips holes the same way;
+ * - each hole is counted once (fpx_player_stats.segments_skipped) and
+ *   reported in fpx_player_item_status (segments_skipped,
+ *   last_skipped_sequence, last_skip_reason) and in the log (a warning
+ *   naming the media sequence number and the reason). The status listener
+ *   is not called for it: the item stays READY.
+ * A hole is known once met: a GAP from the playlist, a failed segment from
+ * its second failed download. It stays a hole for the life of the item.
+ *
+ * Encryption. Segments under EXT-X-KEY METHOD=AES-128 (KEYFORMAT absent or
+ * "identity") are decrypted (AES-128-CBC with libavutil, PKCS#7 padding
+ * checked). The key is fetched once per key URI under the same protocol
+ * policy as the segments (the key of a remote playlist only over http or
+ * https) and must be exactly 16 bytes; the IV is the tag's IV attribute (a
+ * 128-bit number), else the segment's media sequence number (RFC 8216
+ * 5.2). Key bytes and key URIs never reach the log. Init sections
+ * (EXT-X-MAP) are taken as clear, and a byte range of an encrypted resource
+ * is decrypted as if it were the whole resource. FPX_ERROR_ENCRYPTION,
+ * in the item status (the open fails) or the seek or read that needed the
+ * segment, with a log line (FPX_LOG_ERROR) naming the tag and the method:
+ * any other METHOD (SAMPLE-AES, SAMPLE-AES-CTR, ...), another KEYFORMAT, a
+ * key that cannot be fetched (av_error keeps FFmpeg's code) or is not 16
+ * bytes, a segment that does not decrypt. A key failure is never a hole.
  */
 
 typedef struct fpx_live_seek_window {
@@ -1868,6 +1985,62 @@ FPX_API int fpx_player_seek_to_date(fpx_player *player, int64_t unix_time_us, fp
 
 /** A static explanation of a date-seek reason; never NULL. Callback-safe: yes. */
 FPX_API const char *fpx_date_seek_reason_explanation(int reason);
+
+/*
+ * HLS variants and renditions (added in 0.4.0). An HLS item opened through a
+ * master playlist lists every variant of it (EXT-X-STREAM-INF, and
+ * EXT-X-I-FRAME-STREAM-INF ones flagged is_iframe, which are never played)
+ * and every EXT-X-MEDIA rendition, in playlist order. The item plays one
+ * variant (selected 1): the one fpx_player_config.hls_variant names, else
+ * the highest BANDWIDTH within hls_max_bandwidth and hls_max_height, never
+ * an I-frame variant; the choice is made at open (switching an open item
+ * to another variant is not offered in 0.4.0: open the URL again with
+ * another choice). Renditions are listed only in 0.4.0: audio (and video)
+ * renditions that have their own URI are not demuxed, so their packets are
+ * not delivered (an audio muxed into the variant's segments is, as a stream
+ * of the item), and no rendition can be chosen; subtitle and
+ * closed-caption renditions are listed only, never demuxed. An item opened
+ * from a media playlist, and a file, have none: count 0.
+ * Strings are the player's copies (NULL when the attribute is absent),
+ * valid until the item is closed or replaced or the player destroyed.
+ */
+typedef struct fpx_hls_variant {
+    size_t struct_size;
+    int is_iframe;              /**< EXT-X-I-FRAME-STREAM-INF: listed, never played */
+    int selected;               /**< the variant the item plays */
+    int64_t bandwidth;          /**< BANDWIDTH, bits per second */
+    int64_t average_bandwidth;  /**< AVERAGE-BANDWIDTH; 0 absent */
+    int width, height;          /**< RESOLUTION; 0 absent */
+    int32_t frame_rate_num;     /**< FRAME-RATE, exactly; 0/0 absent */
+    int32_t frame_rate_den;
+    const char *codecs;         /**< CODECS as written */
+    const char *hdcp_level;     /**< HDCP-LEVEL (TYPE-0, TYPE-1, NONE) */
+    const char *audio_group;    /**< AUDIO group id */
+} fpx_hls_variant;
+
+typedef struct fpx_hls_rendition {
+    size_t struct_size;
+    fpx_media_type type;        /**< AUDIO, VIDEO, SUBTITLE; DATA for CLOSED-CAPTIONS */
+    const char *group_id;
+    const char *name;
+    const char *language;       /**< LANGUAGE */
+    const char *channels;       /**< CHANNELS as written, e.g. "2" */
+    int is_default;             /**< DEFAULT=YES */
+    int autoselect;             /**< AUTOSELECT=YES */
+    int has_uri;                /**< a playlist of its own (not demuxed in 0.4.0) */
+    int in_selected_group;      /**< named by the selected variant's AUDIO/VIDEO/SUBTITLES/CLOSED-CAPTIONS */
+} fpx_hls_rendition;
+
+/** How many variants the READY item lists (0: none). Callback-safe: yes. */
+FPX_API int fpx_player_hls_variant_count(fpx_player *player, int *count);
+/** Variant `index` (0-based, playlist order); FPX_ERROR_INVALID_ARGUMENT
+ *  outside [0, count). Callback-safe: yes. */
+FPX_API int fpx_player_hls_variant(fpx_player *player, int index, fpx_hls_variant *variant);
+/** How many renditions the READY item lists (0: none). Callback-safe: yes. */
+FPX_API int fpx_player_hls_rendition_count(fpx_player *player, int *count);
+/** Rendition `index` (0-based, playlist order); FPX_ERROR_INVALID_ARGUMENT
+ *  outside [0, count). Callback-safe: yes. */
+FPX_API int fpx_player_hls_rendition(fpx_player *player, int index, fpx_hls_rendition *rendition);
 
 /* ======================================================================= */
 /* Enum strings                                                            */

@@ -3,6 +3,7 @@
 #define FPX_CFFMPEG_SHIM_H
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
+#include <libavutil/aes.h>
 #include <libavutil/error.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/pixdesc.h>
@@ -23,6 +24,7 @@ static inline int fpx_averror_econnrefused(void) { return AVERROR(ECONNREFUSED);
 static inline int fpx_averror_econnreset(void) { return AVERROR(ECONNRESET); }
 static inline int fpx_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
 static inline int fpx_averror_http_not_found(void) { return AVERROR_HTTP_NOT_FOUND; }
+static inline int fpx_averror_http_server_error(void) { return AVERROR_HTTP_SERVER_ERROR; }
 static inline int fpx_averror_stream_not_found(void) { return AVERROR_STREAM_NOT_FOUND; }
 static inline int fpx_averror_protocol_not_found(void) { return AVERROR_PROTOCOL_NOT_FOUND; }
 static inline int fpx_averror_demuxer_not_found(void) { return AVERROR_DEMUXER_NOT_FOUND; }

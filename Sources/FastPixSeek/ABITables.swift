@@ -40,6 +40,7 @@ enum ABITables {
         case Int32(truncatingIfNeeded: FPX_ERROR_FFMPEG_MISMATCH.rawValue): return "loaded FFmpeg majors differ from the build's; see \"FFmpeg ABI\""
         case Int32(truncatingIfNeeded: FPX_ERROR_REFERENCE_STREAM.rawValue): return "the reference stream cannot be disabled"
         case Int32(truncatingIfNeeded: FPX_ERROR_NO_FILE_DESCRIPTORS.rawValue): return "the process (EMFILE) or system (ENFILE) is out of file descriptors"
+        case Int32(truncatingIfNeeded: FPX_ERROR_ENCRYPTION.rawValue): return "HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0)"
         default: return "unknown error"
         }
     }
@@ -78,6 +79,7 @@ enum ABITables {
         case Int32(truncatingIfNeeded: FPX_ERROR_FFMPEG_MISMATCH.rawValue): return "FPX_ERROR_FFMPEG_MISMATCH"
         case Int32(truncatingIfNeeded: FPX_ERROR_REFERENCE_STREAM.rawValue): return "FPX_ERROR_REFERENCE_STREAM"
         case Int32(truncatingIfNeeded: FPX_ERROR_NO_FILE_DESCRIPTORS.rawValue): return "FPX_ERROR_NO_FILE_DESCRIPTORS"
+        case Int32(truncatingIfNeeded: FPX_ERROR_ENCRYPTION.rawValue): return "FPX_ERROR_ENCRYPTION"
         default: return "FPX_UNKNOWN"
         }
     }
@@ -189,6 +191,10 @@ enum CFunction: String, CaseIterable, Sendable {
     case fpx_player_seek_to_live_edge
     case fpx_player_seek_to_date
     case fpx_date_seek_reason_explanation
+    case fpx_player_hls_variant_count
+    case fpx_player_hls_variant
+    case fpx_player_hls_rendition_count
+    case fpx_player_hls_rendition
     case fpx_finish_reason_name
     case fpx_clamp_kind_name
     case fpx_landing_resolution_name
@@ -243,6 +249,10 @@ enum CFunction: String, CaseIterable, Sendable {
              .fpx_player_seek_to_live_edge,
              .fpx_player_seek_to_date,
              .fpx_date_seek_reason_explanation,
+             .fpx_player_hls_variant_count,
+             .fpx_player_hls_variant,
+             .fpx_player_hls_rendition_count,
+             .fpx_player_hls_rendition,
              .fpx_finish_reason_name,
              .fpx_clamp_kind_name,
              .fpx_landing_resolution_name,

@@ -97,3 +97,68 @@ public func fpxPlayerSeekToDate(_ h: OpaquePointer?, _ unixUS: Int64, _ precisio
 public func fpxDateSeekReasonExplanation(_ reason: Int32) -> UnsafePointer<CChar> {
     cString(DateSeekUnavailableReason.explanation(code: reason))
 }
+
+// MARK: HLS variants and renditions (seek.h, 0.4.0)
+
+private func hlsListing(_ p: Player) throws -> HLSListing? { try p.readyEngine().hlsListing }
+
+@_cdecl("fpx_player_hls_variant_count")
+public func fpxPlayerHLSVariantCount(_ h: OpaquePointer?, _ count: UnsafeMutablePointer<Int32>?) -> Int32 {
+    withPlayer(.fpx_player_hls_variant_count, h) { p in
+        guard let count else { throw ErrorCode.invalidArgument }
+        count.pointee = Int32(clamping: try hlsListing(p)?.variants.count ?? 0)
+    }
+}
+
+@_cdecl("fpx_player_hls_variant")
+public func fpxPlayerHLSVariant(_ h: OpaquePointer?, _ index: Int32, _ out: UnsafeMutablePointer<fpx_hls_variant>?) -> Int32 {
+    withPlayer(.fpx_player_hls_variant, h) { p in
+        let slot = try OutputSlot(out)
+        guard let l = try hlsListing(p), index >= 0, Int(index) < l.variants.count else { throw ErrorCode.invalidArgument }
+        let v = l.variants[Int(index)]
+        var c = fpx_hls_variant()
+        c.struct_size = MemoryLayout<fpx_hls_variant>.size
+        c.is_iframe = v.isIFrame ? 1 : 0
+        c.selected = v.selected ? 1 : 0
+        c.bandwidth = v.bandwidth
+        c.average_bandwidth = v.averageBandwidth
+        c.width = v.width
+        c.height = v.height
+        c.frame_rate_num = v.frameRateNum
+        c.frame_rate_den = v.frameRateDen
+        c.codecs = v.codecs
+        c.hdcp_level = v.hdcpLevel
+        c.audio_group = v.audioGroup
+        slot.store(c)
+    }
+}
+
+@_cdecl("fpx_player_hls_rendition_count")
+public func fpxPlayerHLSRenditionCount(_ h: OpaquePointer?, _ count: UnsafeMutablePointer<Int32>?) -> Int32 {
+    withPlayer(.fpx_player_hls_rendition_count, h) { p in
+        guard let count else { throw ErrorCode.invalidArgument }
+        count.pointee = Int32(clamping: try hlsListing(p)?.renditions.count ?? 0)
+    }
+}
+
+@_cdecl("fpx_player_hls_rendition")
+public func fpxPlayerHLSRendition(_ h: OpaquePointer?, _ index: Int32,
+                                  _ out: UnsafeMutablePointer<fpx_hls_rendition>?) -> Int32 {
+    withPlayer(.fpx_player_hls_rendition, h) { p in
+        let slot = try OutputSlot(out)
+        guard let l = try hlsListing(p), index >= 0, Int(index) < l.renditions.count else { throw ErrorCode.invalidArgument }
+        let r = l.renditions[Int(index)]
+        var c = fpx_hls_rendition()
+        c.struct_size = MemoryLayout<fpx_hls_rendition>.size
+        c.type = fpx_media_type(rawValue: UInt32(r.type.rawValue))
+        c.group_id = r.groupID
+        c.name = r.name
+        c.language = r.language
+        c.channels = r.channels
+        c.is_default = r.isDefault ? 1 : 0
+        c.autoselect = r.autoselect ? 1 : 0
+        c.has_uri = r.hasURI ? 1 : 0
+        c.in_selected_group = r.inSelectedGroup ? 1 : 0
+        slot.store(c)
+    }
+}

@@ -40,13 +40,16 @@ func cOutcome(_ o: SeekOutcome) -> fpx_seek_outcome {
     c.stream_time_base_num = o.timeline?.timeBaseNum ?? 0
     c.stream_time_base_den = o.timeline?.timeBaseDen ?? 0
     c.packets_read = o.packetsRead
+    c.landed_past_hole = fpx_hole_reason(rawValue: UInt32(o.landedPastHole.rawValue))
     return c
 }
 
 func cStatus(_ s: ItemStatusInfo) -> fpx_item_status_info {
     fpx_item_status_info(struct_size: MemoryLayout<fpx_item_status_info>.size, item_id: s.itemID,
                          status: fpx_item_status(rawValue: UInt32(s.status.rawValue)),
-                         error: s.error?.rawValue ?? 0, av_error: s.avError)
+                         error: s.error?.rawValue ?? 0, av_error: s.avError,
+                         segments_skipped: s.holes.count, last_skipped_sequence: s.holes.lastSequence,
+                         last_skip_reason: fpx_hole_reason(rawValue: UInt32(s.holes.lastReason.rawValue)))
 }
 
 let FPX_NOPTS = ABIConstants.FPX_NOPTS  // the header's macro is a cast Swift cannot import
@@ -199,9 +202,16 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
     }
     guard cfg.max_buffer_bytes >= 0 else { return ErrorCode.invalidArgument.rawValue }
     let cap = cfg.max_buffer_bytes == 0 ? IOPolicy.defaultMaxBufferBytes : Int(clamping: cfg.max_buffer_bytes)
-    let config = Player.Config(delivery: mode, ioTimeoutNanoseconds: Deadline.nanoseconds(milliseconds: cfg.io_timeout_ms),
+    var config = Player.Config(delivery: mode, ioTimeoutNanoseconds: Deadline.nanoseconds(milliseconds: cfg.io_timeout_ms),
                                wakeup: wakeup, protocols: protocols, maxBufferBytes: cap,
                                indexMode: indexMode)
+    // 0.4.0 HLS variant choice (fields past the host's size stay 0: automatic).
+    guard cfg.hls_max_bandwidth >= 0, cfg.hls_variant >= 0, cfg.hls_max_height >= 0 else {
+        return ErrorCode.invalidArgument.rawValue
+    }
+    config.hlsVariant = HLSVariantChoice(index: cfg.hls_variant > 0 ? Int(cfg.hls_variant) - 1 : nil,
+                                         maxBandwidth: cfg.hls_max_bandwidth > 0 ? cfg.hls_max_bandwidth : nil,
+                                         maxHeight: cfg.hls_max_height > 0 ? Int64(cfg.hls_max_height) : nil)
     // FFmpeg's log goes through the library's (silent unless the host set a
     // log callback) from the first player on: see fpx_set_log_callback.
     FFmpegLog.installIfAllowed()
@@ -280,7 +290,7 @@ public func fpxPlayerItemInfo(_ h: OpaquePointer?, _ info: UnsafeMutablePointer<
         c.reference_stream = i.referenceStream
         c.has_video = i.hasVideo ? 1 : 0
         c.duration = i.duration.c
-        c.start_pts = i.timeline.originTicks
+        c.start_pts = i.startPTS ?? i.timeline.originTicks
         c.time_base_num = i.timeline.timeBaseNum
         c.time_base_den = i.timeline.timeBaseDen
         c.seekable = i.seekable ? 1 : 0
@@ -478,6 +488,7 @@ public func fpxPlayerReadPacket(_ h: OpaquePointer?, _ out: UnsafeMutablePointer
         c.landed_pts_in_stream = v.landedPTSInStream ?? FPX_NOPTS
         c.trim_samples = v.trimSamples
         c.landed_stream_index = v.landedPTS == nil ? -1 : v.landedStreamIndex
+        c.item_origin_pts = v.itemOriginPTS ?? FPX_NOPTS
         slot.store(c)
     }
 }
@@ -497,7 +508,8 @@ public func fpxPlayerStatsGet(_ h: OpaquePointer?, _ out: UnsafeMutablePointer<f
                                        seeks_superseded: s.seeksSuperseded, seeks_cancelled: s.seeksCancelled,
                                        seeks_failed: s.seeksFailed, packets_demuxed: s.packetsDemuxed,
                                        bytes_read: s.bytesRead, events_delivered: s.eventsDelivered,
-                                       index_frames: s.indexFrames, index_complete: s.indexComplete ? 1 : 0))
+                                       index_frames: s.indexFrames, index_complete: s.indexComplete ? 1 : 0,
+                                       segments_skipped: s.segmentsSkipped))
     }
 }
 

@@ -98,6 +98,13 @@ extension fpx_player_stats: OutputStruct {
 extension fpx_frame_step_result: OutputStruct {
     static var legacySize: Int { sizeEnding(at: \Self.explanation, UnsafePointer<CChar>?.self) }
 }
+// New in 0.4.0: no older layout.
+extension fpx_hls_variant: OutputStruct {
+    static var legacySize: Int { MemoryLayout<Self>.size }
+}
+extension fpx_hls_rendition: OutputStruct {
+    static var legacySize: Int { MemoryLayout<Self>.size }
+}
 extension fpx_live_seek_window: OutputStruct {
     static var legacySize: Int { sizeEnding(at: \Self.hold_back, fpx_time.self) }
 }

@@ -136,6 +136,7 @@ extension Player {
             return (e, playheadTicks)
         }
         if let p = ph { return e.timeline.itemTime(ofTicks: p) }
+        if let s = e.startTicks { return e.timeline.itemTime(ofTicks: s) }
         return try seekableRange()?.start ?? .zero
     }
 }

@@ -74,11 +74,24 @@ public protocol MediaEngine: AnyObject, Sendable {
     /// that positioning (seek.h, fpx_player_read_packet). The landing reports
     /// `packetsRead` 0.
     func resolveFromMemory(_ request: LandingRequest) -> Landing?
+
+    /// HLS holes met so far (seek.h, "Gaps"); empty for files. Concurrent.
+    var holeReport: HoleReport { get }
+
+    /// Where reading starts with no seek made (item ticks), when not the first frame of
+    /// the seekable range (HLS: EXT-X-START, a live edge). Immutable once open.
+    var startTicks: Int64? { get }
+
+    /// HLS: the master playlist's variants and renditions (nil without one). Immutable.
+    var hlsListing: HLSListing? { get }
 }
 
 public extension MediaEngine {
     func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?) { (false, nil) }
     func resolveFromMemory(_ request: LandingRequest) -> Landing? { nil }
+    var holeReport: HoleReport { HoleReport() }
+    var startTicks: Int64? { nil }
+    var hlsListing: HLSListing? { nil }
 }
 
 /// What a step engine call found.
@@ -153,6 +166,9 @@ public struct ItemInfo {
     public var seekable: Bool
     /// Static C string owned by FFmpeg (the demuxer's name).
     public var formatName: UnsafePointer<CChar>?
+    /// fpx_item_info.start_pts when it is not `timeline.originTicks` (HLS: the first
+    /// domain's placement); nil: the timeline's origin.
+    public var startPTS: Int64? = nil
 
     public init(streamCount: Int32, referenceStream: Int32, hasVideo: Bool, duration: MediaTime, timeline: Timeline,
                 seekable: Bool, formatName: UnsafePointer<CChar>?) {
@@ -204,6 +220,8 @@ public struct IOPolicy: Sendable {
     /// nonzero: the player sets it for the whole open (engine open plus range
     /// measurement), so open takes at most one I/O timeout. 0 = none.
     public var openDeadline: @Sendable () -> UInt64
+    /// HLS: which variant of a master playlist to play (fpx_player_config.hls_*).
+    public var hlsVariant = HLSVariantChoice()
 
     public static let defaultMaxBufferBytes = 64 << 20
 

@@ -25,10 +25,11 @@ extension Player {
         // One deadline bounds the whole open: the engine's open and the range
         // measurement below (seek.h, "Time bounds").
         m.locked { it.openDeadline = config.ioTimeoutNanoseconds > 0 ? Deadline.after(config.ioTimeoutNanoseconds) : 0 }
-        let policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds,
+        var policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds,
                               aborted: { [stop = it.stop] in stop.isSet },
                               protocols: config.protocols, maxBufferBytes: config.maxBufferBytes,
                               openDeadline: { [self] in self.m.locked { it.openDeadline } })
+        policy.hlsVariant = config.hlsVariant
         var engine: PlayerEngine?
         var failure: ErrorCode?
         var avError: Int32 = 0

@@ -30,7 +30,7 @@ extension Player {
         // The previous packet is released only now, at the next read (seek.h, section 5).
         let previous: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
         _ = previous
-        let v = try withEngine(engine) { () throws -> PacketView in
+        var v = try withEngine(engine) { () throws -> PacketView in
             // Interrupted while waiting for the engine lock: nothing was read.
             if stop() { throw ErrorCode.interrupted }
             var v = try engine.readPacket(shouldStop: stop)
@@ -38,6 +38,7 @@ extension Player {
             disposable.mark(&v, format: engine.videoPacketFormat(v.streamIndex), engine: ObjectIdentifier(engine))
             return v
         }
+        if v.itemOriginPTS == nil { v.itemOriginPTS = engine.timeline.originTicks }
         let dropped: AnyObject? = m.locked {
             // Destroyed meanwhile: do not outlive the player's teardown.
             if destroyed { return v.owner }

@@ -167,7 +167,7 @@ extension Player {
         let tol = tolerance ?? (req.precision == .exact ? zero : req.precision.tolerance)
         let accuracy = SeekAccuracy(requested: req.target, landed: landed, toleranceBefore: tol, toleranceAfter: tol)
         let done = reason == .completed && landing != nil
-        let outcome = SeekOutcome(
+        var built = SeekOutcome(
             seekID: req.id, precision: req.precision, reason: reason, error: error,
             latencyNanoseconds: monotonicNanoseconds() &- req.issuedAt,
             accuracy: accuracy, clamp: clamp ?? .none,
@@ -177,6 +177,8 @@ extension Player {
             streamIndex: done ? streamIndex : -1,
             landedStreamPTS: done ? (landing?.streamPTS ?? landing?.pts) : nil,
             timeline: timeline, packetsRead: landing?.packetsRead ?? 0)
+        if done, let h = landing?.pastHole { built.landedPastHole = h }
+        let outcome = built
         let callback = req.callback
         events.post { [self] in
             let ls = self.m.locked { self.listeners.map { $0.listener } }

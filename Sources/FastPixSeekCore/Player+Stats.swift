@@ -29,6 +29,7 @@ extension Player {
         s.packetsDemuxed = c.packets
         s.bytesRead = c.bytes
         s.eventsDelivered = events.deliveredCount
+        s.segmentsSkipped = engine?.holeReport.count ?? 0
         return s
     }
 }

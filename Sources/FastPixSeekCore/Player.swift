@@ -7,6 +7,11 @@ public struct ItemStatusInfo: Hashable, Sendable {
     public var status: ItemStatus
     public var error: ErrorCode?
     public var avError: Int32
+    /// HLS holes met by the item so far (seek.h, "Gaps").
+    public var holes = HoleReport()
+    public init(itemID: UInt64, status: ItemStatus, error: ErrorCode?, avError: Int32, holes: HoleReport = HoleReport()) {
+        self.itemID = itemID; self.status = status; self.error = error; self.avError = avError; self.holes = holes
+    }
 }
 
 /// Per-player counters. The C type is `fpx_player_stats`.
@@ -23,6 +28,8 @@ public struct PlayerStats: Hashable, Sendable {
     /// read (`IndexMode.full`), and whether it reached the end.
     public var indexFrames: UInt64 = 0
     public var indexComplete = false
+    /// HLS holes of the current item (seek.h, "Gaps").
+    public var segmentsSkipped: UInt64 = 0
 }
 
 /// An engine that can be used for seeking and reading.
@@ -44,6 +51,8 @@ public final class Player: @unchecked Sendable {
         public var maxBufferBytes: Int
         /// The C field is `index_mode`.
         public var indexMode: IndexMode
+        /// The C fields are `hls_variant`, `hls_max_bandwidth`, `hls_max_height`.
+        public var hlsVariant = HLSVariantChoice()
         public init(delivery: EventQueue.Mode = .thread, ioTimeoutNanoseconds: UInt64 = 10_000_000_000,
                     wakeup: (() -> Void)? = nil, protocols: ProtocolPolicy = .default,
                     maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes, indexMode: IndexMode = .keyframes) {
@@ -81,7 +90,9 @@ public final class Player: @unchecked Sendable {
         var indexFrames: UInt64 = 0
         var indexComplete = false
         init(id: UInt64, url: String) { self.id = id; self.url = url }
-        var statusInfo: ItemStatusInfo { ItemStatusInfo(itemID: id, status: status, error: error, avError: avError) }
+        var statusInfo: ItemStatusInfo {
+            ItemStatusInfo(itemID: id, status: status, error: error, avError: avError, holes: engine?.holeReport ?? HoleReport())
+        }
     }
 
     /// One issued seek. Whether it is queued, in flight or done is the seek manager's

@@ -102,6 +102,8 @@ public struct SeekOutcome: Sendable {
     public var landedStreamPTS: Int64?
     public var timeline: Timeline?
     public var packetsRead: UInt64
+    /// HLS: the target was in a hole (seek.h, "Gaps").
+    public var landedPastHole: HoleReason = .none
 
     public var finished: Bool { reason == .completed }
     public var requestedTime: Double { accuracy.requestedMediaTime.seconds }

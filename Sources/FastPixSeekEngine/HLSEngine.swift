@@ -8,17 +8,22 @@ import FastPixSeekCore
 ///
 /// libavformat's hls demuxer marks live playlists unseekable and never exposes
 /// PROGRAM-DATE-TIME, so this engine fetches and parses playlists itself
-/// (`HLSPlaylist`, RFC 8216), reloads live ones on a library thread, tracks
+/// (`HLSPlaylist`, RFC 8216), reloads live ones on the shared executor, tracks
 /// segments by media sequence number, and demuxes each segment with an
 /// `FFmpegEngine`, which resolves landings inside it exactly as for files.
+///
+/// The engine is split along its locks: `HLSFetch` (stateless fetching),
+/// `HLSPlaylistFeed` (the window and the reloads, leaf lock "tm"),
+/// `HLSSegmentCache` (the segment engines, engine lock plus leaf lock "em"),
+/// and this façade (anchors, landings, steps, reads: engine lock).
 ///
 /// Timelines: the item timeline starts at the oldest segment seen at open;
 /// segments follow by EXTINF. The engine's ticks (`timeline`) are that item
 /// time in the segments' time base. Inside one discontinuity domain, ticks map
 /// to the segments' pts by one anchor (the first segment of the domain that
 /// was demuxed), so frames keep their exact pts spacing.
-// @unchecked Sendable: tracker state is guarded by `tm`, demux state by the player's
-// engine lock, `engines` by `em` and the engine lock (see the field comments).
+// @unchecked Sendable: the feed and the cache guard their own state; the façade's demux
+// state is used under the player's engine lock only (see the field comments).
 public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// One segment of the window, read from the playlist's compact list when asked.
     struct Segment {
@@ -34,6 +39,10 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         var map: HLSMap? { list.map(at: index) }
         var startDateMS: Int64? { list.startDate(at: index) }
         var discontinuity: Bool { list.discontinuity(at: index) }
+        /// EXT-X-GAP: never fetched.
+        var gap: Bool { list.gap(at: index) }
+        /// EXT-X-KEY METHOD=AES-128 in effect, nil when clear.
+        var key: HLSKey? { list.key(at: index) }
         var discontinuitySequence: Int64 { list.discontinuitySequence(at: index) }
         /// Start on the item timeline, seconds.
         var itemStart: Rational { base + list.startOffset(at: index) }
@@ -69,7 +78,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         }
     }
 
-    struct Anchor { var ticks: Int64; var pts: Int64 }
+    /// A discontinuity domain's placement (HLSPlacement: a fixed rule, never history).
+    typealias Anchor = HLSPlacement.Anchor
 
     static func looksLikePlaylist(_ url: String) -> Bool {
         var path = Substring(url)
@@ -78,34 +88,16 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     private let policy: IOPolicy
-    private let fetchGuard: IOGuard
-    private let mediaURL: String
-    /// The media playlist came from the network (or through a playlist that
-    /// did): everything it names must be http or https.
-    private let remote: Bool
     public let timeline: Timeline
     public let referenceStream: Int32
     public let hasVideo: Bool
     private let ticksPerSecond: Rational
 
-    // Tracker state: guarded by `tm` (the reload thread writes it).
-    private let tm = Monitor()
-    private var tracker = HLSLiveTracker()
-    /// The tracker's window with item-timeline starts, rebuilt at each update.
-    private var segments = Window()
-    private var targetDuration = 0
-    private var holdBack = Rational(0)
-    private var endList = false
-    private var closing = false
-    private var stalled = false
-    private var lastChange: UInt64 = 0
-    private var reloadError: ErrorCode?
-    private var reloader: OSThread?
-    /// An ended (VOD) playlist's last frame, item ticks, with the segment it is in: the
-    /// seekable end, as a file's is its last frame. Learned by demuxing the last segment
-    /// (at open, or once ENDLIST appears) under the engine lock.
-    private var lastFrame: (sequence: Int64, ticks: Int64)?
-    /// The last segment whose download for `lastFrame` was tried (engine lock): it is not
+    /// The playlist window and its live reloads (its own leaf lock, "tm").
+    private let feed: HLSPlaylistFeed
+    /// The segment engines (engine lock; "em" for `interrupt`).
+    private let cache: HLSSegmentCache
+    /// The last segment whose download for the last frame was tried (engine lock): it is not
     /// fetched again just for the range. Every seek reads the seekable range first, so a
     /// retry there made every later seek, wherever it landed, wait out the I/O timeout
     /// behind a stalled last segment (issue 18.5). Once a seek or a read brings the segment
@@ -114,307 +106,203 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     /// The stream facts of the item, from the first segment opened. Segment
     /// engines come and go; these stay, so `itemInfo`/`streamInfo` never
-    /// touch `engines` and their pointers outlive any eviction.
+    /// touch the segment engines and their pointers outlive any eviction.
     private let facts: ItemFacts
 
-    // Demux state: used under the player's engine lock only, except `engines`,
-    // which `interrupt()` reads from any thread: it is written under both the
-    // engine lock and `em`, and read under either.
-    private let em = Monitor()
-    private var engines: [Int64: FFmpegEngine] = [:]
-    private var engineOrder: [Int64] = []
+    // Demux state: used under the player's engine lock only.
     private var anchors: [Int64: Anchor] = [:]
+    /// Segments known to be holes (seek.h, "Gaps"), by media sequence number.
+    private var holes: [Int64: HoleReason] = [:]
     private var currentSequence: Int64?
+    /// The placement origin of the current segment's domain (PacketView.itemOriginPTS).
+    private var currentOrigin: Int64?
+    /// fpx_item_info.start_pts: item time 0 on the first domain's pts timeline. Set in init.
+    private var originPTS: Int64?
+    /// Where reading starts with no seek (the start segment's first frame, item ticks). Set in init.
+    public private(set) var startTicks: Int64?
     /// The item's per-seek state: the latest landing (segment and segment pts),
     /// the seek id and EXT-X-DISCONTINUITY marks (see PacketStamp).
     private var stamp: PacketStamp
-    private var retiredCounters: (packets: UInt64, bytes: UInt64) = (0, 0)
-    /// The last init section fetched (fMP4), by URI and byte range.
-    private var initSections: [String: FallibleBuffer<UInt8>] = [:]
+    /// The master playlist's variants and renditions, when opened through one.
+    public let hlsListing: HLSListing?
 
     public init(url: String, policy: IOPolicy) throws {
         self.policy = policy
-        fetchGuard = IOGuard(policy: policy)
+        let fetchGuard = IOGuard(policy: policy)
         // Master playlists: pick the highest-bandwidth variant.
         var playlistURL = url
         var media: HLSMediaPlaylist
+        var listing: HLSListing?
         var remote = false
-        let first = try HLSEngine.parse(try HLSEngine.fetch(url, guard: fetchGuard, fromRemote: false,
-                                                            limit: HLSEngine.playlistLimit(policy)), url: url, policy: policy)
-        remote = HLSEngine.isRemote(url)
+        let first = try HLSFetch.parse(try HLSFetch.fetch(url, guard: fetchGuard, fromRemote: false,
+                                                          limit: HLSFetch.playlistLimit(policy)), url: url, policy: policy)
+        remote = HLSFetch.isRemote(url)
         switch first {
         case .media(let m): media = m
         case .master(let master):
-            guard let v = master.selectVariant() else { throw EngineError(.invalidData) }
+            // The host's choice (HLSVariantChoice): an index that names no playable variant
+            // is refused; no variant at all is bad data.
+            guard let k = policy.hlsVariant.select(master.variants) else {
+                throw EngineError(policy.hlsVariant.index != nil ? .invalidArgument : .invalidData)
+            }
+            let v = master.variants[k]
             playlistURL = v.uri
-            guard case .media(let m) = try HLSEngine.parse(try HLSEngine.fetch(v.uri, guard: fetchGuard, fromRemote: remote,
-                                                                               limit: HLSEngine.playlistLimit(policy)),
-                                                           url: v.uri, policy: policy) else {
+            listing = HLSListing(master: master, selectedURI: v.uri)
+            guard case .media(let m) = try HLSFetch.parse(try HLSFetch.fetch(v.uri, guard: fetchGuard, fromRemote: remote,
+                                                                             limit: HLSFetch.playlistLimit(policy)),
+                                                          url: v.uri, policy: policy) else {
                 throw EngineError(.invalidData)
             }
             media = m
-            remote = remote || HLSEngine.isRemote(v.uri)
+            remote = remote || HLSFetch.isRemote(v.uri)
         }
-        mediaURL = playlistURL
-        self.remote = remote
         guard !media.segments.isEmpty else { throw EngineError(.invalidData) }
-        var t = HLSLiveTracker()
-        t.update(media)
-        segments = HLSEngine.window(media, base: t.baseOffset)
-        targetDuration = media.targetDuration
-        holdBack = media.liveEdgeOffset
-        endList = !media.isLive
-        lastChange = monotonicNanoseconds()
+        hlsListing = listing
+        let feed = HLSPlaylistFeed(policy: policy, fetchGuard: fetchGuard, mediaURL: playlistURL, remote: remote, media: media)
+        self.feed = feed
+        let cache = HLSSegmentCache(policy: policy, remote: remote)
+        self.cache = cache
+        let segments = feed.window
         // Open the segment playback starts from (the live edge's, or the first)
         // to learn the stream's time base.
         // Playback starts where RFC 8216 says: EXT-X-START, else the live edge
         // of a live playlist, else the beginning.
+        // Holes there (seek.h, "Gaps") are skipped: the next segment that can be read.
         let startIndex = media.segmentIndex(at: media.preferredStartOffset) ?? (segments.count - 1)
-        let seg = segments[startIndex]
-        var inits: [String: FallibleBuffer<UInt8>] = [:]
-        let e = try HLSEngine.openSegment(seg, policy: policy, remote: remote, initSections: &inits)
+        var k = startIndex
+        var found: (Segment, FFmpegEngine)?
+        var early: [Int64: HoleReason] = [:]
+        while found == nil {
+            guard k < segments.count else { throw EngineError(.notFound) }
+            let s = segments[k]
+            k += 1
+            if s.gap {
+                early[s.sequence] = .gap
+                HLSEngine.report(feed, s.sequence, .gap)
+                continue
+            }
+            do {
+                found = (s, try HLSEngine.openTwice { try cache.open(s) })
+            } catch let h as SegmentHole {
+                early[s.sequence] = h.reason
+                HLSEngine.report(feed, s.sequence, h.reason)
+            }
+        }
+        let (seg, e) = found!
+        holes = early
         timeline = Timeline(timeBaseNum: e.timeline.timeBaseNum, timeBaseDen: e.timeline.timeBaseDen, originTicks: 0)
         referenceStream = e.referenceStream
         hasVideo = e.hasVideo
         facts = e.facts
         stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(e.timeline.timeBaseNum, e.timeline.timeBaseDen))
         ticksPerSecond = Rational(Int128(e.timeline.timeBaseDen), Int128(e.timeline.timeBaseNum))
-        em.locked { engines[seg.sequence] = e }
-        engineOrder = [seg.sequence]
+        cache.adopt(e, sequence: seg.sequence, keep: nil)
         currentSequence = seg.sequence
-        tracker = t
-        initSections = inits
-        if !endList {
-            reloader = OSThread(name: "fpx-hls-reload") { [weak self] in self?.reloadLoop() }
+        let startFirst = try e.seekableRange()?.lowerBound
+        // The placement (HLSPlacement) of the first domain gives start_pts (unknown when its
+        // anchor cannot be read now); the start segment's domain gives the start playhead.
+        originPTS = (try? anchor(for: segments[0]))?.originPTS
+        let a = try anchor(for: seg)
+        currentOrigin = a.originPTS
+        startTicks = startFirst.map { a.ticks(ofPTS: $0) }
+        if !feed.isEnded {
+            feed.startReloads()
         } else {
-            // The start segment anchors its domain first, as it would when read first. A last
-            // segment that cannot be read now does not fail the open: the window ends at its
-            // listed end until a seek or a read brings that segment in (learnLastFrame).
-            _ = try anchor(for: seg, engine: e)
+            // A last segment that cannot be read now does not fail the open: the window ends
+            // at its listed end until a seek or a read brings that segment in (learnLastFrame).
             try? learnLastFrame()
         }
     }
 
     /// An ended playlist: demuxes its last segment (once) for the last frame (engine lock held).
     private func learnLastFrame() throws {
-        let (last, ended, known) = tm.locked { (segments.last, endList, lastFrame?.sequence) }
-        guard ended, let s = last, known != s.sequence else { return }
-        if engines[s.sequence] == nil {
+        let (segs, _, live, _) = feed.snapshot
+        guard !live, let s = segs.last, feed.lastFrame?.sequence != s.sequence else { return }
+        if cache[s.sequence] == nil {
             if lastFrameTried == s.sequence { return }
             lastFrameTried = s.sequence
         }
         guard let f = try frameTicks(s) else { return }
-        tm.locked { lastFrame = (s.sequence, f.upperBound) }
+        feed.lastFrame = (s.sequence, f.upperBound)
     }
 
     deinit { close() }
 
-    // MARK: Fetching and tracking
-
-    /// The most bytes a playlist may have (seek.h section 8: "Memory"); the buffer cap
-    /// when that is smaller.
-    static let maxPlaylistBytes = 16 << 20
-
-    static func playlistLimit(_ policy: IOPolicy) -> Int { min(maxPlaylistBytes, max(1, policy.maxBufferBytes)) }
-
-    /// Parses a playlist into its compact form. Its text and parsed segments together may
-    /// not exceed the buffer cap, nor its segments `HLSPlaylist.Limits.maxSegments`:
-    /// FPX_ERROR_TOO_LARGE (issue 18.4).
-    static func parse(_ bytes: FallibleBuffer<UInt8>, url: String, policy: IOPolicy) throws -> HLSPlaylist {
-        do {
-            return try bytes.withUnsafeBufferPointer {
-                try HLSPlaylist.parse($0, url: url, limits: HLSPlaylist.Limits(maxBytes: max(1, policy.maxBufferBytes)))
-            }
-        } catch let e as HLSError {
-            throw EngineError(e.errorCode)
-        }
-    }
-
-    static func isRemote(_ url: String) -> Bool {
-        ProtocolGate.protocolName(url).map(ProtocolPolicy.isRemote) ?? false
-    }
-
-    /// GETs a whole resource (a playlist, a segment) through libavformat's
-    /// protocols, bounded by the I/O timeout and interruptible. The URL must
-    /// pass the protocol policy (`fromRemote`: it was named by a playlist from
-    /// the network, so http/https only). More than `limit` bytes is
-    /// FPX_ERROR_TOO_LARGE, decided from Content-Length when the server sends
-    /// one, else as the bytes arrive (never more than `limit` is held).
-    /// The bytes are appended to `into` (a new buffer by default). Every allocation
-    /// sized by the server or the playlist goes through `FallibleBuffer`: out of
-    /// memory is FPX_ERROR_NO_MEMORY, never a trap (issue 18.3).
-    @discardableResult
-    static func fetch(_ url: String, guard g: IOGuard, fromRemote: Bool, limit: Int,
-                      range: HLSByteRange? = nil, stop: (() -> Bool)? = nil,
-                      into out: FallibleBuffer<UInt8> = FallibleBuffer<UInt8>()) throws -> FallibleBuffer<UInt8> {
-        try ProtocolGate.check(url, policy: g.policy.protocols, fromRemote: fromRemote)
-        var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
-        var opts: OpaquePointer?
-        if let t = g.timeoutNanoseconds, t > 0 {
-            av_dict_set(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))), 0)
-        }
-        av_dict_set(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols), 0)
-
-        g.begin(stop: stop)
-        defer { g.end() }
-        var io: UnsafeMutablePointer<AVIOContext>?
-        let ret = avio_open2(&io, url, AVIO_FLAG_READ, &cb, &opts)
-        av_dict_free(&opts)
-        guard ret >= 0, let ctx = io else { throw g.error(for: ret) }
-        defer { avio_closep(&io) }
-        // A byte range: seek to it (a Range request over http, lseek for files).
-        if let r = range, r.offset > 0 {
-            let got = avio_seek(ctx, r.offset, SEEK_SET)
-            if got < 0 { throw g.error(for: Int32(truncatingIfNeeded: got)) }
-        }
-        var want = limit
-        if let r = range { want = Int(clamping: r.length) }
-        let size = avio_size(ctx)
-        if range == nil && size > Int64(limit) { throw EngineError(.tooLarge) }
-        if range != nil && want > limit { throw EngineError(.tooLarge) }
-        func grow(_ n: Int) throws {
-            do { try out.reserve(n) } catch { throw EngineError(.noMemory) }
-        }
-        // With a size, reserve it once (at most the cap); without one, grow by half again
-        // from 1 MiB (0.3.0 reserved the whole cap, which under a low RLIMIT_AS trapped).
-        let start = out.count
-        try grow(start &+ (size > 0 ? Int(min(Int64(want), size)) : min(want, 1 << 20)))
-        while true {
-            let got = out.count - start
-            let room = min(65536, want - got + 1)
-            if room <= 0 { break }
-            if out.capacity - out.count < room { try grow(max(out.count + room, out.capacity + out.capacity / 2)) }
-            let n = avio_read(ctx, out.tail, Int32(room))
-            if n == fpx_averror_eof() || n == 0 { break }
-            if n < 0 { throw g.error(for: n) }
-            if range == nil && got + Int(n) > limit { throw EngineError(.tooLarge) }
-            out.commit(min(Int(n), want - got))
-            if range != nil && out.count - start >= want { break }
-            g.extend()
-        }
-        // A transfer cut short (deadline, stop, abort) is an error, never a short body.
-        if g.wasCut { throw g.error(for: fpx_averror_exit()) }
-        return out
-    }
-
-    /// The window's segments with their item-timeline starts.
-    static func window(_ media: HLSMediaPlaylist, base: Rational) -> Window {
-        Window(list: media.segments, base: base)
-    }
-
-    /// Takes the tracker's current window (lock held).
-    private func adopt(_ media: HLSMediaPlaylist) {
-        segments = HLSEngine.window(media, base: tracker.baseOffset)
-        targetDuration = media.targetDuration
-        holdBack = media.liveEdgeOffset
-        endList = !media.isLive
-    }
-
-    private func reloadLoop() {
-        while true {
-            let (stop, interval) = tm.locked { (closing, tracker.reloadInterval ?? Rational(Int64(max(targetDuration, 1)))) }
-            if stop { return }
-            // RFC 8216 6.3.4: a target duration, half of one after an unchanged reload.
-            let waitNS = UInt64(clamping: max((interval * Rational(1_000_000_000)).floor, 100_000_000))
-            let due = monotonicNanoseconds() &+ waitNS
-            let quit: Bool = tm.locked {
-                while !closing && monotonicNanoseconds() < due { tm.wait(until: due) }
-                return closing
-            }
-            if quit { return }
-            do {
-                let bytes = try HLSEngine.fetch(mediaURL, guard: fetchGuard, fromRemote: remote,
-                                                limit: HLSEngine.playlistLimit(policy))
-                guard case .media(let media) = try HLSEngine.parse(bytes, url: mediaURL, policy: policy) else { continue }
-                tm.locked {
-                    let delta = tracker.update(media)
-                    adopt(media)
-                    let now = monotonicNanoseconds()
-                    if !delta.unchanged { lastChange = now; stalled = false; reloadError = nil }
-                    // A live playlist that stops growing for 3 target durations has stalled.
-                    if delta.unchanged && !endList && now &- lastChange > UInt64(3 * max(targetDuration, 1)) * 1_000_000_000 {
-                        stalled = true
-                    }
-                    tm.broadcast()
-                }
-                if !media.isLive { return }
-            } catch {
-                let code = (error as? EngineError)?.code ?? .io
-                tm.locked {
-                    reloadError = code
-                    if monotonicNanoseconds() &- lastChange > UInt64(3 * max(targetDuration, 1)) * 1_000_000_000 { stalled = true }
-                    tm.broadcast()
-                }
-            }
-        }
-    }
-
     // MARK: Segments
 
-    /// Downloads a segment (its byte range, if any) and demuxes it from memory,
-    /// behind its init section when it has one (fMP4: EXT-X-MAP). The init
-    /// section and the segment together may not exceed the buffer cap.
-    static func openSegment(_ s: Segment, policy: IOPolicy, remote: Bool, initSections: inout [String: FallibleBuffer<UInt8>],
-                            stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
-        let g = IOGuard(policy: policy)
-        let cap = max(1, policy.maxBufferBytes)
-        let bytes = FallibleBuffer<UInt8>()
-        if let m = s.map {
-            let key = m.uri + (m.byteRange.map { "@\($0.offset)+\($0.length)" } ?? "")
-            let section: FallibleBuffer<UInt8>
-            if let cached = initSections[key] {
-                section = cached
-            } else {
-                section = try HLSEngine.fetch(m.uri, guard: g, fromRemote: remote, limit: min(cap, 16 << 20),
-                                              range: m.byteRange, stop: stop)
-                initSections = [key: section]
-            }
-            do { try section.withUnsafeBufferPointer { try bytes.append(contentsOf: $0) } } catch {
-                throw EngineError(.noMemory)
-            }
-        }
-        try HLSEngine.fetch(s.uri, guard: g, fromRemote: remote, limit: max(1, cap - bytes.count),
-                            range: s.byteRange, stop: stop, into: bytes)
-        guard bytes.count > 0 else { throw EngineError(.invalidData) }
-        return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
-    }
-
-    private func segment(_ sequence: Int64) -> Segment? { tm.locked { segments.index(ofSequence: sequence).map { segments[$0] } } }
-
+    /// The engine of a segment, fetched and demuxed if needed; `SegmentHole` for a hole
+    /// (seek.h, "Gaps": a GAP is never fetched, a 404/5xx is tried twice).
     private func engine(for s: Segment, stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
-        if let e = engines[s.sequence] { return e }
-        if tm.locked({ closing }) { throw EngineError(.cancelled) }
-        let e = try HLSEngine.openSegment(s, policy: policy, remote: remote, initSections: &initSections, stop: stop)
-        for i in disabledStreams { try? e.setStreamEnabled(i, false) }
-        em.locked { engines[s.sequence] = e }
-        engineOrder.append(s.sequence)
-        // Keep the segment engines bounded: the current one and two neighbours,
-        // and the segments held within the buffer cap (the current and the new
-        // one are always kept). Evicting one frees nothing the host holds:
-        // packets belong to the player (PacketView.owner), stream facts to `facts`.
-        var held = em.locked { engines.values.reduce(0) { $0 &+ $1.bufferedBytes } }
-        var i = 0
-        while i < engineOrder.count && (engineOrder.count > 3 || held > policy.maxBufferBytes) {
-            let old = engineOrder[i]
-            if old == currentSequence || old == s.sequence { i += 1; continue }
-            engineOrder.remove(at: i)
-            if let o = em.locked({ engines.removeValue(forKey: old) }) { held &-= o.bufferedBytes; retire(o) }
+        if let e = cache[s.sequence] { return e }
+        if let h = holes[s.sequence] { throw SegmentHole(reason: h) }
+        if feed.isClosing { throw EngineError(.cancelled) }
+        do {
+            if s.gap { throw SegmentHole(reason: .gap) }
+            return try HLSEngine.openTwice { try cache.engine(for: s, keep: currentSequence, stop: stop) }
+        } catch let h as SegmentHole {
+            holes[s.sequence] = h.reason
+            HLSEngine.report(feed, s.sequence, h.reason)
+            throw h
         }
-        return e
     }
 
-    private func retire(_ e: FFmpegEngine) {
-        let c = e.demuxCounters
-        retiredCounters.packets &+= c.packets
-        retiredCounters.bytes &+= c.bytes
-        e.close()
+    /// A segment that is a hole: thrown instead of fetching or demuxing it.
+    struct SegmentHole: Error { let reason: HoleReason }
+
+    /// Runs a segment open; a failure that makes a hole (HLSHoles.makesHole) is tried once
+    /// more, and failing again is `SegmentHole(.failed)`.
+    static func openTwice(_ open: () throws -> FFmpegEngine) throws -> FFmpegEngine {
+        func holeClass(_ error: Error) -> Bool {
+            // A key that cannot be fetched is an encryption error, never a hole.
+            guard let e = error as? EngineError, e.code != .encryption else { return false }
+            let f: SegmentFailure
+            if e.avError == fpx_averror_http_server_error() { f = .serverError }
+            else if e.avError == fpx_averror_http_not_found() || e.code == .notFound { f = .notFound }
+            else { f = .other }
+            return HLSHoles.makesHole(f)
+        }
+        do { return try open() } catch where holeClass(error) {
+            do { return try open() } catch where holeClass(error) { throw SegmentHole(reason: .failed) }
+        }
     }
 
-    /// The anchor of a segment's discontinuity domain, made from it if new.
-    private func anchor(for s: Segment, engine e: FFmpegEngine) throws -> Anchor {
+    /// Counts a hole once and logs it (never the URI: it may carry a token).
+    static func report(_ feed: HLSPlaylistFeed, _ sequence: Int64, _ reason: HoleReason) {
+        guard feed.recordHole(sequence: sequence, reason: reason) else { return }
+        Log.emit(Log.warning, "fastpixseek: HLS segment \(sequence) skipped: " +
+                 (reason == .gap ? "EXT-X-GAP (not fetched)" : "its download failed twice (HTTP 404/5xx or missing)"))
+    }
+
+    /// Whether segment `s` is a hole, finding out by opening it when not known.
+    private func holeState(_ s: Segment) throws -> HoleReason {
+        if cache[s.sequence] != nil { return .none }
+        do { _ = try engine(for: s); return .none } catch let h as SegmentHole { return h.reason }
+    }
+
+    /// `frameTicks`, nil for a hole.
+    private func framesOrNil(_ s: Segment) throws -> ClosedRange<Int64>? {
+        do { return try frameTicks(s) } catch is SegmentHole { return nil }
+    }
+
+    public var holeReport: HoleReport { feed.holeReport }
+
+    /// The anchor of a segment's discontinuity domain (HLSPlacement): the domain's first
+    /// listed segment that is no hole, read when the domain is first needed and kept. Call
+    /// it before taking a segment engine to use: reading the anchor may evict engines.
+    private func anchor(for s: Segment) throws -> Anchor {
         if let a = anchors[s.discontinuitySequence] { return a }
-        guard let r = try e.seekableRange() else { throw EngineError(.invalidData) }
-        let a = Anchor(ticks: Int64(clamping: (s.itemStart * ticksPerSecond).floor), pts: r.lowerBound)
+        let segs = feed.window
+        var anchorSegment = s
+        if let i = segs.index(ofSequence: s.sequence) {
+            guard let k = try HLSPlacement.anchorIndex(for: i, count: segs.count,
+                                                       domain: { segs.list.discontinuitySequence(at: $0) },
+                                                       hole: { try holeState(segs[$0]) }) else {
+                throw SegmentHole(reason: holes[s.sequence] ?? .failed)
+            }
+            anchorSegment = segs[k]
+        }
+        guard let r = try engine(for: anchorSegment).seekableRange() else { throw EngineError(.invalidData) }
+        let a = Anchor(listedStart: anchorSegment.itemStart, ticksPerSecond: ticksPerSecond, firstFramePTS: r.lowerBound)
         anchors[s.discontinuitySequence] = a
         return a
     }
@@ -425,7 +313,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     // MARK: MediaEngine
 
     private var windowSnapshot: (segs: Window, hold: Rational, live: Bool, td: Int) {
-        tm.locked { (segments, holdBack, !endList, targetDuration) }
+        feed.snapshot
     }
 
     /// The window's end on the item timeline, seconds: a live playlist's hold-back edge (the
@@ -434,7 +322,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private func windowEnd(_ segs: Window, hold: Rational, live: Bool) -> Rational? {
         guard let first = segs.first, let last = segs.last else { return nil }
         var end = live ? last.itemEnd - hold : last.itemEnd
-        if !live, let lf = tm.locked({ lastFrame }), lf.sequence == last.sequence {
+        if !live, let lf = feed.lastFrame, lf.sequence == last.sequence {
             end = Rational(lf.ticks) * Rational(Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
         }
         return end < first.itemStart ? first.itemStart : end
@@ -477,7 +365,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? {
-        let segs = tm.locked { segments }
+        let segs = feed.window
         let lastSequence = segs.last?.sequence
         for k in segs.indices {
             guard let d = segs.list.startDate(at: k) else { continue }
@@ -497,20 +385,28 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     /// A segment's first and last frame in item ticks (demuxing it if needed).
     private func frameTicks(_ s: Segment) throws -> ClosedRange<Int64>? {
+        let a = try anchor(for: s)
         let e = try engine(for: s)
-        let a = try anchor(for: s, engine: e)
         guard let r = try e.seekableRange() else { return nil }
         return ticks(ofPTS: r.lowerBound, a)...ticks(ofPTS: r.upperBound, a)
     }
 
     /// Fetches and demuxes what `SegmentLanding` asks for, and lands where it says.
     public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
-        let segs = tm.locked { segments }
+        let segs = feed.window
         let sp = spans(segs)
-        guard let i = try SegmentLanding.coveringSegment(for: request.target, in: sp, frames: { try frameTicks(segs[$0]) })
+        guard let c = try SegmentLanding.coveringSegment(for: request.target, in: sp, frames: { try framesOrNil(segs[$0]) })
         else { throw EngineError(.noStream) }
+        // A target in a hole lands on the first frame after it (seek.h, "Gaps").
+        let i: Int
+        switch try HLSHoles.landing(covering: c, count: segs.count, hole: { try holeState(segs[$0]) }) {
+        case nil: throw EngineError(.notFound)
+        case .segment(let k): i = k
+        case .firstFrameAfter(let k, let r): return try landPastHole(segs[k], first: true, reason: r, request, shouldStop)
+        case .lastFrameBefore(let k, let r): return try landPastHole(segs[k], first: false, reason: r, request, shouldStop)
+        }
         let seg = segs[i]
-        let a = try anchor(for: seg, engine: try engine(for: seg))
+        let a = try anchor(for: seg)
         let shift = Rational(pts(ofTicks: 0, a))
         var req = LandingRequest(target: request.target + shift, wantsKeyframe: request.wantsKeyframe,
                                  keyframeWindow: request.keyframeWindow.map { pts(ofTicks: $0.lowerBound, a)...pts(ofTicks: $0.upperBound, a) },
@@ -520,7 +416,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         var nextFirst: Int64?
         if request.wantsKeyframe, let w = request.keyframeWindow,
            SegmentLanding.windowReachesNext(w, segment: i, in: sp, lastFrame: try frameTicks(seg)?.upperBound) {
-            nextFirst = try frameTicks(segs[i + 1])?.lowerBound
+            nextFirst = try framesOrNil(segs[i + 1])?.lowerBound
         }
         let here = try engine(for: seg).resolve(req, shouldStop: shouldStop)
         if let w = request.keyframeWindow, let n = nextFirst,
@@ -538,9 +434,25 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         return finish(here, seg: seg, anchor: a, seekID: request.seekID)
     }
 
+    /// An exact landing on the first (or last) frame of `seg`, next to a hole.
+    private func landPastHole(_ seg: Segment, first: Bool, reason: HoleReason, _ request: LandingRequest,
+                              _ shouldStop: @escaping () -> Bool) throws -> Landing {
+        let a = try anchor(for: seg)
+        let e = try engine(for: seg)
+        guard let r = try e.seekableRange() else { throw EngineError(.noStream) }
+        let p = first ? r.lowerBound : r.upperBound
+        let l = try e.resolve(LandingRequest(target: Rational(p), wantsKeyframe: false, keyframeWindow: nil,
+                                             seekID: request.seekID), shouldStop: shouldStop)
+        var out = finish(l, seg: seg, anchor: a, seekID: request.seekID)
+        out.coversTarget = false
+        out.pastHole = reason
+        return out
+    }
+
     private func finish(_ l: Landing, seg: Segment, anchor a: Anchor, seekID: UInt64) -> Landing {
         stamp.land(l.pts, seekID: seekID, segment: seg.sequence)
         currentSequence = seg.sequence
+        currentOrigin = a.originPTS
         var out = l
         out.streamPTS = l.pts
         out.pts = ticks(ofPTS: l.pts, a)
@@ -554,17 +466,17 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         let edgeTicks: Int64? = live ? Int64(clamping: ((segs[segs.count - 1].itemEnd - hold) * ticksPerSecond).floor) : nil
         let sp = spans(segs)
         let firstTicks = try seekableRange()?.lowerBound ?? 0
-        var fromTicks = from ?? firstTicks
+        var fromTicks = from ?? startTicks ?? firstTicks
         var remaining = count
         var result: StepLanding?
         var packets: UInt64 = 0
         while remaining > 0 {
             // The segment holding the playhead frame (its EXTINF span and its pts may disagree).
             guard let i = try SegmentLanding.coveringSegment(for: Rational(fromTicks), in: sp,
-                                                             frames: { try frameTicks(segs[$0]) }) else { return .noFrame }
+                                                             frames: { try framesOrNil(segs[$0]) }) else { return .noFrame }
             let seg = segs[i]
+            let a = try anchor(for: seg)
             let e = try engine(for: seg)
-            let a = try anchor(for: seg, engine: e)
             let localFrom = pts(ofTicks: fromTicks, a)
             // Step inside this segment as far as it goes, one frame at a time at its edges.
             let r = try e.step(from: localFrom, forward: forward, count: 1, seekID: seekID, shouldStop: shouldStop)
@@ -576,19 +488,28 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: l.pts)
                 stamp.land(l.pts, seekID: seekID, segment: seg.sequence)
                 currentSequence = seg.sequence
+                currentOrigin = a.originPTS
                 fromTicks = t
                 remaining -= 1
             case .noFrame, .atLiveEdge:
-                let j: Int
+                var j: Int
                 switch SegmentLanding.stepCrossing(from: i, forward: forward, count: segs.count, live: live) {
                 case .segment(let k): j = k
                 case .noFrame: return .noFrame
                 case .notPublished: return .atLiveEdge(.notPublished)
                 }
+                // Holes are stepped over (seek.h, "Gaps").
+                if try holeState(segs[j]) != .none {
+                    guard let k = try HLSHoles.stepTarget(from: j, forward: forward, count: segs.count,
+                                                          hole: { try holeState(segs[$0]) }) else {
+                        return forward && live ? .atLiveEdge(.notPublished) : .noFrame
+                    }
+                    j = k
+                }
                 let other = segs[j]
+                let oa = try anchor(for: other)
                 let oe = try engine(for: other)
                 guard let orr = try oe.seekableRange() else { return .noFrame }
-                let oa = try anchor(for: other, engine: oe)
                 let landedPTS = forward ? orr.lowerBound : orr.upperBound
                 let t = ticks(ofPTS: landedPTS, oa)
                 if SegmentLanding.isPastHoldBack(t, forward: forward, edge: edgeTicks) { return .atLiveEdge(.pastHoldBack) }
@@ -599,6 +520,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: landedPTS)
                 stamp.land(landedPTS, seekID: seekID, segment: other.sequence)
                 currentSequence = other.sequence
+                currentOrigin = oa.originPTS
                 fromTicks = t
                 remaining -= 1
             }
@@ -608,9 +530,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     public func interrupt() {
-        tm.locked { closing = true; tm.broadcast() }
-        fetchGuard.interrupt()
-        for e in em.locked({ Array(engines.values) }) { e.interrupt() }
+        feed.interrupt()
+        cache.interrupt()
     }
 
     // MARK: PacketSource
@@ -618,63 +539,50 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
         while true {
             guard let seq = currentSequence else { throw EngineError(.eof) }
-            if let e = engines[seq] {
+            if let e = cache[seq] {
                 do {
                     var p = try e.readPacket(shouldStop: shouldStop)
                     stamp.stampSegmentPacket(&p, segment: seq, referenceStream: referenceStream)
+                    p.itemOriginPTS = currentOrigin
                     return p
                 } catch let err as EngineError where err.code == .eof {
                     // On to the next segment.
                 }
             }
-            let next = engines[seq] == nil ? seq : seq &+ 1
-            let s = try waitForSegment(next, shouldStop: shouldStop)
+            let next = cache[seq] == nil && holes[seq] == nil ? seq : seq &+ 1
+            let s = try feed.waitForSegment(next, shouldStop: shouldStop)
             // The segment's reader may be open from before (a seek there, then
             // one back): read it from its start, with this seek's id and flags.
-            try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: stamp.seekID)
-            stamp.enterSegment(discontinuous: s.discontinuity)
+            do {
+                _ = try engine(for: s, stop: shouldStop)   // a hole throws here, unfetched
+                let a = try anchor(for: s)
+                try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: stamp.seekID)
+                currentOrigin = a.originPTS
+                stamp.enterSegment(discontinuous: s.discontinuity)
+            } catch is SegmentHole {
+                // A hole: on to the next segment, whose first packet is a DISCONTINUITY.
+                stamp.enterSegment(discontinuous: true)
+            }
             currentSequence = s.sequence
         }
     }
 
-    /// The segment `sequence`, waiting for a live playlist to publish it.
-    private func waitForSegment(_ sequence: Int64, shouldStop: () -> Bool) throws -> Segment {
-        let deadline = policy.timeoutNanoseconds > 0
-            ? Deadline.after(max(policy.timeoutNanoseconds, UInt64(max(targetDurationNow, 1)) * 3_000_000_000))
-            : nil
-        while true {
-            let found: Segment? = try tm.locked {
-                if closing { throw EngineError(.cancelled) }
-                if let k = segments.index(ofSequence: sequence) { return segments[k] }
-                if let first = segments.first, sequence < first.sequence { throw EngineError(.expired) }
-                if endList { throw EngineError(.eof) }
-                if stalled { throw EngineError(.stalled) }
-                if let d = deadline, monotonicNanoseconds() >= d { throw EngineError(reloadError ?? .stalled) }
-                tm.wait(until: min(deadline ?? UInt64.max, Deadline.after(50_000_000)))
-                return nil
-            }
-            if let s = found { return s }
-            // Outside `tm`: shouldStop takes the player's lock, which is held
-            // while interrupt() takes `tm` (lock order: Player.m -> tm).
-            if shouldStop() { throw EngineError(.interrupted) }
-        }
-    }
-
-    private var targetDurationNow: Int { tm.locked { targetDuration } }
-
     public var itemInfo: ItemInfo {
         let w = liveWindow()
-        return ItemInfo(streamCount: facts.streamCount, referenceStream: referenceStream, hasVideo: hasVideo,
-                        // A live item has no duration: its window moves (see liveWindow()). An ended
-                        // one's is its segments' (the window ends at the last frame, inside the last).
-                        duration: vodDuration(w) ?? .invalid,
-                        timeline: timeline,
-                        seekable: true, formatName: fpxHLSFormatName)
+        var info = ItemInfo(streamCount: facts.streamCount, referenceStream: referenceStream, hasVideo: hasVideo,
+                            // A live item has no duration: its window moves (see liveWindow()). An ended
+                            // one's is its segments' (the window ends at the last frame, inside the last).
+                            duration: vodDuration(w) ?? .invalid,
+                            timeline: timeline,
+                            seekable: true, formatName: fpxHLSFormatName)
+        // start_pts: the first domain's placement (HLSPlacement); FPX_NOPTS when unknown.
+        info.startPTS = originPTS ?? ABIConstants.FPX_NOPTS
+        return info
     }
 
     private func vodDuration(_ w: LiveWindow?) -> MediaTime? {
         guard let w = w, !w.isLive else { return nil }
-        let segs = tm.locked { segments }
+        let segs = feed.window
         guard let first = segs.first, let last = segs.last else { return nil }
         return MediaTime(rational: last.itemEnd - first.itemStart, preferredTimescales: [timeline.timeBaseDen, 1000])
     }
@@ -684,39 +592,22 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     public var factsOwner: AnyObject? { facts.ownerIfHandedOut }
 
-    /// Streams the host disabled; applied to every segment engine, now and later.
-    /// Read and written under the player's engine lock, like `engines`' writers.
-    private var disabledStreams: Set<Int32> = []
-
     public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
         guard index >= 0, index < itemInfo.streamCount else { throw ErrorCode.invalidArgument }
         if index == referenceStream {
             if enabled { return }
             throw ErrorCode.referenceStream
         }
-        if enabled { disabledStreams.remove(index) } else { disabledStreams.insert(index) }
-        for e in em.locked({ Array(engines.values) }) { try e.setStreamEnabled(index, enabled) }
+        try cache.setStreamEnabled(index, enabled)
     }
 
     public func close() {
-        let t: OSThread? = tm.locked { closing = true; tm.broadcast(); let t = reloader; reloader = nil; return t }
-        fetchGuard.interrupt()
-        t?.join()
-        let all: [FFmpegEngine] = em.locked { let a = Array(engines.values); engines.removeAll(); return a }
-        for e in all { retire(e) }
-        engineOrder.removeAll()
+        feed.close()
+        cache.close()
         currentSequence = nil
     }
 
-    public var demuxCounters: (packets: UInt64, bytes: UInt64) {
-        var c = retiredCounters
-        for e in engines.values {
-            let d = e.demuxCounters
-            c.packets &+= d.packets
-            c.bytes &+= d.bytes
-        }
-        return c
-    }
+    public var demuxCounters: (packets: UInt64, bytes: UInt64) { cache.demuxCounters }
 }
 
 /// A static C string naming the format of HLS items.

@@ -131,3 +131,13 @@ public enum DateSeekUnavailableReasonCode: Int32, CaseIterable, Sendable {
     /// Reported, not clamped: the requested date and the window's dates are in the result.
     case outsideWindow = 3
 }
+
+/// The C type is `fpx_hole_reason`.
+public enum HoleReason: Int32, CaseIterable, Sendable {
+    /// no hole
+    case none = 0
+    /// EXT-X-GAP: the segment has no media and is not fetched
+    case gap = 1
+    /// the segment failed twice (404, 5xx, missing file)
+    case failed = 2
+}

@@ -33,6 +33,7 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
     case ffmpegMismatch = -28
     case referenceStream = -29
     case noFileDescriptors = -30
+    case encryption = -31
 
     /// The header's name of the code ("FPX_ERROR_TIMEOUT").
     public var name: StaticString {
@@ -67,6 +68,7 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
         case .ffmpegMismatch: return "FPX_ERROR_FFMPEG_MISMATCH"
         case .referenceStream: return "FPX_ERROR_REFERENCE_STREAM"
         case .noFileDescriptors: return "FPX_ERROR_NO_FILE_DESCRIPTORS"
+        case .encryption: return "FPX_ERROR_ENCRYPTION"
         }
     }
 
@@ -103,6 +105,7 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
         case .ffmpegMismatch: return "loaded FFmpeg majors differ from the build's; see \"FFmpeg ABI\""
         case .referenceStream: return "the reference stream cannot be disabled"
         case .noFileDescriptors: return "the process (EMFILE) or system (ENFILE) is out of file descriptors"
+        case .encryption: return "HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0)"
         }
     }
 }

@@ -54,6 +54,8 @@ public struct Landing: Hashable, Sendable {
     /// The pts in the demuxed stream's own time base when it differs from
     /// `pts` (HLS: `pts` is on the engine's continuous timeline).
     public var streamPTS: Int64?
+    /// HLS: the target was in a hole and this is the first frame after it (seek.h, "Gaps").
+    public var pastHole: HoleReason = .none
 
     public init(pts: Int64, isKeyframe: Bool, resolution: LandingResolution, coversTarget: Bool, packetsRead: UInt64,
                 streamPTS: Int64? = nil) {
@@ -88,6 +90,11 @@ public struct PacketView {
     /// Audio: samples at the start of this packet's decoded frame that present before the
     /// landing (0 unless the packet straddles it).
     public var trimSamples: Int64 = 0
+    /// Item time 0 on this packet's pts timeline, in reference-stream ticks
+    /// (`fpx_packet.item_origin_pts`): the timeline's origin for files, the packet's
+    /// discontinuity domain placement for HLS (HLSPlacement). Nil: the player fills in
+    /// the timeline's origin.
+    public var itemOriginPTS: Int64? = nil
     /// What keeps `data` and `avPacket` alive: the packet's own reference,
     /// freed when the last owner lets go. The engine keeps none of it; the
     /// player holds it for the host (see `Player.readPacket`), so no engine

@@ -4,20 +4,22 @@ import Glibc
 import FastPixSeekCore
 
 let probeUsage = """
-usage: fpx-seek probe FILE|URL [--json] [--timeout MS]
+usage: fpx-seek probe FILE|URL [--json] [--timeout MS] [--variant N]
 
 Prints the container, duration, seekable range (first to last frame), the
 reference stream (the one seeks resolve on), frame and keyframe counts (a full
 demux of the reference stream) and every stream. When the seekable range ends well
 before the container's duration (a truncated or damaged file) it prints a one-line
-warning on standard error, and --json says "truncated": true.
+warning on standard error, and --json says "truncated": true. An HLS master
+playlist's variants and renditions are listed ("variants", "renditions"; renditions
+with their own playlist are listed, not demuxed); --variant N plays variant N.
 """
 
 func runProbe(_ args: [String]) {
-    let o = parseOptions(args, valued: ["--timeout"], switches: [], usage: probeUsage)
+    let o = parseOptions(args, valued: ["--timeout", "--variant"], switches: [], usage: probeUsage)
     guard o.positional.count == 1 else { fail("probe needs exactly one FILE|URL (see --help)", code: Exit.usage) }
     let url = o.positional[0]
-    let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS)
+    let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS, options: o)
     defer { player.destroy() }
     let info = engine.itemInfo
     let range = (try? player.seekableRange()) ?? nil
@@ -51,7 +53,7 @@ func runProbe(_ args: [String]) {
         var out = "{\"url\":\(jsonString(url)),\"format\":\(jsonString(format)),\"duration\":\(jsonTime(info.duration)),"
         out += "\"reference_stream\":\(info.referenceStream),\"seekable\":\(info.seekable),"
         out += "\"time_base\":{\"num\":\(info.timeline.timeBaseNum),\"den\":\(info.timeline.timeBaseDen)},"
-        out += "\"start_pts\":\(info.timeline.originTicks),"
+        out += "\"start_pts\":\(info.startPTS ?? info.timeline.originTicks),"
         out += "\"seekable_range\":" + (range.map { "{\"start\":\(jsonTime($0.start)),\"end\":\(jsonTime($0.end))}" } ?? "null") + ","
         out += "\"truncated\":\(truncation != nil),"
         out += "\"frames\":\(frames),\"keyframes\":\(keyframes),\"streams\":["
@@ -63,7 +65,9 @@ func runProbe(_ args: [String]) {
                 + "\"width\":\(s.width),\"height\":\(s.height),\"sample_rate\":\(s.sampleRate),\"channels\":\(s.channels),"
                 + detailsJSON(s.details) + "}"
         }.joined(separator: ",")
-        out += "]}"
+        out += "]"
+        if let l = engine.hlsListing { out += "," + hlsListingJSON(l) }
+        out += "}"
         print(out)
         return
     }
@@ -76,8 +80,9 @@ func runProbe(_ args: [String]) {
     } else {
         print("  seekable range   unknown")
     }
-    print("  reference stream #\(info.referenceStream), time base \(info.timeline.timeBaseNum)/\(info.timeline.timeBaseDen), item start at pts \(info.timeline.originTicks)")
+    print("  reference stream #\(info.referenceStream), time base \(info.timeline.timeBaseNum)/\(info.timeline.timeBaseDen), item start at pts \(info.startPTS ?? info.timeline.originTicks)")
     print("  frames           \(frames), keyframes \(keyframes)" + (keyframes > 0 ? ", mean GOP \(fmt(Double(frames) / Double(keyframes), 1)) frames" : ""))
+    if let l = engine.hlsListing { printHLSListing(l) }
     for s in streams {
         let name = s.codecName.map { String(cString: $0) } ?? "unknown"
         let d = s.details
@@ -117,4 +122,39 @@ func detailsJSON(_ d: StreamDetails) -> String {
     out += "\"sample_format\":\(str(d.sampleFormat)),\"channel_layout\":\(str(d.channelLayout)),"
     out += "\"bit_rate\":" + (d.bitRate > 0 ? "\(d.bitRate)" : "null") + ",\"language\":\(str(d.language))"
     return out
+}
+
+private func cs(_ p: UnsafePointer<CChar>?) -> String? { p.map { String(cString: $0) } }
+
+/// HLS: the master playlist's variants and renditions (seek.h, fpx_hls_variant).
+func hlsListingJSON(_ l: HLSListing) -> String {
+    func js(_ s: String?) -> String { s.map(jsonString) ?? "null" }
+    let vs = l.variants.enumerated().map { i, v in
+        "{\"index\":\(i),\"iframe\":\(v.isIFrame),\"selected\":\(v.selected),\"bandwidth\":\(v.bandwidth),"
+            + "\"average_bandwidth\":\(v.averageBandwidth),\"width\":\(v.width),\"height\":\(v.height),"
+            + "\"frame_rate\":" + (v.frameRateDen > 0 ? "{\"num\":\(v.frameRateNum),\"den\":\(v.frameRateDen)}" : "null")
+            + ",\"codecs\":\(js(cs(v.codecs))),\"hdcp_level\":\(js(cs(v.hdcpLevel))),\"audio_group\":\(js(cs(v.audioGroup)))}"
+    }
+    let types = ["unknown", "video", "audio", "subtitle", "data"]
+    let rs = l.renditions.enumerated().map { i, r in
+        "{\"index\":\(i),\"type\":\(jsonString(types[Int(r.type.rawValue)])),\"group_id\":\(js(cs(r.groupID))),"
+            + "\"name\":\(js(cs(r.name))),\"language\":\(js(cs(r.language))),\"channels\":\(js(cs(r.channels))),"
+            + "\"default\":\(r.isDefault),\"autoselect\":\(r.autoselect),\"has_uri\":\(r.hasURI),"
+            + "\"in_selected_group\":\(r.inSelectedGroup),\"demuxed\":false}"
+    }
+    return "\"variants\":[" + vs.joined(separator: ",") + "],\"renditions\":[" + rs.joined(separator: ",") + "]"
+}
+
+func printHLSListing(_ l: HLSListing) {
+    for (i, v) in l.variants.enumerated() {
+        let res = v.width > 0 ? " \(v.width)x\(v.height)" : ""
+        print("  variant #\(i)       \(v.bandwidth) bit/s\(res)" + (cs(v.codecs).map { " \($0)" } ?? "")
+              + (v.isIFrame ? " (I-frame)" : "") + (v.selected ? " (playing)" : ""))
+    }
+    for (i, r) in l.renditions.enumerated() {
+        let t = ["unknown", "video", "audio", "subtitle", "data"][Int(r.type.rawValue)]
+        print("  rendition #\(i)     \(t) group \(cs(r.groupID) ?? "?") \"\(cs(r.name) ?? "")\""
+              + (cs(r.language).map { " \($0)" } ?? "") + (r.isDefault ? " default" : "")
+              + (r.hasURI ? " (own playlist: listed, not demuxed)" : ""))
+    }
 }

@@ -247,10 +247,17 @@ func localPathProblem(_ url: String) -> String? {
 }
 
 /// Opens a player on `url` and waits for it; exits with a clear line on failure.
-func openPlayer(_ url: String, timeoutMS: UInt64) -> (Player, PlayerEngine) {
+func openPlayer(_ url: String, timeoutMS: UInt64, options o: Options? = nil) -> (Player, PlayerEngine) {
     if let problem = localPathProblem(url) { fail("cannot open \(url): \(problem)", code: Exit.failure) }
-    guard let player = Player(config: .init(delivery: .thread, ioTimeoutNanoseconds: timeoutMS * 1_000_000),
-                              factory: makeFFmpegEngine) else { fail("cannot create a player", code: Exit.failure) }
+    var config = Player.Config(delivery: .thread, ioTimeoutNanoseconds: timeoutMS * 1_000_000)
+    if let v = o?.flags["--variant"] {
+        // HLS: the variant to play, 0-based as `probe` lists them (fpx_player_config.hls_variant).
+        guard let i = Int(v), i >= 0 else { fail("--variant needs a variant index (0, 1, ...; see probe)", code: Exit.usage) }
+        config.hlsVariant.index = i
+    }
+    guard let player = Player(config: config, factory: makeFFmpegEngine) else {
+        fail("cannot create a player", code: Exit.failure)
+    }
     do { try player.open(url) } catch { fail("cannot open \(url)", code: Exit.failure) }
     let status = player.waitItem(timeoutNanoseconds: nil)
     guard status.status == .ready, let engine = try? player.readyEngine() else {

@@ -65,7 +65,10 @@ final class HLSPlaylistTests: XCTestCase {
         XCTAssertNil(p.media)
         XCTAssertEqual(m.version, 6)
         XCTAssertTrue(m.independentSegments)
-        XCTAssertEqual(m.variants.count, 3)
+        // The I-frame variant is listed (0.4.0: HLSVariant.iFrame), after the two before it.
+        XCTAssertEqual(m.variants.count, 4)
+        XCTAssertEqual(m.variants.map(\.iFrame), [false, false, true, false])
+        XCTAssertEqual(m.variants[2].uri, "http://example.com/video/low/iframe.m3u8")
 
         let low = m.variants[0]
         XCTAssertEqual(low.bandwidth, 1_280_000)
@@ -84,7 +87,7 @@ final class HLSPlaylistTests: XCTestCase {
         XCTAssertEqual(hi.uri, "https://other.example.com/hi/index.m3u8")
         XCTAssertNil(hi.averageBandwidth)
 
-        let mid = m.variants[2]
+        let mid = m.variants[3]
         XCTAssertEqual(mid.uri, "http://example.com/mid/index.m3u8?x=1")
         XCTAssertNil(mid.frameRate)
 
@@ -698,12 +701,12 @@ final class HLSPlaylistTests: XCTestCase {
         // A URI without EXTINF.
         XCTAssertEqual(malformedLine(parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\na.ts\n")), 3)
 
-        // Encryption and other refused features.
-        let aes = parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin\",IV=0x0102\n#EXTINF:2,\na.ts\n")
-        XCTAssertEqual(aes, .unsupported(tag: "EXT-X-KEY"))
-        XCTAssertEqual(aes?.errorCode, .unsupported)
-        XCTAssertEqual(aes.map(ErrorCode.init), .unsupported)
-        XCTAssertEqual(parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"k\"\n"), .unsupported(tag: "EXT-X-KEY"))
+        // Encryption: AES-128 parses (HLSKeyTests); other methods and key formats are refused by name.
+        XCTAssertNil(parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=AES-128,URI=\"k.bin\",IV=0x0102\n#EXTINF:2,\na.ts\n"))
+        let sample = parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=SAMPLE-AES,URI=\"k\"\n")
+        XCTAssertEqual(sample, .encryption("EXT-X-KEY METHOD=SAMPLE-AES"))
+        XCTAssertEqual(sample?.errorCode, .encryption)
+        XCTAssertEqual(sample.map(ErrorCode.init), .encryption)
         XCTAssertNil(parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:METHOD=NONE\n#EXTINF:2,\na.ts\n"))
         XCTAssertTrue(isMalformed(parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-KEY:URI=\"k\"\n")))
         XCTAssertEqual(parseError("#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXT-X-SKIP:SKIPPED-SEGMENTS=3\n"), .unsupported(tag: "EXT-X-SKIP"))

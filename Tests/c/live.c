@@ -367,8 +367,8 @@ static void put_outcome(const fpx_seek_outcome *o, size_t bytes)
            o->frame_covers_target, o->landed_is_keyframe, o->stream_index);
     put_pts(o->landed_stream_pts);
     printf(",\"stream_time_base_num\":%" PRId32 ",\"stream_time_base_den\":%" PRId32
-           ",\"packets_read\":%" PRIu64 "}",
-           o->stream_time_base_num, o->stream_time_base_den, o->packets_read);
+           ",\"packets_read\":%" PRIu64 ",\"landed_past_hole\":%d}",
+           o->stream_time_base_num, o->stream_time_base_den, o->packets_read, (int)o->landed_past_hole);
 }
 
 static void put_counters(void)

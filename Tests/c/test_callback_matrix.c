@@ -327,7 +327,8 @@ static void matrix_log(int level, const char *msg, void *u)
         if (!thread_named("fpx-index")) return;
         break;
     case CTX_LOG_RELOAD:
-        if (!thread_named("fpx-hls-reload")) return;
+        /* Live reloads are jobs on the shared pool (the player's own jobs are idle by now). */
+        if (!thread_named("fpx-worker")) return;
         break;
     }
     if (claim(c))

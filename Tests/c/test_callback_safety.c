@@ -15,7 +15,7 @@ static struct {
     fpx_player *player;
     fpx_scrub_session *scrub;
     int ran;
-    struct call calls[35];
+    struct call calls[39];
 } t;
 
 static void in_callback(const fpx_seek_outcome *outcome, void *userdata)
@@ -127,6 +127,18 @@ static void in_callback(const fpx_seek_outcome *outcome, void *userdata)
     t.calls[i].name = "fpx_player_seek_to_date";
     t.calls[i].callback_safe = 1;
     t.calls[i++].rc = fpx_player_seek_to_date(t.player, (int64_t)0, fpx_precision_exact(), NULL, NULL, NULL);
+    t.calls[i].name = "fpx_player_hls_variant_count";
+    t.calls[i].callback_safe = 1;
+    t.calls[i++].rc = fpx_player_hls_variant_count(t.player, NULL);
+    t.calls[i].name = "fpx_player_hls_variant";
+    t.calls[i].callback_safe = 1;
+    t.calls[i++].rc = fpx_player_hls_variant(t.player, (int)0, NULL);
+    t.calls[i].name = "fpx_player_hls_rendition_count";
+    t.calls[i].callback_safe = 1;
+    t.calls[i++].rc = fpx_player_hls_rendition_count(t.player, NULL);
+    t.calls[i].name = "fpx_player_hls_rendition";
+    t.calls[i].callback_safe = 1;
+    t.calls[i++].rc = fpx_player_hls_rendition(t.player, (int)0, NULL);
     t.calls[i].name = "fpx_player_close_item";
     t.calls[i].callback_safe = 1;
     t.calls[i++].rc = fpx_player_close_item(t.player);

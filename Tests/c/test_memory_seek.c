@@ -392,7 +392,7 @@ static void server_stop(server *s)
 static void grid_seeks(const char *path, fpx_delivery_mode mode)
 {
     fpx_player *p = make_player(mode);
-    fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0};
+    fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0, 0, 0, 0};
     gt_file gt;
     gt_packet *ord;
     item it;
@@ -493,7 +493,7 @@ static void index_seeks(const char *path)
         int v;
         for (v = 0; v < 2; v++) {
             fpx_player *p = make_player(FPX_DELIVERY_HOST);
-            fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0};
+            fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0, 0, 0, 0};
             item it;
             outbox box;
             uint64_t id = 0, d0;
@@ -535,7 +535,7 @@ static void http_position_error(const char *path)
     server s;
     fpx_player_config cfg;
     fpx_player *p = NULL;
-    fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0};
+    fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0, 0, 0, 0};
     fpx_seek_outcome o;
     fpx_packet pk;
     gt_file gt;
@@ -640,7 +640,7 @@ static void busy_engine(const char *path)
     server s;
     fpx_player_config cfg;
     fpx_player *p = NULL;
-    fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0};
+    fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0, 0, 0, 0};
     fpx_seek_outcome o;
     reader r;
     pthread_t th;
@@ -707,7 +707,7 @@ static void busy_engine(const char *path)
 static void storm(const char *path)
 {
     fpx_player *p = make_player(FPX_DELIVERY_HOST);
-    fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0};
+    fpx_item_status_info st = {sizeof(fpx_item_status_info), 0, 0, 0, 0, 0, 0, 0};
     fpx_seek_outcome o;
     fpx_packet pk;
     item it;

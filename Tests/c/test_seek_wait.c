@@ -22,6 +22,7 @@
  * usage: test_seek_wait FIXTURE_DIR
  */
 #include "check.h"
+#include <stddef.h>
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -361,10 +362,13 @@ static void arguments(void)
         untouched &= buf[i] == 0xCD;
     CHECK(untouched);
 
-    /* struct_size 0 reads as the whole struct. */
+    /* struct_size 0 reads as the 0.2 layout (a host that predates struct_size): up to
+     * packets_read; landed_past_hole (0.4.0) is not written. */
     memset(&o, 0, sizeof o);
+    o.landed_past_hole = (fpx_hole_reason)77;
     CHECK_OK(fpx_player_seek_wait(p, fpx_time_make(2, 1), fpx_precision_exact(), 30000, &o));
-    CHECK_EQ(o.struct_size, sizeof o);
+    CHECK_EQ(o.struct_size, offsetof(fpx_seek_outcome, packets_read) + sizeof o.packets_read);
+    CHECK_EQ((int)o.landed_past_hole, 77);
     CHECK_EQ(o.finished, 1);
     fpx_player_destroy(p);
     CHECK_ERR(fpx_player_seek_wait(p, fpx_time_make(1, 1), fpx_precision_exact(), 1000, &o), FPX_ERROR_INVALID_HANDLE);

@@ -906,9 +906,24 @@ def test_stalled_segment_fails_with_timeout(live: LiveStream, faults, host, faul
     assert d["ms"] < 1000, d
 
 
-def test_404_segment_is_not_found(live: LiveStream, faults, host):
-    h, _ = _seek_into_faulted_segment(live, faults, host, "404", Fraction(1, 2),
-                                      "FPX_ERROR_NOT_FOUND")
+def test_404_segment_is_a_hole_the_seek_lands_past(live: LiveStream, faults, host):
+    # seek.h "Gaps": a segment that answers 404 twice is a hole; a seek into it lands on the
+    # first frame of the next segment, with landed_past_hole FPX_HOLE_FAILED (2).
+    h = host(live.url, "--timeout", str(IO_TIMEOUT_MS))
+    w = h.one("window")
+    tl = origin_of(live, h, w)
+    m = seekable_unrequested(live, tl, w, h.t_start)
+    faults.add_fault(_segname(m), "404")
+    t_fault = time.time()
+    r = h.one(f"seek {frac_arg(tl.start(m) + Fraction(1, 2))} exact", timeout=IO_TIMEOUT_MS / 1000 + 20)
+    o = r["outcome"]
+    hit = [q for q in live.server.requests(t_fault, name=_segname(m)) if q.fault == "404"]
+    assert len(hit) == 2, f"segment {m} requested {len(hit)} times (tried, and once more)"
+    assert o["finished"] == 1 and o["landed_past_hole"] == 2, o
+    assert o["frame_covers_target"] == 0
+    landed = tl.frame_of_pts(o["landed_stream_pts"])
+    assert landed is not None and landed[0] == m + 1, (landed, m)
+    assert o["landed_stream_pts"] == tl.truth(m + 1).frames[0].pts
     h.finish()
 
 

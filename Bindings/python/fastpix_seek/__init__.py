@@ -41,7 +41,8 @@ from .player import (MAX_CALLBACK_ERRORS, CallbackExceptionHandler, Player, Scru
                      get_callback_exception_handler, set_callback_exception_handler)
 from .types import (ClampKind, DateSeekResult, DateSeekUnavailableReason, LiveEdgeResult,
                     LiveSeekWindow, unix_us_to_datetime, DeliveryMode, IndexMode, FinishReason, FrameStepDirection,
-                    FrameStepResult, FrameStepUnavailableReason, ItemInfo, ItemStatus,
+                    FrameStepResult, FrameStepUnavailableReason, HLSRendition, HLSVariant, HoleReason,
+                    ItemInfo, ItemStatus,
                     ItemStatusInfo, LandingResolution, MediaType, Packet, PlayerStats,
                     PrecisionKind, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
                     SeekOutcome, SeekPrecision, StreamInfo, TimeLike, from_fpx_time,
@@ -105,7 +106,7 @@ __all__ = [
     "SeekPrecisionListener", "SeekPrecision", "SeekOutcome", "SeekAccuracy",
     "SeekClamp", "ScrubPosition", "FrameStepResult", "ItemStatusInfo", "ItemInfo",
     "StreamInfo", "Packet", "PlayerStats", "PrecisionKind", "FinishReason", "ClampKind",
-    "LandingResolution", "ScrubState", "FrameStepDirection", "FrameStepUnavailableReason",
+    "LandingResolution", "HoleReason", "HLSVariant", "HLSRendition", "ScrubState", "FrameStepDirection", "FrameStepUnavailableReason",
     "ItemStatus", "MediaType", "DeliveryMode", "IndexMode", "TimeLike", "to_fraction", "to_fpx_time",
     "from_fpx_time", "set_callback_exception_handler", "get_callback_exception_handler",
     "default_callback_exception_handler", "CallbackExceptionHandler", "MAX_CALLBACK_ERRORS",

@@ -113,6 +113,19 @@ class LandingResolution(enum.IntEnum):
     FALLBACK_COVERING_FRAME = 3
 
 
+class HoleReason(enum.IntEnum):
+    """``fpx_hole_reason``: HLS holes: segments that are never read. A hole is an EXT-X-GAP segment
+    (never fetched) or a segment whose download failed twice in a row (HTTP 404 or 5xx, or a
+    missing file; it is retried once at once). See "Gaps" in "Live and DVR HLS". Added in 0.4.0.
+    """
+    #: no hole
+    NONE = 0
+    #: EXT-X-GAP: the segment has no media and is not fetched
+    GAP = 1
+    #: the segment failed twice (404, 5xx, missing file)
+    FAILED = 2
+
+
 class ScrubState(enum.IntEnum):
     """``fpx_scrub_state`` (seek.h)."""
     #: no gesture in progress
@@ -243,6 +256,7 @@ ERRORS: Dict[int, Tuple[str, str]] = {
     -28: ('FPX_ERROR_FFMPEG_MISMATCH', 'loaded FFmpeg majors differ from the build\'s; see "FFmpeg ABI"'),
     -29: ('FPX_ERROR_REFERENCE_STREAM', 'the reference stream cannot be disabled'),
     -30: ('FPX_ERROR_NO_FILE_DESCRIPTORS', 'the process (EMFILE) or system (ENFILE) is out of file descriptors'),
+    -31: ('FPX_ERROR_ENCRYPTION', 'HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0)'),
 }
 
 # ---- enumerators as module constants (the raw C names) ----------------------------
@@ -278,6 +292,7 @@ FPX_ERROR_TOO_LARGE = -27
 FPX_ERROR_FFMPEG_MISMATCH = -28
 FPX_ERROR_REFERENCE_STREAM = -29
 FPX_ERROR_NO_FILE_DESCRIPTORS = -30
+FPX_ERROR_ENCRYPTION = -31
 FPX_PRECISION_EXACT = 0
 FPX_PRECISION_NEAREST_KEYFRAME = 1
 FPX_PRECISION_DEFAULT = 2
@@ -294,6 +309,9 @@ FPX_LANDING_NONE = 0
 FPX_LANDING_COVERING_FRAME = 1
 FPX_LANDING_KEYFRAME = 2
 FPX_LANDING_FALLBACK_COVERING_FRAME = 3
+FPX_HOLE_NONE = 0
+FPX_HOLE_GAP = 1
+FPX_HOLE_FAILED = 2
 FPX_SCRUB_IDLE = 0
 FPX_SCRUB_SCRUBBING = 1
 FPX_SCRUB_SETTLING = 2
@@ -354,6 +372,7 @@ __all__ = [
     'FinishReason',
     'ClampKind',
     'LandingResolution',
+    'HoleReason',
     'ScrubState',
     'FrameStepDirection',
     'FrameStepUnavailableReason',
@@ -394,6 +413,7 @@ __all__ = [
     'FPX_ERROR_FFMPEG_MISMATCH',
     'FPX_ERROR_REFERENCE_STREAM',
     'FPX_ERROR_NO_FILE_DESCRIPTORS',
+    'FPX_ERROR_ENCRYPTION',
     'FPX_PRECISION_EXACT',
     'FPX_PRECISION_NEAREST_KEYFRAME',
     'FPX_PRECISION_DEFAULT',
@@ -410,6 +430,9 @@ __all__ = [
     'FPX_LANDING_COVERING_FRAME',
     'FPX_LANDING_KEYFRAME',
     'FPX_LANDING_FALLBACK_COVERING_FRAME',
+    'FPX_HOLE_NONE',
+    'FPX_HOLE_GAP',
+    'FPX_HOLE_FAILED',
     'FPX_SCRUB_IDLE',
     'FPX_SCRUB_SCRUBBING',
     'FPX_SCRUB_SETTLING',

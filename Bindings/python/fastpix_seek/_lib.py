@@ -193,6 +193,7 @@ class fpx_seek_outcome(Structure):
         ("stream_time_base_num", c_int32),
         ("stream_time_base_den", c_int32),
         ("packets_read", c_uint64),
+        ("landed_past_hole", c_enum),  # fpx_hole_reason (0.4.0)
     ]
 
 
@@ -223,6 +224,10 @@ class fpx_item_status_info(_OutputStruct):
         ("status", c_enum),         # fpx_item_status
         ("error", c_int),
         ("av_error", c_int),
+        # 0.4.0: HLS holes (seek.h, "Gaps")
+        ("segments_skipped", c_uint64),
+        ("last_skipped_sequence", c_int64),
+        ("last_skip_reason", c_enum),  # fpx_hole_reason
     ]
 
 
@@ -320,6 +325,8 @@ class fpx_packet(_OutputStruct):
         ("landed_pts_in_stream", c_int64),
         ("trim_samples", c_int64),
         ("landed_stream_index", c_int),
+        # 0.4.0: item time 0 on this packet's timeline, reference-stream ticks
+        ("item_origin_pts", c_int64),
     ]
 
 
@@ -359,6 +366,38 @@ class fpx_scrub_result(Structure):
 
 #: typedef void (*fpx_scrub_callback)(const fpx_scrub_result *result, void *userdata);
 fpx_scrub_callback = CFUNCTYPE(None, POINTER(fpx_scrub_result), c_void_p)
+
+
+class fpx_hls_variant(_OutputStruct):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("is_iframe", c_int),
+        ("selected", c_int),
+        ("bandwidth", c_int64),
+        ("average_bandwidth", c_int64),
+        ("width", c_int),
+        ("height", c_int),
+        ("frame_rate_num", c_int32),
+        ("frame_rate_den", c_int32),
+        ("codecs", c_char_p),
+        ("hdcp_level", c_char_p),
+        ("audio_group", c_char_p),
+    ]
+
+
+class fpx_hls_rendition(_OutputStruct):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("type", c_enum),           # fpx_media_type
+        ("group_id", c_char_p),
+        ("name", c_char_p),
+        ("language", c_char_p),
+        ("channels", c_char_p),
+        ("is_default", c_int),
+        ("autoselect", c_int),
+        ("has_uri", c_int),
+        ("in_selected_group", c_int),
+    ]
 
 
 class fpx_live_seek_window(_OutputStruct):
@@ -427,6 +466,10 @@ class fpx_player_config(Structure):
         ("protocol_whitelist", c_char_p),
         ("max_buffer_bytes", c_int64),
         ("index_mode", c_enum),     # fpx_index_mode
+        # 0.4.0: the HLS variant choice
+        ("hls_max_bandwidth", c_int64),
+        ("hls_variant", c_int32),
+        ("hls_max_height", c_int32),
     ]
 
 
@@ -443,6 +486,7 @@ class fpx_player_stats(_OutputStruct):
         ("events_delivered", c_uint64),
         ("index_frames", c_uint64),
         ("index_complete", c_int),
+        ("segments_skipped", c_uint64),  # 0.4.0
     ]
 
 
@@ -562,6 +606,10 @@ FUNCTIONS: List[Binding] = [
     Binding("fpx_player_item_info", [_P, POINTER(fpx_item_info)], c_int, check_error),
     Binding("fpx_player_stream_info", [_P, c_int, POINTER(fpx_stream_info)], c_int,
             check_error),
+    Binding("fpx_player_hls_variant_count", [_P, POINTER(c_int)], c_int, check_error),
+    Binding("fpx_player_hls_variant", [_P, c_int, POINTER(fpx_hls_variant)], c_int, check_error),
+    Binding("fpx_player_hls_rendition_count", [_P, POINTER(c_int)], c_int, check_error),
+    Binding("fpx_player_hls_rendition", [_P, c_int, POINTER(fpx_hls_rendition)], c_int, check_error),
     Binding("fpx_player_seekable_range", [_P, POINTER(fpx_time), POINTER(fpx_time)], c_int,
             check_error),
     Binding("fpx_player_setup_seek_manager", [_P], c_int, check_error),
@@ -729,7 +777,8 @@ _OPTIONAL_PREFIXES = ("fpx_scrub_", "fpx_player_scrub_session", "fpx_player_step
                       "fpx_player_seek_to_date", "fpx_date_seek_reason_explanation",
                       "fpx_player_seek_wait", "fpx_player_set_stream_enabled",
                       "fpx_ffmpeg_versions", "fpx_player_set_continuation",
-                      "fpx_player_report_decoded", "fpx_player_unread_packets")
+                      "fpx_player_report_decoded", "fpx_player_unread_packets",
+                      "fpx_player_hls_")
 _REQUIRED = {b.name for b in FUNCTIONS if not b.name.startswith(_OPTIONAL_PREFIXES)}
 
 

@@ -57,6 +57,7 @@ __all__ = [
     "FFmpegMismatchError",
     "ReferenceStreamError",
     "NoFileDescriptorsError",
+    "EncryptionError",
     "ERROR_CLASSES",
     "ERROR_NAMES",
     "error_class_for",
@@ -304,6 +305,14 @@ class NoFileDescriptorsError(FastPixSeekError, OSError):
     default_code = -30
 
 
+class EncryptionError(FastPixSeekError):
+    """FPX_ERROR_ENCRYPTION: HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than
+    NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be
+    fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0).
+    """
+    default_code = -31
+
+
 #: code -> exception class. Unknown codes map to FastPixSeekError itself.
 ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     InvalidHandleError.default_code: InvalidHandleError,
@@ -336,6 +345,7 @@ ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     FFmpegMismatchError.default_code: FFmpegMismatchError,
     ReferenceStreamError.default_code: ReferenceStreamError,
     NoFileDescriptorsError.default_code: NoFileDescriptorsError,
+    EncryptionError.default_code: EncryptionError,
 }
 
 

@@ -79,7 +79,7 @@ from . import errors as _errors
 _INT64_MAX = 2**63 - 1
 from .types import _SET_R, _SET_TB, _SET_ORIGIN
 from .types import (DateSeekResult, DeliveryMode, IndexMode, FrameStepResult, LiveEdgeResult,
-                    LiveSeekWindow, ItemInfo, ItemStatusInfo, Packet,
+                    LiveSeekWindow, ItemInfo, ItemStatusInfo, Packet, HLSVariant, HLSRendition,
                     PlayerStats, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
                     SeekOutcome, SeekPrecision, StreamInfo, TimeLike, _enum, from_fpx_time,
                     to_fpx_time, FrameStepDirection)
@@ -735,6 +735,10 @@ class Player:
       :class:`~fastpix_seek.errors.TooLargeError`.
     * ``index_mode``: :class:`~fastpix_seek.IndexMode` (``fpx_player_config.index_mode``):
       ``FULL`` indexes the whole file in the background so later seeks resolve from memory.
+    * ``hls_variant``, ``hls_max_bandwidth``, ``hls_max_height``: which variant of an HLS master
+      playlist plays (``fpx_player_config.hls_*``): ``hls_variant`` an index of
+      :meth:`hls_variants` (0-based; an I-frame one fails the open), else the highest
+      bandwidth within the caps; None: no choice, no cap.
 
     ``io_timeout`` values that int64 milliseconds cannot hold raise
     :class:`~fastpix_seek.errors.InvalidArgumentError` (never a silent wrap to "no bound").
@@ -752,7 +756,10 @@ class Player:
                  seek_manager: bool = True,
                  protocols: Optional[Iterable[str]] = None,
                  max_buffer_bytes: Optional[int] = None,
-                 index_mode: IndexMode = IndexMode.KEYFRAMES) -> None:
+                 index_mode: IndexMode = IndexMode.KEYFRAMES,
+                 hls_variant: Optional[int] = None,
+                 hls_max_bandwidth: Optional[int] = None,
+                 hls_max_height: Optional[int] = None) -> None:
         self._handle: Optional[_lib.PlayerHandle] = None
         self._core = _Core()
         self._close_lock = threading.Lock()
@@ -778,6 +785,8 @@ class Player:
         self._tb_cache: Dict[int, Optional[Fraction]] = {}
         self._origin: Optional[Fraction] = None
         self._origin_known = False
+        self._origins: Dict[int, Fraction] = {}
+        self._ref_tb: Optional[Fraction] = None
         self._loop_reader: Optional[_LoopReader] = None
         #: One thread for this player's blocking calls made from asyncio (created lazily), so
         #: they run in the order they were awaited and never on the event loop.
@@ -822,6 +831,23 @@ class Player:
         if not -2 ** 31 <= int(index_mode) < 2 ** 31:
             raise _errors.UnknownEnumError(detail=f"index_mode is {index_mode!r}")
         cfg.index_mode = int(index_mode)
+        # HLS variant choice (fpx_player_config.hls_*): hls_variant is 0-based here, as
+        # HLSVariant.index; the C field counts from 1 (0: choose by the caps).
+        for name, value, cap in (("hls_variant", hls_variant, 2 ** 31 - 2),
+                                 ("hls_max_bandwidth", hls_max_bandwidth, _INT64_MAX),
+                                 ("hls_max_height", hls_max_height, 2 ** 31 - 1)):
+            if value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
+            if not 0 <= value <= cap:
+                raise _errors.InvalidArgumentError(detail=f"{name} is {value!r}")
+        if hls_variant is not None:
+            cfg.hls_variant = hls_variant + 1
+        if hls_max_bandwidth is not None:
+            cfg.hls_max_bandwidth = hls_max_bandwidth
+        if hls_max_height is not None:
+            cfg.hls_max_height = hls_max_height
         if wakeup is not None:
             cfg.wakeup = _wakeup
             cfg.wakeup_userdata = self._core.register(_WakeupEntry(wakeup))
@@ -1111,6 +1137,32 @@ class Player:
         whose frame your decoder has not returned, continue too. Never report less than
         your decoder returned. The C function is ``fpx_player_report_decoded``."""
         _lib.lib.fpx_player_report_decoded(self._hq(), int(pts))
+
+    def hls_variants(self) -> List[HLSVariant]:
+        """The READY HLS item's master-playlist variants, in playlist order (I-frame ones
+        included, flagged); [] without a master playlist. The C functions are
+        ``fpx_player_hls_variant_count`` and ``fpx_player_hls_variant``."""
+        n = ctypes.c_int(0)
+        _lib.lib.fpx_player_hls_variant_count(self._hq(), ctypes.byref(n))
+        out = []
+        for i in range(n.value):
+            v = _lib.fpx_hls_variant()
+            _lib.lib.fpx_player_hls_variant(self._hq(), i, ctypes.byref(v))
+            out.append(HLSVariant._from_c(i, v))
+        return out
+
+    def hls_renditions(self) -> List[HLSRendition]:
+        """The READY HLS item's EXT-X-MEDIA renditions, in playlist order (listed only in
+        0.4.0); [] without a master playlist. The C functions are
+        ``fpx_player_hls_rendition_count`` and ``fpx_player_hls_rendition``."""
+        n = ctypes.c_int(0)
+        _lib.lib.fpx_player_hls_rendition_count(self._hq(), ctypes.byref(n))
+        out = []
+        for i in range(n.value):
+            r = _lib.fpx_hls_rendition()
+            _lib.lib.fpx_player_hls_rendition(self._hq(), i, ctypes.byref(r))
+            out.append(HLSRendition._from_c(i, r))
+        return out
 
     def set_stream_enabled(self, index: int, enabled: bool) -> None:
         """Switches a stream of the ready item off or back on: a disabled stream is discarded
@@ -1411,6 +1463,7 @@ class Player:
         self._tb_cache = {}
         self._origin = None
         self._origin_known = False
+        self._origins = {}
 
     def _time_base(self, index: int) -> Optional[Fraction]:
         cache = self._tb_cache
@@ -1425,11 +1478,26 @@ class Player:
         if not self._origin_known:
             try:
                 info = self.item_info()
-                self._origin = info.origin if info.time_base is not None else None
+                ok = info.time_base is not None and info.start_pts != _lib.FPX_NOPTS
+                self._origin = info.origin if ok else None
+                self._ref_tb = info.time_base
             except _errors.FastPixSeekError:
                 self._origin = None
+                self._ref_tb = None
             self._origin_known = True
         return self._origin
+
+    def _packet_origin(self, origin_pts: int) -> Optional[Fraction]:
+        """fpx_packet.item_origin_pts as seconds (HLS: per discontinuity domain), cached."""
+        got = self._origins.get(origin_pts)
+        if got is None:
+            if not self._origin_known:
+                self._item_origin()
+            tb = self._ref_tb
+            if tb is None:
+                return self._origin
+            got = self._origins[origin_pts] = origin_pts * tb
+        return got
 
     def read_packet(self) -> Packet:
         """The next packet of the current item (any stream, demux order), copied.
@@ -1453,7 +1521,7 @@ class Player:
     # fpx_packet as struct.unpack_from sees it (native alignment; tests/ check the offsets):
     # struct_size data size stream_index pts dts duration pos flags seek_id av_packet
     # landed_pts landed_pts_in_stream trim_samples landed_stream_index
-    _PACKET_LAYOUT = struct.Struct("@NPNiqqqqIQPqqqi")
+    _PACKET_LAYOUT = struct.Struct("@NPNiqqqqIQPqqqiq")
 
     def _read_raw(self, h: Any, n: int,
                   stop: List[bool]) -> Tuple[List[Any], Optional[BaseException]]:
@@ -1503,6 +1571,9 @@ class Player:
         tb = self._tb_cache.get(u[3], _MISSING)
         if tb is _MISSING:
             tb = self._time_base(u[3])
+        op = u[15] if len(u) > 15 else _lib.FPX_NOPTS
+        if op != _lib.FPX_NOPTS:
+            return Packet._from_raw(raw, tb, self._packet_origin(op))
         return Packet._from_raw(raw, tb, self._origin if self._origin_known
                                 else self._item_origin())
 

@@ -44,13 +44,13 @@ from . import _lib
 from . import errors as _errors
 
 __all__ = [
-    "TimeLike", "PrecisionKind", "FinishReason", "ClampKind", "LandingResolution", "ScrubState",
+    "TimeLike", "PrecisionKind", "FinishReason", "ClampKind", "LandingResolution", "HoleReason", "ScrubState",
     "FrameStepDirection", "FrameStepUnavailableReason", "ItemStatus", "MediaType",
     "DateSeekUnavailableReason", "LiveSeekWindow", "LiveEdgeResult", "DateSeekResult",
     "unix_us_to_datetime",
     "DeliveryMode", "SeekPrecision", "SeekClamp", "SeekAccuracy", "SeekOutcome",
     "ScrubPosition", "FrameStepResult", "ScrubResult", "ItemStatusInfo", "ItemInfo",
-    "StreamInfo", "Packet",
+    "StreamInfo", "Packet", "HLSVariant", "HLSRendition",
     "PlayerStats", "IndexMode", "to_fraction", "to_fpx_time", "from_fpx_time", "INT32_MAX", "NANOSECOND",
 ]
 
@@ -68,7 +68,7 @@ NANOSECOND = 10 ** 9
 # ----------------------------------------------------------------------------------------
 
 from ._abi import (ClampKind, DateSeekUnavailableReason, DeliveryMode,  # noqa: E402
-                   FinishReason, FrameStepDirection, FrameStepUnavailableReason, IndexMode,
+                   FinishReason, FrameStepDirection, FrameStepUnavailableReason, HoleReason, IndexMode,
                    ItemStatus, LandingResolution, MediaType, PrecisionKind, ScrubState)
 
 _E = TypeVar("_E", bound=enum.IntEnum)
@@ -326,6 +326,9 @@ class SeekOutcome:
     landed_stream_pts: Optional[int]
     stream_time_base: Optional[Fraction]
     packets_read: int
+    #: HLS: the target was in a hole (a GAP or failed segment) and the seek landed on the
+    #: first frame after it (seek.h, "Gaps"); HoleReason.NONE otherwise.
+    landed_past_hole: HoleReason = HoleReason.NONE
 
     @property
     def delta(self) -> Optional[Fraction]:
@@ -402,7 +405,9 @@ class SeekOutcome:
             landed_is_keyframe=bool(o.landed_is_keyframe), stream_index=int(o.stream_index),
             landed_stream_pts=_pts(o.landed_stream_pts),
             stream_time_base=_time_base(o.stream_time_base_num, o.stream_time_base_den),
-            packets_read=int(o.packets_read))
+            packets_read=int(o.packets_read),
+            landed_past_hole=_enum(HoleReason, o.landed_past_hole)
+            if o.struct_size >= _lib.fpx_seek_outcome.landed_past_hole.offset + 4 else HoleReason.NONE)
 
 
 # ----------------------------------------------------------------------------------------
@@ -484,6 +489,10 @@ class ItemStatusInfo:
     error: int
     #: FFmpeg's original AVERROR when FAILED, else 0.
     av_error: int
+    #: HLS holes met by the item so far (seek.h, "Gaps"): each segment once, the latest named.
+    segments_skipped: int = 0
+    last_skipped_sequence: int = -1
+    last_skip_reason: HoleReason = HoleReason.NONE
 
     @property
     def exception(self) -> Optional[_errors.FastPixSeekError]:
@@ -492,8 +501,62 @@ class ItemStatusInfo:
 
     @classmethod
     def _from_c(cls, s: "_lib.fpx_item_status_info") -> "ItemStatusInfo":
+        if s.struct_size < _lib.fpx_item_status_info.last_skip_reason.offset + 4:
+            return cls(int(s.struct_size), int(s.item_id), _enum(ItemStatus, s.status),
+                       int(s.error), int(s.av_error))
         return cls(int(s.struct_size), int(s.item_id), _enum(ItemStatus, s.status),
-                   int(s.error), int(s.av_error))
+                   int(s.error), int(s.av_error), int(s.segments_skipped), int(s.last_skipped_sequence),
+                   _enum(HoleReason, s.last_skip_reason))
+
+
+def _s(b: Optional[bytes]) -> Optional[str]:
+    return None if b is None else b.decode("utf-8", "replace")
+
+
+@dataclass(frozen=True)
+class HLSVariant:
+    """A variant of an HLS master playlist (fpx_hls_variant, 0.4.0): EXT-X-STREAM-INF, or
+    EXT-X-I-FRAME-STREAM-INF (``is_iframe``: listed, never played). ``selected``: the one the
+    item plays."""
+    index: int
+    is_iframe: bool
+    selected: bool
+    bandwidth: int
+    average_bandwidth: Optional[int]
+    resolution: Optional[Tuple[int, int]]
+    frame_rate: Optional[Fraction]
+    codecs: Optional[str]
+    hdcp_level: Optional[str]
+    audio_group: Optional[str]
+
+    @classmethod
+    def _from_c(cls, i: int, v: "_lib.fpx_hls_variant") -> "HLSVariant":
+        return cls(i, bool(v.is_iframe), bool(v.selected), int(v.bandwidth),
+                   int(v.average_bandwidth) or None,
+                   (int(v.width), int(v.height)) if v.width or v.height else None,
+                   Fraction(v.frame_rate_num, v.frame_rate_den) if v.frame_rate_den > 0 else None,
+                   _s(v.codecs), _s(v.hdcp_level), _s(v.audio_group))
+
+
+@dataclass(frozen=True)
+class HLSRendition:
+    """An EXT-X-MEDIA rendition (fpx_hls_rendition, 0.4.0). Listed only in 0.4.0: one with
+    its own URI (``has_uri``) is not demuxed; subtitles and closed captions never are."""
+    index: int
+    type: MediaType
+    group_id: Optional[str]
+    name: Optional[str]
+    language: Optional[str]
+    channels: Optional[str]
+    is_default: bool
+    autoselect: bool
+    has_uri: bool
+    in_selected_group: bool
+
+    @classmethod
+    def _from_c(cls, i: int, r: "_lib.fpx_hls_rendition") -> "HLSRendition":
+        return cls(i, _enum(MediaType, r.type), _s(r.group_id), _s(r.name), _s(r.language), _s(r.channels),
+                   bool(r.is_default), bool(r.autoselect), bool(r.has_uri), bool(r.in_selected_group))
 
 
 @dataclass(frozen=True)
@@ -828,7 +891,8 @@ class Packet:
 
     @property
     def item_time(self) -> Optional[Fraction]:
-        """pts as exact seconds on the item timeline (pts_time - item origin)."""
+        """pts as exact seconds on the item timeline (pts_time - item origin; the origin is
+        fpx_packet.item_origin_pts, per discontinuity domain for HLS, else start_pts)."""
         try:
             return self._it
         except AttributeError:
@@ -1058,6 +1122,8 @@ class PlayerStats:
     #: it reached the end of the item (see IndexMode).
     index_frames: int
     index_complete: int
+    #: HLS holes of the current item (seek.h, "Gaps").
+    segments_skipped: int = 0
 
     def __repr__(self) -> str:
         # Short (< 200 characters): the counters, without struct_size.

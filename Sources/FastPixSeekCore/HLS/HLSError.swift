@@ -13,6 +13,9 @@ public enum HLSError: Error, Hashable, CustomStringConvertible, Sendable {
     /// (`EXT-X-KEY` with a METHOD other than NONE, `EXT-X-SESSION-KEY`), delta
     /// updates (`EXT-X-SKIP`) and variable substitution (`EXT-X-DEFINE`).
     case unsupported(tag: String)
+    /// Encryption that cannot be applied: the tag and its METHOD (or KEYFORMAT), e.g.
+    /// "EXT-X-KEY METHOD=SAMPLE-AES". FPX_ERROR_ENCRYPTION.
+    case encryption(String)
     /// Past a bound of the parser: the segment count cap or the byte budget the caller
     /// gave (`HLSPlaylist.Limits`). FPX_ERROR_TOO_LARGE.
     case tooLarge(String)
@@ -25,6 +28,7 @@ public enum HLSError: Error, Hashable, CustomStringConvertible, Sendable {
         switch self {
         case .notAPlaylist, .invalidEncoding, .malformed: return .invalidData
         case .unsupported: return .unsupported
+        case .encryption: return .encryption
         case .tooLarge: return .tooLarge
         case .outOfMemory: return .noMemory
         }
@@ -36,6 +40,7 @@ public enum HLSError: Error, Hashable, CustomStringConvertible, Sendable {
         case .invalidEncoding: return "playlist is not valid UTF-8"
         case .malformed(let line, let reason): return "malformed playlist at line \(line): \(reason)"
         case .unsupported(let tag): return "unsupported HLS feature: \(tag)"
+        case .encryption(let what): return "HLS encryption not supported: \(what)"
         case .tooLarge(let why): return "playlist too large: \(why)"
         case .outOfMemory: return "out of memory for the playlist's segments"
         }

@@ -176,6 +176,10 @@ public struct HLSVariant: Hashable, Sendable {
     public internal(set) var rawURI: String
     /// Every attribute of the `EXT-X-STREAM-INF` tag.
     public internal(set) var attributes: HLSAttributeList
+    /// An `EXT-X-I-FRAME-STREAM-INF` variant: listed, never chosen for playback.
+    public internal(set) var iFrame = false
+    /// HDCP-LEVEL as written (TYPE-0, TYPE-1, NONE).
+    public var hdcpLevel: String? { attributes.enumerated("HDCP-LEVEL") }
 
     /// CODECS split on commas, blanks trimmed.
     public var codecList: [String] {
@@ -197,6 +201,8 @@ public struct HLSRendition: Hashable, Sendable {
     public internal(set) var isDefault: Bool
     public internal(set) var autoselect: Bool
     public internal(set) var attributes: HLSAttributeList
+    /// CHANNELS as written (e.g. "2", "16/JOC").
+    public var channels: String? { attributes.quotedString("CHANNELS") }
 }
 
 public enum HLSVariantPolicy: Hashable, Sendable {
@@ -219,6 +225,8 @@ public struct HLSMasterPlaylist: Hashable, Sendable {
     /// Picks a variant by BANDWIDTH; ties go to the earlier variant in the
     /// playlist. Nil when there are no variants.
     public func selectVariant(_ policy: HLSVariantPolicy = .highestBandwidth) -> HLSVariant? {
+        // I-frame variants are listed, never played.
+        let variants = self.variants.filter { !$0.iFrame }
         guard var best = variants.first else { return nil }
         switch policy {
         case .highestBandwidth:

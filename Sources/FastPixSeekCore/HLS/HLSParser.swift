@@ -237,7 +237,16 @@ struct HLSParser {
             case "EXT-X-SESSION-KEY":
                 try markMaster(n)
                 throw HLSError.unsupported(tag: name)
-            case "EXT-X-I-FRAME-STREAM-INF", "EXT-X-SESSION-DATA", "EXT-X-CONTENT-STEERING":
+            case "EXT-X-I-FRAME-STREAM-INF":
+                // Listed (HLSVariant.iFrame), never chosen for playback.
+                try markMaster(n)
+                let a = try attributes(value, name, n)
+                guard let raw = a.quotedString("URI"), !raw.isEmpty else {
+                    throw HLSError.malformed(line: n, reason: "EXT-X-I-FRAME-STREAM-INF needs a quoted URI")
+                }
+                try variant(a, raw, n)
+                variants[variants.count - 1].iFrame = true
+            case "EXT-X-SESSION-DATA", "EXT-X-CONTENT-STEERING":
                 try markMaster(n)
 
             // Media playlist tags.
@@ -351,7 +360,32 @@ struct HLSParser {
                 guard let method = a.enumerated("METHOD") else {
                     throw HLSError.malformed(line: n, reason: "EXT-X-KEY needs a METHOD")
                 }
-                guard method == "NONE" else { throw HLSError.unsupported(tag: name) }
+                switch method {
+                case "NONE":
+                    try builder.setKey(rawURI: nil, iv: nil)
+                case "AES-128":
+                    guard let raw = a.quotedString("URI"), !raw.isEmpty else {
+                        throw HLSError.malformed(line: n, reason: "EXT-X-KEY METHOD=AES-128 needs a quoted URI")
+                    }
+                    if let kf = a.quotedString("KEYFORMAT"), kf != "identity" {
+                        throw HLSError.encryption("EXT-X-KEY METHOD=AES-128 KEYFORMAT=\(kf)")
+                    }
+                    var iv: (UInt64, UInt64)? = nil
+                    if a.contains("IV") {
+                        // A 128-bit number: right-aligned (RFC 8216 4.3.2.4), at most 16 bytes.
+                        guard let b = a.hexadecimal("IV"), b.count <= 16 else {
+                            throw HLSError.malformed(line: n, reason: "EXT-X-KEY IV must be a hexadecimal 128-bit number")
+                        }
+                        let full = [UInt8](repeating: 0, count: 16 - b.count) + b
+                        var hi: UInt64 = 0, lo: UInt64 = 0
+                        for k in 0..<8 { hi = hi << 8 | UInt64(full[k]); lo = lo << 8 | UInt64(full[8 + k]) }
+                        iv = (hi, lo)
+                    }
+                    try builder.setKey(rawURI: raw, iv: iv)
+                default:
+                    // SAMPLE-AES, SAMPLE-AES-CTR, ...: named in the error (and the log).
+                    throw HLSError.encryption("EXT-X-KEY METHOD=\(method)")
+                }
             case "EXT-X-SERVER-CONTROL":
                 try markMedia(n)
                 let a = try attributes(value, name, n)

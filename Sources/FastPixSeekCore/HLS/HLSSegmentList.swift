@@ -69,6 +69,9 @@ public final class FallibleBuffer<T>: @unchecked Sendable {
     }
 
     public func removeAll() { count = 0 }
+
+    /// Drops the last `n` elements (at most all).
+    public func removeLast(_ n: Int) { count -= min(max(n, 0), count) }
 }
 
 /// The segments of a media playlist in a compact form (issue 18.4): one 56-byte entry per
@@ -76,6 +79,23 @@ public final class FallibleBuffer<T>: @unchecked Sendable {
 /// what few segments have (titles, byte ranges, init sections, date anchors, durations too
 /// long for the compact field). `HLSSegment` values are made on demand; URIs are resolved
 /// against the playlist URL when asked for. Immutable once built.
+/// An AES-128 key (EXT-X-KEY METHOD=AES-128, KEYFORMAT identity): its URI (resolved against
+/// the playlist URL when one was given) and its IV when the tag gives one (big-endian, as two
+/// 64-bit halves); without one the IV is the segment's media sequence number.
+public struct HLSKey: Hashable, Sendable {
+    public var uri: String
+    public var ivHi: UInt64?
+    public var ivLo: UInt64?
+    init(uri: String, iv: (UInt64, UInt64)?) { self.uri = uri; ivHi = iv?.0; ivLo = iv?.1 }
+
+    /// The 16 IV bytes for a segment with media sequence number `sequence` (RFC 8216 5.2).
+    public func iv(sequence: Int64) -> [UInt8] {
+        let hi = ivHi ?? 0, lo = ivLo ?? UInt64(bitPattern: sequence)
+        return (0..<8).map { UInt8(truncatingIfNeeded: hi >> (56 - 8 * $0)) } +
+            (0..<8).map { UInt8(truncatingIfNeeded: lo >> (56 - 8 * $0)) }
+    }
+}
+
 public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
     struct Entry: Hashable {
         var uriOffset: UInt32
@@ -98,6 +118,10 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
 
     struct PDTAnchor: Hashable { var ms: Rational; var offset: Rational }
     struct TitleRef { var index: Int32; var offset: UInt32; var length: UInt32 }
+    /// An EXT-X-KEY in effect from segment `from` on (METHOD=AES-128; `uriLength` 0 with
+    /// `none`: METHOD=NONE). Its URI as written (in `text`), its IV when the tag has one.
+    struct KeyRef { var from: Int32; var none: Bool; var uriOffset: UInt32; var uriLength: UInt32
+                    var hasIV: Bool; var ivHi: UInt64; var ivLo: UInt64 }
     /// An EXT-X-MAP: its URI as written (in `text`) and its byte range.
     struct MapRef { var uriOffset: UInt32; var uriLength: UInt32; var hasRange: Bool; var range: HLSByteRange }
 
@@ -110,6 +134,7 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
         let maps = FallibleBuffer<MapRef>()
         let pdts = FallibleBuffer<PDTAnchor>()
         let wide = FallibleBuffer<Rational>()
+        let keys = FallibleBuffer<KeyRef>()
         var datedCount = 0
 
         func string(_ offset: UInt32, _ length: UInt32) -> String {
@@ -163,7 +188,7 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
     public var allocatedBytes: Int {
         let s = storage
         return s.entries.allocatedBytes &+ s.text.allocatedBytes &+ s.ranges.allocatedBytes &+ s.maps.allocatedBytes
-            &+ s.pdts.allocatedBytes &+ s.wide.allocatedBytes &+ s.titles.allocatedBytes
+            &+ s.pdts.allocatedBytes &+ s.wide.allocatedBytes &+ s.titles.allocatedBytes &+ s.keys.allocatedBytes
     }
 
     // MARK: Fields without making an HLSSegment
@@ -225,6 +250,25 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
         return HLSMap(uri: baseURL.map { HLSURL.resolve(base: $0, reference: raw) } ?? raw, rawURI: raw,
                       byteRange: r.hasRange ? r.range : nil)
     }
+
+    /// The AES-128 key segment `i` is encrypted with (EXT-X-KEY), nil when clear.
+    public func key(at i: Int) -> HLSKey? {
+        let ks = storage.keys
+        var lo = 0, hi = ks.count
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2
+            if Int(ks[mid].from) <= i { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo > 0 else { return nil }
+        let k = ks[lo - 1]
+        if k.none { return nil }
+        let raw = storage.string(k.uriOffset, k.uriLength)
+        return HLSKey(uri: baseURL.map { HLSURL.resolve(base: $0, reference: raw) } ?? raw,
+                      iv: k.hasIV ? (k.ivHi, k.ivLo) : nil)
+    }
+
+    /// Marked EXT-X-GAP: never fetched.
+    public func gap(at i: Int) -> Bool { storage.entries[i].flags & HLSSegmentList.flagGap != 0 }
 
     public func discontinuity(at i: Int) -> Bool { storage.entries[i].flags & HLSSegmentList.flagDiscontinuity != 0 }
 
@@ -388,6 +432,20 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
             startNum = sn + dnum
             startExp = se
             if allocatedBytes > maxBytes { throw HLSError.tooLarge("the parsed segments need more than \(maxBytes) bytes") }
+        }
+
+        /// EXT-X-KEY: from the next segment on, encrypted with this AES-128 key (nil: METHOD=NONE).
+        func setKey(rawURI: String?, iv: (UInt64, UInt64)?) throws {
+            let s = storage
+            var k = KeyRef(from: Int32(clamping: s.entries.count), none: rawURI == nil, uriOffset: 0, uriLength: 0,
+                           hasIV: iv != nil, ivHi: iv?.0 ?? 0, ivLo: iv?.1 ?? 0)
+            if let r = rawURI { (k.uriOffset, k.uriLength) = try text(Substring(r)) }
+            if s.keys.count > 0, s.keys[s.keys.count - 1].from == k.from {
+                // A second key tag before the same segment: it wins (the table only grows).
+                try fallible { try s.keys.append(k) }
+            } else {
+                try fallible { try s.keys.append(k) }
+            }
         }
 
         func fallible(_ body: () throws -> Void) throws {

@@ -1,0 +1,80 @@
+/// HLS holes (seek.h, "Gaps"): segments that are never read, EXT-X-GAP ones and ones whose
+/// download failed twice. Pure rules, tested on fake data (HLSHolesTests); the HLS engine
+/// fetches and asks.
+
+/// Why a segment download failed, as far as the hole rule cares.
+public enum SegmentFailure: Hashable, Sendable {
+    /// HTTP 404, or a missing local file.
+    case notFound
+    /// HTTP 5xx.
+    case serverError
+    /// Anything else (a timeout, a refused protocol, bad data, no memory, a cancel).
+    case other
+}
+
+public enum HLSHoles {
+    /// Whether a failed download is retried once and, failing again, makes a hole. Other
+    /// failures stay errors (a timeout or a refused URL is not a hole in the stream).
+    public static func makesHole(_ f: SegmentFailure) -> Bool { f != .other }
+
+    /// Where a seek lands whose covering segment is `i`: `i` itself when it is no hole;
+    /// else the first segment after it that is none (its first frame), else the last
+    /// before it (its last frame). `hole(k)` says whether segment k is a hole (it may
+    /// fetch to find out). Nil when every segment is a hole.
+    public enum Choice: Hashable, Sendable {
+        case segment(Int)
+        /// The first frame of segment `index`, past the hole.
+        case firstFrameAfter(index: Int, reason: HoleReason)
+        /// The last frame of segment `index`: nothing readable after the hole.
+        case lastFrameBefore(index: Int, reason: HoleReason)
+    }
+
+    public static func landing(covering i: Int, count: Int, hole: (Int) throws -> HoleReason) rethrows -> Choice? {
+        guard i >= 0, i < count else { return nil }
+        let r = try hole(i)
+        if r == .none { return .segment(i) }
+        var k = i + 1
+        while k < count {
+            if try hole(k) == .none { return .firstFrameAfter(index: k, reason: r) }
+            k += 1
+        }
+        k = i - 1
+        while k >= 0 {
+            if try hole(k) == .none { return .lastFrameBefore(index: k, reason: r) }
+            k -= 1
+        }
+        return nil
+    }
+
+    /// The segment a step continues in after running off segment `from`: the next one
+    /// (forward) or previous one that is no hole, skipping holes; nil when none is left
+    /// in the window that way.
+    public static func stepTarget(from i: Int, forward: Bool, count: Int, hole: (Int) throws -> HoleReason) rethrows -> Int? {
+        var k = forward ? i + 1 : i - 1
+        while k >= 0 && k < count {
+            if try hole(k) == .none { return k }
+            k += forward ? 1 : -1
+        }
+        return nil
+    }
+}
+
+/// What the host is told about holes: each segment counted once, the latest named.
+public struct HoleReport: Hashable, Sendable {
+    public private(set) var count: UInt64 = 0
+    public private(set) var lastSequence: Int64 = -1
+    public private(set) var lastReason: HoleReason = .none
+    private var seen: Set<Int64> = []
+
+    public init() {}
+
+    /// Records a hole; true when it is new (not counted before).
+    @discardableResult
+    public mutating func record(sequence: Int64, reason: HoleReason) -> Bool {
+        guard reason != .none, seen.insert(sequence).inserted else { return false }
+        count &+= 1
+        lastSequence = sequence
+        lastReason = reason
+        return true
+    }
+}

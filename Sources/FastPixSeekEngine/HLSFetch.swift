@@ -1,0 +1,188 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import CFFmpeg
+import FastPixSeekCore
+
+/// HLS fetching: playlists, segments and init sections through libavformat's protocols,
+/// bounded by the I/O timeout and the buffer cap. Stateless; each call brings its own
+/// `IOGuard` (the playlist feed's, or a segment's own).
+enum HLSFetch {
+    /// The most bytes a playlist may have (seek.h section 8: "Memory"); the buffer cap
+    /// when that is smaller.
+    static let maxPlaylistBytes = 16 << 20
+
+    static func playlistLimit(_ policy: IOPolicy) -> Int { min(maxPlaylistBytes, max(1, policy.maxBufferBytes)) }
+
+    /// Parses a playlist into its compact form. Its text and parsed segments together may
+    /// not exceed the buffer cap, nor its segments `HLSPlaylist.Limits.maxSegments`:
+    /// FPX_ERROR_TOO_LARGE (issue 18.4).
+    static func parse(_ bytes: FallibleBuffer<UInt8>, url: String, policy: IOPolicy) throws -> HLSPlaylist {
+        do {
+            return try bytes.withUnsafeBufferPointer {
+                try HLSPlaylist.parse($0, url: url, limits: HLSPlaylist.Limits(maxBytes: max(1, policy.maxBufferBytes)))
+            }
+        } catch let e as HLSError {
+            // The log names the tag (and an EXT-X-KEY's METHOD); never a URI or a key.
+            Log.emit(Log.error, "fastpixseek: HLS playlist refused: \(e.description)")
+            throw EngineError(e.errorCode)
+        }
+    }
+
+    static func isRemote(_ url: String) -> Bool {
+        ProtocolGate.protocolName(url).map(ProtocolPolicy.isRemote) ?? false
+    }
+
+    /// GETs a whole resource (a playlist, a segment) through libavformat's
+    /// protocols, bounded by the I/O timeout and interruptible. The URL must
+    /// pass the protocol policy (`fromRemote`: it was named by a playlist from
+    /// the network, so http/https only). More than `limit` bytes is
+    /// FPX_ERROR_TOO_LARGE, decided from Content-Length when the server sends
+    /// one, else as the bytes arrive (never more than `limit` is held).
+    /// The bytes are appended to `into` (a new buffer by default). Every allocation
+    /// sized by the server or the playlist goes through `FallibleBuffer`: out of
+    /// memory is FPX_ERROR_NO_MEMORY, never a trap (issue 18.3).
+    @discardableResult
+    static func fetch(_ url: String, guard g: IOGuard, fromRemote: Bool, limit: Int,
+                      range: HLSByteRange? = nil, stop: (() -> Bool)? = nil,
+                      into out: FallibleBuffer<UInt8> = FallibleBuffer<UInt8>()) throws -> FallibleBuffer<UInt8> {
+        try ProtocolGate.check(url, policy: g.policy.protocols, fromRemote: fromRemote)
+        var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
+        var opts: OpaquePointer?
+        if let t = g.timeoutNanoseconds, t > 0 {
+            av_dict_set(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))), 0)
+        }
+        av_dict_set(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols), 0)
+
+        g.begin(stop: stop)
+        defer { g.end() }
+        var io: UnsafeMutablePointer<AVIOContext>?
+        let ret = avio_open2(&io, url, AVIO_FLAG_READ, &cb, &opts)
+        av_dict_free(&opts)
+        guard ret >= 0, let ctx = io else { throw g.error(for: ret) }
+        defer { avio_closep(&io) }
+        // A byte range: seek to it (a Range request over http, lseek for files).
+        if let r = range, r.offset > 0 {
+            let got = avio_seek(ctx, r.offset, SEEK_SET)
+            if got < 0 { throw g.error(for: Int32(truncatingIfNeeded: got)) }
+        }
+        var want = limit
+        if let r = range { want = Int(clamping: r.length) }
+        let size = avio_size(ctx)
+        if range == nil && size > Int64(limit) { throw EngineError(.tooLarge) }
+        if range != nil && want > limit { throw EngineError(.tooLarge) }
+        func grow(_ n: Int) throws {
+            do { try out.reserve(n) } catch { throw EngineError(.noMemory) }
+        }
+        // With a size, reserve it once (at most the cap); without one, grow by half again
+        // from 1 MiB (0.3.0 reserved the whole cap, which under a low RLIMIT_AS trapped).
+        let start = out.count
+        try grow(start &+ (size > 0 ? Int(min(Int64(want), size)) : min(want, 1 << 20)))
+        while true {
+            let got = out.count - start
+            let room = min(65536, want - got + 1)
+            if room <= 0 { break }
+            if out.capacity - out.count < room { try grow(max(out.count + room, out.capacity + out.capacity / 2)) }
+            let n = avio_read(ctx, out.tail, Int32(room))
+            if n == fpx_averror_eof() || n == 0 { break }
+            if n < 0 { throw g.error(for: n) }
+            if range == nil && got + Int(n) > limit { throw EngineError(.tooLarge) }
+            out.commit(min(Int(n), want - got))
+            if range != nil && out.count - start >= want { break }
+            g.extend()
+        }
+        // A transfer cut short (deadline, stop, abort) is an error, never a short body.
+        if g.wasCut { throw g.error(for: fpx_averror_exit()) }
+        return out
+    }
+
+    /// Downloads a segment (its byte range, if any) and demuxes it from memory,
+    /// behind its init section when it has one (fMP4: EXT-X-MAP). The init
+    /// section and the segment together may not exceed the buffer cap.
+    static func openSegment(_ s: HLSEngine.Segment, policy: IOPolicy, remote: Bool, initSections: inout [String: FallibleBuffer<UInt8>],
+                            keys: inout [String: [UInt8]], stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
+        let g = IOGuard(policy: policy)
+        let cap = max(1, policy.maxBufferBytes)
+        let bytes = FallibleBuffer<UInt8>()
+        if let m = s.map {
+            let key = m.uri + (m.byteRange.map { "@\($0.offset)+\($0.length)" } ?? "")
+            let section: FallibleBuffer<UInt8>
+            if let cached = initSections[key] {
+                section = cached
+            } else {
+                section = try HLSFetch.fetch(m.uri, guard: g, fromRemote: remote, limit: min(cap, 16 << 20),
+                                              range: m.byteRange, stop: stop)
+                initSections = [key: section]
+            }
+            do { try section.withUnsafeBufferPointer { try bytes.append(contentsOf: $0) } } catch {
+                throw EngineError(.noMemory)
+            }
+        }
+        let segmentStart = bytes.count
+        // The key first: a key that cannot be had fails before the segment is downloaded.
+        let key = try s.key.map { try HLSFetch.key($0, guard: g, remote: remote, cache: &keys, stop: stop) }
+        try HLSFetch.fetch(s.uri, guard: g, fromRemote: remote, limit: max(1, cap - bytes.count),
+                            range: s.byteRange, stop: stop, into: bytes)
+        if let k = key, let info = s.key {
+            try decrypt(bytes, from: segmentStart, key: k, iv: info.iv(sequence: s.sequence))
+        }
+        guard bytes.count > 0 else { throw EngineError(.invalidData) }
+        return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
+    }
+
+
+    /// An AES-128 key (EXT-X-KEY), fetched once per URI under the segments' protocol
+    /// policy (a remote playlist's key only over http/https). It must be exactly 16 bytes.
+    /// Failures are FPX_ERROR_ENCRYPTION (the av_error keeps FFmpeg's code), logged with
+    /// the tag and method, never with the key's bytes or URI.
+    static func key(_ k: HLSKey, guard g: IOGuard, remote: Bool, cache: inout [String: [UInt8]],
+                    stop: (() -> Bool)?) throws -> [UInt8] {
+        if let b = cache[k.uri] { return b }
+        let got: FallibleBuffer<UInt8>
+        do {
+            got = try HLSFetch.fetch(k.uri, guard: g, fromRemote: remote, limit: 64, stop: stop)
+        } catch let e as EngineError {
+            // A cancel or an interrupt stays what it is.
+            if e.code == .cancelled || e.code == .interrupted { throw e }
+            Log.emit(Log.error, "fastpixseek: HLS EXT-X-KEY METHOD=AES-128: the key could not be fetched (\(e.code))")
+            throw EngineError(.encryption, avError: e.avError)
+        }
+        guard got.count == 16 else {
+            Log.emit(Log.error, "fastpixseek: HLS EXT-X-KEY METHOD=AES-128: the key is \(got.count) bytes, not 16")
+            throw EngineError(.encryption)
+        }
+        let b = got.withUnsafeBufferPointer { Array($0) }
+        cache[k.uri] = b
+        return b
+    }
+
+    /// Decrypts `buf[start...]` in place (AES-128-CBC, libavutil's av_aes) and strips its
+    /// PKCS#7 padding, which must be valid: FPX_ERROR_ENCRYPTION otherwise.
+    static func decrypt(_ buf: FallibleBuffer<UInt8>, from start: Int, key: [UInt8], iv: [UInt8]) throws {
+        let n = buf.count - start
+        func fail(_ why: String) -> EngineError {
+            Log.emit(Log.error, "fastpixseek: HLS EXT-X-KEY METHOD=AES-128: a segment does not decrypt (\(why))")
+            return EngineError(.encryption)
+        }
+        guard n > 0, n % 16 == 0, let base = buf.base else { throw fail("its size is not a multiple of 16") }
+        guard let ctx = av_aes_alloc() else { throw EngineError(.noMemory) }
+        defer { av_free(UnsafeMutableRawPointer(ctx)) }
+        let ok = key.withUnsafeBufferPointer { av_aes_init(ctx, $0.baseAddress, 128, 1) } == 0
+        guard ok else { throw fail("bad key") }
+        var ivb = iv
+        let p = base + start
+        ivb.withUnsafeMutableBufferPointer { ivp in
+            var done = 0
+            while done < n {
+                let blocks = min((n - done) / 16, 1 << 20)
+                av_aes_crypt(ctx, p + done, p + done, Int32(blocks), ivp.baseAddress, 1)
+                done += blocks * 16
+            }
+        }
+        let pad = Int(p[n - 1])
+        guard pad >= 1, pad <= 16, (1...pad).allSatisfy({ p[n - $0] == UInt8(pad) }) else {
+            throw fail("bad padding: a wrong key or IV")
+        }
+        buf.removeLast(pad)
+    }
+}

@@ -1,0 +1,168 @@
+import FastPixSeekCore
+
+/// The playlist feed of an HLS item: the media playlist's current window and what the
+/// tracker knows, guarded by one leaf lock (`m`, "HLSEngine.tm" in the lock order), and
+/// the live reloads. A reload is a job on the shared executor (`Executor.work`), queued
+/// by the shared timer when due (RFC 8216 6.3.4: a target duration, half of one after an
+/// unchanged reload); the item owns no thread. Every member is safe from any thread.
+// @unchecked Sendable: the mutable state is guarded by `m`; the rest is immutable.
+final class HLSPlaylistFeed: @unchecked Sendable {
+    let policy: IOPolicy
+    /// Playlist fetches (the open's and the reloads'); interrupted for good at close.
+    let fetchGuard: IOGuard
+    let mediaURL: String
+    /// The media playlist came from the network (or through a playlist that did):
+    /// everything it names must be http or https.
+    let remote: Bool
+
+    private let m = Monitor()
+    private var tracker = HLSLiveTracker()
+    /// The tracker's window with item-timeline starts, rebuilt at each update.
+    private var segments = HLSEngine.Window()
+    private var targetDuration = 0
+    private var holdBack = Rational(0)
+    private var endList = false
+    private var closing = false
+    private var stalled = false
+    private var lastChange: UInt64 = 0
+    private var reloadError: ErrorCode?
+    /// A reload job is running (close waits for it).
+    private var reloading = false
+    /// An ended (VOD) playlist's last frame, item ticks, with the segment it is in (see
+    /// HLSEngine.learnLastFrame).
+    private var lastFrameValue: (sequence: Int64, ticks: Int64)?
+    private var holes = HoleReport()
+
+    init(policy: IOPolicy, fetchGuard: IOGuard, mediaURL: String, remote: Bool, media: HLSMediaPlaylist) {
+        self.policy = policy
+        self.fetchGuard = fetchGuard
+        self.mediaURL = mediaURL
+        self.remote = remote
+        tracker.update(media)
+        adopt(media)
+        lastChange = monotonicNanoseconds()
+    }
+
+    /// Takes the tracker's current window (lock held).
+    private func adopt(_ media: HLSMediaPlaylist) {
+        segments = HLSEngine.Window(list: media.segments, base: tracker.baseOffset)
+        targetDuration = media.targetDuration
+        holdBack = media.liveEdgeOffset
+        endList = !media.isLive
+    }
+
+    // MARK: Reading the feed
+
+    var window: HLSEngine.Window { m.locked { segments } }
+
+    var snapshot: (segs: HLSEngine.Window, hold: Rational, live: Bool, td: Int) {
+        m.locked { (segments, holdBack, !endList, targetDuration) }
+    }
+
+    var isClosing: Bool { m.locked { closing } }
+    var isEnded: Bool { m.locked { endList } }
+    var targetDurationNow: Int { m.locked { targetDuration } }
+
+    var lastFrame: (sequence: Int64, ticks: Int64)? {
+        get { m.locked { lastFrameValue } }
+        set { m.locked { lastFrameValue = newValue } }
+    }
+
+    /// HLS holes met (seek.h, "Gaps"): true when `sequence` is new.
+    func recordHole(sequence: Int64, reason: HoleReason) -> Bool {
+        m.locked { holes.record(sequence: sequence, reason: reason) }
+    }
+
+    var holeReport: HoleReport { m.locked { holes } }
+
+    func segment(_ sequence: Int64) -> HLSEngine.Segment? {
+        m.locked { segments.index(ofSequence: sequence).map { segments[$0] } }
+    }
+
+    /// The segment `sequence`, waiting for a live playlist to publish it.
+    func waitForSegment(_ sequence: Int64, shouldStop: () -> Bool) throws -> HLSEngine.Segment {
+        let deadline = policy.timeoutNanoseconds > 0
+            ? Deadline.after(max(policy.timeoutNanoseconds, UInt64(max(targetDurationNow, 1)) * 3_000_000_000))
+            : nil
+        while true {
+            let found: HLSEngine.Segment? = try m.locked {
+                if closing { throw EngineError(.cancelled) }
+                if let k = segments.index(ofSequence: sequence) { return segments[k] }
+                if let first = segments.first, sequence < first.sequence { throw EngineError(.expired) }
+                if endList { throw EngineError(.eof) }
+                if stalled { throw EngineError(.stalled) }
+                if let d = deadline, monotonicNanoseconds() >= d { throw EngineError(reloadError ?? .stalled) }
+                m.wait(until: min(deadline ?? UInt64.max, Deadline.after(50_000_000)))
+                return nil
+            }
+            if let s = found { return s }
+            // Outside `m`: shouldStop takes the player's lock, which is held
+            // while interrupt() takes `m` (lock order: Player.m -> tm).
+            if shouldStop() { throw EngineError(.interrupted) }
+        }
+    }
+
+    // MARK: Reloads
+
+    /// Starts the reloads of a live playlist (none for an ended one).
+    func startReloads() { m.locked { scheduleLocked() } }
+
+    /// Queues the next reload when it is due (lock held).
+    private func scheduleLocked() {
+        guard !closing, !endList else { return }
+        let interval = tracker.reloadInterval ?? Rational(Int64(max(targetDuration, 1)))
+        let waitNS = UInt64(clamping: max((interval * Rational(1_000_000_000)).floor, 100_000_000))
+        Executor.timers.after(monotonicNanoseconds() &+ waitNS) { [weak self] in
+            // The timer thread only queues: the fetch runs on a pool thread.
+            Executor.work.run { [weak self] in self?.reloadOnce() }
+        }
+    }
+
+    private func reloadOnce() {
+        let go: Bool = m.locked {
+            if closing { return false }
+            reloading = true
+            return true
+        }
+        guard go else { return }
+        do {
+            let bytes = try HLSFetch.fetch(mediaURL, guard: fetchGuard, fromRemote: remote,
+                                           limit: HLSFetch.playlistLimit(policy))
+            if case .media(let media) = try HLSFetch.parse(bytes, url: mediaURL, policy: policy) {
+                m.locked {
+                    let delta = tracker.update(media)
+                    adopt(media)
+                    let now = monotonicNanoseconds()
+                    if !delta.unchanged { lastChange = now; stalled = false; reloadError = nil }
+                    // A live playlist that stops growing for 3 target durations has stalled.
+                    if delta.unchanged && !endList && now &- lastChange > UInt64(3 * max(targetDuration, 1)) * 1_000_000_000 {
+                        stalled = true
+                    }
+                }
+            }
+        } catch {
+            let code = (error as? EngineError)?.code ?? .io
+            m.locked {
+                reloadError = code
+                if monotonicNanoseconds() &- lastChange > UInt64(3 * max(targetDuration, 1)) * 1_000_000_000 { stalled = true }
+            }
+        }
+        m.locked {
+            reloading = false
+            scheduleLocked()
+            m.broadcast()
+        }
+    }
+
+    /// Wakes every waiter and stops the reloads (an in-flight fetch is aborted).
+    func interrupt() {
+        m.locked { closing = true; m.broadcast() }
+        fetchGuard.interrupt()
+    }
+
+    /// `interrupt`, then waits for a running reload to finish.
+    func close() {
+        interrupt()
+        m.locked { while reloading { m.wait() } }
+    }
+}

@@ -1,0 +1,60 @@
+import XCTest
+@testable import FastPixSeekCore
+
+/// EXT-X-KEY METHOD=AES-128 in the compact segment table: which key each segment has, its
+/// IV (from the tag, right-aligned, or the media sequence number), and the refusals.
+final class HLSKeyTests: XCTestCase {
+    func media(_ text: String) throws -> HLSMediaPlaylist {
+        guard case .media(let m) = try HLSPlaylist.parse(text, url: "http://h/p/x.m3u8") else {
+            throw XCTSkip("not a media playlist")
+        }
+        return m
+    }
+
+    func testKeysApplyFromTheirTagOnAndIVs() throws {
+        let m = try media("""
+        #EXTM3U
+        #EXT-X-TARGETDURATION:2
+        #EXT-X-MEDIA-SEQUENCE:7
+        #EXTINF:2,
+        a.ts
+        #EXT-X-KEY:METHOD=AES-128,URI="k1.bin"
+        #EXTINF:2,
+        b.ts
+        #EXTINF:2,
+        c.ts
+        #EXT-X-KEY:METHOD=AES-128,URI="/k2.bin",IV=0x0102
+        #EXTINF:2,
+        d.ts
+        #EXT-X-KEY:METHOD=NONE
+        #EXTINF:2,
+        e.ts
+        """)
+        let s = m.segments
+        XCTAssertNil(s.key(at: 0))
+        XCTAssertEqual(s.key(at: 1)?.uri, "http://h/p/k1.bin")
+        XCTAssertEqual(s.key(at: 2)?.uri, "http://h/p/k1.bin")
+        XCTAssertEqual(s.key(at: 3)?.uri, "http://h/k2.bin")
+        XCTAssertNil(s.key(at: 4))
+        // No IV attribute: the media sequence number, big-endian in 16 bytes.
+        XCTAssertEqual(s.key(at: 2)?.iv(sequence: 9), [UInt8](repeating: 0, count: 15) + [9])
+        // IV=0x0102: a 128-bit number, right-aligned.
+        XCTAssertEqual(s.key(at: 3)?.iv(sequence: 10), [UInt8](repeating: 0, count: 14) + [1, 2])
+    }
+
+    func testRefusals() {
+        func err(_ key: String) -> HLSError? {
+            do { _ = try HLSPlaylist.parse("#EXTM3U\n#EXT-X-TARGETDURATION:2\n\(key)\n#EXTINF:2,\na.ts\n"); return nil }
+            catch let e as HLSError { return e } catch { return nil }
+        }
+        XCTAssertEqual(err("#EXT-X-KEY:METHOD=SAMPLE-AES-CTR,URI=\"k\""), .encryption("EXT-X-KEY METHOD=SAMPLE-AES-CTR"))
+        XCTAssertEqual(err("#EXT-X-KEY:METHOD=AES-128,URI=\"k\",KEYFORMAT=\"x\""),
+                       .encryption("EXT-X-KEY METHOD=AES-128 KEYFORMAT=x"))
+        XCTAssertNil(err("#EXT-X-KEY:METHOD=AES-128,URI=\"k\",KEYFORMAT=\"identity\""))
+        if case .malformed? = err("#EXT-X-KEY:METHOD=AES-128") {} else { XCTFail("AES-128 without a URI") }
+        if case .malformed? = err("#EXT-X-KEY:METHOD=AES-128,URI=\"k\",IV=0x\(String(repeating: "1", count: 34))") {} else {
+            XCTFail("an IV longer than 128 bits")
+        }
+        XCTAssertTrue(HLSError.encryption("EXT-X-KEY METHOD=SAMPLE-AES").description.contains("METHOD=SAMPLE-AES"))
+    }
+}
