@@ -511,7 +511,7 @@ STRUCTS: Dict[str, Type[Structure]] = {
                 fpx_scrub_position, fpx_frame_step_result, fpx_item_status_info, fpx_item_info,
                 fpx_stream_info, fpx_packet, fpx_listener, fpx_player_config, fpx_player_stats,
                 fpx_scrub_result, fpx_live_seek_window, fpx_date_seek_result,
-                fpx_ffmpeg_version_info)
+                fpx_ffmpeg_version_info, fpx_hls_variant, fpx_hls_rendition)
 }
 
 # ----------------------------------------------------------------------------------------
