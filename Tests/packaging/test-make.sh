@@ -72,12 +72,12 @@ fi
 if readelf -d "$S/usr/local/bin/fpx-seek" | grep -qE '\((RUNPATH|RPATH)\)'; then fail "fpx-seek has a RUNPATH"; else pass "fpx-seek has no RUNPATH/RPATH"; fi
 if readelf -S "$L" | grep -qE '\.symtab|\.debug_'; then fail "installed library is not stripped"; else pass "installed library is stripped ($(stat -c %s "$L") bytes)"; fi
 if readelf -S "$S/usr/local/bin/fpx-seek" | grep -qE '\.symtab|\.debug_'; then fail "fpx-seek is not stripped"; else pass "fpx-seek is stripped"; fi
-unversioned=$(nm -D --defined-only "$L" | awk '$3 ~ /^fpx_/ && $3 !~ /@@FASTPIXSEEK_1$/ { print $3 }')
+unversioned=$(nm -D --defined-only "$L" | awk '$3 ~ /^fpx_/ && $3 !~ /@@(FASTPIXSEEK_1|FPX_0\.4)$/ { print $3 }')
 nexp=$(nm -D --defined-only "$L" | awk '$3 ~ /^fpx_/' | wc -l)
 if [ "$nexp" -gt 0 ] && [ -z "$unversioned" ]; then
-    pass "all $nexp fpx_ exports carry the version node FASTPIXSEEK_1"
+    pass "all $nexp fpx_ exports carry a version node (FASTPIXSEEK_1, or FPX_0.4 for the 0.4 additions)"
 else
-    fail "exports without FASTPIXSEEK_1: $(echo $unversioned | head -c 300)"
+    fail "exports without a version node: $(echo $unversioned | head -c 300)"
 fi
 if grep -qx "libdir=$libdir" "$S$libdir/pkgconfig/fastpixseek.pc"; then pass "fastpixseek.pc libdir=$libdir"; else fail "fastpixseek.pc: $(grep libdir= "$S$libdir/pkgconfig/fastpixseek.pc")"; fi
 make -s uninstall PREFIX=/usr/local DESTDIR="$S" >"$TMP/u.log" 2>&1 || { cat "$TMP/u.log"; fail "make uninstall failed"; }
