@@ -154,7 +154,7 @@ echo "$pydeps" | grep -q "libfastpixseek1 (= $(dpkg-deb -f "$DEBS"/libfastpixsee
 nm -D --defined-only "$L" | awk '$3 ~ /@/ { sub(/@@/, "@", $3); print $3 }' | sort >"$W/exports"
 grep -E '^ ' "$SRC/debian/libfastpixseek1.symbols" | awk '{ print $1 }' | sort >"$W/listed"
 if cmp -s "$W/exports" "$W/listed"; then
-    pass "debian/libfastpixseek1.symbols lists exactly the $(wc -l <"$W/exports") exports (all @FASTPIXSEEK_1)"
+    pass "debian/libfastpixseek1.symbols lists exactly the $(wc -l <"$W/exports") exports (with their version nodes)"
 else
     fail "debian/libfastpixseek1.symbols differs from the exports (< exported, > listed):"
     diff "$W/exports" "$W/listed" | grep '^[<>]' | sed 's/^/    /'
