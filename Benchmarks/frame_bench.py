@@ -435,12 +435,11 @@ class Bench:
               f"Scale {0.35 if self.a.smoke else self.a.scale} (targets per task: T1 "
               f"{self._count('T1')}, T2 {self._count('T2')}, T3 {self._count('T3')}, T4a "
               f"{self._count('T4a')}, T4b {self._count('T4b')} per file and peer).", ""]
-        L += ["**This branch has neither continuation (issue 21.1) nor disposable packets (21.2)**: "
-              "every seek and every step restarts the packets at the landing's keyframe with "
-              "DISCONTINUITY, and no packet is flagged DISPOSABLE yet, so the FastPixSeek rows decode "
-              "the GOP prefix each time (less its non-reference frames: `skip_frame=NONREF` while the "
-              "packets are DECODE_ONLY). The frame helper and the C recipe already follow the "
-              "continuation contract; the lead re-runs this after merging those branches.", ""]
+        L += ["The FastPixSeek rows run with continuation on (the frame helper and the C recipe "
+              "turn it on and report what their decoder returned, `fpx_player_report_decoded`): "
+              "a landing ahead of what the decoder has continues the packets instead of "
+              "restarting at the keyframe; DISPOSABLE pre-roll packets are dropped before the "
+              "decoder and `skip_frame=NONREF` is set while the packets are DECODE_ONLY.", ""]
         L += ["Peers:", ""]
         for p in PEERS:
             L.append(f"- `{p}`: {self.status.get(p, '?')}")

@@ -170,6 +170,7 @@ typedef struct fpx {
     AVFrame *frame;
     int vs, eof;
     int64_t start_pts;
+    int64_t max_out; /* the largest pts the decoder returned since its last flush, or FPX_NOPTS */
     AVRational tb;
 } fpx;
 
@@ -188,7 +189,8 @@ static void fpx_open(fpx *f, const char *path)
     const AVCodec *c;
     fpx_close(f);
     if (fpx_player_create(NULL, &f->p) != FPX_OK || fpx_player_open(f->p, path) != FPX_OK ||
-        fpx_player_wait_item(f->p, 30000, NULL) != FPX_OK || fpx_player_setup_seek_manager(f->p) != FPX_OK)
+        fpx_player_wait_item(f->p, 30000, NULL) != FPX_OK || fpx_player_setup_seek_manager(f->p) != FPX_OK ||
+        fpx_player_set_continuation(f->p, 1) != FPX_OK)
         die("fpx open");
     item.struct_size = sizeof item;
     si.struct_size = sizeof si;
@@ -208,6 +210,7 @@ static void fpx_open(fpx *f, const char *path)
         die("avcodec_open2");
     f->frame = av_frame_alloc();
     f->eof = 0;
+    f->max_out = FPX_NOPTS;
     if (!f->frame)
         die("oom");
 }
@@ -221,6 +224,9 @@ static int fpx_receive(fpx *f, int64_t want, int *decoded)
         if (rc < 0)
             return -1;
         (*decoded)++;
+        if (f->frame->best_effort_timestamp != AV_NOPTS_VALUE &&
+            (f->max_out == FPX_NOPTS || f->frame->best_effort_timestamp > f->max_out))
+            f->max_out = f->frame->best_effort_timestamp;
         if (f->frame->best_effort_timestamp == want)
             return 1;
         av_frame_unref(f->frame);
@@ -236,6 +242,9 @@ static int fpx_frame(fpx *f, int64_t target, int *decoded)
     *decoded = 0;
     memset(&o, 0, sizeof o);
     o.struct_size = sizeof o;
+    /* what the decoder returned: lets landings whose frame it still holds continue */
+    if (f->max_out != FPX_NOPTS && !f->eof && fpx_player_report_decoded(f->p, f->max_out) != FPX_OK)
+        return -1;
     /* target ticks -> item time, exactly */
     if (fpx_player_seek_wait(f->p, fpx_time_make((target - f->start_pts) * f->tb.num, f->tb.den), fpx_precision_exact(),
                              30000, &o) != FPX_OK || !o.finished)
@@ -256,6 +265,7 @@ static int fpx_frame(fpx *f, int64_t target, int *decoded)
         if (pkt.flags & FPX_PACKET_FLAG_DISCONTINUITY || f->eof) {
             avcodec_flush_buffers(f->dec);
             f->eof = 0;
+            f->max_out = FPX_NOPTS;
         } else if ((rc = fpx_receive(f, want, decoded)) != 0) {
             return rc == 1 ? 0 : -1;
         }
