@@ -19,78 +19,9 @@
  */
 #include "check.h"
 
-#include <libavcodec/avcodec.h>
-#include <libavutil/imgutils.h>
-#include <libavutil/md5.h>
-
 #define MAX_FRAMES 4096
 
-typedef struct truth {
-    int64_t pts[MAX_FRAMES]; /* presentation order (sorted) */
-    char md5[MAX_FRAMES][33];
-    int n, nmd5;
-} truth;
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static int load_truth(const char *path, truth *t)
-{
-    char cmd[2048], line[512];
-    FILE *f;
-    t->n = t->nmd5 = 0;
-    snprintf(cmd, sizeof cmd, "ffprobe -v error -select_streams v:0 -show_entries frame=pts -of csv=p=0 '%s'", path);
-    if (!(f = popen(cmd, "r")))
-        return 0;
-    while (fgets(line, sizeof line, f) && t->n < MAX_FRAMES) {
-        char *end;
-        long long v = strtoll(line, &end, 10);
-        if (end != line)
-            t->pts[t->n++] = v;
-    }
-    pclose(f);
-    qsort(t->pts, (size_t)t->n, sizeof t->pts[0], cmp_i64);
-    snprintf(cmd, sizeof cmd, "ffmpeg -v error -i '%s' -map 0:v:0 -fps_mode passthrough -f framemd5 -", path);
-    if (!(f = popen(cmd, "r")))
-        return 0;
-    while (fgets(line, sizeof line, f) && t->nmd5 < MAX_FRAMES) {
-        char *last;
-        size_t len;
-        if (line[0] == '#')
-            continue;
-        len = strlen(line);
-        while (len && (line[len - 1] == '\n' || line[len - 1] == ' '))
-            line[--len] = 0;
-        if (!(last = strrchr(line, ',')))
-            continue;
-        last++;
-        while (*last == ' ')
-            last++;
-        if (strlen(last) == 32)
-            memcpy(t->md5[t->nmd5++], last, 33);
-    }
-    pclose(f);
-    return t->n > 0;
-}
-
-static void frame_md5(const AVFrame *fr, char out[33])
-{
-    int size = av_image_get_buffer_size((enum AVPixelFormat)fr->format, fr->width, fr->height, 1);
-    uint8_t *buf, digest[16];
-    int i;
-    out[0] = 0;
-    if (size <= 0 || !(buf = (uint8_t *)av_malloc((size_t)size)))
-        return;
-    av_image_copy_to_buffer(buf, size, (const uint8_t *const *)fr->data, fr->linesize,
-                            (enum AVPixelFormat)fr->format, fr->width, fr->height, 1);
-    av_md5_sum(digest, buf, size);
-    for (i = 0; i < 16; i++)
-        snprintf(out + 2 * i, 3, "%02x", digest[i]);
-    av_free(buf);
-}
+#include "avc_common.h"
 
 typedef struct host {
     fpx_player *p;
@@ -137,10 +68,6 @@ static void close_host(host *h)
     av_frame_free(&h->fr);
 }
 
-static int64_t frame_pts(const AVFrame *f)
-{
-    return f->best_effort_timestamp != AV_NOPTS_VALUE ? f->best_effort_timestamp : f->pts;
-}
 
 /* One frame out of the decoder, if it has one: 1 and its pts, else 0. */
 static int receive(host *h, int64_t *t, char md5[33])
