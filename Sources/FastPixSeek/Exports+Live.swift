@@ -159,6 +159,8 @@ public func fpxPlayerHLSRendition(_ h: OpaquePointer?, _ index: Int32,
         c.autoselect = r.autoselect ? 1 : 0
         c.has_uri = r.hasURI ? 1 : 0
         c.in_selected_group = r.inSelectedGroup ? 1 : 0
+        c.selected = r.selected ? 1 : 0
+        c.stream_index = r.streamIndex
         slot.store(c)
     }
 }

@@ -222,6 +222,8 @@ public struct IOPolicy: Sendable {
     public var openDeadline: @Sendable () -> UInt64
     /// HLS: which variant of a master playlist to play (fpx_player_config.hls_*).
     public var hlsVariant = HLSVariantChoice()
+    /// HLS: which audio rendition plays as a second feed (fpx_player_config.hls_audio).
+    public var hlsAudio = HLSRenditions.Choice()
 
     public static let defaultMaxBufferBytes = 64 << 20
 

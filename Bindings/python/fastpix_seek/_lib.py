@@ -397,6 +397,8 @@ class fpx_hls_rendition(_OutputStruct):
         ("autoselect", c_int),
         ("has_uri", c_int),
         ("in_selected_group", c_int),
+        ("selected", c_int),
+        ("stream_index", c_int),
     ]
 
 
@@ -470,6 +472,7 @@ class fpx_player_config(Structure):
         ("hls_max_bandwidth", c_int64),
         ("hls_variant", c_int32),
         ("hls_max_height", c_int32),
+        ("hls_audio", c_int32),
     ]
 
 

@@ -739,6 +739,10 @@ class Player:
       playlist plays (``fpx_player_config.hls_*``): ``hls_variant`` an index of
       :meth:`hls_variants` (0-based; an I-frame one fails the open), else the highest
       bandwidth within the caps; None: no choice, no cap.
+    * ``hls_audio``: which audio rendition plays (``fpx_player_config.hls_audio``): an index
+      of :meth:`hls_renditions` (0-based; it must be an AUDIO one), -1 for no separate audio,
+      None for the automatic choice (the variant's AUDIO group: DEFAULT, else AUTOSELECT,
+      else the first). A rendition with its own URI is a stream of the item.
 
     ``io_timeout`` values that int64 milliseconds cannot hold raise
     :class:`~fastpix_seek.errors.InvalidArgumentError` (never a silent wrap to "no bound").
@@ -759,7 +763,8 @@ class Player:
                  index_mode: IndexMode = IndexMode.KEYFRAMES,
                  hls_variant: Optional[int] = None,
                  hls_max_bandwidth: Optional[int] = None,
-                 hls_max_height: Optional[int] = None) -> None:
+                 hls_max_height: Optional[int] = None,
+                 hls_audio: Optional[int] = None) -> None:
         self._handle: Optional[_lib.PlayerHandle] = None
         self._core = _Core()
         self._close_lock = threading.Lock()
@@ -848,6 +853,12 @@ class Player:
             cfg.hls_max_bandwidth = hls_max_bandwidth
         if hls_max_height is not None:
             cfg.hls_max_height = hls_max_height
+        if hls_audio is not None:
+            if isinstance(hls_audio, bool) or not isinstance(hls_audio, int):
+                raise TypeError(f"hls_audio must be an int or None, not {type(hls_audio).__name__}")
+            if not -1 <= hls_audio <= 2 ** 31 - 2:
+                raise _errors.InvalidArgumentError(detail=f"hls_audio is {hls_audio!r}")
+            cfg.hls_audio = -1 if hls_audio == -1 else hls_audio + 1
         if wakeup is not None:
             cfg.wakeup = _wakeup
             cfg.wakeup_userdata = self._core.register(_WakeupEntry(wakeup))
