@@ -16,6 +16,7 @@ import json
 import math
 import random
 import subprocess
+import time
 import sys
 from fractions import Fraction
 from pathlib import Path
@@ -313,3 +314,95 @@ def test_disabling_the_audio_stream_stops_its_feed(shape):
         p.set_stream_enabled(1, True)
         o = p.seek_wait(Fraction(3, 2), SeekPrecision.exact())
         _check_landing(shape, o, _read(p, 5))
+
+
+# ---------------------------------------------------------------------------------------------
+# Live: the window is the intersection of the playlists' windows, the rendition aligned on the
+# variant by media sequence number, its landings right before and after reloads.
+# ---------------------------------------------------------------------------------------------
+
+def _extinf(d: Path, name: str):
+    return [Fraction(ln.split(":", 1)[1].rstrip(",")) for ln in (d / name).read_text().splitlines()
+            if ln.startswith("#EXTINF:")]
+
+
+def _write_live(d: Path, name: str, prefix: str, first: int, last: int, durs) -> None:
+    lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", f"#EXT-X-MEDIA-SEQUENCE:{first}"]
+    for k in range(first, last + 1):
+        lines += [f"#EXTINF:{float(durs[k]):.6f},", f"{prefix}{k}.ts"]
+    tmp = d / (name + ".tmp")
+    tmp.write_text("\n".join(lines) + "\n")
+    tmp.replace(d / name)   # a reload never sees half a playlist
+
+
+@pytest.fixture(scope="module")
+def live_site(tmp_path_factory):
+    d = tmp_path_factory.mktemp("rend_live")
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=96x72:rate=30", "-f", "lavfi",
+                    "-i", "sine=frequency=440:sample_rate=48000", "-t", "8", "-map", "0:v", "-map", "1:a",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "15", "-c:a", "aac", "-b:a", "48k",
+                    "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod", "-master_pl_name", "vod.m3u8",
+                    "-var_stream_map", "v:0,agroup:aud a:0,agroup:aud,default:yes",
+                    "-hls_segment_filename", str(d / "s%v_%d.ts"), str(d / "out_%v.m3u8")], check=True)
+    (d / "live.m3u8").write_text('#EXTM3U\n#EXT-X-VERSION:3\n'
+                                 '#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="a",DEFAULT=YES,URI="live_a.m3u8"\n'
+                                 '#EXT-X-STREAM-INF:BANDWIDTH=300000,AUDIO="aud"\nlive_v.m3u8\n')
+    with serve(d) as base:
+        yield d, base
+
+
+def test_live_window_is_the_intersection_and_landings_hold_across_reloads(live_site):
+    from fastpix_seek import SeekPrecision
+    d, base = live_site
+    vdur, adur = _extinf(d, "out_0.m3u8"), _extinf(d, "out_1.m3u8")
+    # At open: video segments 0..5, audio 1..5 (its window starts one segment later).
+    _write_live(d, "live_v.m3u8", "s0_", 0, 5, vdur)
+    _write_live(d, "live_a.m3u8", "s1_", 1, 5, adur)
+    tmp = d / "probe"
+    tmp.mkdir(exist_ok=True)
+    shape = Shape.__new__(Shape)
+    shape.kind, shape.rate = "ts", 48000
+    shape.vtb, shape.video = _truth(d, "out_0.m3u8", tmp)
+    shape.atb, shape.audio = _truth(d, "out_1.m3u8", tmp)
+    shape.origin_pts = min(p["pts"] for p in shape.video if p["seg"] == 0)   # video segment 0 at item 0
+    shape.origin = shape.origin_pts * shape.vtb
+    for p in shape.audio:
+        p["t"] = p["pts"] * shape.atb - shape.origin
+        p["end"] = (p["pts"] + p["duration"]) * shape.atb - shape.origin
+    for p in shape.video:
+        p["t"] = p["pts"] * shape.vtb - shape.origin
+
+    def vstart(k):
+        return sum(vdur[:k], Fraction(0))
+
+    def astart(k):   # the rendition's first segment (1) sits at the variant's segment 1
+        return vstart(1) + sum(adur[1:k], Fraction(0))
+
+    rnd = random.Random(5)
+    with _player(f"{base}/live.m3u8") as p:
+        assert p.item_info().stream_count == 2
+        w = p.live_seek_window()
+        assert w.is_live
+        # Intersection: the audio's later start; the video's edge (3 target durations back).
+        assert (w.start, w.end) == (astart(1), min(vstart(6), astart(6)) - 3), w
+        for t in [Fraction(rnd.randrange(1200, 3000), 1000) for _ in range(5)]:
+            o = p.seek_wait(t, SeekPrecision.exact())
+            assert o.frame_covers_target, (t, o)
+            _check_landing(shape, o, _read(p, 4))
+        # The window slides by two segments; the reloads (one a target duration) pick it up.
+        _write_live(d, "live_v.m3u8", "s0_", 2, 7, vdur)
+        _write_live(d, "live_a.m3u8", "s1_", 3, 7, adur)
+        # Window times are the nearest reference tick when not exact (seek.h, fpx_live_seek_window).
+        def tick(x):
+            return Fraction(round(x * 90000), 90000)
+        want = (tick(max(vstart(2), astart(3))), tick(min(vstart(8), astart(8)) - 3))
+        for _ in range(60):
+            w = p.live_seek_window()
+            if (w.start, w.end) == want:
+                break
+            time.sleep(0.1)
+        assert (w.start, w.end) == want, w
+        for t in [Fraction(rnd.randrange(3300, 5000), 1000) for _ in range(5)]:
+            o = p.seek_wait(t, SeekPrecision.exact())
+            assert o.frame_covers_target, (t, o)
+            _check_landing(shape, o, _read(p, 4))
