@@ -2040,8 +2040,10 @@ FPX_API const char *fpx_date_seek_reason_explanation(int reason);
  * - disabling the rendition's stream (fpx_player_set_stream_enabled) stops
  *   reading its playlist's segments; enabled again, it is read from the next
  *   landing;
- * - a different rendition is chosen at open (hls_audio); an open item does
- *   not switch.
+ * - a different rendition is chosen at open (hls_audio), or later with
+ *   fpx_player_hls_select_audio, which takes effect at the next landing;
+ * - a rendition whose playlist (or first segment) cannot be opened fails
+ *   the open with its error, as the variant's does.
  * Strings are the player's copies (NULL when the attribute is absent),
  * valid until the item is closed or replaced or the player destroyed.
  */
@@ -2084,6 +2086,26 @@ FPX_API int fpx_player_hls_rendition_count(fpx_player *player, int *count);
 /** Rendition `index` (0-based, playlist order); FPX_ERROR_INVALID_ARGUMENT
  *  outside [0, count). Callback-safe: yes. */
 FPX_API int fpx_player_hls_rendition(fpx_player *player, int index, fpx_hls_rendition *rendition);
+/**
+ * Switches the READY item's separate audio to rendition `index` (0-based,
+ * as fpx_player_hls_rendition lists them; TYPE=AUDIO with a URI, any group).
+ * Never blocks: the switch takes effect at the next landing (the next seek
+ * or frame step; to switch in place, seek to fpx_player_current_time). That
+ * landing opens the rendition's playlist, closes the old one's, and lands
+ * the new one as described above; from it on, stream_index's packets and
+ * fpx_player_stream_info are the new rendition's (read the stream facts
+ * again: codec, sample rate and extradata may differ; pointers handed out
+ * for the old rendition stay valid until the player is destroyed), and
+ * fpx_player_hls_rendition reports it selected. A rendition that cannot be
+ * opened fails that landing with its error (the old rendition stays and
+ * plays on); one whose stream count differs from the old one's fails it with
+ * FPX_ERROR_UNSUPPORTED. Asking for the rendition playing cancels a switch
+ * not yet made. Returns FPX_OK, FPX_ERROR_INVALID_ARGUMENT (index names no
+ * audio rendition with a URI), FPX_ERROR_UNSUPPORTED (the item plays no
+ * separate audio: a file, a media playlist, muxed audio, hls_audio -1),
+ * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY. Callback-safe: yes.
+ */
+FPX_API int fpx_player_hls_select_audio(fpx_player *player, int index);
 
 /* ======================================================================= */
 /* Enum strings                                                            */

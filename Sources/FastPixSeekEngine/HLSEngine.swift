@@ -129,6 +129,10 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// nil when there is none (a media playlist, muxed audio, hls_audio -1). The factory
     /// opens it (`HLSRenditionEngine`).
     public let audioRenditionURI: String?
+    /// Its index in the master's renditions.
+    public let audioRenditionIndex: Int?
+    /// The master's renditions (empty for a media playlist), for a later audio switch.
+    public let renditions: [HLSRendition]
     /// The media playlist came from the network (or through a playlist that did).
     let remote: Bool
     /// A rendition feed: its domains are placed by the reference feed's (seconds of item
@@ -178,7 +182,14 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         }
         guard !media.segments.isEmpty else { throw EngineError(.invalidData) }
         self.remote = remote
-        if case .rendition(let i) = audio, let m = masterSeen { audioRenditionURI = m.0.renditions[i].uri } else { audioRenditionURI = nil }
+        if case .rendition(let i) = audio, let m = masterSeen {
+            audioRenditionURI = m.0.renditions[i].uri
+            audioRenditionIndex = i
+        } else {
+            audioRenditionURI = nil
+            audioRenditionIndex = nil
+        }
+        renditions = masterSeen?.0.renditions ?? []
         let feed = HLSPlaylistFeed(policy: policy, fetchGuard: fetchGuard, mediaURL: playlistURL, remote: remote, media: media,
                                    shift: base?(media) ?? Rational(0))
         self.feed = feed

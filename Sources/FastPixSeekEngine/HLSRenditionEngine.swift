@@ -9,18 +9,29 @@ import FastPixSeekCore
 /// is `HLSRenditions` (core); this class only drives the two feeds.
 ///
 /// Threading: serial members under the player's engine lock, as for `HLSEngine`; the
-/// concurrent ones (`liveWindow`, `itemInfo`, `streamInfo`, `interrupt`...) read immutable
-/// state and call the feeds' concurrent members.
-// @unchecked Sendable: the merge state is used under the player's engine lock only.
+/// concurrent ones (`liveWindow`, `itemInfo`, `streamInfo`, `interrupt`,
+/// `selectHLSAudio`...) read immutable state, or the current rendition feed and the switch
+/// under the leaf lock `am`, and call the feeds' concurrent members.
+// @unchecked Sendable: the merge state is used under the player's engine lock only; the
+// rendition feed, the switch and the retired facts under `am`.
 public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sendable {
     let video: HLSEngine
-    let audio: HLSEngine
+    private let policy: IOPolicy
+    private let am = Monitor()
+    /// The rendition feed (replaced by a switch, at a landing: engine lock and `am`).
+    private var audioFeed: HLSEngine
+    private var audioIndex: Int
+    /// The rendition a host asked for (`selectHLSAudio`), played from the next landing.
+    private var pendingSwitch: Int?
+    /// The stream facts of rendition feeds switched away from (their pointers may be held).
+    private var retiredFacts: [AnyObject] = []
+    private var audio: HLSEngine { am.locked { audioFeed } }
     /// The variant's stream count: the rendition's streams are numbered from it.
     private let first: Int32
     private let audioCount: Int32
     private let videoTimeBases: [PacketStamp.TimeBase]
-    private let audioTimeBases: [PacketStamp.TimeBase]
-    private let audioRates: [Int32]
+    private var audioTimeBases: [PacketStamp.TimeBase]
+    private var audioRates: [Int32]
 
     // Merge state (engine lock).
     private var pendingVideo: PacketView?
@@ -43,15 +54,59 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
 
     public init(video: HLSEngine, audioURI: String, policy: IOPolicy) throws {
         self.video = video
-        let v = video
-        audio = try HLSEngine(url: audioURI, policy: policy, fromRemote: video.remote,
-                              domainOrigin: { [weak v] d in try v?.originSeconds(ofDomain: d) },
-                              base: { media in HLSRenditionEngine.base(of: media, on: v) })
+        self.policy = policy
+        let a = try Self.openFeed(audioURI, video: video, policy: policy)
+        audioFeed = a
+        audioIndex = video.audioRenditionIndex ?? -1
         first = video.itemInfo.streamCount
-        audioCount = audio.itemInfo.streamCount
+        audioCount = a.itemInfo.streamCount
         videoTimeBases = video.streamTimeBases
-        audioTimeBases = audio.streamTimeBases
-        audioRates = audio.streamSampleRates
+        audioTimeBases = a.streamTimeBases
+        audioRates = a.streamSampleRates
+    }
+
+    /// A rendition feed placed by `video`'s domains and aligned on its window.
+    static func openFeed(_ uri: String, video: HLSEngine, policy: IOPolicy) throws -> HLSEngine {
+        let v = video
+        return try HLSEngine(url: uri, policy: policy, fromRemote: video.remote,
+                             domainOrigin: { [weak v] d in try v?.originSeconds(ofDomain: d) },
+                             base: { media in HLSRenditionEngine.base(of: media, on: v) })
+    }
+
+    // MARK: Audio switch
+
+    public var hlsAudioSelection: (index: Int, stream: Int32)? { am.locked { (audioIndex, first) } }
+
+    public func selectHLSAudio(_ index: Int) throws {
+        let r = video.renditions
+        guard index >= 0, index < r.count, r[index].type == "AUDIO", r[index].uri != nil else {
+            throw ErrorCode.invalidArgument
+        }
+        am.locked { pendingSwitch = index == audioIndex ? nil : index }
+    }
+
+    /// At a landing: a switch the host asked for opens the new rendition's feed and retires
+    /// the old one. A feed that cannot be opened, or whose stream count differs (the item's
+    /// stream list is fixed), fails the landing and the old rendition stays.
+    private func applySwitch() throws {
+        guard let k = am.locked({ () -> Int? in let k = pendingSwitch; pendingSwitch = nil; return k }),
+              let uri = video.renditions[k].uri else { return }
+        let n = try Self.openFeed(uri, video: video, policy: policy)
+        guard n.itemInfo.streamCount == audioCount else {
+            n.close()
+            throw EngineError(.unsupported)
+        }
+        let old = audio
+        am.locked {
+            if let f = old.factsOwner { retiredFacts.append(f) }
+            audioFeed = n
+            audioIndex = k
+        }
+        old.close()
+        audioTimeBases = n.streamTimeBases
+        audioRates = n.streamSampleRates
+        // The stream's setting carries over; the old feed's packets never come out.
+        pendingAudio = nil
     }
 
     /// Where the rendition's first segment starts on the item timeline: by the two
@@ -93,6 +148,7 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? { video.itemTime(forDateMicroseconds: us) }
 
     public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
+        try applySwitch()
         let l = try video.resolve(request, shouldStop: shouldStop)
         try landAudio(ticks: l.pts, landedPTS: l.streamPTS ?? l.pts, seekID: request.seekID, shouldStop: shouldStop)
         return l
@@ -100,6 +156,7 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
 
     public func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
                      shouldStop: @escaping () -> Bool) throws -> StepResultKind {
+        try applySwitch()
         let r = try video.step(from: from, forward: forward, count: count, seekID: seekID, shouldStop: shouldStop)
         if case .landed(let l) = r {
             try landAudio(ticks: l.pts, landedPTS: l.streamPTS ?? l.pts, seekID: seekID, shouldStop: shouldStop)
@@ -245,8 +302,9 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
 
     public var factsOwner: AnyObject? {
         let a = video.factsOwner, b = audio.factsOwner
-        if a == nil && b == nil { return nil }
-        return FactsOwners(a, b)
+        let old = am.locked { retiredFacts }
+        if a == nil && b == nil && old.isEmpty { return nil }
+        return FactsOwners([a, b].compactMap { $0 } + old)
     }
 
     /// The rendition's own stream (its reference) is turned off and on here: off, its feed
@@ -277,9 +335,8 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     }
 }
 
-/// Keeps both feeds' stream facts alive for the player (factsOwner).
+/// Keeps the feeds' stream facts alive for the player (factsOwner).
 final class FactsOwners {
-    let a: AnyObject?
-    let b: AnyObject?
-    init(_ a: AnyObject?, _ b: AnyObject?) { self.a = a; self.b = b }
+    let owners: [AnyObject]
+    init(_ owners: [AnyObject]) { self.owners = owners }
 }

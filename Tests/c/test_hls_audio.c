@@ -11,7 +11,9 @@
  *   - fpx_hls_rendition written only up to the caller's struct_size (guard bytes);
  *   - after an exact seek: packets of both streams in decode order on the item timeline
  *     (item_origin_pts), one DISCONTINUITY, the audio packet straddling the landing
- *     carrying trim_samples = ceil((landing - pts) x rate), decode-only before it.
+ *     carrying trim_samples = ceil((landing - pts) x rate), decode-only before it;
+ *   - fpx_player_hls_select_audio: the rendition playing is accepted, other indexes are
+ *     FPX_ERROR_INVALID_ARGUMENT, an item without a second feed FPX_ERROR_UNSUPPORTED.
  * usage: test_hls_audio FIXTURE_DIR HLS_DIR
  */
 #include "check.h"
@@ -236,6 +238,25 @@ int main(int argc, char **argv)
     p = open_with(2, 0, &rc);
     REQUIRE(p != NULL);
     CHECK_EQ(rc, FPX_ERROR_INVALID_ARGUMENT);
+    fpx_player_destroy(p);
+
+    SECTION("fpx_player_hls_select_audio");
+    p = open_with(0, 0, &rc);
+    REQUIRE(p != NULL);
+    CHECK_OK(fpx_player_hls_select_audio(p, 0));                  /* the one playing */
+    CHECK_ERR(fpx_player_hls_select_audio(p, 1), FPX_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(fpx_player_hls_select_audio(p, -1), FPX_ERROR_INVALID_ARGUMENT);
+    CHECK_EQ(rendition(p, 0).selected, 1);
+    fpx_player_destroy(p);
+    p = open_with(-1, 0, &rc);
+    REQUIRE(p != NULL);
+    CHECK_ERR(fpx_player_hls_select_audio(p, 0), FPX_ERROR_UNSUPPORTED);  /* no second feed */
+    fpx_player_destroy(p);
+    p = make_player(FPX_DELIVERY_THREAD);
+    REQUIRE(p != NULL);
+    CHECK_ERR(fpx_player_hls_select_audio(p, 0), FPX_ERROR_NO_ITEM);
+    CHECK_OK(open_wait(p, fixture("mp4_bframes.mp4"), NULL));
+    CHECK_ERR(fpx_player_hls_select_audio(p, 0), FPX_ERROR_UNSUPPORTED);  /* a file */
     fpx_player_destroy(p);
 
     SECTION("an exact seek: both streams, decode order, the audio landing");

@@ -406,3 +406,89 @@ def test_live_window_is_the_intersection_and_landings_hold_across_reloads(live_s
             o = p.seek_wait(t, SeekPrecision.exact())
             assert o.frame_covers_target, (t, o)
             _check_landing(shape, o, _read(p, 4))
+
+
+# ---------------------------------------------------------------------------------------------
+# A switch on an open player (fpx_player_hls_select_audio): at the next landing.
+# ---------------------------------------------------------------------------------------------
+
+def _shape_of(d: Path, url: str, video_pl: str, audio_pl: str, rate: int) -> Shape:
+    tmp = d / "probe"
+    tmp.mkdir(exist_ok=True)
+    s = Shape.__new__(Shape)
+    s.d, s.url, s.kind, s.rate = d, url, "ts", rate
+    s.vtb, s.video = _truth(d, video_pl, tmp)
+    s.atb, s.audio = _truth(d, audio_pl, tmp)
+    s.origin_pts = min(p["pts"] for p in s.video if p["seg"] == 0)
+    s.origin = s.origin_pts * s.vtb
+    for p in s.audio:
+        p["t"] = p["pts"] * s.atb - s.origin
+        p["end"] = (p["pts"] + p["duration"]) * s.atb - s.origin
+    for p in s.video:
+        p["t"] = p["pts"] * s.vtb - s.origin
+    return s
+
+
+@pytest.fixture(scope="module")
+def two_audio(tmp_path_factory):
+    d = tmp_path_factory.mktemp("rend_two")
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=96x72:rate=30",
+                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+                    "-f", "lavfi", "-i", "sine=frequency=880:sample_rate=22050", "-t", "3",
+                    "-map", "0:v", "-map", "1:a", "-map", "2:a", "-c:v", "libx264", "-preset", "ultrafast", "-g", "15",
+                    "-c:a", "aac", "-b:a", "32k", "-f", "hls", "-hls_time", "1", "-hls_playlist_type", "vod",
+                    "-master_pl_name", "master.m3u8",
+                    "-var_stream_map", "v:0,agroup:aud a:0,agroup:aud,language:eng,default:yes a:1,agroup:aud,language:deu",
+                    "-hls_segment_filename", str(d / "s%v_%d.ts"), str(d / "out_%v.m3u8")], check=True)
+    with serve(d) as base:
+        url = f"{base}/master.m3u8"
+        yield [_shape_of(d, url, "out_0.m3u8", f"out_{k}.m3u8", r) for k, r in ((1, 48000), (2, 22050))]
+
+
+def test_switch_takes_effect_at_the_next_landing(two_audio):
+    from fastpix_seek import FrameStepDirection, SeekPrecision
+    from fastpix_seek.errors import InvalidArgumentError
+    eng, deu = two_audio
+    with _player(eng.url) as p:
+        rs = p.hls_renditions()
+        assert [(r.language, r.selected, r.stream_index) for r in rs] == [("eng", True, 1), ("deu", False, -1)]
+        assert p.stream_info(1).sample_rate == 48000
+        o = p.seek_wait(Fraction(1), SeekPrecision.exact())
+        _check_landing(eng, o, _read(p, 3))
+        p.hls_select_audio(1)
+        # Until the next landing: the old rendition plays on.
+        assert [r.selected for r in p.hls_renditions()] == [True, False]
+        more = [pk for pk in _read(p, 3) if pk.stream_index == 1]
+        keys = [(x["pts"], x["size"]) for x in eng.audio]
+        k = keys.index((more[0].pts, more[0].size))
+        assert [(pk.pts, pk.size) for pk in more] == keys[k:k + len(more)]
+        o = p.seek_wait(Fraction(21, 10), SeekPrecision.exact())
+        assert [(r.selected, r.stream_index) for r in p.hls_renditions()] == [(False, -1), (True, 1)]
+        assert p.stream_info(1).sample_rate == 22050 and p.stream_info(1).time_base == deu.atb
+        _check_landing(deu, o, _read(p, 4))
+        # Asking for the one playing cancels a switch not made yet.
+        p.hls_select_audio(0)
+        p.hls_select_audio(1)
+        o = p.seek_wait(Fraction(1, 2), SeekPrecision.exact())
+        _check_landing(deu, o, _read(p, 4))
+        # A frame step is a landing too.
+        p.hls_select_audio(0)
+        r = p.step_frame(FrameStepDirection.FORWARD)
+        assert r.did_step
+        _check_landing(eng, None, _read(p, 4), step_landed=r.landed_media_time)
+        assert p.stream_info(1).sample_rate == 48000
+        for bad in (2, -1, 99):
+            with pytest.raises(InvalidArgumentError):
+                p.hls_select_audio(bad)
+
+
+def test_switch_needs_a_second_feed(two_audio):
+    from fastpix_seek.errors import UnsupportedError
+    eng, _ = two_audio
+    with _player(eng.url, hls_audio=-1) as p:
+        assert p.item_info().stream_count == 1
+        with pytest.raises(UnsupportedError):
+            p.hls_select_audio(1)
+    with _player(eng.url.replace("master.m3u8", "out_0.m3u8")) as p:
+        with pytest.raises(UnsupportedError):
+            p.hls_select_audio(0)

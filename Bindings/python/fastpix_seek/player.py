@@ -1163,9 +1163,10 @@ class Player:
         return out
 
     def hls_renditions(self) -> List[HLSRendition]:
-        """The READY HLS item's EXT-X-MEDIA renditions, in playlist order (listed only in
-        0.4.0); [] without a master playlist. The C functions are
-        ``fpx_player_hls_rendition_count`` and ``fpx_player_hls_rendition``."""
+        """The READY HLS item's EXT-X-MEDIA renditions, in playlist order; the audio one the
+        item plays is ``selected`` (its stream ``stream_index``); [] without a master
+        playlist. The C functions are ``fpx_player_hls_rendition_count`` and
+        ``fpx_player_hls_rendition``."""
         n = ctypes.c_int(0)
         _lib.lib.fpx_player_hls_rendition_count(self._hq(), ctypes.byref(n))
         out = []
@@ -1174,6 +1175,18 @@ class Player:
             _lib.lib.fpx_player_hls_rendition(self._hq(), i, ctypes.byref(r))
             out.append(HLSRendition._from_c(i, r))
         return out
+
+    def hls_select_audio(self, index: int) -> None:
+        """Plays audio rendition ``index`` (of :meth:`hls_renditions`: an AUDIO one with a URI)
+        from the next landing on (seek or frame step); its stream keeps the same index and its
+        facts (:meth:`stream_info`) are the new rendition's from then on. Raises
+        UnsupportedError when the item plays no separate audio, InvalidArgumentError for an
+        index that names no such rendition. The C function is ``fpx_player_hls_select_audio``."""
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"index must be an int, not {type(index).__name__}")
+        if not -2 ** 31 <= index < 2 ** 31:
+            raise _errors.InvalidArgumentError(detail=f"index is {index!r}")
+        _lib.lib.fpx_player_hls_select_audio(self._hq(), index)
 
     def set_stream_enabled(self, index: int, enabled: bool) -> None:
         """Switches a stream of the ready item off or back on: a disabled stream is discarded
