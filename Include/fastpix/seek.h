@@ -2043,7 +2043,12 @@ FPX_API const char *fpx_date_seek_reason_explanation(int reason);
  * - a different rendition is chosen at open (hls_audio), or later with
  *   fpx_player_hls_select_audio, which takes effect at the next landing;
  * - a rendition whose playlist (or first segment) cannot be opened fails
- *   the open with its error, as the variant's does.
+ *   the open with its error, as the variant's does;
+ * - holes of the rendition ("Gaps") are the item's: skipped by its reads (a
+ *   DISCONTINUITY on its next packet), counted in segments_skipped (once per
+ *   segment of each playlist; last_skipped_sequence is then the rendition
+ *   playlist's media sequence number); a landing in one lands the audio on
+ *   its first frame after it.
  * Strings are the player's copies (NULL when the attribute is absent),
  * valid until the item is closed or replaced or the player destroyed.
  */

@@ -142,9 +142,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// Opens `url`, a master or a media playlist. A rendition feed (`fromRemote`: reached
     /// through a remote master; `domainOrigin`: the reference feed's placement; `base`: the
     /// item-timeline start of its first segment) is a media playlist.
-    public init(url: String, policy: IOPolicy, fromRemote: Bool = false,
-                domainOrigin: ((Int64) throws -> Rational?)? = nil,
-                base: ((HLSMediaPlaylist) -> Rational)? = nil) throws {
+    public convenience init(url: String, policy: IOPolicy) throws {
+        try self.init(url: url, policy: policy, fromRemote: false, domainOrigin: nil, base: nil, holeSink: nil)
+    }
+
+    init(url: String, policy: IOPolicy, fromRemote: Bool, domainOrigin: ((Int64) throws -> Rational?)?,
+         base: ((HLSMediaPlaylist) -> Rational)?, holeSink: HLSPlaylistFeed?) throws {
         self.policy = policy
         self.domainOrigin = domainOrigin
         let fetchGuard = IOGuard(policy: policy)
@@ -191,7 +194,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         }
         renditions = masterSeen?.0.renditions ?? []
         let feed = HLSPlaylistFeed(policy: policy, fetchGuard: fetchGuard, mediaURL: playlistURL, remote: remote, media: media,
-                                   shift: base?(media) ?? Rational(0))
+                                   shift: base?(media) ?? Rational(0), holeSink: holeSink)
         self.feed = feed
         let cache = HLSSegmentCache(policy: policy, remote: remote)
         self.cache = cache
@@ -325,6 +328,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     public var holeReport: HoleReport { feed.holeReport }
+    /// The feed whose report is the item's (a rendition feed's holes are counted there too).
+    var holeFeed: HLSPlaylistFeed { feed }
 
     /// The anchor of a segment's discontinuity domain (HLSPlacement): the domain's first
     /// listed segment that is no hole, read when the domain is first needed and kept. Call

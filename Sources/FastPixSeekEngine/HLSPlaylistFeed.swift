@@ -37,9 +37,10 @@ final class HLSPlaylistFeed: @unchecked Sendable {
     let shift: Rational
 
     init(policy: IOPolicy, fetchGuard: IOGuard, mediaURL: String, remote: Bool, media: HLSMediaPlaylist,
-         shift: Rational = Rational(0)) {
+         shift: Rational = Rational(0), holeSink: HLSPlaylistFeed? = nil) {
         self.policy = policy
         self.shift = shift
+        self.holeSink = holeSink
         self.fetchGuard = fetchGuard
         self.mediaURL = mediaURL
         self.remote = remote
@@ -73,9 +74,15 @@ final class HLSPlaylistFeed: @unchecked Sendable {
         set { m.locked { lastFrameValue = newValue } }
     }
 
+    /// A rendition feed's holes are also counted in its variant's feed (the item's report).
+    let holeSink: HLSPlaylistFeed?
+
     /// HLS holes met (seek.h, "Gaps"): true when `sequence` is new.
-    func recordHole(sequence: Int64, reason: HoleReason) -> Bool {
-        m.locked { holes.record(sequence: sequence, reason: reason) }
+    func recordHole(sequence: Int64, reason: HoleReason, playlist: Int = 0) -> Bool {
+        let new = m.locked { holes.record(sequence: sequence, reason: reason, playlist: playlist) }
+        // Outside `m`: leaf locks are never nested.
+        if new, let sink = holeSink { _ = sink.recordHole(sequence: sequence, reason: reason, playlist: 1) }
+        return new
     }
 
     var holeReport: HoleReport { m.locked { holes } }

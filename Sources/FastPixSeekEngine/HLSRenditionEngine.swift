@@ -70,7 +70,7 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         let v = video
         return try HLSEngine(url: uri, policy: policy, fromRemote: video.remote,
                              domainOrigin: { [weak v] d in try v?.originSeconds(ofDomain: d) },
-                             base: { media in HLSRenditionEngine.base(of: media, on: v) })
+                             base: { media in HLSRenditionEngine.base(of: media, on: v) }, holeSink: video.holeFeed)
     }
 
     // MARK: Audio switch

@@ -127,6 +127,17 @@ final class HLSRenditionsTests: XCTestCase {
         XCTAssertEqual(none.flags & PacketView.flagDecodeOnly, 0)
     }
 
+    func testHolesOfBothPlaylistsAreCountedOnceEach() {
+        var r = HoleReport()
+        XCTAssertTrue(r.record(sequence: 3, reason: .failed))
+        XCTAssertTrue(r.record(sequence: 3, reason: .gap, playlist: 1))   // the rendition's own MSN 3
+        XCTAssertFalse(r.record(sequence: 3, reason: .failed, playlist: 1))
+        XCTAssertFalse(r.record(sequence: 3, reason: .failed))
+        XCTAssertEqual(r.count, 2)
+        XCTAssertEqual(r.lastSequence, 3)
+        XCTAssertEqual(r.lastReason, .gap)
+    }
+
     func testWindowIntersection() {
         func w(_ s: Int64, _ e: Int64, date: Int64?) -> LiveWindow {
             LiveWindow(isLive: true, isDateAddressable: date != nil, start: MediaTime(value: s, timescale: 1000),

@@ -492,3 +492,40 @@ def test_switch_needs_a_second_feed(two_audio):
     with _player(eng.url.replace("master.m3u8", "out_0.m3u8")) as p:
         with pytest.raises(UnsupportedError):
             p.hls_select_audio(0)
+
+
+def test_a_hole_in_the_audio_rendition(two_audio):
+    """A missing (404) segment of the audio rendition is a hole of the item (seek.h "Gaps"):
+    reads skip it with a DISCONTINUITY on the audio's next packet, the video plays on, it is
+    counted once, and a seek into it lands the audio on the first frame after it."""
+    from fastpix_seek import HoleReason, SeekPrecision
+    eng, _ = two_audio
+    d = eng.d
+    text = (d / "out_1.m3u8").read_text().replace("s1_1.ts", "missing_1.ts")
+    (d / "gap_a.m3u8").write_text(text)
+    master = (d / "master.m3u8").read_text()
+    (d / "gap.m3u8").write_text(master.replace('URI="out_1.m3u8"', 'URI="gap_a.m3u8"'))
+    url = eng.url.replace("master.m3u8", "gap.m3u8")
+    kept = [x for x in eng.audio if x["seg"] != 1]
+    with _player(url) as p:
+        got = list(p.packets())
+        a = [pk for pk in got if pk.stream_index == 1]
+        v = [pk for pk in got if pk.stream_index == 0]
+        assert [(pk.pts, pk.size) for pk in a] == [(x["pts"], x["size"]) for x in kept]
+        assert [(pk.pts, pk.size) for pk in v] == [(x["pts"], x["size"]) for x in eng.video]
+        after = next(i for i, x in enumerate(kept) if x["seg"] == 2)
+        assert [i for i, pk in enumerate(a) if pk.flags & DISC] == [after]
+        assert not any(pk.flags & DISC for pk in v)
+        times = [_decode_time(pk) for pk in got]
+        assert times == sorted(times)
+        st = p.item_status()
+        assert (st.segments_skipped, st.last_skipped_sequence, st.last_skip_reason) == (1, 1, HoleReason.FAILED)
+        assert p.stats().segments_skipped == 1
+        o = p.seek_wait(Fraction(3, 2), SeekPrecision.exact())
+        assert o.frame_covers_target
+        pk = _read(p, 3)
+        first = [x for x in pk if x.stream_index == 1][0]
+        assert (first.pts, first.size) == (kept[after]["pts"], kept[after]["size"])
+        assert first.flags & (DECODE_ONLY | DISC) == 0 and first.trim_samples == 0
+        assert pk[0].flags & DISC
+        assert p.item_status().segments_skipped == 1

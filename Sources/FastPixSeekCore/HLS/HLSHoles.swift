@@ -64,14 +64,16 @@ public struct HoleReport: Hashable, Sendable {
     public private(set) var count: UInt64 = 0
     public private(set) var lastSequence: Int64 = -1
     public private(set) var lastReason: HoleReason = .none
-    private var seen: Set<Int64> = []
+    private struct Key: Hashable { var playlist: Int; var sequence: Int64 }
+    private var seen: Set<Key> = []
 
     public init() {}
 
-    /// Records a hole; true when it is new (not counted before).
+    /// Records a hole of `playlist` (0: the variant's, 1: a separate audio rendition's, whose
+    /// media sequence numbers are its own); true when it is new (not counted before).
     @discardableResult
-    public mutating func record(sequence: Int64, reason: HoleReason) -> Bool {
-        guard reason != .none, seen.insert(sequence).inserted else { return false }
+    public mutating func record(sequence: Int64, reason: HoleReason, playlist: Int = 0) -> Bool {
+        guard reason != .none, seen.insert(Key(playlist: playlist, sequence: sequence)).inserted else { return false }
         count &+= 1
         lastSequence = sequence
         lastReason = reason
