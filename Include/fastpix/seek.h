@@ -2032,9 +2032,13 @@ FPX_API const char *fpx_date_seek_reason_explanation(int reason);
  *   which carries landed_pts (the video's), landed_pts_in_stream,
  *   trim_samples and DECODE_ONLY exactly as muxed audio does ("Landing on the
  *   packet stream"); only the first packet after the landing is flagged
- *   DISCONTINUITY. Before any seek each feed reads from its start segment.
- *   Where the rendition has no frame at the landing (past its end), no audio
- *   packet comes until the next landing;
+ *   DISCONTINUITY. Where the rendition has no frame at the landing (past its
+ *   end), no audio packet comes until the next landing;
+ * - before any seek: from the playlists' first segments each feed reads from
+ *   its start; when the variant starts later (EXT-X-START, a live edge) the
+ *   rendition starts at the audio frame that covers the variant's first
+ *   frame there, one frame earlier, with no landing fields and no
+ *   DISCONTINUITY;
  * - live: the seekable window is the intersection of the two playlists'
  *   windows; dates are the variant's;
  * - disabling the rendition's stream (fpx_player_set_stream_enabled) stops

@@ -63,6 +63,15 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         videoTimeBases = video.streamTimeBases
         audioTimeBases = a.streamTimeBases
         audioRates = a.streamSampleRates
+        // Reading with no seek starts at the variant's start segment (EXT-X-START, a live
+        // edge): the rendition then starts at the audio frame that covers the variant's first
+        // frame there (one frame earlier), with no landing of its own (no DISCONTINUITY, no
+        // landing fields). From the playlist's first segment it reads from its own start.
+        if let t = video.startTicks, let r = video.readingSegment, let f = video.firstListed, r.sequence != f.sequence {
+            try landAudio(ticks: t, landedPTS: 0, seekID: 0, shouldStop: { false })
+            landedPTS = nil
+            marksLeft = [.rendition]
+        }
     }
 
     /// A rendition feed placed by `video`'s domains and aligned on its window.

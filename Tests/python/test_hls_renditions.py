@@ -529,3 +529,26 @@ def test_a_hole_in_the_audio_rendition(two_audio):
         assert first.flags & (DECODE_ONLY | DISC) == 0 and first.trim_samples == 0
         assert pk[0].flags & DISC
         assert p.item_status().segments_skipped == 1
+
+
+def test_ext_x_start_starts_the_audio_with_the_video(two_audio):
+    """EXT-X-START in the variant's playlist: reading with no seek starts both feeds there (the
+    audio at the frame covering the variant's first frame of its start segment, one frame
+    earlier), with no landing and no DISCONTINUITY."""
+    eng, _ = two_audio
+    d = eng.d
+    (d / "start_v.m3u8").write_text((d / "out_0.m3u8").read_text().replace(
+        "#EXT-X-TARGETDURATION", "#EXT-X-START:TIME-OFFSET=1.5\n#EXT-X-TARGETDURATION"))
+    (d / "start.m3u8").write_text((d / "master.m3u8").read_text().replace("out_0.m3u8", "start_v.m3u8"))
+    with _player(eng.url.replace("master.m3u8", "start.m3u8")) as p:
+        pk = _read(p, 4)
+    v = [x for x in pk if x.stream_index == 0]
+    a = [x for x in pk if x.stream_index == 1]
+    start = min((x for x in eng.video if x["seg"] == 1), key=lambda x: x["pts"])
+    assert v[0].pts == start["pts"]
+    first, _ = _expected_audio(eng, start["t"])
+    want = eng.audio[first:first + len(a)]
+    assert [(x.pts, x.size) for x in a] == [(w["pts"], w["size"]) for w in want]
+    assert all(x.flags & (DISC | DECODE_ONLY) == 0 and x.landed_pts is None and x.trim_samples == 0 for x in pk)
+    times = [_decode_time(x) for x in pk]
+    assert times == sorted(times)
