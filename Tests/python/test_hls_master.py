@@ -114,3 +114,17 @@ def test_the_host_chooses_the_variant(site):
     j = json.loads(r.stdout)
     assert [v["selected"] for v in j["variants"]] == [False, True, False]
     assert j["streams"][0]["width"] == 96
+
+
+def test_cli_seek_takes_an_audio_rendition(site):
+    d, base = site
+    url = f"{base}/master.m3u8"
+    for audio in ("0", "-1"):
+        r = subprocess.run([str(CLI), "seek", url, "1.5", "--json", "--audio", audio], capture_output=True, text=True,
+                           timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert json.loads(r.stdout)["frame_covers_target"] is True
+    r = subprocess.run([str(CLI), "seek", url, "1.5", "--audio", "x"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--audio" in r.stderr
+    r = subprocess.run([str(CLI), "probe", url, "--audio", "5"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and "INVALID_ARGUMENT" in r.stderr
