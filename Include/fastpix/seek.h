@@ -1321,6 +1321,16 @@ typedef struct fpx_player_config {
     /** 0: no cap. Else variants whose RESOLUTION is taller are left out
      *  (those without RESOLUTION stay); when that leaves none, all stay. */
     int32_t hls_max_height;
+    /** Which audio rendition plays (see "HLS variants and
+     *  renditions"). 0: automatic (the variant's AUDIO group: its
+     *  DEFAULT=YES rendition, else its first AUTOSELECT=YES one, else its
+     *  first). N > 0: the Nth rendition (1-based, playlist order as
+     *  fpx_player_hls_rendition lists them), which must be TYPE=AUDIO (any
+     *  group), else the open fails with FPX_ERROR_INVALID_ARGUMENT. -1: no
+     *  separate audio (the variant's own streams only). A chosen rendition
+     *  without a URI is the variant's muxed audio: nothing more is read.
+     *  Below -1 is FPX_ERROR_INVALID_ARGUMENT at create. */
+    int32_t hls_audio;
 } fpx_player_config;
 
 /** Fills *config with the defaults and sets its size. Callback-safe: yes. */
@@ -1330,7 +1340,7 @@ FPX_API void fpx_player_config_init(fpx_player_config *config);
  * Creates a player. config may be NULL for the defaults.
  * Returns FPX_OK and sets *out, or FPX_ERROR_INVALID_ARGUMENT (out NULL,
  * config->size too small, negative io_timeout_ms, an invalid
- * protocol_whitelist, negative max_buffer_bytes), FPX_ERROR_UNKNOWN_ENUM
+ * protocol_whitelist, negative max_buffer_bytes, hls_* out of range), FPX_ERROR_UNKNOWN_ENUM
  * (delivery, index_mode), FPX_ERROR_NO_MEMORY, FPX_ERROR_NO_FILE_DESCRIPTORS
  * (section 6). The first create installs the library's
  * av_log callback (see "Logging"). Callback-safe: yes.
@@ -1995,12 +2005,45 @@ FPX_API const char *fpx_date_seek_reason_explanation(int reason);
  * the highest BANDWIDTH within hls_max_bandwidth and hls_max_height, never
  * an I-frame variant; the choice is made at open (switching an open item
  * to another variant is not offered in 0.4.0: open the URL again with
- * another choice). Renditions are listed only in 0.4.0: audio (and video)
- * renditions that have their own URI are not demuxed, so their packets are
- * not delivered (an audio muxed into the variant's segments is, as a stream
- * of the item), and no rendition can be chosen; subtitle and
- * closed-caption renditions are listed only, never demuxed. An item opened
- * from a media playlist, and a file, have none: count 0.
+ * another choice). Subtitle and closed-caption renditions are listed only,
+ * never demuxed; so are VIDEO renditions and the audio renditions not
+ * chosen. An item opened from a media playlist, and a file, have none:
+ * count 0.
+ *
+ * Separate audio. When the audio the item plays is a rendition with its own
+ * URI (fpx_player_config.hls_audio; by default the variant's AUDIO group's
+ * DEFAULT=YES rendition, else its first AUTOSELECT=YES one, else its first),
+ * that rendition is a second feed of the item, read like the variant (the
+ * same protocol policy, AES-128, gaps, live reloads, buffer cap per feed):
+ * - its streams follow the variant's in the item (fpx_item_info.stream_count
+ *   counts them, fpx_player_stream_info describes them); the rendition says
+ *   which (selected 1, stream_index). A rendition without a URI is muxed in
+ *   the variant's segments: its audio is one of the variant's streams;
+ * - its frames are on the item timeline by the variant's placement of the
+ *   same discontinuity domain ("Timeline" in "Live and DVR HLS"; RFC 8216
+ *   6.2.4: matching content has matching timestamps), so its packets'
+ *   item_origin_pts is the variant's and their item times line up;
+ * - fpx_player_read_packet returns the packets of both feeds in one sequence,
+ *   in decode order on the item timeline (dts, else pts, as item time; ties
+ *   to the variant's packet);
+ * - a seek or a frame step lands the reference (video) stream as for any
+ *   item; the rendition then lands on its own frame grid at the same item
+ *   time: its packets start at the audio frame that covers the landing,
+ *   which carries landed_pts (the video's), landed_pts_in_stream,
+ *   trim_samples and DECODE_ONLY exactly as muxed audio does ("Landing on the
+ *   packet stream"); only the first packet after the landing is flagged
+ *   DISCONTINUITY. Before any seek each feed reads from its start segment.
+ *   Where the rendition has no frame at the landing (past its end), no audio
+ *   packet comes until the next landing;
+ * - live: the seekable window is the intersection of the two playlists'
+ *   windows; dates are the variant's;
+ * - disabling the rendition's stream (fpx_player_set_stream_enabled) stops
+ *   reading its playlist's segments; enabled again, it is read from the next
+ *   landing;
+ * - a different rendition is chosen at open (hls_audio), or later with
+ *   fpx_player_hls_select_audio, which takes effect at the next landing;
+ * - a rendition whose playlist (or first segment) cannot be opened fails
+ *   the open with its error, as the variant's does.
  * Strings are the player's copies (NULL when the attribute is absent),
  * valid until the item is closed or replaced or the player destroyed.
  */
@@ -2027,8 +2070,10 @@ typedef struct fpx_hls_rendition {
     const char *channels;       /**< CHANNELS as written, e.g. "2" */
     int is_default;             /**< DEFAULT=YES */
     int autoselect;             /**< AUTOSELECT=YES */
-    int has_uri;                /**< a playlist of its own (not demuxed in 0.4.0) */
+    int has_uri;                /**< a playlist of its own */
     int in_selected_group;      /**< named by the selected variant's AUDIO/VIDEO/SUBTITLES/CLOSED-CAPTIONS */
+    int selected;               /**< the audio rendition the item plays as a second feed */
+    int stream_index;           /**< its stream in the item when selected, else -1 */
 } fpx_hls_rendition;
 
 /** How many variants the READY item lists (0: none). Callback-safe: yes. */
@@ -2041,6 +2086,26 @@ FPX_API int fpx_player_hls_rendition_count(fpx_player *player, int *count);
 /** Rendition `index` (0-based, playlist order); FPX_ERROR_INVALID_ARGUMENT
  *  outside [0, count). Callback-safe: yes. */
 FPX_API int fpx_player_hls_rendition(fpx_player *player, int index, fpx_hls_rendition *rendition);
+/**
+ * Switches the READY item's separate audio to rendition `index` (0-based,
+ * as fpx_player_hls_rendition lists them; TYPE=AUDIO with a URI, any group).
+ * Never blocks: the switch takes effect at the next landing (the next seek
+ * or frame step; to switch in place, seek to fpx_player_current_time). That
+ * landing opens the rendition's playlist, closes the old one's, and lands
+ * the new one as described above; from it on, stream_index's packets and
+ * fpx_player_stream_info are the new rendition's (read the stream facts
+ * again: codec, sample rate and extradata may differ; pointers handed out
+ * for the old rendition stay valid until the player is destroyed), and
+ * fpx_player_hls_rendition reports it selected. A rendition that cannot be
+ * opened fails that landing with its error (the old rendition stays and
+ * plays on); one whose stream count differs from the old one's fails it with
+ * FPX_ERROR_UNSUPPORTED. Asking for the rendition playing cancels a switch
+ * not yet made. Returns FPX_OK, FPX_ERROR_INVALID_ARGUMENT (index names no
+ * audio rendition with a URI), FPX_ERROR_UNSUPPORTED (the item plays no
+ * separate audio: a file, a media playlist, muxed audio, hls_audio -1),
+ * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY. Callback-safe: yes.
+ */
+FPX_API int fpx_player_hls_select_audio(fpx_player *player, int index);
 
 /* ======================================================================= */
 /* Enum strings                                                            */

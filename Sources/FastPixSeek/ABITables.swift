@@ -195,6 +195,7 @@ enum CFunction: String, CaseIterable, Sendable {
     case fpx_player_hls_variant
     case fpx_player_hls_rendition_count
     case fpx_player_hls_rendition
+    case fpx_player_hls_select_audio
     case fpx_finish_reason_name
     case fpx_clamp_kind_name
     case fpx_landing_resolution_name
@@ -253,6 +254,7 @@ enum CFunction: String, CaseIterable, Sendable {
              .fpx_player_hls_variant,
              .fpx_player_hls_rendition_count,
              .fpx_player_hls_rendition,
+             .fpx_player_hls_select_audio,
              .fpx_finish_reason_name,
              .fpx_clamp_kind_name,
              .fpx_landing_resolution_name,

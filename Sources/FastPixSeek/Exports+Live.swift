@@ -159,6 +159,21 @@ public func fpxPlayerHLSRendition(_ h: OpaquePointer?, _ index: Int32,
         c.autoselect = r.autoselect ? 1 : 0
         c.has_uri = r.hasURI ? 1 : 0
         c.in_selected_group = r.inSelectedGroup ? 1 : 0
+        // The rendition played now (a switch moves it at a landing), else the open's choice.
+        if let sel = try p.readyEngine().hlsAudioSelection {
+            c.selected = sel.index == Int(index) ? 1 : 0
+            c.stream_index = sel.index == Int(index) ? sel.stream : -1
+        } else {
+            c.selected = r.selected ? 1 : 0
+            c.stream_index = r.streamIndex
+        }
         slot.store(c)
+    }
+}
+
+@_cdecl("fpx_player_hls_select_audio")
+public func fpxPlayerHLSSelectAudio(_ h: OpaquePointer?, _ index: Int32) -> Int32 {
+    withPlayer(.fpx_player_hls_select_audio, h) { p in
+        try p.readyEngine().selectHLSAudio(Int(index))
     }
 }

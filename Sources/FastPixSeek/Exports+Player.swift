@@ -206,12 +206,13 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
                                wakeup: wakeup, protocols: protocols, maxBufferBytes: cap,
                                indexMode: indexMode)
     // 0.4.0 HLS variant choice (fields past the host's size stay 0: automatic).
-    guard cfg.hls_max_bandwidth >= 0, cfg.hls_variant >= 0, cfg.hls_max_height >= 0 else {
+    guard cfg.hls_max_bandwidth >= 0, cfg.hls_variant >= 0, cfg.hls_max_height >= 0, cfg.hls_audio >= -1 else {
         return ErrorCode.invalidArgument.rawValue
     }
     config.hlsVariant = HLSVariantChoice(index: cfg.hls_variant > 0 ? Int(cfg.hls_variant) - 1 : nil,
                                          maxBandwidth: cfg.hls_max_bandwidth > 0 ? cfg.hls_max_bandwidth : nil,
                                          maxHeight: cfg.hls_max_height > 0 ? Int64(cfg.hls_max_height) : nil)
+    config.hlsAudio = HLSRenditions.Choice(index: cfg.hls_audio > 0 ? Int(cfg.hls_audio) - 1 : nil, off: cfg.hls_audio == -1)
     // FFmpeg's log goes through the library's (silent unless the host set a
     // log callback) from the first player on: see fpx_set_log_callback.
     FFmpegLog.installIfAllowed()

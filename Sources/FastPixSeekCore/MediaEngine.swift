@@ -84,6 +84,15 @@ public protocol MediaEngine: AnyObject, Sendable {
 
     /// HLS: the master playlist's variants and renditions (nil without one). Immutable.
     var hlsListing: HLSListing? { get }
+
+    /// HLS: the audio rendition played as a second feed now (an index of the listing's
+    /// renditions) and its stream; nil when the engine plays none. Concurrent.
+    var hlsAudioSelection: (index: Int, stream: Int32)? { get }
+
+    /// HLS: plays audio rendition `index` (of the listing) from the next landing on.
+    /// `.unsupported` without a second feed, `.invalidArgument` for an index that names no
+    /// AUDIO rendition with a URI. Concurrent; never blocks.
+    func selectHLSAudio(_ index: Int) throws
 }
 
 public extension MediaEngine {
@@ -92,6 +101,8 @@ public extension MediaEngine {
     var holeReport: HoleReport { HoleReport() }
     var startTicks: Int64? { nil }
     var hlsListing: HLSListing? { nil }
+    var hlsAudioSelection: (index: Int, stream: Int32)? { nil }
+    func selectHLSAudio(_ index: Int) throws { throw ErrorCode.unsupported }
 }
 
 /// What a step engine call found.
@@ -222,6 +233,8 @@ public struct IOPolicy: Sendable {
     public var openDeadline: @Sendable () -> UInt64
     /// HLS: which variant of a master playlist to play (fpx_player_config.hls_*).
     public var hlsVariant = HLSVariantChoice()
+    /// HLS: which audio rendition plays as a second feed (fpx_player_config.hls_audio).
+    public var hlsAudio = HLSRenditions.Choice()
 
     public static let defaultMaxBufferBytes = 64 << 20
 

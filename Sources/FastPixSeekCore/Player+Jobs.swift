@@ -30,6 +30,7 @@ extension Player {
                               protocols: config.protocols, maxBufferBytes: config.maxBufferBytes,
                               openDeadline: { [self] in self.m.locked { it.openDeadline } })
         policy.hlsVariant = config.hlsVariant
+        policy.hlsAudio = config.hlsAudio
         var engine: PlayerEngine?
         var failure: ErrorCode?
         var avError: Int32 = 0

@@ -53,6 +53,8 @@ public final class Player: @unchecked Sendable {
         public var indexMode: IndexMode
         /// The C fields are `hls_variant`, `hls_max_bandwidth`, `hls_max_height`.
         public var hlsVariant = HLSVariantChoice()
+        /// The C field is `hls_audio`.
+        public var hlsAudio = HLSRenditions.Choice()
         public init(delivery: EventQueue.Mode = .thread, ioTimeoutNanoseconds: UInt64 = 10_000_000_000,
                     wakeup: (() -> Void)? = nil, protocols: ProtocolPolicy = .default,
                     maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes, indexMode: IndexMode = .keyframes) {

@@ -6,11 +6,19 @@ import FastPixSeekCore
 /// other file or http(s) URL to `FFmpegEngine`. A URL without the .m3u8
 /// extension that libavformat recognises as HLS is reopened with `HLSEngine`.
 public func makeFFmpegEngine(url: String, policy: IOPolicy) throws -> MediaEngine & PacketSource {
-    if HLSEngine.looksLikePlaylist(url) { return try HLSEngine(url: url, policy: policy) }
+    if HLSEngine.looksLikePlaylist(url) { return try openHLS(url: url, policy: policy) }
     let e = try FFmpegEngine(url: url, policy: policy)
     if let name = e.itemInfo.formatName, String(cString: name) == "hls" {
         e.close()
-        return try HLSEngine(url: url, policy: policy)
+        return try openHLS(url: url, policy: policy)
     }
     return e
+}
+
+/// An HLS item: the variant alone, or with its separate audio rendition as a second feed
+/// (HLSRenditionEngine) when the master names one (HLSRenditions.select).
+public func openHLS(url: String, policy: IOPolicy) throws -> MediaEngine & PacketSource {
+    let v = try HLSEngine(url: url, policy: policy)
+    guard let a = v.audioRenditionURI else { return v }
+    do { return try HLSRenditionEngine(video: v, audioURI: a, policy: policy) } catch { v.close(); throw error }
 }

@@ -125,21 +125,42 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private var stamp: PacketStamp
     /// The master playlist's variants and renditions, when opened through one.
     public let hlsListing: HLSListing?
+    /// The audio rendition the item plays as a second feed (HLSRenditions.select): its URI,
+    /// nil when there is none (a media playlist, muxed audio, hls_audio -1). The factory
+    /// opens it (`HLSRenditionEngine`).
+    public let audioRenditionURI: String?
+    /// Its index in the master's renditions.
+    public let audioRenditionIndex: Int?
+    /// The master's renditions (empty for a media playlist), for a later audio switch.
+    public let renditions: [HLSRendition]
+    /// The media playlist came from the network (or through a playlist that did).
+    let remote: Bool
+    /// A rendition feed: its domains are placed by the reference feed's (seconds of item
+    /// time 0 on the domain's pts timeline, nil when the reference lists no such domain).
+    private let domainOrigin: ((Int64) throws -> Rational?)?
 
-    public init(url: String, policy: IOPolicy) throws {
+    /// Opens `url`, a master or a media playlist. A rendition feed (`fromRemote`: reached
+    /// through a remote master; `domainOrigin`: the reference feed's placement; `base`: the
+    /// item-timeline start of its first segment) is a media playlist.
+    public init(url: String, policy: IOPolicy, fromRemote: Bool = false,
+                domainOrigin: ((Int64) throws -> Rational?)? = nil,
+                base: ((HLSMediaPlaylist) -> Rational)? = nil) throws {
         self.policy = policy
+        self.domainOrigin = domainOrigin
         let fetchGuard = IOGuard(policy: policy)
         // Master playlists: pick the highest-bandwidth variant.
         var playlistURL = url
         var media: HLSMediaPlaylist
-        var listing: HLSListing?
-        var remote = false
-        let first = try HLSFetch.parse(try HLSFetch.fetch(url, guard: fetchGuard, fromRemote: false,
+        var masterSeen: (HLSMasterPlaylist, String)?
+        var audio: HLSRenditions.Selection = .none
+        var remote = fromRemote
+        let first = try HLSFetch.parse(try HLSFetch.fetch(url, guard: fetchGuard, fromRemote: fromRemote,
                                                           limit: HLSFetch.playlistLimit(policy)), url: url, policy: policy)
-        remote = HLSFetch.isRemote(url)
+        remote = remote || HLSFetch.isRemote(url)
         switch first {
         case .media(let m): media = m
         case .master(let master):
+            guard domainOrigin == nil else { throw EngineError(.invalidData) }
             // The host's choice (HLSVariantChoice): an index that names no playable variant
             // is refused; no variant at all is bad data.
             guard let k = policy.hlsVariant.select(master.variants) else {
@@ -147,7 +168,10 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             }
             let v = master.variants[k]
             playlistURL = v.uri
-            listing = HLSListing(master: master, selectedURI: v.uri)
+            masterSeen = (master, v.uri)
+            // The audio rendition (a host index that names no AUDIO rendition is refused).
+            do { audio = try HLSRenditions.select(master.renditions, variant: v, choice: policy.hlsAudio) }
+            catch { throw EngineError(.invalidArgument) }
             guard case .media(let m) = try HLSFetch.parse(try HLSFetch.fetch(v.uri, guard: fetchGuard, fromRemote: remote,
                                                                              limit: HLSFetch.playlistLimit(policy)),
                                                           url: v.uri, policy: policy) else {
@@ -157,8 +181,17 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             remote = remote || HLSFetch.isRemote(v.uri)
         }
         guard !media.segments.isEmpty else { throw EngineError(.invalidData) }
-        hlsListing = listing
-        let feed = HLSPlaylistFeed(policy: policy, fetchGuard: fetchGuard, mediaURL: playlistURL, remote: remote, media: media)
+        self.remote = remote
+        if case .rendition(let i) = audio, let m = masterSeen {
+            audioRenditionURI = m.0.renditions[i].uri
+            audioRenditionIndex = i
+        } else {
+            audioRenditionURI = nil
+            audioRenditionIndex = nil
+        }
+        renditions = masterSeen?.0.renditions ?? []
+        let feed = HLSPlaylistFeed(policy: policy, fetchGuard: fetchGuard, mediaURL: playlistURL, remote: remote, media: media,
+                                   shift: base?(media) ?? Rational(0))
         self.feed = feed
         let cache = HLSSegmentCache(policy: policy, remote: remote)
         self.cache = cache
@@ -194,6 +227,13 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         referenceStream = e.referenceStream
         hasVideo = e.hasVideo
         facts = e.facts
+        if let (master, uri) = masterSeen {
+            var sel: Int?
+            if case .rendition(let i) = audio { sel = i }
+            hlsListing = HLSListing(master: master, selectedURI: uri, audio: sel, audioStream: e.facts.streamCount)
+        } else {
+            hlsListing = nil
+        }
         stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(e.timeline.timeBaseNum, e.timeline.timeBaseDen))
         ticksPerSecond = Rational(Int128(e.timeline.timeBaseDen), Int128(e.timeline.timeBaseNum))
         cache.adopt(e, sequence: seg.sequence, keep: nil)
@@ -291,6 +331,13 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// it before taking a segment engine to use: reading the anchor may evict engines.
     private func anchor(for s: Segment) throws -> Anchor {
         if let a = anchors[s.discontinuitySequence] { return a }
+        // A rendition feed: placed by the reference feed's domain (seek.h: every stream of a
+        // domain at its pts distance from the anchor's first frame), floored to its ticks.
+        if let o = try domainOrigin?(s.discontinuitySequence) {
+            let a = Anchor(ticks: 0, pts: Int64(clamping: (o * ticksPerSecond).floor))
+            anchors[s.discontinuitySequence] = a
+            return a
+        }
         let segs = feed.window
         var anchorSegment = s
         if let i = segs.index(ofSequence: s.sequence) {
@@ -306,6 +353,32 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         anchors[s.discontinuitySequence] = a
         return a
     }
+
+    /// Item time 0 on domain `d`'s pts timeline, seconds (its anchor, read if needed); nil
+    /// when the window lists no segment of the domain. Engine lock held.
+    func originSeconds(ofDomain d: Int64) throws -> Rational? {
+        let segs = feed.window
+        guard let i = segs.indices.first(where: { segs.list.discontinuitySequence(at: $0) == d }) else { return nil }
+        let a = try anchor(for: segs[i])
+        return Rational(Int128(a.originPTS) * Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
+    }
+
+    /// The segment the reads are in and its discontinuity domain (engine lock held).
+    var readingSegment: (sequence: Int64, domain: Int64)? {
+        guard let q = currentSequence, let s = feed.segment(q) else { return nil }
+        return (q, s.discontinuitySequence)
+    }
+
+    /// The item-timeline start of the window's first segment, seconds, with its media
+    /// sequence number and date (a rendition feed is aligned on it).
+    var firstListed: (start: Rational, sequence: Int64, dateMS: Int64?)? {
+        let segs = feed.window
+        guard let f = segs.first else { return nil }
+        return (f.itemStart, f.sequence, f.startDateMS)
+    }
+
+    /// The item-timeline start of segment `sequence` when the window lists it, seconds.
+    func itemStart(ofSequence q: Int64) -> Rational? { feed.segment(q)?.itemStart }
 
     private func ticks(ofPTS pts: Int64, _ a: Anchor) -> Int64 { a.ticks &+ (pts &- a.pts) }
     private func pts(ofTicks t: Int64, _ a: Anchor) -> Int64 { a.pts &+ (t &- a.ticks) }
@@ -588,6 +661,10 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     public func streamInfo(_ index: Int32) -> StreamInfo? { facts.info(index) }
+    /// Each stream's time base, read from the facts without handing them out.
+    var streamTimeBases: [PacketStamp.TimeBase] { facts.infos.map { PacketStamp.TimeBase($0.timeBaseNum, $0.timeBaseDen) } }
+    /// Each stream's sample rate (0 but for audio).
+    var streamSampleRates: [Int32] { facts.infos.map { $0.type == .audio ? $0.sampleRate : 0 } }
     public func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? { facts.videoPacketFormat(index) }
 
     public var factsOwner: AnyObject? { facts.ownerIfHandedOut }

@@ -33,8 +33,13 @@ final class HLSPlaylistFeed: @unchecked Sendable {
     private var lastFrameValue: (sequence: Int64, ticks: Int64)?
     private var holes = HoleReport()
 
-    init(policy: IOPolicy, fetchGuard: IOGuard, mediaURL: String, remote: Bool, media: HLSMediaPlaylist) {
+    /// Added to the tracker's base: a rendition feed's first segment on the item timeline.
+    let shift: Rational
+
+    init(policy: IOPolicy, fetchGuard: IOGuard, mediaURL: String, remote: Bool, media: HLSMediaPlaylist,
+         shift: Rational = Rational(0)) {
         self.policy = policy
+        self.shift = shift
         self.fetchGuard = fetchGuard
         self.mediaURL = mediaURL
         self.remote = remote
@@ -45,7 +50,7 @@ final class HLSPlaylistFeed: @unchecked Sendable {
 
     /// Takes the tracker's current window (lock held).
     private func adopt(_ media: HLSMediaPlaylist) {
-        segments = HLSEngine.Window(list: media.segments, base: tracker.baseOffset)
+        segments = HLSEngine.Window(list: media.segments, base: tracker.baseOffset + shift)
         targetDuration = media.targetDuration
         holdBack = media.liveEdgeOffset
         endList = !media.isLive

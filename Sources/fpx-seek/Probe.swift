@@ -4,19 +4,21 @@ import Glibc
 import FastPixSeekCore
 
 let probeUsage = """
-usage: fpx-seek probe FILE|URL [--json] [--timeout MS] [--variant N]
+usage: fpx-seek probe FILE|URL [--json] [--timeout MS] [--variant N] [--audio N]
 
 Prints the container, duration, seekable range (first to last frame), the
 reference stream (the one seeks resolve on), frame and keyframe counts (a full
 demux of the reference stream) and every stream. When the seekable range ends well
 before the container's duration (a truncated or damaged file) it prints a one-line
 warning on standard error, and --json says "truncated": true. An HLS master
-playlist's variants and renditions are listed ("variants", "renditions"; renditions
-with their own playlist are listed, not demuxed); --variant N plays variant N.
+playlist's variants and renditions are listed ("variants", "renditions"); the audio
+rendition played with its own playlist is a stream of the item ("demuxed", its
+"stream_index"), the others are listed only. --variant N plays variant N, --audio N
+audio rendition N (-1: none).
 """
 
 func runProbe(_ args: [String]) {
-    let o = parseOptions(args, valued: ["--timeout", "--variant"], switches: [], usage: probeUsage)
+    let o = parseOptions(args, valued: ["--timeout", "--variant", "--audio"], switches: [], usage: probeUsage)
     guard o.positional.count == 1 else { fail("probe needs exactly one FILE|URL (see --help)", code: Exit.usage) }
     let url = o.positional[0]
     let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS, options: o)
@@ -140,7 +142,8 @@ func hlsListingJSON(_ l: HLSListing) -> String {
         "{\"index\":\(i),\"type\":\(jsonString(types[Int(r.type.rawValue)])),\"group_id\":\(js(cs(r.groupID))),"
             + "\"name\":\(js(cs(r.name))),\"language\":\(js(cs(r.language))),\"channels\":\(js(cs(r.channels))),"
             + "\"default\":\(r.isDefault),\"autoselect\":\(r.autoselect),\"has_uri\":\(r.hasURI),"
-            + "\"in_selected_group\":\(r.inSelectedGroup),\"demuxed\":false}"
+            + "\"in_selected_group\":\(r.inSelectedGroup),\"demuxed\":\(r.selected),"
+            + "\"stream_index\":" + (r.selected ? "\(r.streamIndex)" : "null") + "}"
     }
     return "\"variants\":[" + vs.joined(separator: ",") + "],\"renditions\":[" + rs.joined(separator: ",") + "]"
 }
@@ -155,6 +158,6 @@ func printHLSListing(_ l: HLSListing) {
         let t = ["unknown", "video", "audio", "subtitle", "data"][Int(r.type.rawValue)]
         print("  rendition #\(i)     \(t) group \(cs(r.groupID) ?? "?") \"\(cs(r.name) ?? "")\""
               + (cs(r.language).map { " \($0)" } ?? "") + (r.isDefault ? " default" : "")
-              + (r.hasURI ? " (own playlist: listed, not demuxed)" : ""))
+              + (r.selected ? " (playing: stream #\(r.streamIndex))" : r.hasURI ? " (own playlist: listed, not demuxed)" : ""))
     }
 }

@@ -4,7 +4,7 @@ import Glibc
 import FastPixSeekCore
 
 let seekUsage = """
-usage: fpx-seek seek FILE|URL TIME [--precision exact|nearest_keyframe[:TOL]|default] [--json] [--timeout MS] [--variant N]
+usage: fpx-seek seek FILE|URL TIME [--precision exact|nearest_keyframe[:TOL]|default] [--json] [--timeout MS] [--variant N] [--audio N]
 
 Seeks once and prints the outcome: requested and landed time (exact rationals),
 the signed delta, the result, how the landing was resolved, the clamp, and the
@@ -115,7 +115,7 @@ func printOutcome(_ o: SeekOutcome) {
 }
 
 func runSeek(_ args: [String]) {
-    let o = parseOptions(args, valued: ["--precision", "--timeout", "--variant"], switches: [], usage: seekUsage)
+    let o = parseOptions(args, valued: ["--precision", "--timeout", "--variant", "--audio"], switches: [], usage: seekUsage)
     guard o.positional.count == 2 else { fail("seek needs FILE|URL and TIME (see --help)", code: Exit.usage) }
     guard let target = parseTime(o.positional[1]) else {
         fail("TIME must be seconds (92.5) or a rational (1001/30000)", code: Exit.usage)

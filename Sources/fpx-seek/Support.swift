@@ -255,6 +255,11 @@ func openPlayer(_ url: String, timeoutMS: UInt64, options o: Options? = nil) -> 
         guard let i = Int(v), i >= 0 else { fail("--variant needs a variant index (0, 1, ...; see probe)", code: Exit.usage) }
         config.hlsVariant.index = i
     }
+    if let v = o?.flags["--audio"] {
+        // HLS: the audio rendition, 0-based as `probe` lists them, -1 none (fpx_player_config.hls_audio).
+        guard let i = Int(v), i >= -1 else { fail("--audio needs a rendition index (0, 1, ...; see probe) or -1", code: Exit.usage) }
+        config.hlsAudio = HLSRenditions.Choice(index: i >= 0 ? i : nil, off: i == -1)
+    }
     guard let player = Player(config: config, factory: makeFFmpegEngine) else {
         fail("cannot create a player", code: Exit.failure)
     }

@@ -159,6 +159,24 @@ done
 # ---- libavcodec hosts (test-only dependency) -----------------------------------------
 # Tests/c/avc_*.c decode the packet stream with libavcodec, as a real host would. They
 # link libavcodec/libavutil through pkg-config; the library itself never does.
+# HLS with a separate audio rendition: a master ffmpeg writes with -var_stream_map (2 s).
+echo "# test_hls_audio"
+HLSA=$TMP/hls_audio
+mkdir -p "$HLSA"
+if ! ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=25 -f lavfi -i sine=frequency=440:sample_rate=48000 -t 2 \
+    -map 0:v -map 0:v -map 1:a -c:v libx264 -preset ultrafast -g 25 -s:v:1 32x24 -c:a aac -b:a 32k -f hls \
+    -hls_time 1 -hls_playlist_type vod -master_pl_name master.m3u8 \
+    -var_stream_map "v:0,agroup:aud v:1,agroup:aud a:0,agroup:aud,default:yes" \
+    -hls_segment_filename "$HLSA/s%v_%d.ts" "$HLSA/out_%v.m3u8" >"$TMP/hls_audio.log" 2>&1; then
+    cat "$TMP/hls_audio.log"
+    fail "test_hls_audio: ffmpeg could not write the HLS master"
+elif ! $CC "${CFLAGS[@]}" Tests/c/test_hls_audio.c -o "$TMP/test_hls_audio" "${LDFLAGS[@]}" >"$TMP/test_hls_audio.build" 2>&1; then
+    cat "$TMP/test_hls_audio.build"
+    fail "test_hls_audio: does not build"
+else
+    run_prog test_hls_audio "$TMP/test_hls_audio" "$FIX" "$HLSA"
+fi
+
 if pkg-config --exists libavcodec libavutil; then
     for src in Tests/c/avc_*.c; do
         [ -f "$src" ] || continue

@@ -1,8 +1,8 @@
 """HLS master playlists as ffmpeg's -var_stream_map writes them (two video-only variants and
 a separate audio group), plus an I-frame variant: the variants and renditions are listed
 (seek.h, fpx_hls_variant, fpx_hls_rendition; Python hls_variants/hls_renditions; fpx-seek
-probe), the highest-bandwidth non-I-frame variant plays. Renditions are listed only in 0.4.0:
-the separate audio is not a stream of the item (say so, test so). Over HTTP on 127.0.0.1."""
+probe), the highest-bandwidth non-I-frame variant plays; the DEFAULT audio rendition is the
+item's second stream (test_hls_renditions.py checks its packets). Over HTTP on 127.0.0.1."""
 from __future__ import annotations
 
 import json
@@ -60,10 +60,12 @@ def test_variants_and_renditions_are_listed(site):
         assert (r.type, r.group_id, r.name, r.language, r.is_default, r.has_uri, r.in_selected_group) == \
             (MediaType.AUDIO, attrs["GROUP-ID"].strip('"'), attrs["NAME"].strip('"'), "eng",
              attrs["DEFAULT"] == "YES", True, True)
-        # 0.4.0: listed only -- the separate audio rendition is not demuxed.
-        assert p.item_info().stream_count == 1
+        # The DEFAULT audio rendition is played: the item's stream 1.
+        assert (r.selected, r.stream_index) == (True, 1)
+        assert p.item_info().stream_count == 2
         assert p.stream_info(0).type == MediaType.VIDEO
         assert p.stream_info(0).width == 160
+        assert (p.stream_info(1).type, p.stream_info(1).sample_rate) == (MediaType.AUDIO, 48000)
     # A media playlist lists nothing.
     with Player(f"{base}/out_1.m3u8") as p:
         p.wait_item(timeout=20)
@@ -78,9 +80,19 @@ def test_probe_lists_them(site):
     j = json.loads(r.stdout)
     assert [v["iframe"] for v in j["variants"]] == [False, False, True]
     assert [v["selected"] for v in j["variants"]] == [True, False, False]
-    assert j["renditions"][0]["language"] == "eng" and j["renditions"][0]["demuxed"] is False
+    assert j["renditions"][0]["language"] == "eng" and j["renditions"][0]["demuxed"] is True
+    assert j["renditions"][0]["stream_index"] == 1 and [s["type"] for s in j["streams"]] == ["video", "audio"]
     t = subprocess.run([str(CLI), "probe", f"{base}/master.m3u8"], capture_output=True, text=True, timeout=60)
-    assert "variant #2" in t.stdout and "(I-frame)" in t.stdout and "listed, not demuxed" in t.stdout
+    assert "variant #2" in t.stdout and "(I-frame)" in t.stdout and "(playing: stream #1)" in t.stdout
+    # --audio -1: no separate audio, the rendition listed only.
+    r = subprocess.run([str(CLI), "probe", f"{base}/master.m3u8", "--json", "--audio", "-1"], capture_output=True,
+                       text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    j = json.loads(r.stdout)
+    assert j["renditions"][0]["demuxed"] is False and [s["type"] for s in j["streams"]] == ["video"]
+    t = subprocess.run([str(CLI), "probe", f"{base}/master.m3u8", "--audio", "-1"], capture_output=True, text=True,
+                       timeout=60)
+    assert "listed, not demuxed" in t.stdout
 
 
 def test_the_host_chooses_the_variant(site):

@@ -397,6 +397,8 @@ class fpx_hls_rendition(_OutputStruct):
         ("autoselect", c_int),
         ("has_uri", c_int),
         ("in_selected_group", c_int),
+        ("selected", c_int),
+        ("stream_index", c_int),
     ]
 
 
@@ -470,6 +472,7 @@ class fpx_player_config(Structure):
         ("hls_max_bandwidth", c_int64),
         ("hls_variant", c_int32),
         ("hls_max_height", c_int32),
+        ("hls_audio", c_int32),
     ]
 
 
@@ -610,6 +613,7 @@ FUNCTIONS: List[Binding] = [
     Binding("fpx_player_hls_variant", [_P, c_int, POINTER(fpx_hls_variant)], c_int, check_error),
     Binding("fpx_player_hls_rendition_count", [_P, POINTER(c_int)], c_int, check_error),
     Binding("fpx_player_hls_rendition", [_P, c_int, POINTER(fpx_hls_rendition)], c_int, check_error),
+    Binding("fpx_player_hls_select_audio", [_P, c_int], c_int, check_error),
     Binding("fpx_player_seekable_range", [_P, POINTER(fpx_time), POINTER(fpx_time)], c_int,
             check_error),
     Binding("fpx_player_setup_seek_manager", [_P], c_int, check_error),

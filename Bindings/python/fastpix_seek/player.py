@@ -739,6 +739,10 @@ class Player:
       playlist plays (``fpx_player_config.hls_*``): ``hls_variant`` an index of
       :meth:`hls_variants` (0-based; an I-frame one fails the open), else the highest
       bandwidth within the caps; None: no choice, no cap.
+    * ``hls_audio``: which audio rendition plays (``fpx_player_config.hls_audio``): an index
+      of :meth:`hls_renditions` (0-based; it must be an AUDIO one), -1 for no separate audio,
+      None for the automatic choice (the variant's AUDIO group: DEFAULT, else AUTOSELECT,
+      else the first). A rendition with its own URI is a stream of the item.
 
     ``io_timeout`` values that int64 milliseconds cannot hold raise
     :class:`~fastpix_seek.errors.InvalidArgumentError` (never a silent wrap to "no bound").
@@ -759,7 +763,8 @@ class Player:
                  index_mode: IndexMode = IndexMode.KEYFRAMES,
                  hls_variant: Optional[int] = None,
                  hls_max_bandwidth: Optional[int] = None,
-                 hls_max_height: Optional[int] = None) -> None:
+                 hls_max_height: Optional[int] = None,
+                 hls_audio: Optional[int] = None) -> None:
         self._handle: Optional[_lib.PlayerHandle] = None
         self._core = _Core()
         self._close_lock = threading.Lock()
@@ -848,6 +853,12 @@ class Player:
             cfg.hls_max_bandwidth = hls_max_bandwidth
         if hls_max_height is not None:
             cfg.hls_max_height = hls_max_height
+        if hls_audio is not None:
+            if isinstance(hls_audio, bool) or not isinstance(hls_audio, int):
+                raise TypeError(f"hls_audio must be an int or None, not {type(hls_audio).__name__}")
+            if not -1 <= hls_audio <= 2 ** 31 - 2:
+                raise _errors.InvalidArgumentError(detail=f"hls_audio is {hls_audio!r}")
+            cfg.hls_audio = -1 if hls_audio == -1 else hls_audio + 1
         if wakeup is not None:
             cfg.wakeup = _wakeup
             cfg.wakeup_userdata = self._core.register(_WakeupEntry(wakeup))
@@ -1152,9 +1163,10 @@ class Player:
         return out
 
     def hls_renditions(self) -> List[HLSRendition]:
-        """The READY HLS item's EXT-X-MEDIA renditions, in playlist order (listed only in
-        0.4.0); [] without a master playlist. The C functions are
-        ``fpx_player_hls_rendition_count`` and ``fpx_player_hls_rendition``."""
+        """The READY HLS item's EXT-X-MEDIA renditions, in playlist order; the audio one the
+        item plays is ``selected`` (its stream ``stream_index``); [] without a master
+        playlist. The C functions are ``fpx_player_hls_rendition_count`` and
+        ``fpx_player_hls_rendition``."""
         n = ctypes.c_int(0)
         _lib.lib.fpx_player_hls_rendition_count(self._hq(), ctypes.byref(n))
         out = []
@@ -1163,6 +1175,18 @@ class Player:
             _lib.lib.fpx_player_hls_rendition(self._hq(), i, ctypes.byref(r))
             out.append(HLSRendition._from_c(i, r))
         return out
+
+    def hls_select_audio(self, index: int) -> None:
+        """Plays audio rendition ``index`` (of :meth:`hls_renditions`: an AUDIO one with a URI)
+        from the next landing on (seek or frame step); its stream keeps the same index and its
+        facts (:meth:`stream_info`) are the new rendition's from then on. Raises
+        UnsupportedError when the item plays no separate audio, InvalidArgumentError for an
+        index that names no such rendition. The C function is ``fpx_player_hls_select_audio``."""
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"index must be an int, not {type(index).__name__}")
+        if not -2 ** 31 <= index < 2 ** 31:
+            raise _errors.InvalidArgumentError(detail=f"index is {index!r}")
+        _lib.lib.fpx_player_hls_select_audio(self._hq(), index)
 
     def set_stream_enabled(self, index: int, enabled: bool) -> None:
         """Switches a stream of the ready item off or back on: a disabled stream is discarded

@@ -540,8 +540,9 @@ class HLSVariant:
 
 @dataclass(frozen=True)
 class HLSRendition:
-    """An EXT-X-MEDIA rendition (fpx_hls_rendition, 0.4.0). Listed only in 0.4.0: one with
-    its own URI (``has_uri``) is not demuxed; subtitles and closed captions never are."""
+    """An EXT-X-MEDIA rendition (fpx_hls_rendition, 0.4.0). The audio rendition the item plays
+    (``selected``) is a stream of the item (``stream_index``, else -1) when it has its own URI
+    (``has_uri``); subtitles, closed captions and the other renditions are listed only."""
     index: int
     type: MediaType
     group_id: Optional[str]
@@ -552,11 +553,14 @@ class HLSRendition:
     autoselect: bool
     has_uri: bool
     in_selected_group: bool
+    selected: bool = False
+    stream_index: int = -1
 
     @classmethod
     def _from_c(cls, i: int, r: "_lib.fpx_hls_rendition") -> "HLSRendition":
         return cls(i, _enum(MediaType, r.type), _s(r.group_id), _s(r.name), _s(r.language), _s(r.channels),
-                   bool(r.is_default), bool(r.autoselect), bool(r.has_uri), bool(r.in_selected_group))
+                   bool(r.is_default), bool(r.autoselect), bool(r.has_uri), bool(r.in_selected_group),
+                   bool(r.selected), int(r.stream_index))
 
 
 @dataclass(frozen=True)

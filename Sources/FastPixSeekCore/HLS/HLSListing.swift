@@ -32,13 +32,19 @@ public final class HLSListing: @unchecked Sendable {
         public var hasURI: Bool
         /// In the selected variant's AUDIO (VIDEO, SUBTITLES) group.
         public var inSelectedGroup: Bool
+        /// The rendition the item plays as a stream of its own (a second feed).
+        public var selected: Bool = false
+        /// Its stream index in the item when selected, else -1.
+        public var streamIndex: Int32 = -1
     }
 
     public let variants: [Variant]
     public let renditions: [Rendition]
     private var owned: [UnsafeMutablePointer<CChar>] = []
 
-    public init(master: HLSMasterPlaylist, selectedURI: String) {
+    /// `audio`: the rendition played as a second feed (HLSRenditions.select), whose stream is
+    /// `audioStream` of the item.
+    public init(master: HLSMasterPlaylist, selectedURI: String, audio: Int? = nil, audioStream: Int32 = -1) {
         var owned: [UnsafeMutablePointer<CChar>] = []
         func c(_ s: String?) -> UnsafePointer<CChar>? {
             guard let s, let p = strdup(s) else { return nil }
@@ -57,7 +63,7 @@ public final class HLSListing: @unchecked Sendable {
                               codecs: c(v.codecs), hdcpLevel: c(v.hdcpLevel), audioGroup: c(v.audioGroup), uri: v.uri))
         }
         var rs: [Rendition] = []
-        for r in master.renditions {
+        for (k, r) in master.renditions.enumerated() {
             let type: MediaType
             let group: String?
             switch r.type {
@@ -68,7 +74,8 @@ public final class HLSListing: @unchecked Sendable {
             }
             rs.append(Rendition(type: type, groupID: c(r.groupID), name: c(r.name), language: c(r.language),
                                 channels: c(r.channels), isDefault: r.isDefault, autoselect: r.autoselect,
-                                hasURI: r.uri != nil, inSelectedGroup: group == r.groupID))
+                                hasURI: r.uri != nil, inSelectedGroup: group == r.groupID,
+                                selected: k == audio, streamIndex: k == audio ? audioStream : -1))
         }
         variants = vs
         renditions = rs

@@ -1,0 +1,342 @@
+import FastPixSeekCore
+
+/// An HLS item made of two feeds: the variant (`video`, the reference feed) and a separate
+/// audio rendition (`audio`, EXT-X-MEDIA TYPE=AUDIO with its own URI), each an `HLSEngine`
+/// with its own playlist, reloads, segment cache, keys and holes. The rendition's domains
+/// are placed by the variant's (HLSEngine.domainOrigin), so both feeds share one item
+/// timeline; its streams follow the variant's in the item. What is decided -- which
+/// rendition, the merge order, what an audio packet says about the landing, the window --
+/// is `HLSRenditions` (core); this class only drives the two feeds.
+///
+/// Threading: serial members under the player's engine lock, as for `HLSEngine`; the
+/// concurrent ones (`liveWindow`, `itemInfo`, `streamInfo`, `interrupt`,
+/// `selectHLSAudio`...) read immutable state, or the current rendition feed and the switch
+/// under the leaf lock `am`, and call the feeds' concurrent members.
+// @unchecked Sendable: the merge state is used under the player's engine lock only; the
+// rendition feed, the switch and the retired facts under `am`.
+public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sendable {
+    let video: HLSEngine
+    private let policy: IOPolicy
+    private let am = Monitor()
+    /// The rendition feed (replaced by a switch, at a landing: engine lock and `am`).
+    private var audioFeed: HLSEngine
+    private var audioIndex: Int
+    /// The rendition a host asked for (`selectHLSAudio`), played from the next landing.
+    private var pendingSwitch: Int?
+    /// The stream facts of rendition feeds switched away from (their pointers may be held).
+    private var retiredFacts: [AnyObject] = []
+    private var audio: HLSEngine { am.locked { audioFeed } }
+    /// The variant's stream count: the rendition's streams are numbered from it.
+    private let first: Int32
+    private let audioCount: Int32
+    private let videoTimeBases: [PacketStamp.TimeBase]
+    private var audioTimeBases: [PacketStamp.TimeBase]
+    private var audioRates: [Int32]
+
+    // Merge state (engine lock).
+    private var pendingVideo: PacketView?
+    private var pendingAudio: (packet: PacketView, segment: Int64?, domain: Int64?)?
+    private var videoEnded = false
+    /// The rendition feed is read (false: it ended, had no frame at the landing, or its
+    /// stream is disabled; it comes back at the next landing).
+    private var audioActive = true
+    private var audioEnabled = true
+    /// The video landing the rendition's packets describe (its pts in the reference time
+    /// base), and the rendition segments the audio landing was made in (its frame's, and
+    /// its pre-roll frame's).
+    private var landedPTS: Int64?
+    private var audioLandingSegments: Set<Int64> = []
+    /// The feeds whose first packet after the latest landing is still to come: only the
+    /// first packet out of the merge keeps its DISCONTINUITY.
+    private var marksLeft: Set<HLSRenditions.Side> = []
+    /// Item time 0 of each domain in reference ticks (the variant's placement).
+    private var origins: [Int64: Int64] = [:]
+
+    public init(video: HLSEngine, audioURI: String, policy: IOPolicy) throws {
+        self.video = video
+        self.policy = policy
+        let a = try Self.openFeed(audioURI, video: video, policy: policy)
+        audioFeed = a
+        audioIndex = video.audioRenditionIndex ?? -1
+        first = video.itemInfo.streamCount
+        audioCount = a.itemInfo.streamCount
+        videoTimeBases = video.streamTimeBases
+        audioTimeBases = a.streamTimeBases
+        audioRates = a.streamSampleRates
+    }
+
+    /// A rendition feed placed by `video`'s domains and aligned on its window.
+    static func openFeed(_ uri: String, video: HLSEngine, policy: IOPolicy) throws -> HLSEngine {
+        let v = video
+        return try HLSEngine(url: uri, policy: policy, fromRemote: video.remote,
+                             domainOrigin: { [weak v] d in try v?.originSeconds(ofDomain: d) },
+                             base: { media in HLSRenditionEngine.base(of: media, on: v) })
+    }
+
+    // MARK: Audio switch
+
+    public var hlsAudioSelection: (index: Int, stream: Int32)? { am.locked { (audioIndex, first) } }
+
+    public func selectHLSAudio(_ index: Int) throws {
+        let r = video.renditions
+        guard index >= 0, index < r.count, r[index].type == "AUDIO", r[index].uri != nil else {
+            throw ErrorCode.invalidArgument
+        }
+        am.locked { pendingSwitch = index == audioIndex ? nil : index }
+    }
+
+    /// At a landing: a switch the host asked for opens the new rendition's feed and retires
+    /// the old one. A feed that cannot be opened, or whose stream count differs (the item's
+    /// stream list is fixed), fails the landing and the old rendition stays.
+    private func applySwitch() throws {
+        guard let k = am.locked({ () -> Int? in let k = pendingSwitch; pendingSwitch = nil; return k }),
+              let uri = video.renditions[k].uri else { return }
+        let n = try Self.openFeed(uri, video: video, policy: policy)
+        guard n.itemInfo.streamCount == audioCount else {
+            n.close()
+            throw EngineError(.unsupported)
+        }
+        let old = audio
+        am.locked {
+            if let f = old.factsOwner { retiredFacts.append(f) }
+            audioFeed = n
+            audioIndex = k
+        }
+        old.close()
+        audioTimeBases = n.streamTimeBases
+        audioRates = n.streamSampleRates
+        // The stream's setting carries over; the old feed's packets never come out.
+        pendingAudio = nil
+    }
+
+    /// Where the rendition's first segment starts on the item timeline: by the two
+    /// playlists' dates when both have one, else at the variant's segment of the same media
+    /// sequence number, else at the variant's first segment.
+    static func base(of media: HLSMediaPlaylist, on v: HLSEngine) -> Rational {
+        guard let f = v.firstListed else { return Rational(0) }
+        let list = media.segments
+        if let vd = f.dateMS, list.count > 0, let ad = list.startDate(at: 0) {
+            return f.start + Rational(Int128(ad &- vd), 1000)
+        }
+        if let s = v.itemStart(ofSequence: list.mediaSequence) { return s }
+        return f.start
+    }
+
+    // MARK: MediaEngine
+
+    public var timeline: Timeline { video.timeline }
+    public var referenceStream: Int32 { video.referenceStream }
+    public var hasVideo: Bool { video.hasVideo }
+    public var startTicks: Int64? { video.startTicks }
+    public var hlsListing: HLSListing? { video.hlsListing }
+    public var holeReport: HoleReport { video.holeReport }
+
+    public func seekableRange() throws -> ClosedRange<Int64>? {
+        guard let w = liveWindow(), w.isLive else { return try video.seekableRange() }
+        guard let s = timeline.ticks(of: w.start), let e = timeline.ticks(of: w.end) else { return nil }
+        let lo = Int64(clamping: s.ceil), hi = Int64(clamping: e.floor)
+        return lo <= hi ? lo...hi : lo...lo
+    }
+
+    /// Live: the intersection of the two playlists' windows (HLSRenditions.intersect).
+    public func liveWindow() -> LiveWindow? {
+        guard let v = video.liveWindow() else { return nil }
+        guard v.isLive, let a = audio.liveWindow(), a.isLive else { return v }
+        return HLSRenditions.intersect(v, a)
+    }
+
+    public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? { video.itemTime(forDateMicroseconds: us) }
+
+    public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
+        try applySwitch()
+        let l = try video.resolve(request, shouldStop: shouldStop)
+        try landAudio(ticks: l.pts, landedPTS: l.streamPTS ?? l.pts, seekID: request.seekID, shouldStop: shouldStop)
+        return l
+    }
+
+    public func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
+                     shouldStop: @escaping () -> Bool) throws -> StepResultKind {
+        try applySwitch()
+        let r = try video.step(from: from, forward: forward, count: count, seekID: seekID, shouldStop: shouldStop)
+        if case .landed(let l) = r {
+            try landAudio(ticks: l.pts, landedPTS: l.streamPTS ?? l.pts, seekID: seekID, shouldStop: shouldStop)
+        }
+        return r
+    }
+
+    /// After a landing of the variant at item `ticks`: the rendition lands on its own frame
+    /// grid at the same item time (an exact landing: the audio frame that covers it), its
+    /// packets starting one frame earlier (the pre-roll an audio decoder needs: muxed audio
+    /// has the packets from the video keyframe on), and the merge starts again from both
+    /// feeds' new positions.
+    private func landAudio(ticks: Int64, landedPTS l: Int64, seekID: UInt64,
+                           shouldStop: @escaping () -> Bool) throws {
+        pendingVideo = nil
+        pendingAudio = nil
+        videoEnded = false
+        marksLeft = [.reference, .rendition]
+        landedPTS = l
+        audioLandingSegments = []
+        guard audioEnabled else { audioActive = false; return }
+        let vt = video.timeline, at = audio.timeline
+        let atps = Rational(Int128(at.timeBaseDen), Int128(at.timeBaseNum))
+        // Item ticks of the variant -> seconds -> item ticks of the rendition, exactly: the
+        // rendition's anchor is the domain origin floored to its ticks, so the fraction the
+        // floor dropped is added back (the target is then the exact pts of the landing).
+        var target = Rational(Int128(ticks) * Int128(vt.timeBaseNum), Int128(vt.timeBaseDen)) * atps
+        if let d = video.readingSegment?.domain, let o = try video.originSeconds(ofDomain: d) {
+            let scaled = o * atps
+            target = target + (scaled - Rational(scaled.floor, 1))
+        }
+        func land(_ t: Rational) throws -> Landing {
+            let l = try audio.resolve(LandingRequest(target: t, wantsKeyframe: false, keyframeWindow: nil, seekID: seekID),
+                                      shouldStop: shouldStop)
+            if let q = audio.readingSegment?.sequence { audioLandingSegments.insert(q) }
+            return l
+        }
+        do {
+            let covering = try land(target)
+            audioActive = true
+            // The frame before it (in the previous segment when it is the first of its own).
+            do {
+                _ = try land(Rational(covering.pts &- 1))
+            } catch let e as EngineError where e.code != .cancelled && e.code != .interrupted {
+                audioLandingSegments = []
+                _ = try land(target)
+            }
+        } catch let e as EngineError where e.code == .noStream || e.code == .eof || e.code == .notFound {
+            // No audio frame there (past the rendition's end, a window of holes): no audio
+            // packets until the next landing.
+            audioActive = false
+        }
+    }
+
+    public func interrupt() {
+        video.interrupt()
+        audio.interrupt()
+    }
+
+    // MARK: PacketSource
+
+    public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
+        if pendingVideo == nil && !videoEnded {
+            do { pendingVideo = try video.readPacket(shouldStop: shouldStop) }
+            catch let e as EngineError where e.code == .eof { videoEnded = true }
+        }
+        if pendingAudio == nil && audioActive && audioEnabled {
+            do {
+                let p = try audio.readPacket(shouldStop: shouldStop)
+                let s = audio.readingSegment
+                pendingAudio = (p, s?.sequence, s?.domain)
+            } catch let e as EngineError where e.code == .eof {
+                audioActive = false
+            }
+        }
+        let ref = referenceTimeBase
+        let vKey: Rational?? = pendingVideo.map { p in
+            HLSRenditions.itemDecodeTime(dts: p.dts, pts: p.pts, timeBase: Self.tb(videoTimeBases, p.streamIndex),
+                                         origin: p.itemOriginPTS, referenceTimeBase: ref)
+        }
+        let aKey: Rational?? = try pendingAudio.map { a in
+            HLSRenditions.itemDecodeTime(dts: a.packet.dts, pts: a.packet.pts,
+                                         timeBase: Self.tb(audioTimeBases, a.packet.streamIndex),
+                                         origin: try a.domain.flatMap { try origin(ofDomain: $0) }, referenceTimeBase: ref)
+        }
+        guard let side = HLSRenditions.next(reference: vKey, rendition: aKey) else { throw EngineError(.eof) }
+        var out: PacketView
+        switch side {
+        case .reference:
+            out = pendingVideo!
+            pendingVideo = nil
+        case .rendition:
+            let a = pendingAudio!
+            pendingAudio = nil
+            out = a.packet
+            let k = a.packet.streamIndex
+            out.streamIndex = k &+ first
+            out.itemOriginPTS = try a.domain.flatMap { try origin(ofDomain: $0) }
+            HLSRenditions.stamp(&out, landed: landedPTS, referenceStream: video.referenceStream, referenceTimeBase: ref,
+                                streamTimeBase: Self.tb(audioTimeBases, k),
+                                sampleRate: k >= 0 && Int(k) < audioRates.count ? audioRates[Int(k)] : 0,
+                                inLandingSegment: a.segment.map { audioLandingSegments.contains($0) } ?? false)
+        }
+        if marksLeft.contains(side) {
+            if marksLeft.count < 2 { out.flags &= ~PacketView.flagDiscontinuity }
+            marksLeft.remove(side)
+        }
+        return out
+    }
+
+    private var referenceTimeBase: PacketStamp.TimeBase { PacketStamp.TimeBase(timeline.timeBaseNum, timeline.timeBaseDen) }
+
+    private static func tb(_ t: [PacketStamp.TimeBase], _ i: Int32) -> PacketStamp.TimeBase {
+        i >= 0 && Int(i) < t.count ? t[Int(i)] : PacketStamp.TimeBase(0, 0)
+    }
+
+    /// Item time 0 of domain `d` in reference ticks (the variant's anchor, read if needed).
+    private func origin(ofDomain d: Int64) throws -> Int64? {
+        if let o = origins[d] { return o }
+        guard let s = try video.originSeconds(ofDomain: d) else { return nil }
+        let t = timeline
+        let o = Int64(clamping: (s * Rational(Int128(t.timeBaseDen), Int128(t.timeBaseNum))).floor)
+        origins[d] = o
+        return o
+    }
+
+    public var itemInfo: ItemInfo {
+        var i = video.itemInfo
+        i.streamCount = first &+ audioCount
+        return i
+    }
+
+    public func streamInfo(_ index: Int32) -> StreamInfo? {
+        if index < first { return video.streamInfo(index) }
+        guard var s = audio.streamInfo(index &- first) else { return nil }
+        s.index = index
+        return s
+    }
+
+    public func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? {
+        index < first ? video.videoPacketFormat(index) : audio.videoPacketFormat(index &- first)
+    }
+
+    public var factsOwner: AnyObject? {
+        let a = video.factsOwner, b = audio.factsOwner
+        let old = am.locked { retiredFacts }
+        if a == nil && b == nil && old.isEmpty { return nil }
+        return FactsOwners([a, b].compactMap { $0 } + old)
+    }
+
+    /// The rendition's own stream (its reference) is turned off and on here: off, its feed
+    /// is no longer read; on again, it is read from the next landing. Its other streams, and
+    /// the variant's, as for any HLS item.
+    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
+        guard index >= 0, index < first &+ audioCount else { throw ErrorCode.invalidArgument }
+        if index < first { return try video.setStreamEnabled(index, enabled) }
+        let k = index &- first
+        if k == audio.referenceStream {
+            audioEnabled = enabled
+            if !enabled { pendingAudio = nil; audioActive = false }
+            return
+        }
+        try audio.setStreamEnabled(k, enabled)
+    }
+
+    public func close() {
+        video.close()
+        audio.close()
+        pendingVideo = nil
+        pendingAudio = nil
+    }
+
+    public var demuxCounters: (packets: UInt64, bytes: UInt64) {
+        let a = video.demuxCounters, b = audio.demuxCounters
+        return (a.packets &+ b.packets, a.bytes &+ b.bytes)
+    }
+}
+
+/// Keeps the feeds' stream facts alive for the player (factsOwner).
+final class FactsOwners {
+    let owners: [AnyObject]
+    init(_ owners: [AnyObject]) { self.owners = owners }
+}

@@ -1,0 +1,148 @@
+import XCTest
+@testable import FastPixSeekCore
+
+/// The rules of a variant with a separate audio rendition (HLSRenditions) on fake data: which
+/// rendition plays, the merge order, an audio packet's landing fields, the window.
+final class HLSRenditionsTests: XCTestCase {
+    func master(_ media: String) throws -> HLSMasterPlaylist {
+        let text = "#EXTM3U\n" + media + """
+        #EXT-X-STREAM-INF:BANDWIDTH=500000,AUDIO="aud"
+        v1.m3u8
+        #EXT-X-STREAM-INF:BANDWIDTH=200000
+        v2.m3u8
+        """
+        guard case .master(let m) = try HLSPlaylist.parse(text, url: "http://h/m.m3u8") else { throw XCTSkip("master") }
+        return m
+    }
+
+    func select(_ m: HLSMasterPlaylist, variant: Int = 0, _ c: HLSRenditions.Choice = .init()) throws -> HLSRenditions.Selection {
+        try HLSRenditions.select(m.renditions, variant: m.variants[variant], choice: c)
+    }
+
+    func testAutomaticChoice() throws {
+        let three = """
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="other",NAME="x",DEFAULT=YES,URI="x.m3u8"
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="a",URI="a.m3u8"
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="b",AUTOSELECT=YES,URI="b.m3u8"
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="c",DEFAULT=YES,AUTOSELECT=YES,URI="c.m3u8"
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="aud",NAME="s",DEFAULT=YES,URI="s.m3u8"
+
+        """
+        let m = try master(three)
+        XCTAssertEqual(try select(m), .rendition(3))                     // DEFAULT in the variant's group
+        XCTAssertEqual(try select(m, variant: 1), .none)                 // a variant with no AUDIO group
+        let noDefault = try master(three.replacingOccurrences(of: "NAME=\"c\",DEFAULT=YES,", with: "NAME=\"c\","))
+        XCTAssertEqual(try select(noDefault), .rendition(2))             // the first AUTOSELECT
+        let plain = try master("""
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="a",URI="a.m3u8"
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="b",URI="b.m3u8"
+
+        """)
+        XCTAssertEqual(try select(plain), .rendition(0))                 // else the first
+        let muxed = try master("#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"m\",DEFAULT=YES\n")
+        XCTAssertEqual(try select(muxed), .none)                         // no URI: in the variant
+    }
+
+    func testHostChoice() throws {
+        let m = try master("""
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="a",DEFAULT=YES,URI="a.m3u8"
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="other",NAME="b",URI="b.m3u8"
+        #EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID="aud",NAME="m"
+        #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="s",URI="s.m3u8"
+
+        """)
+        XCTAssertEqual(try select(m, .init(index: 1)), .rendition(1))    // any group
+        XCTAssertEqual(try select(m, variant: 1, .init(index: 1)), .rendition(1))
+        XCTAssertEqual(try select(m, .init(index: 2)), .none)            // muxed
+        XCTAssertEqual(try select(m, .init(off: true)), .none)
+        XCTAssertThrowsError(try select(m, .init(index: 3)))             // a subtitle rendition
+        XCTAssertThrowsError(try select(m, .init(index: 4)))             // past the list
+        XCTAssertThrowsError(try select(m, .init(index: -1)))
+        let l = HLSListing(master: m, selectedURI: "http://h/v1.m3u8", audio: 1, audioStream: 1)
+        XCTAssertEqual(l.renditions.map(\.selected), [false, true, false, false])
+        XCTAssertEqual(l.renditions.map(\.streamIndex), [-1, 1, -1, -1])
+    }
+
+    func testMergeOrder() {
+        let ref = PacketStamp.TimeBase(1, 90000), aud = PacketStamp.TimeBase(1, 44100)
+        // Video dts 900 (10 ms) from origin 0; audio dts 441 (10 ms) with the same origin: a tie
+        // goes to the video.
+        let v = HLSRenditions.itemDecodeTime(dts: 900, pts: 3900, timeBase: ref, origin: 0, referenceTimeBase: ref)
+        let a = HLSRenditions.itemDecodeTime(dts: 441, pts: 441, timeBase: aud, origin: 0, referenceTimeBase: ref)
+        XCTAssertEqual(v, Rational(1, 100))
+        XCTAssertEqual(HLSRenditions.next(reference: .some(v), rendition: .some(a)), .reference)
+        let a2 = HLSRenditions.itemDecodeTime(dts: 440, pts: nil, timeBase: aud, origin: 0, referenceTimeBase: ref)
+        XCTAssertEqual(HLSRenditions.next(reference: .some(v), rendition: .some(a2)), .rendition)
+        // The origin (in reference ticks) moves both: item time = dts x tb - origin x ref tb.
+        let o = HLSRenditions.itemDecodeTime(dts: 441, pts: nil, timeBase: aud, origin: 900, referenceTimeBase: ref)
+        XCTAssertEqual(o, Rational(0))
+        // No time: first; nothing waiting: the other side; neither: nil.
+        XCTAssertEqual(HLSRenditions.next(reference: .some(v), rendition: .some(nil)), .rendition)
+        XCTAssertEqual(HLSRenditions.next(reference: .some(nil), rendition: .some(a)), .reference)
+        XCTAssertEqual(HLSRenditions.next(reference: nil, rendition: .some(a)), .rendition)
+        XCTAssertEqual(HLSRenditions.next(reference: .some(v), rendition: nil), .reference)
+        XCTAssertNil(HLSRenditions.next(reference: nil, rendition: nil))
+        XCTAssertNil(HLSRenditions.itemDecodeTime(dts: nil, pts: nil, timeBase: aud, origin: 0, referenceTimeBase: ref))
+    }
+
+    func testAudioPacketStamp() {
+        // seek.h's example: AAC at 48 kHz (time base 1/48000), a landing at 25.5 s given as a
+        // 90 kHz video pts (2295000); the packet at 1223680 ([25.4933, 25.5147) s) straddles it.
+        let ref = PacketStamp.TimeBase(1, 90000), aud = PacketStamp.TimeBase(1, 48000)
+        func packet(_ pts: Int64) -> PacketView {
+            PacketView(data: nil, size: 1, streamIndex: 1, pts: pts, dts: pts, duration: 1024, position: -1,
+                       flags: PacketView.flagKey | PacketView.flagDecodeOnly, seekID: 3, avPacket: nil)
+        }
+        var p = packet(1223680)
+        HLSRenditions.stamp(&p, landed: 2_295_000, referenceStream: 0, referenceTimeBase: ref, streamTimeBase: aud,
+                            sampleRate: 48000, inLandingSegment: true)
+        XCTAssertEqual(p.trimSamples, 320)
+        XCTAssertEqual(p.landedPTS, 2_295_000)
+        XCTAssertEqual(p.landedStreamIndex, 0)
+        XCTAssertEqual(p.landedPTSInStream, 1_224_000)
+        XCTAssertEqual(p.flags & PacketView.flagDecodeOnly, PacketView.flagDecodeOnly)
+        XCTAssertEqual(p.flags & PacketView.flagKey, PacketView.flagKey)
+        var before = packet(1222656)                                     // wholly before: decode-only, no trim
+        HLSRenditions.stamp(&before, landed: 2_295_000, referenceStream: 0, referenceTimeBase: ref,
+                            streamTimeBase: aud, sampleRate: 48000, inLandingSegment: true)
+        XCTAssertEqual(before.trimSamples, 0)
+        XCTAssertNotEqual(before.flags & PacketView.flagDecodeOnly, 0)
+        var after = packet(1224704)                                      // after: neither
+        HLSRenditions.stamp(&after, landed: 2_295_000, referenceStream: 0, referenceTimeBase: ref,
+                            streamTimeBase: aud, sampleRate: 48000, inLandingSegment: true)
+        XCTAssertEqual(after.flags & PacketView.flagDecodeOnly, 0)
+        XCTAssertEqual(after.trimSamples, 0)
+        var later = packet(1223680)                                      // a later segment: landed_pts only
+        HLSRenditions.stamp(&later, landed: 2_295_000, referenceStream: 0, referenceTimeBase: ref,
+                            streamTimeBase: aud, sampleRate: 48000, inLandingSegment: false)
+        XCTAssertEqual(later.landedPTS, 2_295_000)
+        XCTAssertNil(later.landedPTSInStream)
+        XCTAssertEqual(later.trimSamples, 0)
+        XCTAssertEqual(later.flags & PacketView.flagDecodeOnly, 0)
+        var none = packet(1223680)                                       // before any landing: nothing
+        HLSRenditions.stamp(&none, landed: nil, referenceStream: 0, referenceTimeBase: ref, streamTimeBase: aud,
+                            sampleRate: 48000, inLandingSegment: false)
+        XCTAssertNil(none.landedPTS)
+        XCTAssertEqual(none.landedStreamIndex, -1)
+        XCTAssertEqual(none.flags & PacketView.flagDecodeOnly, 0)
+    }
+
+    func testWindowIntersection() {
+        func w(_ s: Int64, _ e: Int64, date: Int64?) -> LiveWindow {
+            LiveWindow(isLive: true, isDateAddressable: date != nil, start: MediaTime(value: s, timescale: 1000),
+                       end: MediaTime(value: e, timescale: 1000), startDateMicroseconds: date,
+                       endDateMicroseconds: date.map { $0 + (e - s) * 1000 }, firstSequence: 5, lastSequence: 9,
+                       targetDuration: MediaTime(value: 2, timescale: 1), holdBack: MediaTime(value: 6, timescale: 1))
+        }
+        let v = w(10_000, 20_000, date: 1_000_000_000)
+        let a = HLSRenditions.intersect(v, w(10_500, 19_000, date: nil))
+        XCTAssertEqual(a.start, MediaTime(value: 10_500, timescale: 1000))
+        XCTAssertEqual(a.end, MediaTime(value: 19_000, timescale: 1000))
+        XCTAssertEqual(a.startDateMicroseconds, 1_000_500_000)
+        XCTAssertEqual(a.endDateMicroseconds, 1_009_000_000)
+        XCTAssertEqual(a.firstSequence, 5)
+        XCTAssertEqual(HLSRenditions.intersect(v, w(9_000, 30_000, date: nil)), v)   // wider: the variant's
+        let empty = HLSRenditions.intersect(v, w(25_000, 30_000, date: nil))
+        XCTAssertEqual(empty.start, empty.end)
+    }
+}
