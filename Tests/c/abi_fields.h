@@ -43,7 +43,9 @@
     X(fpx_hls_rendition, is_default) \
     X(fpx_hls_rendition, autoselect) \
     X(fpx_hls_rendition, has_uri) \
-    X(fpx_hls_rendition, in_selected_group)
+    X(fpx_hls_rendition, in_selected_group) \
+    X(fpx_hls_rendition, selected) \
+    X(fpx_hls_rendition, stream_index)
 
 #define FPX_FIELDS_fpx_hls_variant(X) \
     X(fpx_hls_variant, is_iframe) \
