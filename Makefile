@@ -236,8 +236,10 @@ test-tsan-c: lib-tsan
 test-asan: test-asan-c
 	@mkdir -p $(SWIFT_TMP); ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 TMPDIR=$(SWIFT_TMP) $(SWIFT) test --scratch-path .build-asan-test --sanitize=address
 
+# allocator_may_return_null: the core's fallible buffers are tested with allocations
+# that must fail (and be reported) rather than abort in the sanitizer's allocator.
 test-tsan: test-tsan-c
-	$(SWIFT_RUN) test --scratch-path .build-tsan-test --sanitize=thread
+	@mkdir -p $(SWIFT_TMP); TSAN_OPTIONS=allocator_may_return_null=1 TMPDIR=$(SWIFT_TMP) $(SWIFT) test --scratch-path .build-tsan-test --sanitize=thread
 
 # ---- memsafe: fuzzing (make fuzz SECONDS=N) -------------------------------------
 # libFuzzer harnesses in Tests/fuzz (C, against the C ABI) linked with a library

@@ -19,6 +19,8 @@ Swift toolchain ships) and writes every table that used to be copied by hand:
   Tests/c/test_callback_safety.c              a C test: every player function called inside a
                                               callback refuses (IN_CALLBACK) exactly when its
                                               "Callback-safe:" line says no
+  Tests/c/abi_fields.h                        every member of every output struct (X-macros)
+                                              for test_abi_structs.c
 
 What comes from where:
   * error codes, enum constants, their values and doc comments: the AST (EnumDecl);
@@ -216,6 +218,7 @@ def read_header(clang: str) -> dict:
     only ones seek.h makes; the system headers it includes have none)."""
     ast = ast_of(clang, HEADER, "c99")
     functions, enums, structs = [], [], []
+    fields: Dict[str, List[dict]] = {}
     seen_enum_ids = set()
     for n in ast.get("inner", []):
         kind, name = n.get("kind"), n.get("name") or ""
@@ -253,6 +256,8 @@ def read_header(clang: str) -> dict:
             enums.append({"name": name, "doc": comment_text(n), "constants": consts})
         elif kind == "RecordDecl" and n.get("completeDefinition") and name.startswith("fpx_"):
             structs.append(name)
+            fields[name] = [{"name": c["name"], "type": c["type"]["qualType"]}
+                            for c in n.get("inner", []) if c.get("kind") == "FieldDecl"]
     if not functions or not enums:
         raise GenError(f"no functions or enums read from {HEADER_REL}")
     for f in functions:
@@ -261,7 +266,8 @@ def read_header(clang: str) -> dict:
             raise GenError(f"{HEADER_REL}: {f['name']} is \"Callback-safe: no\" but takes no player "
                            f"or scrub session, so the library cannot tell it is inside a callback")
     macros = read_macros(clang)
-    return {"functions": functions, "enums": enums, "structs": sorted(set(structs)), "macros": macros}
+    return {"functions": functions, "enums": enums, "structs": sorted(set(structs)),
+            "struct_fields": {k: fields[k] for k in sorted(fields)}, "macros": macros}
 
 
 def read_macros(clang: str) -> List[dict]:
@@ -869,6 +875,38 @@ def gen_callback_test(model: dict) -> str:
     return "".join(o)
 
 
+def gen_abi_fields_h(model: dict) -> str:
+    """X-macros of every member of every output struct (those that start with
+    struct_size), for Tests/c/test_abi_structs.c: a member added to the header is
+    compared there without anyone copying its name. A member whose type is another
+    fpx_ struct is listed leaf by leaf, by its dotted path (offsetof takes one), never
+    with its padding."""
+    sf = model["struct_fields"]
+    o = [f"/* {STAMP} */\n",
+         "/* Every leaf member of every output struct of seek.h, in declaration order, after\n"
+         " * struct_size: FPX_FIELDS_<struct>(X) calls X(T, path), path a member or a dotted\n"
+         " * path into a member of struct type. FPX_OUTPUT_STRUCTS(Y) calls Y(T) for each. */\n",
+         "#ifndef FPX_TEST_ABI_FIELDS_H\n#define FPX_TEST_ABI_FIELDS_H\n\n"]
+    outputs = [n for n in sorted(sf) if sf[n] and sf[n][0]["name"] == "struct_size"]
+
+    def leaves(members: List[dict], prefix: str) -> List[str]:
+        out: List[str] = []
+        for m in members:
+            path = prefix + m["name"]
+            if m["type"] in sf:
+                out += leaves(sf[m["type"]], path + ".")
+            else:
+                out.append(path)
+        return out
+
+    for n in outputs:
+        items = [f"X({n}, {p})" for p in leaves(sf[n][1:], "")]
+        o.append(f"#define FPX_FIELDS_{n}(X) \\\n    " + " \\\n    ".join(items) + "\n\n")
+    o.append("#define FPX_OUTPUT_STRUCTS(Y) \\\n    " + " \\\n    ".join(f"Y({n})" for n in outputs) + "\n\n")
+    o.append("#endif\n")
+    return "".join(o)
+
+
 def gen_version_mk(model: dict) -> str:
     m = {x["name"]: x["value"] for x in model["macros"]}
     return (f"# {STAMP}\n"
@@ -887,6 +925,7 @@ OUTPUTS = [
     ("Tests/abi/seek-h.json", gen_json),
     ("tools/abi-version.mk", gen_version_mk),
     ("Tests/c/test_abi_tables.c", gen_c_test),
+    ("Tests/c/abi_fields.h", gen_abi_fields_h),
     ("Tests/c/test_callback_safety.c", gen_callback_test),
 ]
 

@@ -26,6 +26,10 @@ venv=$root/build/venv
 export PATH="$venv/bin:$PATH"
 
 failed=()
+# Everything below is also kept in build/test-all.log; on failure the last lines repeat
+# the failure lines of the whole run, so a CI page that shows only the tail names them.
+mkdir -p "$root/build"
+exec > >(tee "$root/build/test-all.log") 2>&1
 step() { echo; echo "=== $1"; }
 
 step "build (make): no compiler warnings"
@@ -106,6 +110,9 @@ fi
 
 echo
 if [ ${#failed[@]} -gt 0 ]; then
+  echo "failure lines of this run (from build/test-all.log):"
+  grep -E '(^|[ :])(FAIL|FAILED|not ok|ERROR)( |:|$)|^SUMMARY: [A-Za-z]*Sanitizer' "$root/build/test-all.log" |
+    grep -v '^FAILED: ' | tail -n 40 | sed 's/^/    /' || true
   echo "FAILED: ${failed[*]}"
   exit 1
 fi

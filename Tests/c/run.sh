@@ -46,8 +46,14 @@ VERBOSE=${VERBOSE:-0}
 PASS=0
 FAIL=0
 pass() { PASS=$((PASS + 1)); echo "ok   - $*"; }
-fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; }
+fail() { FAIL=$((FAIL + 1)); echo "FAIL - $*"; echo "FAIL - $*" >>"$TMP/failures"; }
+# Every failure is printed where it happens and once more, all together, just before the
+# summary line: a log that keeps only its tail (a CI page) still names them.
 finish() {
+    if [ -s "$TMP/failures" ]; then
+        echo "failures ($(grep -c . "$TMP/failures") lines):"
+        sed 's/^/    /' "$TMP/failures"
+    fi
     echo "$PASS passed, $FAIL failed"
     [ "$FAIL" -eq 0 ]
     exit $?
@@ -118,6 +124,7 @@ run_prog() {
         grep -v '^== ' "$out" | grep -v '^[[:digit:]]* passed, [[:digit:]]* failed$' | sed 's/^/    /'
     fi
     summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$out" | tail -n 1)
+    grep -E ': FAIL \[|^SUMMARY: [A-Za-z]*Sanitizer' "$out" | sed "s|^|$name: |" >>"$TMP/failures" || true
     if [ -n "$summary" ]; then
         p=${summary%% passed*}
         f=${summary#*, }

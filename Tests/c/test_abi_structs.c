@@ -13,10 +13,16 @@
  * Then named old hosts: a 0.1 host's 48-byte fpx_frame_step_result and a host
  * whose structs stop after struct_size, and a refused read/step that must not
  * consume a packet or move the playhead.
+ * The member lists come from the header (Tests/c/abi_fields.h, generated), and every
+ * output struct of the header must be filled by some call here (or be named as
+ * library memory, a callback argument).
  * Usage: test_abi_structs FIXTURE_DIR */
 #include "check.h"
 
 #include <stddef.h>
+#include <stdio.h>
+
+#include "abi_fields.h"
 
 #define GUARD 64
 #define MAXS 512
@@ -24,65 +30,44 @@
 #define R_BYTE 0xCC
 
 typedef struct field {
+    const char *name; /* "struct.member.path" */
     size_t off, len;
-    int volatile_; /* differs between two players (pointers into the item) */
 } field;
 
-#define F(T, m) {offsetof(T, m), sizeof(((T *)0)->m), 0}
-#define FV(T, m) {offsetof(T, m), sizeof(((T *)0)->m), 1}
+/* Every member of every output struct, generated from the header (tools/abi_gen.py). */
+#define F(T, path) {#T "." #path, offsetof(T, path), sizeof(((T *)0)->path)},
+#define FIELDS(T) static const field f_##T[] = {FPX_FIELDS_##T(F)};
+FPX_OUTPUT_STRUCTS(FIELDS)
+#define TABLE(T) {#T, f_##T, sizeof f_##T / sizeof f_##T[0]},
+static const struct output_struct {
+    const char *type;
+    const field *fields;
+    size_t nfields;
+} output_structs[] = {FPX_OUTPUT_STRUCTS(TABLE)};
+
+/* Members that differ between two calls or two players: pointers into the item
+ * (compared as present/absent) and latencies (not compared). */
+static const char *const volatile_fields[] = {"fpx_packet.data", "fpx_packet.av_packet",
+                                              "fpx_seek_outcome.latency", "fpx_seek_outcome.latency_ns"};
+
+static int is_volatile(const field *f)
+{
+    size_t i;
+    for (i = 0; i < sizeof volatile_fields / sizeof volatile_fields[0]; i++)
+        if (strcmp(f->name, volatile_fields[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* The 0.2.0 layout: the struct as it ended at member m, padded to its alignment
  * (every struct here is 8-byte aligned). Frozen: fields appended later do not
  * change it. */
 #define LEGACY(T, m) ((offsetof(T, m) + sizeof(((T *)0)->m) + 7) / 8 * 8)
 
-static const field f_status[] = {F(fpx_item_status_info, item_id), F(fpx_item_status_info, status),
-                                 F(fpx_item_status_info, error), F(fpx_item_status_info, av_error)};
-static const field f_info[] = {F(fpx_item_info, stream_count), F(fpx_item_info, reference_stream),
-                               F(fpx_item_info, has_video), F(fpx_item_info, duration),
-                               F(fpx_item_info, start_pts), F(fpx_item_info, time_base_num),
-                               F(fpx_item_info, time_base_den), F(fpx_item_info, seekable),
-                               F(fpx_item_info, format_name), F(fpx_item_info, seekable_range_truncated)};
-static const field f_stream[] = {F(fpx_stream_info, index), F(fpx_stream_info, type),
-                                 F(fpx_stream_info, codec_id), F(fpx_stream_info, codec_name),
-                                 F(fpx_stream_info, time_base_num), F(fpx_stream_info, time_base_den),
-                                 F(fpx_stream_info, width), F(fpx_stream_info, height),
-                                 F(fpx_stream_info, sample_rate), F(fpx_stream_info, channels),
-                                 F(fpx_stream_info, video_delay), F(fpx_stream_info, extradata),
-                                 F(fpx_stream_info, extradata_size), F(fpx_stream_info, codecpar),
-                                 F(fpx_stream_info, profile), F(fpx_stream_info, level),
-                                 F(fpx_stream_info, pixel_format), F(fpx_stream_info, bit_depth),
-                                 F(fpx_stream_info, frame_rate_num), F(fpx_stream_info, color_space),
-                                 F(fpx_stream_info, rotation_degrees), F(fpx_stream_info, sample_format),
-                                 F(fpx_stream_info, channel_layout), F(fpx_stream_info, codec_tag),
-                                 F(fpx_stream_info, bit_rate), F(fpx_stream_info, language)};
-static const field f_packet[] = {FV(fpx_packet, data), F(fpx_packet, size), F(fpx_packet, stream_index),
-                                 F(fpx_packet, pts), F(fpx_packet, dts), F(fpx_packet, duration),
-                                 F(fpx_packet, pos), F(fpx_packet, flags), F(fpx_packet, seek_id),
-                                 FV(fpx_packet, av_packet), F(fpx_packet, landed_pts),
-                                 F(fpx_packet, landed_pts_in_stream), F(fpx_packet, trim_samples),
-                                 F(fpx_packet, landed_stream_index)};
-static const field f_stats[] = {F(fpx_player_stats, seeks_issued), F(fpx_player_stats, seeks_completed),
-                                F(fpx_player_stats, seeks_superseded), F(fpx_player_stats, seeks_cancelled),
-                                F(fpx_player_stats, seeks_failed), F(fpx_player_stats, packets_demuxed),
-                                F(fpx_player_stats, bytes_read), F(fpx_player_stats, events_delivered)};
-static const field f_step[] = {F(fpx_frame_step_result, did_step), F(fpx_frame_step_result, direction),
-                               F(fpx_frame_step_result, landed_media_time), F(fpx_frame_step_result, reason),
-                               F(fpx_frame_step_result, explanation),
-                               F(fpx_frame_step_result, landed_stream_pts),
-                               F(fpx_frame_step_result, packets_read)};
-static const field f_window[] = {F(fpx_live_seek_window, is_available), F(fpx_live_seek_window, is_live),
-                                 F(fpx_live_seek_window, is_date_addressable), F(fpx_live_seek_window, start),
-                                 F(fpx_live_seek_window, end), F(fpx_live_seek_window, duration),
-                                 F(fpx_live_seek_window, duration_seconds),
-                                 F(fpx_live_seek_window, start_date_us), F(fpx_live_seek_window, end_date_us),
-                                 F(fpx_live_seek_window, first_sequence),
-                                 F(fpx_live_seek_window, last_sequence),
-                                 F(fpx_live_seek_window, target_duration), F(fpx_live_seek_window, hold_back)};
-
 /* The players: `a` gets the old hosts' calls, `b` the reference calls. For
  * calls that consume (packets, steps) a and b are two players on the same
  * file doing the same thing; for the others b == a. */
-static fpx_player *pa, *pb;
+static fpx_player *pa, *pb, *pa_keep, *pb_keep;
 
 typedef int (*fill_fn)(fpx_player *p, void *out);
 static int fill_status(fpx_player *p, void *o) { return fpx_player_item_status(p, o); }
@@ -93,37 +78,20 @@ static int fill_packet(fpx_player *p, void *o) { return fpx_player_read_packet(p
 static int fill_stats(fpx_player *p, void *o) { return fpx_player_stats_get(p, o); }
 static int fill_step(fpx_player *p, void *o) { return fpx_player_step_frame(p, FPX_STEP_FORWARD, 1, o); }
 static int fill_window(fpx_player *p, void *o) { return fpx_player_live_seek_window(p, o); }
+static int fill_versions(fpx_player *p, void *o)
+{
+    (void)p;
+    return fpx_ffmpeg_versions(o);
+}
+static int fill_variant(fpx_player *p, void *o) { return fpx_player_hls_variant(p, 1, o); }
+static int fill_rendition(fpx_player *p, void *o) { return fpx_player_hls_rendition(p, 0, o); }
 static int fill_seekwait(fpx_player *p, void *o)
 {
     return fpx_player_seek_wait(p, fpx_time_make(3, 2), fpx_precision_exact(), 10000, o);
 }
 
-/* Member `sub` (of type S) of member `m` of T, compared on its own: nested structs are
- * compared member by member, never with their padding, which no copy keeps. */
-#define FN(T, m, S, sub) {offsetof(T, m) + offsetof(S, sub), sizeof(((S *)0)->sub), 0}
-
-/* Latencies differ between two calls; everything else of the same seek is equal. */
-static const field f_outcome[] = {
-    F(fpx_seek_outcome, seek_id), FN(fpx_seek_outcome, precision, fpx_precision, kind),
-    FN(fpx_seek_outcome, precision, fpx_precision, tolerance), F(fpx_seek_outcome, finished),
-    F(fpx_seek_outcome, reason), F(fpx_seek_outcome, error), F(fpx_seek_outcome, requested_time),
-    F(fpx_seek_outcome, landed_time), FV(fpx_seek_outcome, latency), FV(fpx_seek_outcome, latency_ns),
-    FN(fpx_seek_outcome, accuracy, fpx_accuracy, requested_media_time),
-    FN(fpx_seek_outcome, accuracy, fpx_accuracy, landed_media_time),
-    FN(fpx_seek_outcome, accuracy, fpx_accuracy, tolerance_before),
-    FN(fpx_seek_outcome, accuracy, fpx_accuracy, tolerance_after),
-    FN(fpx_seek_outcome, accuracy, fpx_accuracy, within_requested_tolerance),
-    FN(fpx_seek_outcome, accuracy, fpx_accuracy, delta),
-    FN(fpx_seek_outcome, accuracy, fpx_accuracy, delta_seconds),
-    FN(fpx_seek_outcome, accuracy, fpx_accuracy, absolute_delta_seconds),
-    F(fpx_seek_outcome, clamp), F(fpx_seek_outcome, resolution),
-    F(fpx_seek_outcome, frame_covers_target), F(fpx_seek_outcome, landed_is_keyframe),
-    F(fpx_seek_outcome, stream_index), F(fpx_seek_outcome, landed_stream_pts),
-    F(fpx_seek_outcome, stream_time_base_num), F(fpx_seek_outcome, stream_time_base_den),
-    F(fpx_seek_outcome, packets_read)};
-
 typedef struct kind {
-    const char *name;
+    const char *name, *type;
     size_t size, legacy;
     const field *fields;
     size_t nfields;
@@ -131,21 +99,31 @@ typedef struct kind {
     int two_players;
 } kind;
 
-#define K(name, T, legacy, fields, fn, two) \
-    {name, sizeof(T), legacy, fields, sizeof fields / sizeof fields[0], fn, two}
+#define K(name, T, legacy, fn, two) {name, #T, sizeof(T), legacy, f_##T, sizeof f_##T / sizeof f_##T[0], fn, two}
 
 static const kind kinds[] = {
-    K("fpx_player_item_status", fpx_item_status_info, LEGACY(fpx_item_status_info, av_error), f_status, fill_status, 0),
-    K("fpx_player_wait_item", fpx_item_status_info, LEGACY(fpx_item_status_info, av_error), f_status, fill_wait, 0),
-    K("fpx_player_item_info", fpx_item_info, LEGACY(fpx_item_info, format_name), f_info, fill_info, 0),
-    K("fpx_player_stream_info", fpx_stream_info, LEGACY(fpx_stream_info, codecpar), f_stream, fill_stream, 0),
-    K("fpx_player_read_packet", fpx_packet, LEGACY(fpx_packet, av_packet), f_packet, fill_packet, 1),
-    K("fpx_player_stats_get", fpx_player_stats, LEGACY(fpx_player_stats, events_delivered), f_stats, fill_stats, 0),
-    K("fpx_player_step_frame", fpx_frame_step_result, 48, f_step, fill_step, 1),
-    K("fpx_player_live_seek_window", fpx_live_seek_window, LEGACY(fpx_live_seek_window, hold_back), f_window,
-      fill_window, 0),
-    K("fpx_player_seek_wait", fpx_seek_outcome, LEGACY(fpx_seek_outcome, packets_read), f_outcome, fill_seekwait, 1),
+    K("fpx_player_item_status", fpx_item_status_info, LEGACY(fpx_item_status_info, av_error), fill_status, 0),
+    K("fpx_player_wait_item", fpx_item_status_info, LEGACY(fpx_item_status_info, av_error), fill_wait, 0),
+    K("fpx_player_item_info", fpx_item_info, LEGACY(fpx_item_info, format_name), fill_info, 0),
+    K("fpx_player_stream_info", fpx_stream_info, LEGACY(fpx_stream_info, codecpar), fill_stream, 0),
+    K("fpx_player_read_packet", fpx_packet, LEGACY(fpx_packet, av_packet), fill_packet, 1),
+    K("fpx_player_stats_get", fpx_player_stats, LEGACY(fpx_player_stats, events_delivered), fill_stats, 0),
+    K("fpx_player_step_frame", fpx_frame_step_result, 48, fill_step, 1),
+    K("fpx_player_live_seek_window", fpx_live_seek_window, LEGACY(fpx_live_seek_window, hold_back), fill_window, 0),
+    K("fpx_player_seek_wait", fpx_seek_outcome, LEGACY(fpx_seek_outcome, packets_read), fill_seekwait, 1),
+    /* new in 0.4: their legacy layout (struct_size 0) is the whole 0.4 struct */
+    K("fpx_ffmpeg_versions", fpx_ffmpeg_version_info, sizeof(fpx_ffmpeg_version_info), fill_versions, 0),
 };
+
+/* The same, on the HLS master player (variants and renditions exist only there). */
+static const kind hls_kinds[] = {
+    K("fpx_player_hls_variant", fpx_hls_variant, sizeof(fpx_hls_variant), fill_variant, 0),
+    K("fpx_player_hls_rendition", fpx_hls_rendition, sizeof(fpx_hls_rendition), fill_rendition, 0),
+};
+
+/* Output structs the library fills only in its own memory (callback arguments):
+ * their struct_size is the library's sizeof, there is no caller size to honour. */
+static const char *const library_memory_structs[] = {"fpx_date_seek_result", "fpx_scrub_result"};
 
 /* A union keeps the buffer aligned for every struct (C99 has no _Alignas). */
 static union {
@@ -219,7 +197,7 @@ static void one(const kind *k, size_t n)
             continue;
         }
         cmp = (end <= want ? end : want) - f->off;
-        if (f->volatile_) {
+        if (is_volatile(f)) {
             /* pointers: present whenever the reference's is */
             int zero_a = 1, zero_r = 1;
             for (i = 0; i < cmp; i++) {
@@ -230,7 +208,7 @@ static void one(const kind *k, size_t n)
                 bad++;
         } else if (memcmp(s + f->off, ref + f->off, cmp) != 0) {
             bad++;
-            NOTE("%s size %zu: field at offset %zu differs from the full-size call", k->name, n, f->off);
+            NOTE("%s size %zu: %s differs from the full-size call", k->name, n, f->name);
         }
     }
     CHECK_EQ(bad, 0);
@@ -290,11 +268,66 @@ int main(int argc, char **argv)
     SECTION("every output struct, every caller size, inside guard bytes");
     pa = open_player(fixture("mp4_bframes.mp4"));
     pb = open_player(fixture("mp4_bframes.mp4"));
+    pa_keep = pa;
+    pb_keep = pb;
     for (ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++) {
         const kind *k = &kinds[ki];
         REQUIRE(k->size + 24 <= MAXS);
         for (n = 0; n <= k->size + 24; n++)
             one(k, n);
+    }
+
+    SECTION("every output struct is covered here: the header's list (abi_fields.h)");
+    {
+        size_t i, j;
+        for (i = 0; i < sizeof output_structs / sizeof output_structs[0]; i++) {
+            const char *t = output_structs[i].type;
+            int covered = 0;
+            for (j = 0; j < sizeof kinds / sizeof kinds[0]; j++)
+                covered |= strcmp(kinds[j].type, t) == 0;
+            for (j = 0; j < sizeof hls_kinds / sizeof hls_kinds[0]; j++)
+                covered |= strcmp(hls_kinds[j].type, t) == 0;
+            for (j = 0; j < sizeof library_memory_structs / sizeof library_memory_structs[0]; j++)
+                covered |= strcmp(library_memory_structs[j], t) == 0;
+            if (!CHECK(covered))
+                NOTE("%s: an output struct of the header (%zu members) that no call here fills", t,
+                     output_structs[i].nfields);
+        }
+    }
+
+    SECTION("fpx_hls_variant and fpx_hls_rendition, every caller size, on a local master playlist");
+    {
+        char dir[4096], path[4200], cmd[8400];
+        FILE *m;
+        fpx_player *h;
+        REQUIRE(make_hls_vod(dir, sizeof dir, "abi", 2));
+        snprintf(path, sizeof path, "%s/master.m3u8", dir);
+        m = fopen(path, "w");
+        REQUIRE(m != NULL);
+        fputs("#EXTM3U\n"
+              "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"aud\",NAME=\"English\",LANGUAGE=\"en\",CHANNELS=\"2\","
+              "DEFAULT=YES,AUTOSELECT=YES\n"
+              "#EXT-X-STREAM-INF:BANDWIDTH=300000,AVERAGE-BANDWIDTH=250000,RESOLUTION=160x120,"
+              "FRAME-RATE=25.000,CODECS=\"avc1.64000c\",AUDIO=\"aud\"\nvod.m3u8\n"
+              "#EXT-X-STREAM-INF:BANDWIDTH=200000,RESOLUTION=160x120,FRAME-RATE=25.000,"
+              "CODECS=\"avc1.64000c\",HDCP-LEVEL=NONE,AUDIO=\"aud\"\nvod.m3u8\n",
+              m);
+        fclose(m);
+        h = make_player(FPX_DELIVERY_HOST);
+        REQUIRE(h != NULL);
+        REQUIRE(open_wait(h, path, NULL) == FPX_OK);
+        pa = pb = h;
+        for (ki = 0; ki < sizeof hls_kinds / sizeof hls_kinds[0]; ki++) {
+            const kind *k = &hls_kinds[ki];
+            REQUIRE(k->size + 24 <= MAXS);
+            for (n = 0; n <= k->size + 24; n++)
+                one(k, n);
+        }
+        CHECK_OK(fpx_player_destroy(h));
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        CHECK_EQ(system(cmd), 0);
+        pa = pa_keep;
+        pb = pb_keep;
     }
 
     SECTION("a 0.1 host's 48-byte fpx_frame_step_result");
