@@ -2028,12 +2028,13 @@ FPX_API const char *fpx_date_seek_reason_explanation(int reason);
  *   to the variant's packet);
  * - a seek or a frame step lands the reference (video) stream as for any
  *   item; the rendition then lands on its own frame grid at the same item
- *   time: its packets start at the audio frame that covers the landing,
- *   which carries landed_pts (the video's), landed_pts_in_stream,
- *   trim_samples and DECODE_ONLY exactly as muxed audio does ("Landing on the
- *   packet stream"); only the first packet after the landing is flagged
- *   DISCONTINUITY. Where the rendition has no frame at the landing (past its
- *   end), no audio packet comes until the next landing;
+ *   time (exactly, on the audio frame that covers it); its packets start one
+ *   frame before that one (the pre-roll a decoder needs), and they carry
+ *   landed_pts (the video's), landed_pts_in_stream, trim_samples and
+ *   DECODE_ONLY exactly as muxed audio does ("Landing on the packet
+ *   stream"); only the first packet after the landing is flagged
+ *   DISCONTINUITY. A landing past the rendition's end gives at most its last
+ *   two frames (decode-only), then no audio packet until the next landing;
  * - before any seek: from the playlists' first segments each feed reads from
  *   its start; when the variant starts later (EXT-X-START, a live edge) the
  *   rendition starts at the audio frame that covers the variant's first

@@ -552,3 +552,52 @@ def test_ext_x_start_starts_the_audio_with_the_video(two_audio):
     assert all(x.flags & (DISC | DECODE_ONLY) == 0 and x.landed_pts is None and x.trim_samples == 0 for x in pk)
     times = [_decode_time(x) for x in pk]
     assert times == sorted(times)
+
+
+def test_a_rendition_that_cannot_be_opened(two_audio):
+    """Its playlist missing: the open fails with its error (as the variant's would); a switch to
+    it fails the next landing, and the old rendition plays on."""
+    from fastpix_seek import Player, SeekPrecision
+    from fastpix_seek.errors import FastPixSeekError
+    eng, _ = two_audio
+    d = eng.d
+    master = (d / "master.m3u8").read_text()
+    (d / "lost.m3u8").write_text(master.replace('URI="out_1.m3u8"', 'URI="nowhere.m3u8"'))
+    with Player(eng.url.replace("master.m3u8", "lost.m3u8")) as p:
+        with pytest.raises(FastPixSeekError) as e:
+            p.wait_item(timeout=30)
+        assert type(e.value).__name__ == "NotFoundError", e.value
+    (d / "lost2.m3u8").write_text(master.replace('URI="out_2.m3u8"', 'URI="nowhere.m3u8"'))
+    with _player(eng.url.replace("master.m3u8", "lost2.m3u8")) as p:
+        p.hls_select_audio(1)
+        o = p.seek_wait(Fraction(1), SeekPrecision.exact())
+        assert o.reason.name == "FAILED" and o.exception is not None and \
+            type(o.exception).__name__ == "NotFoundError", o
+        assert [r.selected for r in p.hls_renditions()] == [True, False]
+        o = p.seek_wait(Fraction(3, 2), SeekPrecision.exact())
+        _check_landing(eng, o, _read(p, 3))
+
+
+def test_a_landing_past_the_renditions_end(two_audio):
+    """An audio rendition that ends early (its playlist lists the first segment only): a landing
+    past its end gives at most its last frames, decode-only, then no audio until the next
+    landing, while the video plays on."""
+    from fastpix_seek import SeekPrecision
+    eng, _ = two_audio
+    d = eng.d
+    lines = (d / "out_1.m3u8").read_text().splitlines()
+    cut = lines.index(next(ln for ln in lines if ln.endswith("_1.ts"))) - 1
+    (d / "short_a.m3u8").write_text("\n".join(lines[:cut] + ["#EXT-X-ENDLIST"]) + "\n")
+    (d / "short.m3u8").write_text((d / "master.m3u8").read_text().replace('URI="out_1.m3u8"', 'URI="short_a.m3u8"'))
+    seg0 = [x for x in eng.audio if x["seg"] == 0]
+    with _player(eng.url.replace("master.m3u8", "short.m3u8")) as p:
+        o = p.seek_wait(Fraction(2), SeekPrecision.exact())
+        assert o.frame_covers_target
+        got = list(p.packets())
+        a = [pk for pk in got if pk.stream_index == 1]
+        v = [pk for pk in got if pk.stream_index == 0]
+        assert len(a) <= 2 and all(pk.flags & DECODE_ONLY for pk in a)
+        assert [(pk.pts, pk.size) for pk in a] == [(x["pts"], x["size"]) for x in seg0[len(seg0) - len(a):]]
+        assert v[-1].pts == eng.video[-1]["pts"]
+        o = p.seek_wait(Fraction(1, 2), SeekPrecision.exact())
+        assert [pk.stream_index for pk in _read(p, 2)].count(1) == 2
