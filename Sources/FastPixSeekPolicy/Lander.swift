@@ -43,6 +43,9 @@ public final class Lander<Seam: LandingSeam> {
     /// The container's keyframe index when trusted (see `IndexTrust`).
     public private(set) var keyIndex: KeyframeIndex?
     private var indexRead = false
+    /// pts - dts of the first reference keyframe (`scanFirstFrame`): how the first seek by
+    /// the container's index predicts the pts of its keyframes (`resolveFromIndex`).
+    private var firstKeyframeOffset: Int64?
     private var container: ContainerIndexFacts.Container = .other
     private var containerFrameCount: Int64 = 0
     /// Learned by `position(at:)`: what to add to a keyframe's pts (or dts) so a
@@ -390,7 +393,10 @@ public final class Lander<Seam: LandingSeam> {
             s.release(e.packet)
             guard e.header.stream == ref else { continue }
             refPackets += 1
-            if e.header.isKey { sawKey = true }
+            if e.header.isKey {
+                sawKey = true
+                if firstKeyframeOffset == nil, let p = e.presents, let d = e.header.dts { firstKeyframeOffset = p &- d }
+            }
             if !e.notLandable, let t = e.presents ?? e.header.dts {
                 if minPTS == nil || t < minPTS! { minPTS = t; after = 0 } else { after += 1 }
             }
@@ -478,7 +484,8 @@ public final class Lander<Seam: LandingSeam> {
         if let l = try continueForward(request, s, shouldStop: shouldStop) { return l }
         if request.wantsKeyframe, request.keyframeWindow != nil, var index = keyframeIndex(s) {
             let d = try LandingResolver.resolveFromIndex(request, index: &index, demuxer: SeamDemuxer(self, s),
-                                                         settleCount: facts.settleCount, shouldStop: shouldStop)
+                                                         settleCount: facts.settleCount,
+                                                         predictedOffset: firstKeyframeOffset, shouldStop: shouldStop)
             keyIndex = index
             dropPending(s)
             if let d = d {
