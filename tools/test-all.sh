@@ -30,7 +30,7 @@ failed=()
 # the failure lines of the whole run, so a CI page that shows only the tail names them.
 mkdir -p "$root/build"
 exec > >(tee "$root/build/test-all.log") 2>&1
-step() { echo; echo "=== $1"; }
+step() { echo; echo "=== $1 (t=${SECONDS}s)"; }
 
 step "build (make): no compiler warnings"
 make -s 2>&1 | tee "$root/build/make.log"

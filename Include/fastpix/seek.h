@@ -1333,8 +1333,32 @@ typedef struct fpx_player_config {
     int32_t hls_audio;
 } fpx_player_config;
 
-/** Fills *config with the defaults and sets its size. Callback-safe: yes. */
+/**
+ * Fills *config with the defaults and sets its size: the struct as the
+ * caller's header defines it, never a byte more. Use it through the macro
+ * below (which passes sizeof *config); the function of this name writes the
+ * 0.3 layout only (64 bytes, through index_mode), because binaries built
+ * against the 0.3 and older headers call it with structs of that size.
+ * Callback-safe: yes.
+ */
 FPX_API void fpx_player_config_init(fpx_player_config *config);
+
+/**
+ * Fills the first `size` bytes of *config with the defaults (whole members
+ * only: a member that `size` ends inside is left out) and sets config->size to
+ * the bytes filled: min(size, sizeof(fpx_player_config)) rounded down to a
+ * member's end. It never writes past `size`; a host built against a newer
+ * header than the library sees config->size smaller than its sizeof, and
+ * fpx_player_create keeps the defaults for the members past it. Returns FPX_OK,
+ * or FPX_ERROR_INVALID_ARGUMENT (config NULL, or `size` smaller than the
+ * members fpx_player_create requires: through io_timeout_ms), writing nothing.
+ * Added in 0.4.0. Callback-safe: yes.
+ */
+FPX_API int fpx_player_config_init_size(fpx_player_config *config, size_t size);
+
+/* Hosts built against this header get the sized call; (fpx_player_config_init)(c),
+ * in parentheses, still names the 0.3 function. */
+#define fpx_player_config_init(config) fpx_player_config_init_size((config), sizeof *(config))
 
 /**
  * Creates a player. config may be NULL for the defaults.

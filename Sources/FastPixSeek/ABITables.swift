@@ -153,6 +153,7 @@ enum CFunction: String, CaseIterable, Sendable {
     case fpx_precision_default
     case fpx_listener_init
     case fpx_player_config_init
+    case fpx_player_config_init_size
     case fpx_player_create
     case fpx_player_destroy
     case fpx_player_open
@@ -223,6 +224,7 @@ enum CFunction: String, CaseIterable, Sendable {
              .fpx_precision_default,
              .fpx_listener_init,
              .fpx_player_config_init,
+             .fpx_player_config_init_size,
              .fpx_player_create,
              .fpx_player_destroy,
              .fpx_player_open,

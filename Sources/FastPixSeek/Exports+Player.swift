@@ -144,24 +144,51 @@ public func fpxListenerInit(_ l: UnsafeMutablePointer<fpx_listener>?) {
     l.pointee.size = MemoryLayout<fpx_listener>.size
 }
 
+/// The defaults, as the library's own header defines the struct.
+func defaultPlayerConfig() -> fpx_player_config {
+    var c = fpx_player_config()
+    c.size = MemoryLayout<fpx_player_config>.size
+    c.delivery = FPX_DELIVERY_THREAD
+    c.io_timeout_ms = 10_000
+    c.protocol_whitelist = nil
+    c.max_buffer_bytes = Int64(IOPolicy.defaultMaxBufferBytes)
+    c.index_mode = FPX_INDEX_KEYFRAMES
+    return c
+}
+
+/// Writes the first `n` bytes of the defaults (whole members) to `c` and sets its size to n.
+private func writeDefaultConfig(_ c: UnsafeMutablePointer<fpx_player_config>, bytes n: Int) {
+    var d = defaultPlayerConfig()
+    d.size = n
+    withUnsafeBytes(of: &d) { src in
+        UnsafeMutableRawPointer(c).copyMemory(from: src.baseAddress!, byteCount: n)
+    }
+}
+
+/// The 0.3 layout (through index_mode): what binaries built against the 0.3 and
+/// older headers allocate when they call fpx_player_config_init (seek.h).
+let playerConfigSize03 = MemoryLayout<fpx_player_config>.offset(of: \.hls_max_bandwidth)!
+
 @_cdecl("fpx_player_config_init")
 public func fpxPlayerConfigInit(_ c: UnsafeMutablePointer<fpx_player_config>?) {
     guard let c = c else { return }
-    c.pointee = fpx_player_config()
-    c.pointee.size = MemoryLayout<fpx_player_config>.size
-    c.pointee.delivery = FPX_DELIVERY_THREAD
-    c.pointee.io_timeout_ms = 10_000
-    c.pointee.protocol_whitelist = nil
-    c.pointee.max_buffer_bytes = Int64(IOPolicy.defaultMaxBufferBytes)
-    c.pointee.index_mode = FPX_INDEX_KEYFRAMES
+    writeDefaultConfig(c, bytes: playerConfigSize03)
+}
+
+@_cdecl("fpx_player_config_init_size")
+public func fpxPlayerConfigInitSize(_ c: UnsafeMutablePointer<fpx_player_config>?, _ size: Int) -> Int32 {
+    guard let c = c, size >= MemoryLayout<fpx_player_config>.offset(of: \.wakeup)! else {
+        return ErrorCode.invalidArgument.rawValue
+    }
+    writeDefaultConfig(c, bytes: wholeMembers(size, of: fpx_player_config.self))
+    return 0
 }
 
 @_cdecl("fpx_player_create")
 public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
                             _ out: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     guard let out = out else { return ErrorCode.invalidArgument.rawValue }
-    var cfg = fpx_player_config()
-    fpxPlayerConfigInit(&cfg)
+    var cfg = defaultPlayerConfig()
     if let config = config {
         // Everything up to and including io_timeout_ms is required.
         guard config.pointee.size >= MemoryLayout<fpx_player_config>.offset(of: \.wakeup)! else {

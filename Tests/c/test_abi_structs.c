@@ -330,6 +330,59 @@ int main(int argc, char **argv)
         pb = pb_keep;
     }
 
+    SECTION("fpx_player_config: a 0.3 host's init writes 64 bytes; init_size never writes past its size");
+    {
+        size_t req = offsetof(fpx_player_config, wakeup), full = sizeof(fpx_player_config);
+        fpx_player_config ref;
+        unsigned char *s = buf + GUARD;
+        fpx_player *p = NULL;
+        int bad = 0;
+        size_t i;
+        CHECK_OK(fpx_player_config_init_size(&ref, sizeof ref));
+        CHECK_EQ(ref.size, full);
+        CHECK_EQ(ref.delivery, FPX_DELIVERY_THREAD);
+        CHECK_EQ(ref.io_timeout_ms, 10000);
+        CHECK_EQ(ref.index_mode, FPX_INDEX_KEYFRAMES);
+        CHECK_EQ(ref.hls_audio, 0);
+        /* the macro is the sized call */
+        memset(&ref, 0x5A, sizeof ref);
+        fpx_player_config_init(&ref);
+        CHECK_EQ(ref.size, full);
+        CHECK_EQ(ref.hls_variant, 0);
+        /* a binary built against the 0.3 header: the function itself, 64 bytes */
+        memset(buf, G_BYTE, sizeof buf);
+        (fpx_player_config_init)((fpx_player_config *)(void *)s);
+        for (i = 64; i < sizeof buf - GUARD; i++)
+            bad += s[i] != G_BYTE;
+        for (i = 0; i < GUARD; i++)
+            bad += buf[i] != G_BYTE;
+        if (!CHECK_EQ(bad, 0))
+            NOTE("fpx_player_config_init: %d bytes past a 0.3 host's 64-byte struct changed", bad);
+        CHECK_EQ(((fpx_player_config *)(void *)s)->size, 64);
+        CHECK(memcmp(s + sizeof(size_t), (unsigned char *)&ref + sizeof(size_t), 64 - sizeof(size_t)) == 0);
+        CHECK_OK(fpx_player_create((fpx_player_config *)(void *)s, &p));
+        CHECK_OK(fpx_player_destroy(p));
+        /* every size: nothing at or past it changes, too small is refused untouched */
+        for (n = 0; n <= full + 24; n++) {
+            size_t want = n < req ? 0 : (n < full ? n / 8 * 8 : full);
+            memset(buf, G_BYTE, sizeof buf);
+            bad = 0;
+            if (n < req) {
+                CHECK_ERR(fpx_player_config_init_size((fpx_player_config *)(void *)s, n), FPX_ERROR_INVALID_ARGUMENT);
+            } else {
+                CHECK_OK(fpx_player_config_init_size((fpx_player_config *)(void *)s, n));
+                CHECK_EQ(((fpx_player_config *)(void *)s)->size, want);
+                bad += memcmp(s + sizeof(size_t), (unsigned char *)&ref + sizeof(size_t), want - sizeof(size_t)) != 0;
+            }
+            for (i = 0; i < sizeof buf; i++)
+                if (i < GUARD || i >= GUARD + want)
+                    bad += buf[i] != G_BYTE;
+            if (!CHECK_EQ(bad, 0))
+                NOTE("fpx_player_config_init_size(%zu): wrote past its size or other bytes than the defaults", n);
+        }
+        CHECK_ERR(fpx_player_config_init_size(NULL, full), FPX_ERROR_INVALID_ARGUMENT);
+    }
+
     SECTION("a 0.1 host's 48-byte fpx_frame_step_result");
     {
         guarded_old_step g;

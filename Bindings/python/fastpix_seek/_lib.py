@@ -598,6 +598,8 @@ FUNCTIONS: List[Binding] = [
     # Listeners and players
     Binding("fpx_listener_init", [POINTER(fpx_listener)], None, None),
     Binding("fpx_player_config_init", [POINTER(fpx_player_config)], None, None),
+    # (what seek.h's fpx_player_config_init macro calls: the struct as this mirror has it)
+    Binding("fpx_player_config_init_size", [POINTER(fpx_player_config), c_size_t], c_int, check_error),
     Binding("fpx_player_create", [POINTER(fpx_player_config), POINTER(PlayerHandle)], c_int,
             check_error),
     Binding("fpx_player_destroy", [_P], c_int, check_error),

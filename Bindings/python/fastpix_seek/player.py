@@ -802,7 +802,7 @@ class Player:
             raise TypeError(f"delivery must be a DeliveryMode, not {type(delivery).__name__}")
         _check_callable(wakeup, "wakeup")
         cfg = _lib.fpx_player_config()
-        _lib.lib.fpx_player_config_init(ctypes.byref(cfg))
+        _lib.lib.fpx_player_config_init_size(ctypes.byref(cfg), ctypes.sizeof(cfg))
         cfg.delivery = int(delivery)
         if io_timeout is not None:
             if isinstance(io_timeout, bool) or not isinstance(io_timeout, (int, float)):

@@ -127,8 +127,11 @@ def test_time_helpers_of_the_raw_layer():
     k = lib.fpx_precision_nearest_keyframe(lib.fpx_time_make(1, 5))
     assert k.kind == 1 and fastpix_seek.from_fpx_time(k.tolerance) == Fraction(1, 5)
     cfg = _lib.fpx_player_config()
-    lib.fpx_player_config_init(cfg)
+    lib.fpx_player_config_init_size(cfg, _lib.ctypes.sizeof(cfg))
     assert cfg.size == _lib.ctypes.sizeof(cfg) and cfg.io_timeout_ms == 10000
+    old = _lib.fpx_player_config()  # the unsized call writes the 0.3 layout (seek.h)
+    lib.fpx_player_config_init(old)
+    assert old.size == 64 and old.io_timeout_ms == 10000 and old.hls_audio == 0
     lst = _lib.fpx_listener()
     lib.fpx_listener_init(lst)
     assert lst.size == _lib.ctypes.sizeof(lst) and not lst.on_seek_accuracy
