@@ -601,3 +601,38 @@ def test_a_landing_past_the_renditions_end(two_audio):
         assert v[-1].pts == eng.video[-1]["pts"]
         o = p.seek_wait(Fraction(1, 2), SeekPrecision.exact())
         assert [pk.stream_index for pk in _read(p, 2)].count(1) == 2
+
+
+def test_the_rendition_is_read_like_the_variant_aes_and_protocols(two_audio):
+    """The rendition's segments go through the variant's machinery: AES-128 (its own EXT-X-KEY,
+    IV from the media sequence number, key over HTTP) decrypts to ffprobe's clear packets; a
+    remote master's rendition may name only http/https (a file: URI is refused)."""
+    from fastpix_seek import Player, SeekPrecision
+    from fastpix_seek.errors import ProtocolNotAllowedError
+    eng, _ = two_audio
+    d = eng.d
+    key = bytes(range(0x40, 0x50))
+    (d / "a.key").write_bytes(key)
+    lines = []
+    for ln in (d / "out_1.m3u8").read_text().splitlines():
+        if ln.startswith("#EXT-X-MEDIA-SEQUENCE"):
+            lines += [ln, '#EXT-X-KEY:METHOD=AES-128,URI="a.key"']
+        elif ln.endswith(".ts"):
+            k = int(ln.rsplit("_", 1)[1][:-3])   # MSN = segment number (EXT-X-MEDIA-SEQUENCE:0)
+            subprocess.run(["openssl", "aes-128-cbc", "-K", key.hex(), "-iv", f"{k:032x}", "-in", str(d / ln),
+                            "-out", str(d / f"enc_{ln}")], check=True)
+            lines.append(f"enc_{ln}")
+        else:
+            lines.append(ln)
+    (d / "enc_a.m3u8").write_text("\n".join(lines) + "\n")
+    master = (d / "master.m3u8").read_text()
+    (d / "enc.m3u8").write_text(master.replace('URI="out_1.m3u8"', 'URI="enc_a.m3u8"'))
+    with _player(eng.url.replace("master.m3u8", "enc.m3u8")) as p:
+        a = [(pk.pts, pk.size) for pk in p.packets() if pk.stream_index == 1]
+        assert a == [(x["pts"], x["size"]) for x in eng.audio]
+        o = p.seek_wait(Fraction(17, 10), SeekPrecision.exact())
+        _check_landing(eng, o, _read(p, 4))
+    (d / "local.m3u8").write_text(master.replace('URI="out_1.m3u8"', f'URI="file://{d}/out_1.m3u8"'))
+    with Player(eng.url.replace("master.m3u8", "local.m3u8")) as p:
+        with pytest.raises(ProtocolNotAllowedError):
+            p.wait_item(timeout=30)
