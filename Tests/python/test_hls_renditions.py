@@ -326,9 +326,15 @@ def _extinf(d: Path, name: str):
             if ln.startswith("#EXTINF:")]
 
 
-def _write_live(d: Path, name: str, prefix: str, first: int, last: int, durs) -> None:
-    lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", f"#EXT-X-MEDIA-SEQUENCE:{first}"]
+def _write_live(d: Path, name: str, prefix: str, first: int, last: int, durs, msn_offset: int = 0,
+                dates=None) -> None:
+    lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1",
+             f"#EXT-X-MEDIA-SEQUENCE:{first + msn_offset}"]
     for k in range(first, last + 1):
+        if dates is not None:
+            us = dates(k)
+            lines.append("#EXT-X-PROGRAM-DATE-TIME:" + time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(us // 10 ** 6))
+                         + f".{us % 10 ** 6:06d}Z")
         lines += [f"#EXTINF:{float(durs[k]):.6f},", f"{prefix}{k}.ts"]
     tmp = d / (name + ".tmp")
     tmp.write_text("\n".join(lines) + "\n")
@@ -358,19 +364,7 @@ def test_live_window_is_the_intersection_and_landings_hold_across_reloads(live_s
     # At open: video segments 0..5, audio 1..5 (its window starts one segment later).
     _write_live(d, "live_v.m3u8", "s0_", 0, 5, vdur)
     _write_live(d, "live_a.m3u8", "s1_", 1, 5, adur)
-    tmp = d / "probe"
-    tmp.mkdir(exist_ok=True)
-    shape = Shape.__new__(Shape)
-    shape.kind, shape.rate = "ts", 48000
-    shape.vtb, shape.video = _truth(d, "out_0.m3u8", tmp)
-    shape.atb, shape.audio = _truth(d, "out_1.m3u8", tmp)
-    shape.origin_pts = min(p["pts"] for p in shape.video if p["seg"] == 0)   # video segment 0 at item 0
-    shape.origin = shape.origin_pts * shape.vtb
-    for p in shape.audio:
-        p["t"] = p["pts"] * shape.atb - shape.origin
-        p["end"] = (p["pts"] + p["duration"]) * shape.atb - shape.origin
-    for p in shape.video:
-        p["t"] = p["pts"] * shape.vtb - shape.origin
+    shape = _shape_of(d, f"{base}/live.m3u8", "out_0.m3u8", "out_1.m3u8", 48000)   # video segment 0 at item 0
 
     def vstart(k):
         return sum(vdur[:k], Fraction(0))
@@ -636,3 +630,30 @@ def test_the_rendition_is_read_like_the_variant_aes_and_protocols(two_audio):
     with Player(eng.url.replace("master.m3u8", "local.m3u8")) as p:
         with pytest.raises(ProtocolNotAllowedError):
             p.wait_item(timeout=30)
+
+
+def test_live_rendition_aligned_by_dates_and_a_date_seek(live_site):
+    """Both playlists carry EXT-X-PROGRAM-DATE-TIME and the rendition numbers its segments on
+    its own (MSN 100 on): it is aligned on the variant by date, and a date seek lands both."""
+    from fastpix_seek import SeekPrecision
+    d, base = live_site
+    vdur, adur = _extinf(d, "out_0.m3u8"), _extinf(d, "out_1.m3u8")
+    t0 = 1_767_225_600 * 10 ** 6   # 2026-01-01T00:00:00Z, Unix microseconds
+
+    def vstart(k):
+        return sum(vdur[:k], Fraction(0))
+
+    def astart(k):
+        return vstart(1) + sum(adur[1:k], Fraction(0))
+
+    _write_live(d, "live_v.m3u8", "s0_", 0, 5, vdur, dates=lambda k: t0 + int(vstart(k) * 10 ** 6))
+    _write_live(d, "live_a.m3u8", "s1_", 1, 5, adur, msn_offset=99, dates=lambda k: t0 + int(astart(k) * 10 ** 6))
+    shape = _shape_of(d, f"{base}/live.m3u8", "out_0.m3u8", "out_1.m3u8", 48000)
+    with _player(f"{base}/live.m3u8") as p:
+        w = p.live_seek_window()
+        assert w.is_live and w.is_date_addressable
+        assert (w.start, w.end) == (astart(1), min(vstart(6), astart(6)) - 3), w
+        r = p.seek_to_date_and_wait(t0 + 2_200_000, SeekPrecision.exact())
+        assert r.seeked and r.outcome is not None and r.outcome.frame_covers_target, r
+        assert r.outcome.requested_time == Fraction(11, 5)
+        _check_landing(shape, r.outcome, _read(p, 4))
