@@ -471,6 +471,15 @@ def test_switch_takes_effect_at_the_next_landing(two_audio):
         assert r.did_step
         _check_landing(eng, None, _read(p, 4), step_landed=r.landed_media_time)
         assert p.stream_info(1).sample_rate == 48000
+        # A step that finds no frame is no landing: the switch waits for the next one.
+        p.seek_wait(Fraction(0), SeekPrecision.exact())
+        p.hls_select_audio(1)
+        r = p.step_frame(FrameStepDirection.BACKWARD)
+        assert not r.did_step
+        assert p.stream_info(1).sample_rate == 48000 and [x.selected for x in p.hls_renditions()] == [True, False]
+        o = p.seek_wait(Fraction(6, 5), SeekPrecision.exact())
+        assert p.stream_info(1).sample_rate == 22050
+        _check_landing(deu, o, _read(p, 4))
         for bad in (2, -1, 99):
             with pytest.raises(InvalidArgumentError):
                 p.hls_select_audio(bad)
