@@ -95,8 +95,9 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     }
 
     /// At a landing (the variant landed; a step that found no frame is none): a switch the
-    /// host asked for opens the new rendition's feed and retires the old one. A feed that cannot be opened, or whose stream count differs (the item's
-    /// stream list is fixed), fails the landing and the old rendition stays.
+    /// host asked for opens the new rendition's feed and retires the old one. A feed that
+    /// cannot be opened, or whose stream count differs (the item's stream list is fixed),
+    /// fails the landing and the old rendition stays.
     private func applySwitch() throws {
         guard let k = am.locked({ () -> Int? in let k = pendingSwitch; pendingSwitch = nil; return k }),
               let uri = video.renditions[k].uri else { return }
@@ -277,7 +278,9 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         return out
     }
 
-    private var referenceTimeBase: PacketStamp.TimeBase { PacketStamp.TimeBase(timeline.timeBaseNum, timeline.timeBaseDen) }
+    private var referenceTimeBase: PacketStamp.TimeBase {
+        PacketStamp.TimeBase(timeline.timeBaseNum, timeline.timeBaseDen)
+    }
 
     private static func tb(_ t: [PacketStamp.TimeBase], _ i: Int32) -> PacketStamp.TimeBase {
         i >= 0 && Int(i) < t.count ? t[Int(i)] : PacketStamp.TimeBase(0, 0)
