@@ -52,7 +52,7 @@ extension FFmpegEngine {
         let v = try lander.nextForHost(self) { e, owned -> PacketView in
             // The host gets its own reference: a later seek may free the window. A packet the
             // window does not keep is handed over as it is (it never returns to the pool).
-            guard let ref = owned ? e.packet : av_packet_clone(e.packet) else { throw EngineError(.noMemory) }
+            guard let ref = owned ? Self.packet(e.packet) : av_packet_clone(Self.packet(e.packet)) else { throw EngineError(.noMemory) }
             return hostPacket(ref, presents: e.presents)
         }
         guard let view = v else { throw EngineError(.eof) }

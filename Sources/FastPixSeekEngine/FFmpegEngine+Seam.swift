@@ -52,7 +52,12 @@ extension FFmpegEngine {
 
 /// The engine as the landing policy's seam.
 extension FFmpegEngine: LandingSeam {
-    public typealias Packet = UnsafeMutablePointer<AVPacket>
+    /// The policy's handle of one of the engine's packets (`PacketHandle`): the pointer's bits.
+    static func handle(_ p: UnsafeMutablePointer<AVPacket>) -> PacketHandle { Int(bitPattern: p) }
+    /// The packet a handle the engine gave names.
+    static func packet(_ h: PacketHandle) -> UnsafeMutablePointer<AVPacket> {
+        UnsafeMutablePointer<AVPacket>(bitPattern: h)!
+    }
 
     public func seek(toTicks ticks: Int64) throws -> Bool {
         _ = try liveContext()
@@ -72,12 +77,12 @@ extension FFmpegEngine: LandingSeam {
         return av_seek_frame(c, referenceStream, timestamp, fpx_avseek_flag_backward()) >= 0
     }
 
-    public func read() throws -> (header: DemuxedPacket, packet: UnsafeMutablePointer<AVPacket>)? {
+    public func read() throws -> (header: DemuxedPacket, packet: PacketHandle)? {
         guard let p = try readRaw() else { return nil }
-        return (header(p), p)
+        return (header(p), Self.handle(p))
     }
 
-    public func release(_ packet: UnsafeMutablePointer<AVPacket>) { free(packet) }
+    public func release(_ packet: PacketHandle) { free(Self.packet(packet)) }
 
     /// The reference stream's index through libavformat's public index API, as it is.
     public func containerIndex() -> ContainerIndexFacts? {

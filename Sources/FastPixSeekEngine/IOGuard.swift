@@ -1,19 +1,27 @@
 import CFFmpeg
 import FastPixSeekCore
+import Synchronization
 
 /// The state behind one format context's `AVIOInterruptCB`: a per-operation
 /// deadline, a per-operation stop check (a new seek, cancel, close), a
 /// permanent abort (close, destroy, the owner's policy), and the open
 /// deadline the player sets for a whole open. Also the protocol gate of its
 /// context (`ProtocolGate.swift`) records here why it refused an open.
-// @unchecked Sendable: every mutable field is guarded by `m`; `policy` is immutable.
+///
+/// What a read checks per packet (`extend`, `isInterrupted`, `wasCut`) is atomic, not
+/// under the lock: three lock round trips per packet were a measurable part of a cold seek.
+// @unchecked Sendable: every other mutable field is guarded by `m`; `policy` is immutable.
 final class IOGuard: @unchecked Sendable {
     private let m = Monitor()
     let policy: IOPolicy
-    private var deadline: UInt64 = 0
+    /// The operation's deadline (0: none). Set by `begin`/`end`, re-armed by `extend`, all
+    /// on the thread running the operation; read by `shouldInterrupt`, on that thread too.
+    private let deadline = Atomic<UInt64>(0)
     private var stop: (() -> Bool)?
-    private var interrupted = false
+    private let interrupted = Atomic<Bool>(false)
     private(set) var lastCause: Cause = .none
+    /// `lastCause != .none`, readable without the lock.
+    private let cut = Atomic<Bool>(false)
     /// Set by the protocol gate when it refused a URL in this operation.
     private var refusal: EngineError?
 
@@ -26,35 +34,40 @@ final class IOGuard: @unchecked Sendable {
     /// Starts a bounded operation.
     func begin(stop: (() -> Bool)? = nil) {
         m.locked {
-            deadline = policy.timeoutNanoseconds > 0 ? Deadline.after(policy.timeoutNanoseconds) : 0
+            deadline.store(policy.timeoutNanoseconds > 0 ? Deadline.after(policy.timeoutNanoseconds) : 0,
+                           ordering: .relaxed)
             self.stop = stop
             lastCause = .none
+            cut.store(false, ordering: .relaxed)
             refusal = nil
         }
     }
 
     /// Ends it: the deadline and stop check no longer apply.
-    func end() { m.locked { deadline = 0; stop = nil } }
+    func end() { m.locked { deadline.store(0, ordering: .relaxed); stop = nil } }
 
     /// Re-arms the deadline between reads of one long operation. The open
     /// deadline, when set, still bounds it.
     func extend() {
-        m.locked { if deadline != 0 { deadline = Deadline.after(policy.timeoutNanoseconds) } }
+        if deadline.load(ordering: .relaxed) != 0 {
+            deadline.store(Deadline.after(policy.timeoutNanoseconds), ordering: .relaxed)
+        }
     }
 
-    func interrupt() { m.locked { interrupted = true } }
+    func interrupt() { interrupted.store(true, ordering: .releasing) }
 
-    var isInterrupted: Bool { m.locked { interrupted } }
+    var isInterrupted: Bool { interrupted.load(ordering: .acquiring) }
 
     /// Whether the current operation was cut short (deadline, stop, abort):
     /// whatever FFmpeg returned from it may be truncated.
-    var wasCut: Bool { m.locked { lastCause != .none } }
+    var wasCut: Bool { cut.load(ordering: .relaxed) }
 
     func refuse(_ e: EngineError) { m.locked { if refusal == nil { refusal = e } } }
 
     /// Called by FFmpeg, from inside blocking I/O: nonzero aborts it.
     func shouldInterrupt() -> Bool {
-        let (gone, d, s) = m.locked { (interrupted, deadline, stop) }
+        let gone = isInterrupted
+        let (d, s) = m.locked { (deadline.load(ordering: .relaxed), stop) }
         var cause = Cause.none
         if gone || policy.aborted() {
             cause = .aborted
@@ -65,7 +78,12 @@ final class IOGuard: @unchecked Sendable {
             let cap = policy.openDeadline()
             if (d != 0 && now > d) || (cap != 0 && now > cap) { cause = .timedOut }
         }
-        if cause != .none { m.locked { if lastCause == .none { lastCause = cause } } }
+        if cause != .none {
+            m.locked {
+                if lastCause == .none { lastCause = cause }
+                cut.store(true, ordering: .relaxed)
+            }
+        }
         return cause != .none
     }
 

@@ -34,7 +34,14 @@ public struct KeyframeIndex: Hashable, Sendable {
 
     public var count: Int { entries.count }
 
-    mutating func setPTS(_ pts: Int64, at i: Int) { entries[i].pts = pts }
+    /// pts - timestamp of the entry whose pts was learned last (`resolveFromIndex`
+    /// predicts the pts still unknown with it).
+    public private(set) var learnedOffset: Int64?
+
+    mutating func setPTS(_ pts: Int64, at i: Int) {
+        entries[i].pts = pts
+        learnedOffset = pts &- entries[i].timestamp
+    }
 
     /// The last landable entry whose timestamp is at or before `t` (its pts
     /// may still be after `t`: a timestamp is a lower bound of the pts).

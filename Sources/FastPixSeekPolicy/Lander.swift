@@ -11,7 +11,7 @@
 ///
 /// See docs/ARCHITECTURE.md, "Resolving a landing" and "The frame grid".
 public final class Lander<Seam: LandingSeam> {
-    public typealias Entry = PacketWindow<Seam.Packet>.Entry
+    public typealias Entry = PacketWindow<PacketHandle>.Entry
 
     /// The named budgets of the algorithm.
     public enum Budget {
@@ -25,14 +25,14 @@ public final class Lander<Seam: LandingSeam> {
         /// stops a demuxer that makes no progress).
         public static var stepRounds: Int { 1_000_000 }
         /// Reference packets a forward step reads per round, at most.
-        public static var stepPacketsPerRound: Int { PacketWindow<Seam.Packet>.maxPackets / 2 }
+        public static var stepPacketsPerRound: Int { PacketWindow<PacketHandle>.maxPackets / 2 }
         /// Packets a seek reads on from the host's read position to reach a target
         /// just past the window (`continueForward`), at most.
-        public static var continuationPackets: Int { PacketWindow<Seam.Packet>.maxPackets / 2 }
+        public static var continuationPackets: Int { PacketWindow<PacketHandle>.maxPackets / 2 }
     }
 
     public let facts: DemuxerFacts
-    public internal(set) var window: PacketWindow<Seam.Packet>
+    public internal(set) var window: PacketWindow<PacketHandle>
     /// What is known of the frame grid.
     public private(set) var grid = FrameGrid()
     /// The per-seek state the host's packets are stamped from.
@@ -43,6 +43,9 @@ public final class Lander<Seam: LandingSeam> {
     /// The container's keyframe index when trusted (see `IndexTrust`).
     public private(set) var keyIndex: KeyframeIndex?
     private var indexRead = false
+    /// pts - dts of the first reference keyframe (`scanFirstFrame`): how the first seek by
+    /// the container's index predicts the pts of its keyframes (`resolveFromIndex`).
+    private var firstKeyframeOffset: Int64?
     private var container: ContainerIndexFacts.Container = .other
     private var containerFrameCount: Int64 = 0
     /// Learned by `position(at:)`: what to add to a keyframe's pts (or dts) so a
@@ -94,7 +97,7 @@ public final class Lander<Seam: LandingSeam> {
     /// failed read loses the read position.
     func read(_ s: Seam) throws -> Entry? {
         if window.bytes > facts.maxWindowBytes { throw EngineError(.tooLarge) }
-        let r: (header: DemuxedPacket, packet: Seam.Packet)?
+        let r: (header: DemuxedPacket, packet: PacketHandle)?
         do {
             r = try s.read()
         } catch {
@@ -107,7 +110,7 @@ public final class Lander<Seam: LandingSeam> {
         return Entry(header: h, presents: facts.priming.presents(h), notLandable: facts.priming.notLandable(h), packet: p)
     }
 
-    func release(_ s: Seam, _ packets: [Seam.Packet]) { for p in packets { s.release(p) } }
+    func release(_ s: Seam, _ packets: [PacketHandle]) { for p in packets { s.release(p) } }
 
     func dropPending(_ s: Seam) {
         guard let e = pending else { return }
@@ -390,7 +393,10 @@ public final class Lander<Seam: LandingSeam> {
             s.release(e.packet)
             guard e.header.stream == ref else { continue }
             refPackets += 1
-            if e.header.isKey { sawKey = true }
+            if e.header.isKey {
+                sawKey = true
+                if firstKeyframeOffset == nil, let p = e.presents, let d = e.header.dts { firstKeyframeOffset = p &- d }
+            }
             if !e.notLandable, let t = e.presents ?? e.header.dts {
                 if minPTS == nil || t < minPTS! { minPTS = t; after = 0 } else { after += 1 }
             }
@@ -478,7 +484,8 @@ public final class Lander<Seam: LandingSeam> {
         if let l = try continueForward(request, s, shouldStop: shouldStop) { return l }
         if request.wantsKeyframe, request.keyframeWindow != nil, var index = keyframeIndex(s) {
             let d = try LandingResolver.resolveFromIndex(request, index: &index, demuxer: SeamDemuxer(self, s),
-                                                         settleCount: facts.settleCount, shouldStop: shouldStop)
+                                                         settleCount: facts.settleCount,
+                                                         predictedOffset: firstKeyframeOffset, shouldStop: shouldStop)
             keyIndex = index
             dropPending(s)
             if let d = d {
@@ -621,7 +628,7 @@ public final class Lander<Seam: LandingSeam> {
             guard let e = try read(s) else { window.reachedEOF(); break }
             if e.header.stream == ref { refs += 1 }
             window.append(e)
-            if window.count > PacketWindow<Seam.Packet>.maxPackets || window.bytes > facts.maxWindowBytes / 2 {
+            if window.count > PacketWindow<PacketHandle>.maxPackets || window.bytes > facts.maxWindowBytes / 2 {
                 recordWindow()
                 dropLeadingGOPs(s)
             }

@@ -374,8 +374,17 @@ public enum LandingResolver {
         return pick == b?.pts ? b : a
     }
 
+    ///
+    /// Each pts still unknown costs a positioning, and the demuxer must end at the chosen
+    /// keyframe: learned in the wrong order, the choice costs one more (the 3rd, when the
+    /// keyframe learned first wins). So the rule first runs on predicted pts (known ones,
+    /// else the timestamp plus the pts - timestamp of the keyframe learned last, or before
+    /// any, `predictedOffset`: constant in a regular stream): the entries it looks at are learned
+    /// first and its pick last. The choice itself is made on learned pts only, so a wrong
+    /// prediction costs a positioning, never a landing.
     public static func resolveFromIndex(_ request: LandingRequest, index: inout KeyframeIndex, demuxer d: LandingDemuxer,
-                                        settleCount: Int, shouldStop: () -> Bool) throws -> LandingDecision? {
+                                        settleCount: Int, predictedOffset: Int64? = nil,
+                                        shouldStop: () -> Bool) throws -> LandingDecision? {
         guard request.wantsKeyframe, request.keyframeWindow != nil, index.count > 0 else { return nil }
         let T = request.targetFloor
         let target = request.target
@@ -404,6 +413,19 @@ public enum LandingResolver {
         func pts(_ i: Int) throws -> Int64? {
             if let p = index.entries[i].pts { return p }
             return try position(i)
+        }
+        if let offset = index.learnedOffset ?? predictedOffset {
+            var looked: [Int] = []
+            let guess = nearestIndexKeyframe(request, index: index) { i in
+                if !looked.contains(i) { looked.append(i) }
+                return index.entries[i].pts ?? index.entries[i].timestamp &+ offset
+            }
+            for i in looked where i != guess?.i && index.entries[i].pts == nil {
+                guard try position(i) != nil else { return nil }
+            }
+            if let g = guess, index.entries[g.i].pts == nil {
+                guard try position(g.i) != nil else { return nil }
+            }
         }
         guard let chosen = try nearestIndexKeyframe(request, index: index, pts: pts) else { return nil }
         if positioned != chosen.i {

@@ -10,8 +10,6 @@
 /// seek crosses it once outside its per-packet loop (one timestamp or byte
 /// positioning; a miss positions again), a seek decided from memory not at all.
 public protocol LandingSeam: AnyObject {
-    /// The engine's packet handle (an `AVPacket` pointer; a number in tests).
-    associatedtype Packet
     /// A backward timestamp seek on the reference stream: positions before a
     /// keyframe at or before `ticks` (it may land early, late or on a non-key
     /// packet: the policy checks). False when the demuxer refused.
@@ -26,13 +24,20 @@ public protocol LandingSeam: AnyObject {
     func rewind() throws
     /// The next packet in decode order and its header; nil at the end. An error
     /// means the read position is lost (the policy marks it so).
-    func read() throws -> (header: DemuxedPacket, packet: Packet)?
+    func read() throws -> (header: DemuxedPacket, packet: PacketHandle)?
     /// Lets go of a packet the policy does not keep.
-    func release(_ packet: Packet)
+    func release(_ packet: PacketHandle)
     /// The container's keyframe index as the container has it (asked once per
     /// item, after the seekable range is measured); nil when it has none.
     func containerIndex() -> ContainerIndexFacts?
 }
+
+/// An engine's packet as the policy holds it: a handle it never looks inside
+/// (the FFmpeg engine's `AVPacket` pointer as bits; a number in tests). One
+/// concrete type, not the seam's associated type: the lander's code is not
+/// specialized for an engine in another module, and a generic packet made
+/// every packet it handled cost runtime generic-metadata look-ups (issue 17).
+public typealias PacketHandle = Int
 
 /// A demuxed packet's header, as the demuxer gives it (no interpretation).
 public struct DemuxedPacket: Hashable, Sendable {

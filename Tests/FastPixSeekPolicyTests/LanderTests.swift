@@ -218,9 +218,9 @@ final class LanderTests: XCTestCase {
         XCTAssertGreaterThan(s.indexSeeks, 0)
         XCTAssertLessThan(s.reads, 24, "O(1) packets, not a GOP")
         XCTAssertEqual(s.indexAsked, 1)
-        // One positioning per keyframe whose pts it learns, and one more at the chosen
-        // keyframe when it was not the last learned: at most 3; learned pts are kept.
-        XCTAssertLessThanOrEqual(s.positionings, 3)
+        // One positioning per keyframe whose pts it learns, the chosen one learned last: at
+        // most 2 (testFirstIndexSeekPositionsAtMostTwice); learned pts are kept.
+        XCTAssertLessThanOrEqual(s.positionings, 2)
         s.resetCounters()
         l.clearWindow(s)
         let again = try l.resolve(LandingRequest(target: Rational(t), wantsKeyframe: true, keyframeWindow: w, seekID: 2),
@@ -228,6 +228,38 @@ final class LanderTests: XCTestCase {
         XCTAssertEqual(again.pts, landing.pts)
         XCTAssertLessThanOrEqual(s.positionings, 1, "pts known: memory, or one positioning")
         assertConserved(s, l)
+    }
+
+    func testFirstIndexSeekPositionsAtMostTwice() throws {
+        // A fresh lander (no pts learned yet) and a complete mov index (entries are dts, a
+        // lower bound of the pts): for every target, on a frame, between frames and in the
+        // frames that decode before a keyframe but present after it (its dts <= target <
+        // its pts), a nearest-keyframe seek positions at most twice (issue 17) and lands on
+        // the nearest keyframe the tolerance allows (ties earlier), else the covering frame.
+        let p = Media.video(keyEvery: 12, audioEvery: 3)
+        let ref = p.filter { $0.stream == 0 }
+        let keys = keys(p), all = frames(p)
+        let index = ContainerIndexFacts(container: .mov, entries: ref.map {
+            .init(timestamp: $0.dts!, isKey: $0.isKey, isDiscard: false)
+        }, frameCount: Int64(ref.count), writtenByLavf: false)
+        var worst = 0
+        for tol: Int64 in [3600 * 7, 90000] {
+            for t in stride(from: Int64(0), through: all.last!, by: 1200) {
+                let (s, l) = try ready(p)
+                s.index = index
+                let w = LandingPolicy.keyframeWindow(target: Rational(t), toleranceTicks: Rational(tol))
+                let landing = try l.resolve(LandingRequest(target: Rational(t), wantsKeyframe: true, keyframeWindow: w,
+                                                           seekID: 1), s, shouldStop: { false })
+                let inWindow = keys.filter { abs($0 - t) <= tol }
+                let want = inWindow.min { a, b in abs(a - t) < abs(b - t) || (abs(a - t) == abs(b - t) && a < b) }
+                    ?? all.last { $0 <= t }!
+                XCTAssertEqual(landing.pts, want, "target \(t), tolerance \(tol)")
+                XCTAssertLessThanOrEqual(s.positionings, 2, "target \(t), tolerance \(tol)")
+                worst = max(worst, s.positionings)
+                assertConserved(s, l)
+            }
+        }
+        XCTAssertEqual(worst, 2)
     }
 
     // MARK: Index trust
