@@ -1299,7 +1299,8 @@ typedef struct fpx_player_config {
     const char *protocol_whitelist;
     /** Cap on the media a player buffers, in bytes: one HLS segment (with
      *  its init section), the HLS segments held together, the packet
-     *  window, an HLS playlist's text with its parsed segments (section 8).
+     *  window, an HLS playlist's text with its parsed segments (section 8);
+     *  for an HLS item with a separate audio rendition, per playlist.
      *  Default (and 0): 67108864 (64 MiB). Exceeding it is
      *  FPX_ERROR_TOO_LARGE. Negative is FPX_ERROR_INVALID_ARGUMENT. */
     int64_t max_buffer_bytes;

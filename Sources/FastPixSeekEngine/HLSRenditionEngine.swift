@@ -94,9 +94,10 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         am.locked { pendingSwitch = index == audioIndex ? nil : index }
     }
 
-    /// At a landing: a switch the host asked for opens the new rendition's feed and retires
-    /// the old one. A feed that cannot be opened, or whose stream count differs (the item's
-    /// stream list is fixed), fails the landing and the old rendition stays.
+    /// At a landing (the variant landed; a step that found no frame is none): a switch the
+    /// host asked for opens the new rendition's feed and retires the old one. A feed that
+    /// cannot be opened, or whose stream count differs (the item's stream list is fixed),
+    /// fails the landing and the old rendition stays.
     private func applySwitch() throws {
         guard let k = am.locked({ () -> Int? in let k = pendingSwitch; pendingSwitch = nil; return k }),
               let uri = video.renditions[k].uri else { return }
@@ -157,17 +158,18 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? { video.itemTime(forDateMicroseconds: us) }
 
     public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
-        try applySwitch()
         let l = try video.resolve(request, shouldStop: shouldStop)
+        // A switch asked for takes effect here, on a landing (never on a seek that fails).
+        try applySwitch()
         try landAudio(ticks: l.pts, landedPTS: l.streamPTS ?? l.pts, seekID: request.seekID, shouldStop: shouldStop)
         return l
     }
 
     public func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
                      shouldStop: @escaping () -> Bool) throws -> StepResultKind {
-        try applySwitch()
         let r = try video.step(from: from, forward: forward, count: count, seekID: seekID, shouldStop: shouldStop)
         if case .landed(let l) = r {
+            try applySwitch()
             try landAudio(ticks: l.pts, landedPTS: l.streamPTS ?? l.pts, seekID: seekID, shouldStop: shouldStop)
         }
         return r
@@ -276,7 +278,9 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         return out
     }
 
-    private var referenceTimeBase: PacketStamp.TimeBase { PacketStamp.TimeBase(timeline.timeBaseNum, timeline.timeBaseDen) }
+    private var referenceTimeBase: PacketStamp.TimeBase {
+        PacketStamp.TimeBase(timeline.timeBaseNum, timeline.timeBaseDen)
+    }
 
     private static func tb(_ t: [PacketStamp.TimeBase], _ i: Int32) -> PacketStamp.TimeBase {
         i >= 0 && Int(i) < t.count ? t[Int(i)] : PacketStamp.TimeBase(0, 0)

@@ -159,14 +159,16 @@ done
 # ---- libavcodec hosts (test-only dependency) -----------------------------------------
 # Tests/c/avc_*.c decode the packet stream with libavcodec, as a real host would. They
 # link libavcodec/libavutil through pkg-config; the library itself never does.
-# HLS with a separate audio rendition: a master ffmpeg writes with -var_stream_map (2 s).
+# HLS with separate audio renditions: a master ffmpeg writes with -var_stream_map (2 s; two
+# video-only variants, two audio renditions of one group, the first DEFAULT).
 echo "# test_hls_audio"
 HLSA=$TMP/hls_audio
 mkdir -p "$HLSA"
-if ! ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=25 -f lavfi -i sine=frequency=440:sample_rate=48000 -t 2 \
-    -map 0:v -map 0:v -map 1:a -c:v libx264 -preset ultrafast -g 25 -s:v:1 32x24 -c:a aac -b:a 32k -f hls \
+if ! ffmpeg -v error -f lavfi -i testsrc2=size=64x48:rate=25 -f lavfi -i sine=frequency=440:sample_rate=48000 \
+    -f lavfi -i sine=frequency=880:sample_rate=22050 -t 2 \
+    -map 0:v -map 0:v -map 1:a -map 2:a -c:v libx264 -preset ultrafast -g 25 -s:v:1 32x24 -c:a aac -b:a 32k -f hls \
     -hls_time 1 -hls_playlist_type vod -master_pl_name master.m3u8 \
-    -var_stream_map "v:0,agroup:aud v:1,agroup:aud a:0,agroup:aud,default:yes" \
+    -var_stream_map "v:0,agroup:aud v:1,agroup:aud a:0,agroup:aud,default:yes a:1,agroup:aud" \
     -hls_segment_filename "$HLSA/s%v_%d.ts" "$HLSA/out_%v.m3u8" >"$TMP/hls_audio.log" 2>&1; then
     cat "$TMP/hls_audio.log"
     fail "test_hls_audio: ffmpeg could not write the HLS master"

@@ -2,7 +2,8 @@
  * test_hls_audio.c -- HLS separate audio renditions through the C API (seek.h, "HLS
  * variants and renditions", fpx_player_config.hls_audio, fpx_hls_rendition.selected and
  * stream_index), on a master ffmpeg wrote with -var_stream_map (two video-only variants,
- * one AUDIO rendition with its own playlist; run.sh makes it):
+ * two AUDIO renditions with their own playlists, 48 kHz DEFAULT and 22.05 kHz; run.sh
+ * makes it):
  *   - hls_audio below -1 is FPX_ERROR_INVALID_ARGUMENT at create; a host whose config ends
  *     before hls_audio (garbage after its size) gets the automatic choice;
  *   - automatic: two streams, stream 1 is the rendition's audio, the rendition says
@@ -12,12 +13,17 @@
  *   - after an exact seek: packets of both streams in decode order on the item timeline
  *     (item_origin_pts), one DISCONTINUITY, the audio packet straddling the landing
  *     carrying trim_samples = ceil((landing - pts) x rate), decode-only before it;
- *   - fpx_player_hls_select_audio: the rendition playing is accepted, other indexes are
- *     FPX_ERROR_INVALID_ARGUMENT, an item without a second feed FPX_ERROR_UNSUPPORTED.
+ *   - fpx_player_hls_select_audio: indexes of audio renditions are accepted, others are
+ *     FPX_ERROR_INVALID_ARGUMENT, an item without a second feed FPX_ERROR_UNSUPPORTED; the
+ *     switch shows at the next seek (stream facts, the rendition selected);
+ *   - switches, listings and stream facts from another thread while this one seeks and
+ *     reads (run under TSan by make test-tsan-c): every call succeeds, every packet's
+ *     stream facts are one of the two renditions'.
  * usage: test_hls_audio FIXTURE_DIR HLS_DIR
  */
 #include "check.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 __extension__ typedef __int128 i128; /* exact rational arithmetic */
@@ -152,6 +158,81 @@ static void landing_section(void)
     fpx_player_destroy(p);
 }
 
+typedef struct hammer {
+    fpx_player *p;
+    atomic_int stop;
+    int bad;
+    long calls;
+} hammer;
+
+static void *hammer_run(void *arg)
+{
+    hammer *h = (hammer *)arg;
+    int k = 0;
+    while (!atomic_load(&h->stop)) {
+        fpx_hls_rendition r;
+        fpx_stream_info s;
+        fpx_item_info info;
+        fpx_live_seek_window w;
+        memset(&r, 0, sizeof r);
+        r.struct_size = sizeof r;
+        memset(&s, 0, sizeof s);
+        s.struct_size = sizeof s;
+        memset(&info, 0, sizeof info);
+        info.struct_size = sizeof info;
+        memset(&w, 0, sizeof w);
+        w.struct_size = sizeof w;
+        if (fpx_player_hls_select_audio(h->p, k++ % 2) != FPX_OK ||
+            fpx_player_hls_rendition(h->p, k % 2, &r) != FPX_OK ||
+            fpx_player_stream_info(h->p, 1, &s) != FPX_OK ||
+            (s.sample_rate != 48000 && s.sample_rate != 22050) ||
+            fpx_player_item_info(h->p, &info) != FPX_OK || info.stream_count != 2 ||
+            fpx_player_live_seek_window(h->p, &w) != FPX_OK)
+            h->bad++;
+        h->calls++;
+    }
+    return NULL;
+}
+
+static void concurrent_section(void)
+{
+    int rc, i, bad_reads = 0;
+    hammer h;
+    pthread_t t;
+    fpx_player *p = open_with(0, 0, &rc);
+    REQUIRE(p != NULL && rc == FPX_OK);
+    CHECK_OK(fpx_player_setup_seek_manager(p));
+    memset(&h, 0, sizeof h);
+    h.p = p;
+    atomic_init(&h.stop, 0);
+    REQUIRE(pthread_create(&t, NULL, hammer_run, &h) == 0);
+    for (i = 0; i < 24; i++) {
+        fpx_seek_outcome o;
+        fpx_packet pkt;
+        int n;
+        memset(&o, 0, sizeof o);
+        o.struct_size = sizeof o;
+        if (fpx_player_seek_wait(p, fpx_time_make((i * 7) % 19, 10), fpx_precision_exact(), 10000, &o) != FPX_OK ||
+            !o.frame_covers_target)
+            bad_reads++;
+        for (n = 0; n < 12; n++) {
+            memset(&pkt, 0, sizeof pkt);
+            pkt.struct_size = sizeof pkt;
+            rc = fpx_player_read_packet(p, &pkt);
+            if (rc == FPX_ERROR_EOF)
+                break;
+            if (rc != FPX_OK || pkt.stream_index < 0 || pkt.stream_index > 1)
+                bad_reads++;
+        }
+    }
+    atomic_store(&h.stop, 1);
+    pthread_join(t, NULL);
+    CHECK_EQ(bad_reads, 0);
+    CHECK_EQ(h.bad, 0);
+    CHECK(h.calls > 0);
+    fpx_player_destroy(p);
+}
+
 int main(int argc, char **argv)
 {
     fpx_player *p, *bad = NULL;
@@ -180,7 +261,9 @@ int main(int argc, char **argv)
         fpx_hls_rendition r = rendition(p, 0);
         int count = -1;
         CHECK_OK(fpx_player_hls_rendition_count(p, &count));
-        CHECK_EQ(count, 1);
+        CHECK_EQ(count, 2);
+        CHECK_EQ(rendition(p, 1).selected, 0);
+        CHECK_EQ(rendition(p, 1).stream_index, -1);
         CHECK_EQ(r.type, FPX_MEDIA_AUDIO);
         CHECK_EQ(r.has_uri, 1);
         CHECK_EQ(r.is_default, 1);
@@ -229,13 +312,23 @@ int main(int argc, char **argv)
     }
     fpx_player_destroy(p);
 
-    SECTION("hls_audio 1 (the first rendition) and 2 (none)");
-    p = open_with(1, 0, &rc);
+    SECTION("hls_audio 2 (the second rendition) and 3 (none)");
+    p = open_with(2, 0, &rc);
     REQUIRE(p != NULL);
     CHECK_OK(rc);
     CHECK_EQ(streams(p), 2);
+    CHECK_EQ(rendition(p, 0).selected, 0);
+    CHECK_EQ(rendition(p, 1).selected, 1);
+    CHECK_EQ(rendition(p, 1).stream_index, 1);
+    {
+        fpx_stream_info as;
+        memset(&as, 0, sizeof as);
+        as.struct_size = sizeof as;
+        CHECK_OK(fpx_player_stream_info(p, 1, &as));
+        CHECK_EQ(as.sample_rate, 22050);
+    }
     fpx_player_destroy(p);
-    p = open_with(2, 0, &rc);
+    p = open_with(3, 0, &rc);
     REQUIRE(p != NULL);
     CHECK_EQ(rc, FPX_ERROR_INVALID_ARGUMENT);
     fpx_player_destroy(p);
@@ -243,10 +336,27 @@ int main(int argc, char **argv)
     SECTION("fpx_player_hls_select_audio");
     p = open_with(0, 0, &rc);
     REQUIRE(p != NULL);
+    CHECK_OK(fpx_player_setup_seek_manager(p));
     CHECK_OK(fpx_player_hls_select_audio(p, 0));                  /* the one playing */
-    CHECK_ERR(fpx_player_hls_select_audio(p, 1), FPX_ERROR_INVALID_ARGUMENT);
+    CHECK_ERR(fpx_player_hls_select_audio(p, 2), FPX_ERROR_INVALID_ARGUMENT);
     CHECK_ERR(fpx_player_hls_select_audio(p, -1), FPX_ERROR_INVALID_ARGUMENT);
-    CHECK_EQ(rendition(p, 0).selected, 1);
+    CHECK_OK(fpx_player_hls_select_audio(p, 1));
+    CHECK_EQ(rendition(p, 0).selected, 1);                       /* until the next landing */
+    {
+        fpx_seek_outcome o;
+        fpx_stream_info as;
+        memset(&o, 0, sizeof o);
+        o.struct_size = sizeof o;
+        CHECK_OK(fpx_player_seek_wait(p, fpx_time_make(1, 2), fpx_precision_exact(), 10000, &o));
+        CHECK(o.frame_covers_target);
+        CHECK_EQ(rendition(p, 0).selected, 0);
+        CHECK_EQ(rendition(p, 1).selected, 1);
+        CHECK_EQ(rendition(p, 1).stream_index, 1);
+        memset(&as, 0, sizeof as);
+        as.struct_size = sizeof as;
+        CHECK_OK(fpx_player_stream_info(p, 1, &as));
+        CHECK_EQ(as.sample_rate, 22050);
+    }
     fpx_player_destroy(p);
     p = open_with(-1, 0, &rc);
     REQUIRE(p != NULL);
@@ -261,5 +371,8 @@ int main(int argc, char **argv)
 
     SECTION("an exact seek: both streams, decode order, the audio landing");
     landing_section();
+
+    SECTION("switches and listings from another thread while seeking and reading");
+    concurrent_section();
     return check_summary();
 }

@@ -326,9 +326,15 @@ def _extinf(d: Path, name: str):
             if ln.startswith("#EXTINF:")]
 
 
-def _write_live(d: Path, name: str, prefix: str, first: int, last: int, durs) -> None:
-    lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1", f"#EXT-X-MEDIA-SEQUENCE:{first}"]
+def _write_live(d: Path, name: str, prefix: str, first: int, last: int, durs, msn_offset: int = 0,
+                dates=None) -> None:
+    lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:1",
+             f"#EXT-X-MEDIA-SEQUENCE:{first + msn_offset}"]
     for k in range(first, last + 1):
+        if dates is not None:
+            us = dates(k)
+            lines.append("#EXT-X-PROGRAM-DATE-TIME:" + time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(us // 10 ** 6))
+                         + f".{us % 10 ** 6:06d}Z")
         lines += [f"#EXTINF:{float(durs[k]):.6f},", f"{prefix}{k}.ts"]
     tmp = d / (name + ".tmp")
     tmp.write_text("\n".join(lines) + "\n")
@@ -358,19 +364,7 @@ def test_live_window_is_the_intersection_and_landings_hold_across_reloads(live_s
     # At open: video segments 0..5, audio 1..5 (its window starts one segment later).
     _write_live(d, "live_v.m3u8", "s0_", 0, 5, vdur)
     _write_live(d, "live_a.m3u8", "s1_", 1, 5, adur)
-    tmp = d / "probe"
-    tmp.mkdir(exist_ok=True)
-    shape = Shape.__new__(Shape)
-    shape.kind, shape.rate = "ts", 48000
-    shape.vtb, shape.video = _truth(d, "out_0.m3u8", tmp)
-    shape.atb, shape.audio = _truth(d, "out_1.m3u8", tmp)
-    shape.origin_pts = min(p["pts"] for p in shape.video if p["seg"] == 0)   # video segment 0 at item 0
-    shape.origin = shape.origin_pts * shape.vtb
-    for p in shape.audio:
-        p["t"] = p["pts"] * shape.atb - shape.origin
-        p["end"] = (p["pts"] + p["duration"]) * shape.atb - shape.origin
-    for p in shape.video:
-        p["t"] = p["pts"] * shape.vtb - shape.origin
+    shape = _shape_of(d, f"{base}/live.m3u8", "out_0.m3u8", "out_1.m3u8", 48000)   # video segment 0 at item 0
 
     def vstart(k):
         return sum(vdur[:k], Fraction(0))
@@ -477,6 +471,15 @@ def test_switch_takes_effect_at_the_next_landing(two_audio):
         assert r.did_step
         _check_landing(eng, None, _read(p, 4), step_landed=r.landed_media_time)
         assert p.stream_info(1).sample_rate == 48000
+        # A step that finds no frame is no landing: the switch waits for the next one.
+        p.seek_wait(Fraction(0), SeekPrecision.exact())
+        p.hls_select_audio(1)
+        r = p.step_frame(FrameStepDirection.BACKWARD)
+        assert not r.did_step
+        assert p.stream_info(1).sample_rate == 48000 and [x.selected for x in p.hls_renditions()] == [True, False]
+        o = p.seek_wait(Fraction(6, 5), SeekPrecision.exact())
+        assert p.stream_info(1).sample_rate == 22050
+        _check_landing(deu, o, _read(p, 4))
         for bad in (2, -1, 99):
             with pytest.raises(InvalidArgumentError):
                 p.hls_select_audio(bad)
@@ -601,3 +604,65 @@ def test_a_landing_past_the_renditions_end(two_audio):
         assert v[-1].pts == eng.video[-1]["pts"]
         o = p.seek_wait(Fraction(1, 2), SeekPrecision.exact())
         assert [pk.stream_index for pk in _read(p, 2)].count(1) == 2
+
+
+def test_the_rendition_is_read_like_the_variant_aes_and_protocols(two_audio):
+    """The rendition's segments go through the variant's machinery: AES-128 (its own EXT-X-KEY,
+    IV from the media sequence number, key over HTTP) decrypts to ffprobe's clear packets; a
+    remote master's rendition may name only http/https (a file: URI is refused)."""
+    from fastpix_seek import Player, SeekPrecision
+    from fastpix_seek.errors import ProtocolNotAllowedError
+    eng, _ = two_audio
+    d = eng.d
+    key = bytes(range(0x40, 0x50))
+    (d / "a.key").write_bytes(key)
+    lines = []
+    for ln in (d / "out_1.m3u8").read_text().splitlines():
+        if ln.startswith("#EXT-X-MEDIA-SEQUENCE"):
+            lines += [ln, '#EXT-X-KEY:METHOD=AES-128,URI="a.key"']
+        elif ln.endswith(".ts"):
+            k = int(ln.rsplit("_", 1)[1][:-3])   # MSN = segment number (EXT-X-MEDIA-SEQUENCE:0)
+            subprocess.run(["openssl", "aes-128-cbc", "-K", key.hex(), "-iv", f"{k:032x}", "-in", str(d / ln),
+                            "-out", str(d / f"enc_{ln}")], check=True)
+            lines.append(f"enc_{ln}")
+        else:
+            lines.append(ln)
+    (d / "enc_a.m3u8").write_text("\n".join(lines) + "\n")
+    master = (d / "master.m3u8").read_text()
+    (d / "enc.m3u8").write_text(master.replace('URI="out_1.m3u8"', 'URI="enc_a.m3u8"'))
+    with _player(eng.url.replace("master.m3u8", "enc.m3u8")) as p:
+        a = [(pk.pts, pk.size) for pk in p.packets() if pk.stream_index == 1]
+        assert a == [(x["pts"], x["size"]) for x in eng.audio]
+        o = p.seek_wait(Fraction(17, 10), SeekPrecision.exact())
+        _check_landing(eng, o, _read(p, 4))
+    (d / "local.m3u8").write_text(master.replace('URI="out_1.m3u8"', f'URI="file://{d}/out_1.m3u8"'))
+    with Player(eng.url.replace("master.m3u8", "local.m3u8")) as p:
+        with pytest.raises(ProtocolNotAllowedError):
+            p.wait_item(timeout=30)
+
+
+def test_live_rendition_aligned_by_dates_and_a_date_seek(live_site):
+    """Both playlists carry EXT-X-PROGRAM-DATE-TIME and the rendition numbers its segments on
+    its own (MSN 100 on): it is aligned on the variant by date, and a date seek lands both."""
+    from fastpix_seek import SeekPrecision
+    d, base = live_site
+    vdur, adur = _extinf(d, "out_0.m3u8"), _extinf(d, "out_1.m3u8")
+    t0 = 1_767_225_600 * 10 ** 6   # 2026-01-01T00:00:00Z, Unix microseconds
+
+    def vstart(k):
+        return sum(vdur[:k], Fraction(0))
+
+    def astart(k):
+        return vstart(1) + sum(adur[1:k], Fraction(0))
+
+    _write_live(d, "live_v.m3u8", "s0_", 0, 5, vdur, dates=lambda k: t0 + int(vstart(k) * 10 ** 6))
+    _write_live(d, "live_a.m3u8", "s1_", 1, 5, adur, msn_offset=99, dates=lambda k: t0 + int(astart(k) * 10 ** 6))
+    shape = _shape_of(d, f"{base}/live.m3u8", "out_0.m3u8", "out_1.m3u8", 48000)
+    with _player(f"{base}/live.m3u8") as p:
+        w = p.live_seek_window()
+        assert w.is_live and w.is_date_addressable
+        assert (w.start, w.end) == (astart(1), min(vstart(6), astart(6)) - 3), w
+        r = p.seek_to_date_and_wait(t0 + 2_200_000, SeekPrecision.exact())
+        assert r.seeked and r.outcome is not None and r.outcome.frame_covers_target, r
+        assert r.outcome.requested_time == Fraction(11, 5)
+        _check_landing(shape, r.outcome, _read(p, 4))

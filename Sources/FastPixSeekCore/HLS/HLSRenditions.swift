@@ -24,11 +24,12 @@ public enum HLSRenditions {
         case notAudio
     }
 
-    /// The audio rendition to play for `variant`. With a host index: that rendition, which
-    /// must be TYPE=AUDIO (any group); without a URI its audio is in the variant: `.none`.
-    /// `off`: `.none`. Automatic: among the AUDIO renditions of the variant's AUDIO group, the first with
-    /// DEFAULT=YES, else the first with AUTOSELECT=YES, else the first; `.none` when the group
-    /// has none or the chosen one has no URI (RFC 8216 4.3.4.2.1: its media is in the variant).
+    /// The audio rendition to play for `variant`. `off`: `.none`. With a host index: that
+    /// rendition, which must be TYPE=AUDIO (any group); without a URI its audio is in the
+    /// variant: `.none`. Automatic: among the AUDIO renditions of the variant's AUDIO group,
+    /// the first with DEFAULT=YES, else the first with AUTOSELECT=YES, else the first; `.none`
+    /// when the group has none or the chosen one has no URI (RFC 8216 4.3.4.2.1: its media is
+    /// in the variant).
     public static func select(_ renditions: [HLSRendition], variant: HLSVariant?, choice: Choice) throws -> Selection {
         func feed(_ i: Int) -> Selection { renditions[i].uri == nil ? .none : .rendition(i) }
         if choice.off { return .none }
