@@ -632,6 +632,14 @@ int main(int argc, char **argv)
         int rc = fpx_player_open(self, mp4);
         if (rc == FPX_OK)
             rc = fpx_player_wait_item(self, 30000, &st);
+        /* The index starts with the open and may log before the wait returns: the table
+           then runs on the index thread, and its fpx_player_open and fpx_player_close_item
+           replace and close this item (callback-safe calls doing what they say), so the wait
+           may see no item. Only then is a failed wait no failure. */
+        if (rc != FPX_OK && __atomic_load_n(&armed, __ATOMIC_SEQ_CST) != CTX_LOG_INDEX) {
+            NOTE("the table ran on the index thread before the open's wait returned (%s)", fpx_error_name(rc));
+            rc = FPX_OK;
+        }
         if (rc != FPX_OK)
             fprintf(stderr, "    open with the FULL index: %s, item status %s, error %s, av_error %d\n",
                     fpx_error_name(rc), fpx_item_status_name(st.status), fpx_error_name(st.error), st.av_error);
