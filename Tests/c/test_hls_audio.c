@@ -403,9 +403,12 @@ int main(int argc, char **argv)
         CHECK_ERR(fpx_player_hls_select_variant(p, -1), FPX_ERROR_INVALID_ARGUMENT);
         CHECK_OK(fpx_player_hls_select_variant(p, other));
         CHECK_EQ(variant_selected(p, playing), 1);                   /* until the next seek */
+        CHECK_OK(fpx_player_setup_seek_manager(p));
         memset(&o, 0, sizeof o);
         o.struct_size = sizeof o;
         CHECK_OK(fpx_player_seek_wait(p, fpx_time_make(1, 2), fpx_precision_exact(), 10000, &o));
+        CHECK_EQ(o.error, 0);
+        CHECK_EQ(o.reason, FPX_FINISH_COMPLETED);
         CHECK(o.frame_covers_target);
         CHECK_EQ(variant_selected(p, other), 1);
         CHECK_EQ(variant_selected(p, playing), 0);
