@@ -773,3 +773,27 @@ def test_a_variant_that_cannot_be_opened(shape):
     with _player(shape.url.replace("master.m3u8", "out_0.m3u8")) as p:
         with pytest.raises(UnsupportedError):
             p.hls_select_variant(0)
+
+
+def test_a_switch_to_a_variant_that_starts_later(shape):
+    """The new variant's playlist starts a segment later (EXT-X-MEDIA-SEQUENCE 1): its segments
+    are aligned on the item timeline by media sequence number and its frames placed by the
+    variant the item opened with, so a seek still lands on its frame at the item time asked
+    (a playlist read on its own would put its first frame at item time 0, a second early)."""
+    from fastpix_seek import SeekPrecision
+    d = shape.d
+    lines = (d / "out_1.m3u8").read_text().splitlines()
+    first = next(i for i, ln in enumerate(lines) if ln.startswith("#EXTINF"))
+    late = [ln.replace("#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-MEDIA-SEQUENCE:1") for ln in lines[:first]] + lines[first + 2:]
+    assert "#EXT-X-MEDIA-SEQUENCE:1" in late
+    (d / "late_1.m3u8").write_text("\n".join(late) + "\n")
+    (d / "late.m3u8").write_text((d / "master.m3u8").read_text().replace("out_1.m3u8", "late_1.m3u8"))
+    small = _variant(shape, "out_1.m3u8")
+    with _player(shape.url.replace("master.m3u8", "late.m3u8")) as p:
+        p.hls_select_variant(1)
+        for t in (Fraction(3, 2), Fraction(21, 10), Fraction(11, 10)):
+            o = p.seek_wait(t, SeekPrecision.exact())
+            assert p.stream_info(0).width == 64
+            pkts = _read(p, 3)
+            _check_video_landing(small, o, pkts, t)
+            _check_landing(small, o, pkts)
