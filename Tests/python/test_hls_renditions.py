@@ -797,3 +797,20 @@ def test_a_switch_to_a_variant_that_starts_later(shape):
             pkts = _read(p, 3)
             _check_video_landing(small, o, pkts, t)
             _check_landing(small, o, pkts)
+
+
+def test_a_switch_keeps_disabled_streams_and_counts_holes(shape):
+    """A stream disabled before the switch stays disabled on the new variant's feeds; a hole of
+    the new variant's playlist (a 404 segment) is counted in the item's segments_skipped."""
+    from fastpix_seek import SeekPrecision
+    d = shape.d
+    (d / "hole_1.m3u8").write_text((d / "out_1.m3u8").read_text().replace("s1_1.", "missing_1."))
+    (d / "holev.m3u8").write_text((d / "master.m3u8").read_text().replace("out_1.m3u8", "hole_1.m3u8"))
+    with _player(shape.url.replace("master.m3u8", "holev.m3u8")) as p:
+        p.set_stream_enabled(1, False)
+        p.hls_select_variant(1)
+        p.seek_wait(Fraction(0), SeekPrecision.exact())
+        assert p.stream_info(0).width == 64 and p.item_status().segments_skipped == 0
+        got = list(p.packets())
+        assert got and all(pk.stream_index == 0 for pk in got)
+        assert p.item_status().segments_skipped == 1
