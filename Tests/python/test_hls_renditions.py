@@ -814,3 +814,18 @@ def test_a_switch_keeps_disabled_streams_and_counts_holes(shape):
         got = list(p.packets())
         assert got and all(pk.stream_index == 0 for pk in got)
         assert p.item_status().segments_skipped == 1
+
+
+def test_a_variant_the_item_cannot_change_to(shape):
+    """A "variant" whose playlist is the audio rendition's (no video: the reference stream's kind
+    differs): the switch fails that seek with UnsupportedError and the old variant plays on."""
+    from fastpix_seek import SeekPrecision
+    d = shape.d
+    (d / "odd.m3u8").write_text((d / "master.m3u8").read_text().replace("out_1.m3u8", "out_2.m3u8"))
+    with _player(shape.url.replace("master.m3u8", "odd.m3u8"), hls_audio=-1) as p:
+        p.hls_select_variant(1)
+        o = p.seek_wait(Fraction(1), SeekPrecision.exact())
+        assert o.reason.name == "FAILED" and type(o.exception).__name__ == "UnsupportedError", o
+        assert [v.selected for v in p.hls_variants()] == [True, False]
+        o = p.seek_wait(Fraction(1), SeekPrecision.exact())
+        _check_video_landing(shape, o, [pk for pk, _ in zip(p.packets(), range(8))], Fraction(1))
