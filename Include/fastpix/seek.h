@@ -2028,9 +2028,8 @@ FPX_API const char *fpx_date_seek_reason_explanation(int reason);
  * and every EXT-X-MEDIA rendition, in playlist order. The item plays one
  * variant (selected 1): the one fpx_player_config.hls_variant names, else
  * the highest BANDWIDTH within hls_max_bandwidth and hls_max_height, never
- * an I-frame variant; the choice is made at open (switching an open item
- * to another variant is not offered in 0.4.0: open the URL again with
- * another choice). Subtitle and closed-caption renditions are listed only,
+ * an I-frame variant; the choice is made at open, and an open item switches
+ * with fpx_player_hls_select_variant (at its next seek). Subtitle and closed-caption renditions are listed only,
  * never demuxed; so are VIDEO renditions and the audio renditions not
  * chosen. An item opened from a media playlist, and a file, have none:
  * count 0.
@@ -2141,6 +2140,49 @@ FPX_API int fpx_player_hls_rendition(fpx_player *player, int index, fpx_hls_rend
  * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY. Callback-safe: yes.
  */
 FPX_API int fpx_player_hls_select_audio(fpx_player *player, int index);
+/**
+ * Switches the READY item to variant `index` (0-based, as
+ * fpx_player_hls_variant lists them). Never blocks: the choice is recorded,
+ * and the variant playing goes on playing (reads, frame steps) until the
+ * next seek, which makes the switch: to switch in place, seek to
+ * fpx_player_current_time (FPX_PRECISION_EXACT lands on the new variant's
+ * frame at that item time). That seek opens the new variant's playlist (and, for
+ * an item with separate audio, the audio rendition playing or asked for,
+ * again) and lands there with an ordinary outcome; the packets after it
+ * are the new variant's, and fpx_hls_variant.selected names it.
+ * No automatic bitrate adaptation is made.
+ * Timeline: item time is the same on every variant. The variant the item
+ * opened with places the item timeline ("Timeline" in "Live and DVR HLS");
+ * every other variant's frames sit on it by that variant's placement of
+ * the same discontinuity domain (each frame at its pts distance from the
+ * domain's origin; RFC 8216 6.2.4: matching content has matching
+ * timestamps), its segments aligned by media sequence number (by date when
+ * both playlists carry one), as an audio rendition's are. So a seek to T
+ * lands on the new variant's frame at item time T, fpx_item_info.start_pts
+ * and item_origin_pts keep their values, and a seek to T after switching
+ * back gives the frame it gave before.
+ * Stream facts: the item keeps its stream list; from the switch on,
+ * fpx_player_stream_info describes the new variant's streams (width,
+ * height, codec parameters, extradata may differ: read them again;
+ * pointers handed out for the old variant stay valid until the player is
+ * destroyed). Streams disabled with fpx_player_set_stream_enabled stay
+ * disabled. The audio rendition playing stays (also when the new variant
+ * names another AUDIO group); in_selected_group keeps describing the
+ * variant the item opened with. Holes of every variant's playlist are
+ * counted in the item's segments_skipped.
+ * A switch that fails fails that seek with its error (typed, e.g.
+ * FPX_ERROR_NOT_FOUND or FPX_ERROR_NETWORK for a playlist that cannot be
+ * fetched; FPX_ERROR_UNSUPPORTED for a variant whose stream count,
+ * reference stream or time base differ from the item's), the old variant
+ * plays on and the switch is dropped (selected still names the old one;
+ * ask again to retry); a seek cancelled or superseded leaves it asked for.
+ * Asking for the variant playing cancels a switch not yet made.
+ * Returns FPX_OK, FPX_ERROR_INVALID_ARGUMENT (index outside [0, count) or
+ * an I-frame variant), FPX_ERROR_UNSUPPORTED (the item was not opened
+ * through a master playlist: a file, a media playlist), FPX_ERROR_NO_ITEM,
+ * FPX_ERROR_ITEM_NOT_READY. Callback-safe: yes.
+ */
+FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
 
 /* ======================================================================= */
 /* Enum strings                                                            */

@@ -197,6 +197,7 @@ enum CFunction: String, CaseIterable, Sendable {
     case fpx_player_hls_rendition_count
     case fpx_player_hls_rendition
     case fpx_player_hls_select_audio
+    case fpx_player_hls_select_variant
     case fpx_finish_reason_name
     case fpx_clamp_kind_name
     case fpx_landing_resolution_name
@@ -257,6 +258,7 @@ enum CFunction: String, CaseIterable, Sendable {
              .fpx_player_hls_rendition_count,
              .fpx_player_hls_rendition,
              .fpx_player_hls_select_audio,
+             .fpx_player_hls_select_variant,
              .fpx_finish_reason_name,
              .fpx_clamp_kind_name,
              .fpx_landing_resolution_name,

@@ -119,7 +119,9 @@ public func fpxPlayerHLSVariant(_ h: OpaquePointer?, _ index: Int32, _ out: Unsa
         var c = fpx_hls_variant()
         c.struct_size = MemoryLayout<fpx_hls_variant>.size
         c.is_iframe = v.isIFrame ? 1 : 0
-        c.selected = v.selected ? 1 : 0
+        // The variant played now (a switch moves it at a seek), else the open's choice.
+        if let sel = try p.readyEngine().hlsVariantSelection { c.selected = sel == Int(index) ? 1 : 0 }
+        else { c.selected = v.selected ? 1 : 0 }
         c.bandwidth = v.bandwidth
         c.average_bandwidth = v.averageBandwidth
         c.width = v.width
@@ -175,5 +177,12 @@ public func fpxPlayerHLSRendition(_ h: OpaquePointer?, _ index: Int32,
 public func fpxPlayerHLSSelectAudio(_ h: OpaquePointer?, _ index: Int32) -> Int32 {
     withPlayer(.fpx_player_hls_select_audio, h) { p in
         try p.readyEngine().selectHLSAudio(Int(index))
+    }
+}
+
+@_cdecl("fpx_player_hls_select_variant")
+public func fpxPlayerHLSSelectVariant(_ h: OpaquePointer?, _ index: Int32) -> Int32 {
+    withPlayer(.fpx_player_hls_select_variant, h) { p in
+        try p.readyEngine().selectHLSVariant(Int(index))
     }
 }

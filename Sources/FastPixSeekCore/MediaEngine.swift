@@ -93,6 +93,15 @@ public protocol MediaEngine: AnyObject, Sendable {
     /// `.unsupported` without a second feed, `.invalidArgument` for an index that names no
     /// AUDIO rendition with a URI. Concurrent; never blocks.
     func selectHLSAudio(_ index: Int) throws
+
+    /// HLS: the variant played now (an index of the listing's variants); nil when the engine
+    /// cannot switch (no master). Concurrent.
+    var hlsVariantSelection: Int? { get }
+
+    /// HLS: plays variant `index` (of the listing) from the next seek on. `.unsupported`
+    /// without a master, `.invalidArgument` for an index past the list or an I-frame
+    /// variant. Concurrent; never blocks.
+    func selectHLSVariant(_ index: Int) throws
 }
 
 public extension MediaEngine {
@@ -103,6 +112,8 @@ public extension MediaEngine {
     var hlsListing: HLSListing? { nil }
     var hlsAudioSelection: (index: Int, stream: Int32)? { nil }
     func selectHLSAudio(_ index: Int) throws { throw ErrorCode.unsupported }
+    var hlsVariantSelection: Int? { nil }
+    func selectHLSVariant(_ index: Int) throws { throw ErrorCode.unsupported }
 }
 
 /// What a step engine call found.

@@ -16,9 +16,16 @@ public func makeFFmpegEngine(url: String, policy: IOPolicy) throws -> MediaEngin
 }
 
 /// An HLS item: the variant alone, or with its separate audio rendition as a second feed
-/// (HLSRenditionEngine) when the master names one (HLSRenditions.select).
+/// (HLSRenditionEngine) when the master names one (HLSRenditions.select); through a master,
+/// in an HLSVariantEngine, which can switch variants.
 public func openHLS(url: String, policy: IOPolicy) throws -> MediaEngine & PacketSource {
     let v = try HLSEngine(url: url, policy: policy)
-    guard let a = v.audioRenditionURI else { return v }
-    do { return try HLSRenditionEngine(video: v, audioURI: a, policy: policy) } catch { v.close(); throw error }
+    let item: MediaEngine & PacketSource
+    if let a = v.audioRenditionURI {
+        do { item = try HLSRenditionEngine(video: v, audioURI: a, policy: policy) } catch { v.close(); throw error }
+    } else {
+        item = v
+    }
+    guard let l = v.hlsListing else { return item }
+    return HLSVariantEngine(owner: v, listing: l, inner: item, policy: policy)
 }

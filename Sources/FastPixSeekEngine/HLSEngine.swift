@@ -368,6 +368,11 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         return Rational(Int128(a.originPTS) * Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
     }
 
+    /// Frees the segment engines (the owner of an item's timeline once a variant switch left
+    /// it idle: HLSVariantEngine); the playlist stays, and an anchor read later opens the
+    /// segment it needs again. Engine lock held.
+    func releaseSegments() { cache.close() }
+
     /// The segment the reads are in and its discontinuity domain (engine lock held).
     var readingSegment: (sequence: Int64, domain: Int64)? {
         guard let q = currentSequence, let s = feed.segment(q) else { return nil }

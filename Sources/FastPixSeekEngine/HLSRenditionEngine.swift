@@ -52,12 +52,19 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     /// Item time 0 of each domain in reference ticks (the variant's placement).
     private var origins: [Int64: Int64] = [:]
 
-    public init(video: HLSEngine, audioURI: String, policy: IOPolicy) throws {
+    /// The master's renditions (an audio switch names one of them).
+    let renditions: [HLSRendition]
+
+    /// `renditions`, `audioIndex`: the master's and the one `audioURI` is, when `video` is a
+    /// variant feed opened by a variant switch (HLSVariantEngine); else `video`'s.
+    public init(video: HLSEngine, audioURI: String, policy: IOPolicy, renditions: [HLSRendition]? = nil,
+                audioIndex: Int? = nil) throws {
         self.video = video
         self.policy = policy
+        self.renditions = renditions ?? video.renditions
         let a = try Self.openFeed(audioURI, video: video, policy: policy)
         audioFeed = a
-        audioIndex = video.audioRenditionIndex ?? -1
+        self.audioIndex = audioIndex ?? video.audioRenditionIndex ?? -1
         first = video.itemInfo.streamCount
         audioCount = a.itemInfo.streamCount
         videoTimeBases = video.streamTimeBases
@@ -86,8 +93,16 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
 
     public var hlsAudioSelection: (index: Int, stream: Int32)? { am.locked { (audioIndex, first) } }
 
+    /// The rendition played from the next landing on (a switch asked for, else the one
+    /// playing), for a variant switch that opens a new feed.
+    var audioChoice: (index: Int, uri: String)? {
+        let k = am.locked { pendingSwitch ?? audioIndex }
+        guard k >= 0, k < renditions.count, let u = renditions[k].uri else { return nil }
+        return (k, u)
+    }
+
     public func selectHLSAudio(_ index: Int) throws {
-        let r = video.renditions
+        let r = renditions
         guard index >= 0, index < r.count, r[index].type == "AUDIO", r[index].uri != nil else {
             throw ErrorCode.invalidArgument
         }
@@ -100,7 +115,7 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     /// fails the landing and the old rendition stays.
     private func applySwitch() throws {
         guard let k = am.locked({ () -> Int? in let k = pendingSwitch; pendingSwitch = nil; return k }),
-              let uri = video.renditions[k].uri else { return }
+              let uri = renditions[k].uri else { return }
         let n = try Self.openFeed(uri, video: video, policy: policy)
         guard n.itemInfo.streamCount == audioCount else {
             n.close()
@@ -337,10 +352,19 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
 
     public func close() {
         video.close()
+        closeAudio()
+    }
+
+    /// Closes the rendition feed only (a variant switch away from `video`, which stays open
+    /// as the item's placement: HLSVariantEngine).
+    func closeAudio() {
         audio.close()
         pendingVideo = nil
         pendingAudio = nil
     }
+
+    /// The rendition feed's counters alone.
+    var audioDemuxCounters: (packets: UInt64, bytes: UInt64) { audio.demuxCounters }
 
     public var demuxCounters: (packets: UInt64, bytes: UInt64) {
         let a = video.demuxCounters, b = audio.demuxCounters

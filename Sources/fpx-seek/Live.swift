@@ -41,7 +41,7 @@ func runLive(_ args: [String]) {
     }
     let (player, engine) = openPlayer(o.positional[0], timeoutMS: o.timeoutMS)
     defer { player.destroy() }
-    guard engine is HLSEngine || engine is HLSRenditionEngine else {
+    guard engine is HLSEngine || engine is HLSRenditionEngine || engine is HLSVariantEngine else {
         player.destroy()
         fail("\(o.positional[0]) is not an HLS item: live needs an HLS playlist (.m3u8)", code: Exit.failure)
     }

@@ -15,7 +15,7 @@ static struct {
     fpx_player *player;
     fpx_scrub_session *scrub;
     int ran;
-    struct call calls[40];
+    struct call calls[41];
 } t;
 
 static void in_callback(const fpx_seek_outcome *outcome, void *userdata)
@@ -142,6 +142,9 @@ static void in_callback(const fpx_seek_outcome *outcome, void *userdata)
     t.calls[i].name = "fpx_player_hls_select_audio";
     t.calls[i].callback_safe = 1;
     t.calls[i++].rc = fpx_player_hls_select_audio(t.player, (int)0);
+    t.calls[i].name = "fpx_player_hls_select_variant";
+    t.calls[i].callback_safe = 1;
+    t.calls[i++].rc = fpx_player_hls_select_variant(t.player, (int)0);
     t.calls[i].name = "fpx_player_close_item";
     t.calls[i].callback_safe = 1;
     t.calls[i++].rc = fpx_player_close_item(t.player);

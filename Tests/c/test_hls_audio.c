@@ -16,6 +16,9 @@
  *   - fpx_player_hls_select_audio: indexes of audio renditions are accepted, others are
  *     FPX_ERROR_INVALID_ARGUMENT, an item without a second feed FPX_ERROR_UNSUPPORTED; the
  *     switch shows at the next seek (stream facts, the rendition selected);
+ *   - fpx_player_hls_select_variant: an index past the list is FPX_ERROR_INVALID_ARGUMENT,
+ *     a file FPX_ERROR_UNSUPPORTED, no item FPX_ERROR_NO_ITEM; a switch shows at the next
+ *     seek (selected, the video width);
  *   - switches, listings and stream facts from another thread while this one seeks and
  *     reads (run under TSan by make test-tsan-c): every call succeeds, every packet's
  *     stream facts are one of the two renditions'.
@@ -60,6 +63,24 @@ static int streams(fpx_player *p)
     if (fpx_player_item_info(p, &info) != FPX_OK)
         return -1;
     return info.stream_count;
+}
+
+static int variant_selected(fpx_player *p, int i)
+{
+    fpx_hls_variant v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    CHECK_OK(fpx_player_hls_variant(p, i, &v));
+    return v.selected;
+}
+
+static int video_width(fpx_player *p)
+{
+    fpx_stream_info s;
+    memset(&s, 0, sizeof s);
+    s.struct_size = sizeof s;
+    CHECK_OK(fpx_player_stream_info(p, 0, &s));
+    return s.width;
 }
 
 static fpx_hls_rendition rendition(fpx_player *p, int i)
@@ -367,6 +388,38 @@ int main(int argc, char **argv)
     CHECK_ERR(fpx_player_hls_select_audio(p, 0), FPX_ERROR_NO_ITEM);
     CHECK_OK(open_wait(p, fixture("mp4_bframes.mp4"), NULL));
     CHECK_ERR(fpx_player_hls_select_audio(p, 0), FPX_ERROR_UNSUPPORTED);  /* a file */
+    fpx_player_destroy(p);
+
+    SECTION("fpx_player_hls_select_variant");
+    p = open_with(0, 0, &rc);
+    REQUIRE(p != NULL);
+    {
+        fpx_seek_outcome o;
+        int playing = variant_selected(p, 0) ? 0 : 1, other = 1 - playing;
+        int w = video_width(p);
+        CHECK_EQ(variant_selected(p, other), 0);
+        CHECK_OK(fpx_player_hls_select_variant(p, playing));          /* the one playing */
+        CHECK_ERR(fpx_player_hls_select_variant(p, 2), FPX_ERROR_INVALID_ARGUMENT);
+        CHECK_ERR(fpx_player_hls_select_variant(p, -1), FPX_ERROR_INVALID_ARGUMENT);
+        CHECK_OK(fpx_player_hls_select_variant(p, other));
+        CHECK_EQ(variant_selected(p, playing), 1);                   /* until the next seek */
+        CHECK_OK(fpx_player_setup_seek_manager(p));
+        memset(&o, 0, sizeof o);
+        o.struct_size = sizeof o;
+        CHECK_OK(fpx_player_seek_wait(p, fpx_time_make(1, 2), fpx_precision_exact(), 10000, &o));
+        CHECK_EQ(o.error, 0);
+        CHECK_EQ(o.reason, FPX_FINISH_COMPLETED);
+        CHECK(o.frame_covers_target);
+        CHECK_EQ(variant_selected(p, other), 1);
+        CHECK_EQ(variant_selected(p, playing), 0);
+        CHECK_EQ(video_width(p) * 2 == w || w * 2 == video_width(p), 1);  /* 64x48 and 32x24 */
+    }
+    fpx_player_destroy(p);
+    p = make_player(FPX_DELIVERY_THREAD);
+    REQUIRE(p != NULL);
+    CHECK_ERR(fpx_player_hls_select_variant(p, 0), FPX_ERROR_NO_ITEM);
+    CHECK_OK(open_wait(p, fixture("mp4_bframes.mp4"), NULL));
+    CHECK_ERR(fpx_player_hls_select_variant(p, 0), FPX_ERROR_UNSUPPORTED);  /* a file */
     fpx_player_destroy(p);
 
     SECTION("an exact seek: both streams, decode order, the audio landing");

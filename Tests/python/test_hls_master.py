@@ -128,3 +128,19 @@ def test_cli_seek_takes_an_audio_rendition(site):
     assert r.returncode == 2 and "--audio" in r.stderr
     r = subprocess.run([str(CLI), "probe", url, "--audio", "5"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 1 and "INVALID_ARGUMENT" in r.stderr
+
+
+def test_a_switch_to_an_iframe_variant_is_refused(site):
+    """fpx_player_hls_select_variant: an I-frame variant and an index past the list are
+    InvalidArgumentError; the variant playing stays selected (test_hls_renditions.py checks
+    the switch itself against ffprobe)."""
+    from fastpix_seek import Player
+    from fastpix_seek.errors import InvalidArgumentError
+    d, base = site
+    with Player(f"{base}/master.m3u8") as p:
+        assert p.wait_item(timeout=20).status.name == "READY"
+        for bad in (2, 3, -1):
+            with pytest.raises(InvalidArgumentError):
+                p.hls_select_variant(bad)
+        p.hls_select_variant(0)   # the one playing
+        assert [v.selected for v in p.hls_variants()] == [True, False, False]

@@ -12,6 +12,7 @@ and frame steps, the same item time giving the same packets on a fresh player an
 other seeks, and FFmpeg's own hls demuxer's audio packets (TS, where the timelines agree)."""
 from __future__ import annotations
 
+import copy
 import json
 import math
 import random
@@ -666,3 +667,165 @@ def test_live_rendition_aligned_by_dates_and_a_date_seek(live_site):
         assert r.seeked and r.outcome is not None and r.outcome.frame_covers_target, r
         assert r.outcome.requested_time == Fraction(11, 5)
         _check_landing(shape, r.outcome, _read(p, 4))
+
+
+# ---------------------------------------------------------------------------------------------
+# A variant switch on an open player (fpx_player_hls_select_variant): at the next seek, on the
+# new variant's frames at the same item time (every variant placed by the one opened with).
+# ---------------------------------------------------------------------------------------------
+
+def _variant(shape, name: str):
+    """A copy of `shape` whose video is variant playlist `name` (ffprobe per segment), placed
+    by the origin of the variant the item opened with (seek.h, fpx_player_hls_select_variant)."""
+    s = copy.copy(shape)
+    s.vtb, s.video = _truth(shape.d, name, shape.d / "probe")
+    for p in s.video:
+        p["t"] = p["pts"] * s.vtb - shape.origin
+    return s
+
+
+def _check_video_landing(s, o, pkts, target):
+    """An exact landing at `target` on `s`'s frames, and its packets from the keyframe on."""
+    frame = max((x for x in s.video if x["t"] <= target), key=lambda x: x["t"])
+    assert (o.landed_time, o.landed_stream_pts) == (frame["t"], frame["pts"]), target
+    v = [pk for pk in pkts if pk.stream_index == 0]
+    k = max((i for i, x in enumerate(s.video) if x["key"] and x["t"] <= frame["t"]), key=lambda i: s.video[i]["t"])
+    assert [(pk.pts, pk.size) for pk in v] == [(x["pts"], x["size"]) for x in s.video[k:k + len(v)]], target
+
+
+def test_variant_switch_at_the_next_seek(shape):
+    from fastpix_seek import FrameStepDirection, SeekPrecision
+    from fastpix_seek.errors import InvalidArgumentError
+    small = _variant(shape, "out_1.m3u8")
+    assert small.vtb == shape.vtb and small.video[0]["size"] != shape.video[0]["size"]
+    with _player(shape.url) as p:
+        assert [v.selected for v in p.hls_variants()] == [True, False]
+        start_pts = p.item_info().start_pts
+        o = p.seek_wait(Fraction(1), SeekPrecision.exact())
+        _check_video_landing(shape, o, _read(p, 3), Fraction(1))
+        p.hls_select_variant(1)
+        # Until the next seek the variant playing goes on, frame steps included.
+        assert [v.selected for v in p.hls_variants()] == [True, False]
+        r = p.step_frame(FrameStepDirection.FORWARD)
+        assert r.did_step and p.stream_info(0).width == 96
+        more = [pk for pk in _read(p, 3) if pk.stream_index == 0]
+        keys = [(x["pts"], x["size"]) for x in shape.video]
+        k = keys.index((more[0].pts, more[0].size))
+        assert [(pk.pts, pk.size) for pk in more] == keys[k:k + len(more)]
+        # The switch in place: a seek to the current time lands on the new variant's frame there.
+        t = p.current_time()
+        o = p.seek_wait(t, SeekPrecision.exact())
+        assert [v.selected for v in p.hls_variants()] == [False, True]
+        info = p.stream_info(0)
+        assert (info.width, info.height, info.time_base) == (64, 48, small.vtb)
+        assert p.item_info().start_pts == start_pts and p.item_info().stream_count == 2
+        pkts = _read(p, 4)
+        _check_video_landing(small, o, pkts, t)
+        _check_landing(small, o, pkts)   # the audio rendition, reopened, lands with it
+        for t in (Fraction(21, 10), Fraction(1, 2), Fraction(13, 10), Fraction(0)):
+            o = p.seek_wait(t, SeekPrecision.exact())
+            pkts = _read(p, 3)
+            _check_video_landing(small, o, pkts, t)
+            _check_landing(small, o, pkts)
+        # Asking for the one playing cancels a switch not made yet.
+        p.hls_select_variant(0)
+        p.hls_select_variant(1)
+        o = p.seek_wait(Fraction(8, 5), SeekPrecision.exact())
+        _check_video_landing(small, o, _read(p, 3), Fraction(8, 5))
+        # And back: the same item time is the same frame as before the switch.
+        p.hls_select_variant(0)
+        o = p.seek_wait(Fraction(1), SeekPrecision.exact())
+        assert p.stream_info(0).width == 96 and [v.selected for v in p.hls_variants()] == [True, False]
+        pkts = _read(p, 3)
+        _check_video_landing(shape, o, pkts, Fraction(1))
+        _check_landing(shape, o, pkts)
+        for bad in (2, -1, 99):
+            with pytest.raises(InvalidArgumentError):
+                p.hls_select_variant(bad)
+    # Without separate audio (the variant's own streams only).
+    with _player(shape.url, hls_audio=-1) as p:
+        p.hls_select_variant(1)
+        for t in (Fraction(7, 5), Fraction(1, 3)):
+            o = p.seek_wait(t, SeekPrecision.exact())
+            _check_video_landing(small, o, [pk for pk, _ in zip(p.packets(), range(12))], t)
+        assert p.stream_info(0).width == 64 and p.item_info().stream_count == 1
+
+
+def test_a_variant_that_cannot_be_opened(shape):
+    """Its playlist missing (404): the switch fails that seek with a typed error, the old
+    variant plays on and stays selected."""
+    from fastpix_seek import SeekPrecision
+    from fastpix_seek.errors import UnsupportedError
+    d = shape.d
+    (d / "lostv.m3u8").write_text((d / "master.m3u8").read_text().replace("out_1.m3u8", "nowhere.m3u8"))
+    with _player(shape.url.replace("master.m3u8", "lostv.m3u8")) as p:
+        o = p.seek_wait(Fraction(1), SeekPrecision.exact())
+        _read(p, 2)
+        p.hls_select_variant(1)
+        o = p.seek_wait(Fraction(3, 2), SeekPrecision.exact())
+        assert o.reason.name == "FAILED" and o.exception is not None and \
+            type(o.exception).__name__ == "NotFoundError", o
+        assert [v.selected for v in p.hls_variants()] == [True, False] and p.stream_info(0).width == 96
+        o = p.seek_wait(Fraction(3, 2), SeekPrecision.exact())
+        pkts = _read(p, 3)
+        _check_video_landing(shape, o, pkts, Fraction(3, 2))
+        _check_landing(shape, o, pkts)
+    with _player(shape.url.replace("master.m3u8", "out_0.m3u8")) as p:
+        with pytest.raises(UnsupportedError):
+            p.hls_select_variant(0)
+
+
+def test_a_switch_to_a_variant_that_starts_later(shape):
+    """The new variant's playlist starts a segment later (EXT-X-MEDIA-SEQUENCE 1): its segments
+    are aligned on the item timeline by media sequence number and its frames placed by the
+    variant the item opened with, so a seek still lands on its frame at the item time asked
+    (a playlist read on its own would put its first frame at item time 0, a second early)."""
+    from fastpix_seek import SeekPrecision
+    d = shape.d
+    lines = (d / "out_1.m3u8").read_text().splitlines()
+    first = next(i for i, ln in enumerate(lines) if ln.startswith("#EXTINF"))
+    late = [ln.replace("#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-MEDIA-SEQUENCE:1") for ln in lines[:first]] + lines[first + 2:]
+    assert "#EXT-X-MEDIA-SEQUENCE:1" in late
+    (d / "late_1.m3u8").write_text("\n".join(late) + "\n")
+    (d / "late.m3u8").write_text((d / "master.m3u8").read_text().replace("out_1.m3u8", "late_1.m3u8"))
+    small = _variant(shape, "out_1.m3u8")
+    with _player(shape.url.replace("master.m3u8", "late.m3u8")) as p:
+        p.hls_select_variant(1)
+        for t in (Fraction(3, 2), Fraction(21, 10), Fraction(11, 10)):
+            o = p.seek_wait(t, SeekPrecision.exact())
+            assert p.stream_info(0).width == 64
+            pkts = _read(p, 3)
+            _check_video_landing(small, o, pkts, t)
+            _check_landing(small, o, pkts)
+
+
+def test_a_switch_keeps_disabled_streams_and_counts_holes(shape):
+    """A stream disabled before the switch stays disabled on the new variant's feeds; a hole of
+    the new variant's playlist (a 404 segment) is counted in the item's segments_skipped."""
+    from fastpix_seek import SeekPrecision
+    d = shape.d
+    (d / "hole_1.m3u8").write_text((d / "out_1.m3u8").read_text().replace("s1_1.", "missing_1."))
+    (d / "holev.m3u8").write_text((d / "master.m3u8").read_text().replace("out_1.m3u8", "hole_1.m3u8"))
+    with _player(shape.url.replace("master.m3u8", "holev.m3u8")) as p:
+        p.set_stream_enabled(1, False)
+        p.hls_select_variant(1)
+        p.seek_wait(Fraction(0), SeekPrecision.exact())
+        assert p.stream_info(0).width == 64 and p.item_status().segments_skipped == 0
+        got = list(p.packets())
+        assert got and all(pk.stream_index == 0 for pk in got)
+        assert p.item_status().segments_skipped == 1
+
+
+def test_a_variant_the_item_cannot_change_to(shape):
+    """A "variant" whose playlist is the audio rendition's (no video: the reference stream's kind
+    differs): the switch fails that seek with UnsupportedError and the old variant plays on."""
+    from fastpix_seek import SeekPrecision
+    d = shape.d
+    (d / "odd.m3u8").write_text((d / "master.m3u8").read_text().replace("out_1.m3u8", "out_2.m3u8"))
+    with _player(shape.url.replace("master.m3u8", "odd.m3u8"), hls_audio=-1) as p:
+        p.hls_select_variant(1)
+        o = p.seek_wait(Fraction(1), SeekPrecision.exact())
+        assert o.reason.name == "FAILED" and type(o.exception).__name__ == "UnsupportedError", o
+        assert [v.selected for v in p.hls_variants()] == [True, False]
+        o = p.seek_wait(Fraction(1), SeekPrecision.exact())
+        _check_video_landing(shape, o, [pk for pk, _ in zip(p.packets(), range(8))], Fraction(1))

@@ -616,6 +616,7 @@ FUNCTIONS: List[Binding] = [
     Binding("fpx_player_hls_rendition_count", [_P, POINTER(c_int)], c_int, check_error),
     Binding("fpx_player_hls_rendition", [_P, c_int, POINTER(fpx_hls_rendition)], c_int, check_error),
     Binding("fpx_player_hls_select_audio", [_P, c_int], c_int, check_error),
+    Binding("fpx_player_hls_select_variant", [_P, c_int], c_int, check_error),
     Binding("fpx_player_seekable_range", [_P, POINTER(fpx_time), POINTER(fpx_time)], c_int,
             check_error),
     Binding("fpx_player_setup_seek_manager", [_P], c_int, check_error),

@@ -1188,6 +1188,21 @@ class Player:
             raise _errors.InvalidArgumentError(detail=f"index is {index!r}")
         _lib.lib.fpx_player_hls_select_audio(self._hq(), index)
 
+    def hls_select_variant(self, index: int) -> None:
+        """Plays variant ``index`` (of :meth:`hls_variants`; not an I-frame one) from the next
+        seek on; until then the variant playing goes on (seek to :meth:`current_time` to
+        switch in place). Item time is the same on every variant; from the switch on,
+        :meth:`stream_info` describes the new variant's streams and its ``selected`` is set.
+        A switch that fails fails that seek with its error and the old variant plays on.
+        Raises UnsupportedError for an item not opened through a master playlist,
+        InvalidArgumentError for an index past the list or an I-frame variant. The C
+        function is ``fpx_player_hls_select_variant``."""
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError(f"index must be an int, not {type(index).__name__}")
+        if not -2 ** 31 <= index < 2 ** 31:
+            raise _errors.InvalidArgumentError(detail=f"index is {index!r}")
+        _lib.lib.fpx_player_hls_select_variant(self._hq(), index)
+
     def set_stream_enabled(self, index: int, enabled: bool) -> None:
         """Switches a stream of the ready item off or back on: a disabled stream is discarded
         in the demuxer and never returned by read_packet(). ReferenceStreamError for the
