@@ -96,12 +96,17 @@ class Shape:
         master = (d / "master.m3u8").read_text()
         audio_uri = next(ln.split('URI="', 1)[1].split('"', 1)[0] for ln in master.splitlines()
                          if ln.startswith("#EXT-X-MEDIA:TYPE=AUDIO"))
-        tmp = d / "probe"
+        self._place("out_0.m3u8", audio_uri)
+        self.rate = int(1 / self.atb) if kind == "fmp4" else 48000
+
+    def _place(self, video_pl: str, audio_pl: str) -> None:
+        """ffprobe's packets of both playlists on the item timeline (seek.h "Timeline"): the
+        variant's first frame (lowest pts of its first segment, listed at 0) is item time 0;
+        the audio at its pts distance from it."""
+        tmp = self.d / "probe"
         tmp.mkdir(exist_ok=True)
-        self.vtb, self.video = _truth(d, "out_0.m3u8", tmp)
-        self.atb, self.audio = _truth(d, audio_uri, tmp)
-        # The placement (seek.h "Timeline"): the variant's first frame (lowest pts of its first
-        # segment, listed at 0) is item time 0; the audio at its pts distance from it.
+        self.vtb, self.video = _truth(self.d, video_pl, tmp)
+        self.atb, self.audio = _truth(self.d, audio_pl, tmp)
         self.origin_pts = min(p["pts"] for p in self.video if p["seg"] == 0)
         self.origin = self.origin_pts * self.vtb
         for p in self.audio:
@@ -109,7 +114,6 @@ class Shape:
             p["end"] = (p["pts"] + p["duration"]) * self.atb - self.origin
         for p in self.video:
             p["t"] = p["pts"] * self.vtb - self.origin
-        self.rate = int(1 / self.atb) if kind == "fmp4" else 48000
 
 
 @pytest.fixture(scope="module", params=["ts", "fmp4"])
@@ -408,19 +412,9 @@ def test_live_window_is_the_intersection_and_landings_hold_across_reloads(live_s
 # ---------------------------------------------------------------------------------------------
 
 def _shape_of(d: Path, url: str, video_pl: str, audio_pl: str, rate: int) -> Shape:
-    tmp = d / "probe"
-    tmp.mkdir(exist_ok=True)
     s = Shape.__new__(Shape)
     s.d, s.url, s.kind, s.rate = d, url, "ts", rate
-    s.vtb, s.video = _truth(d, video_pl, tmp)
-    s.atb, s.audio = _truth(d, audio_pl, tmp)
-    s.origin_pts = min(p["pts"] for p in s.video if p["seg"] == 0)
-    s.origin = s.origin_pts * s.vtb
-    for p in s.audio:
-        p["t"] = p["pts"] * s.atb - s.origin
-        p["end"] = (p["pts"] + p["duration"]) * s.atb - s.origin
-    for p in s.video:
-        p["t"] = p["pts"] * s.vtb - s.origin
+    s._place(video_pl, audio_pl)
     return s
 
 
