@@ -22,13 +22,14 @@ extension Player {
     func runOpen(_ it: Item) {
         let skip = m.locked { it.cancelled || destroyed }
         if skip { return }
-        // One deadline bounds the whole open: the engine's open and the range
-        // measurement below (seek.h, "Time bounds").
-        m.locked { it.openDeadline = config.ioTimeoutNanoseconds > 0 ? Deadline.after(config.ioTimeoutNanoseconds) : 0 }
+        // One overall deadline bounds the whole open: the engine's open and the range
+        // measurement below; within it, silence fails after T (seek.h, "Time bounds").
+        let t = config.ioTimeoutNanoseconds
+        it.openDeadline.store(t > 0 ? Deadline.after(Deadline.overall(t)) : 0, ordering: .relaxed)
         var policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds,
                               aborted: { [stop = it.stop] in stop.isSet },
                               protocols: config.protocols, maxBufferBytes: config.maxBufferBytes,
-                              openDeadline: { [self] in self.m.locked { it.openDeadline } })
+                              openDeadline: { it.openDeadline.load(ordering: .relaxed) })
         policy.hlsVariant = config.hlsVariant
         policy.hlsAudio = config.hlsAudio
         var engine: PlayerEngine?
@@ -56,8 +57,8 @@ extension Player {
             failure = .internal
         }
         var discard: PlayerEngine?
+        it.openDeadline.store(0, ordering: .relaxed)
         m.locked {
-            it.openDeadline = 0
             if it.cancelled || destroyed {
                 discard = engine
                 return

@@ -78,6 +78,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         }
         c.pointee.interrupt_callback = AVIOInterruptCB(callback: ioInterruptCallback,
                                                        opaque: Unmanaged.passUnretained(g).toOpaque())
+        // Bytes arriving through the context's pb re-arm the I/O deadline (IOGuard).
+        g.watch(format: c)
         ProtocolGate.install(on: c, gate)
         var opts: OpaquePointer?
         if policy.timeoutNanoseconds > 0 {
@@ -92,6 +94,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         av_dict_free(&opts)
         guard ret >= 0, let opened = cOpt else {
             g.end()
+            g.unwatch()
             // avformat_open_input frees the context on failure.
             throw g.error(for: ret)
         }
@@ -99,6 +102,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         ret = avformat_find_stream_info(c, nil)
         g.end()
         if ret < 0 {
+            g.unwatch()
             var cc: UnsafeMutablePointer<AVFormatContext>? = c
             avformat_close_input(&cc)
             throw g.error(for: ret)
@@ -110,6 +114,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             video = false
         }
         guard ref >= 0, ref < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(ref)] else {
+            g.unwatch()
             var cc: UnsafeMutablePointer<AVFormatContext>? = c
             avformat_close_input(&cc)
             throw EngineError(.noStream, avError: ref)
@@ -179,6 +184,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             av_packet_free(&pp)
         }
         packetPool.removeAll()
+        ioGuard.unwatch()
         if ctx != nil { avformat_close_input(&ctx) }
     }
 
