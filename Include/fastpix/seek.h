@@ -98,31 +98,44 @@
  *
  * All functions are thread-safe unless marked otherwise: any thread may call
  * them on any player at any time. Players own no threads: the media I/O of
- * every player's opens, seeks and closes runs on one process-wide pool, each
- * player's in order, one at a time (a serial queue per player), so a player
- * blocked in I/O never holds up another's seek. No API call blocks on
+ * every player's opens, seeks and closes runs on a process-wide pool, each
+ * player's in order, one at a time (a serial queue per player). Players whose
+ * item is a local file and players whose item is read over a protocol (a
+ * server) use separate pools, so any number of players blocked on servers
+ * never holds up the seek of a player on a local file; a player blocked in
+ * I/O holds up another on a server only when more players than the cap below
+ * are blocked at once (see "Threads"). No API call blocks on
  * media I/O except those documented as blocking (fpx_player_wait_item,
  * fpx_player_seek_wait, fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
  * fpx_player_current_time). Every blocking call is bounded by the player's
  * I/O timeout and returns early when the player is destroyed (section 8
  * gives every bound).
  *
- * Threads. The library starts threads only in three shared pools, each
+ * Threads. The library starts threads only in four shared pools, each
  * growing while work waits and no thread of it is idle, up to a cap, and each
  * thread exiting after 2 s idle (so a process whose players are all idle has
- * none of them): "fpx-worker" (media I/O), "fpx-events" (FPX_DELIVERY_THREAD
- * callbacks and FPX_DELIVERY_HOST wakeups) and "fpx-index" (FPX_INDEX_FULL
- * indexes, at nice +10). The cap of each pool is 64 threads, or the value of
- * the environment variable FPX_MAX_THREADS (1..1024) when the process first
- * uses the library: a host with many players blocked on slow servers at once
- * raises it; one that must bound its thread count lowers it (work beyond the
- * cap waits for a thread, so with a small cap one stalled server can delay
- * another player's seek until its I/O timeout). Besides the pools: one
- * shared "fpx-timer" thread while scrub gestures have a trailing position
- * due (it exits after 2 s with none), which also times the reloads of live
- * (and EVENT) HLS playlists; each reload runs on "fpx-worker" (0.4: no
- * thread per live item). A FPX_DELIVERY_HOST player holds one file
- * descriptor (its eventfd) besides its media.
+ * none of them): "fpx-worker" (the media I/O of players on local files: a
+ * path or file:, except a name ending .m3u8 or .m3u), "fpx-net" (the media
+ * I/O of every other player: http, https and any other protocol, local HLS
+ * playlists, whose segments may be remote, and the reloads of live HLS
+ * playlists), "fpx-events" (FPX_DELIVERY_THREAD callbacks and
+ * FPX_DELIVERY_HOST wakeups) and "fpx-index" (FPX_INDEX_FULL indexes, at nice
+ * +10). The cap of each pool is 64 threads, or the value of the environment
+ * variable FPX_MAX_THREADS (1..1024) when the process first uses the library,
+ * so the library has at most 4 x cap + 1 threads. Work beyond a pool's cap
+ * waits for a thread of that pool: players stalled on servers fill at most
+ * "fpx-net", and a player on a local file is never held up by them, however
+ * many they are (1,000 players on a server that never answers: a local
+ * player's open and exact seeks each took under 10 ms, tested under 1 s).
+ * More than cap players blocked on servers at once delay another network
+ * player's work until theirs is done or interrupted (each within the time
+ * bounds of section 8): a host with many players on slow servers raises
+ * the cap; one that must bound its thread count lowers it. Besides the
+ * pools: one shared "fpx-timer" thread while scrub gestures have a trailing
+ * position due (it exits after 2 s with none), which also times the reloads
+ * of live (and EVENT) HLS playlists (0.4: no thread per live item). A
+ * FPX_DELIVERY_HOST player holds one file descriptor (its eventfd) besides
+ * its media.
  *
  * Callback-safe functions are marked "Callback-safe: yes". Calling a function
  * not so marked from inside a callback returns FPX_ERROR_IN_CALLBACK.
@@ -420,15 +433,32 @@
  * open is not covered.)
  *
  * Time bounds (io_timeout_ms = T > 0; 0 means no bound; values up to
- * INT64_MAX are accepted and saturate):
- * - An open (fpx_player_open to READY or FAILED) takes at most T plus about
- *   100 ms: one deadline covers libavformat's open, stream probing and the
- *   seekable-range measurement. DNS resolution cannot be interrupted by
- *   FFmpeg and is not covered. A stall while reading a header is
- *   FPX_ERROR_TIMEOUT, whatever the demuxer reports.
- * - Every later blocking operation (a seek's I/O, one packet read, a step,
- *   an HLS segment download) is bounded by T, re-armed while data keeps
- *   arriving: a stalled transfer fails within T.
+ * INT64_MAX are accepted and saturate). T bounds silence: the deadline is
+ * re-armed whenever bytes arrive, whatever the size of the transfer, so a
+ * slow but steady server succeeds however long it takes, within the overall
+ * bounds below (tested: an HLS segment at 6 KB/s and at 20 KB/s, an AES-128
+ * key at 1 byte/s and an MP4 over http at 20 KB/s, each taking many times T).
+ * Bytes count when they reach the body of the resource; a server dripping
+ * its response headers fails within T of the request.
+ * - An open (fpx_player_open to READY or FAILED) ends within T plus about
+ *   100 ms of the last byte any of its transfers received, and within 16 T
+ *   plus about 100 ms in all: one pair of deadlines covers libavformat's
+ *   open, stream probing and the seekable-range measurement (HLS: the
+ *   playlist and the segments the open reads), so a stall in any of them
+ *   ends the whole open (FPX_ERROR_TIMEOUT, or READY with what was found
+ *   when only the range measurement stalled). DNS resolution cannot be
+ *   interrupted by FFmpeg and is not covered. A stall while reading a
+ *   header is FPX_ERROR_TIMEOUT, whatever the demuxer reports.
+ * - Every later blocking step (one packet read, one positioning of a seek or
+ *   a step, one download of an HLS playlist, key, init section or segment)
+ *   fails with FPX_ERROR_TIMEOUT within T of silence, and a transfer that
+ *   drips forever fails the same way at its overall bound: 16 T from the
+ *   step's start, and for a download T more for every 64 KiB it has received
+ *   (so one averaging at least 64 KiB per T, 6.5 KB/s at the default 10 s,
+ *   never meets it; a download is at most max_buffer_bytes). A seek is a
+ *   sequence of such steps, bounded by its packet budgets. The host's own
+ *   fpx_player_cancel_pending_seeks, fpx_player_close_item and
+ *   fpx_player_destroy end any of them sooner (below).
  * - A packet read blocked in I/O is interrupted within about 100 ms (FFmpeg
  *   checks the library's interrupt callback every 100 ms while it waits on a
  *   socket) by fpx_player_seek and fpx_player_cancel_pending_seeks

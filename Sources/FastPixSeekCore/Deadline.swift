@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Monotonic deadlines that saturate instead of wrapping: a timeout of
 /// INT64_MAX milliseconds is about 292 million years, not an instant.
 public enum Deadline {
@@ -41,5 +43,46 @@ public enum Deadline {
     public static func overall(_ timeout: UInt64) -> UInt64 {
         let (v, overflow) = timeout.multipliedReportingOverflow(by: overallFactor)
         return overflow ? UInt64.max : v
+    }
+}
+
+/// The deadlines of one whole open (seek.h section 8, "Time bounds"): silence, T after the
+/// open began or after bytes last arrived in any of its transfers, and the overall bound,
+/// `Deadline.overall(T)` after it began. Every `IOGuard` of the open checks and re-arms the
+/// same pair, so a stall anywhere ends the whole open within T (0.2.0 gave each phase its own
+/// timeout), while a slow but steady server is given up to 16 T. Atomics: FFmpeg's interrupt
+/// callback reads them on every poll, with no lock (issue 32.3).
+public final class OpenDeadline: Sendable {
+    private let timeout = Atomic<UInt64>(0)
+    private let silence = Atomic<UInt64>(0)
+    private let overall = Atomic<UInt64>(0)
+
+    public init() {}
+
+    /// Arms both for an open starting now (`timeout` 0: none).
+    public func start(timeout t: UInt64) {
+        let now = monotonicNanoseconds()
+        timeout.store(t, ordering: .relaxed)
+        silence.store(t > 0 ? Deadline.after(t, from: now) : 0, ordering: .relaxed)
+        overall.store(t > 0 ? Deadline.after(Deadline.overall(t), from: now) : 0, ordering: .relaxed)
+    }
+
+    /// The open is over: nothing bounds later operations from here.
+    public func finish() {
+        silence.store(0, ordering: .relaxed)
+        overall.store(0, ordering: .relaxed)
+    }
+
+    /// Bytes arrived at `now`: silence is re-armed.
+    public func arrived(at now: UInt64) {
+        if silence.load(ordering: .relaxed) != 0 {
+            silence.store(Deadline.after(timeout.load(ordering: .relaxed), from: now), ordering: .relaxed)
+        }
+    }
+
+    /// Whether either deadline has passed at `now`.
+    public func expired(at now: UInt64) -> Bool {
+        let s = silence.load(ordering: .relaxed), o = overall.load(ordering: .relaxed)
+        return (s != 0 && now > s) || (o != 0 && now > o)
     }
 }

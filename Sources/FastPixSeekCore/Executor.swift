@@ -48,7 +48,7 @@ public final class Executor: @unchecked Sendable {
         let timers = TimerThread()
     }
 
-    // The three pools, made at the first use by whichever thread comes first: an atomic
+    // The pools, made at the first use by whichever thread comes first: an atomic
     // with a constant initializer (an unretained pointer, never released), not a lazy
     // global, so that no thread reads a global that another thread's swift_once wrote.
     private static let poolsBits = Atomic<UInt>(0)
@@ -72,24 +72,29 @@ public final class Executor: @unchecked Sendable {
 
     public static let idleNanoseconds: UInt64 = 2_000_000_000
 
-    /// The pool for a player's jobs on `url`: `work` for a local file (a path, or file:),
-    /// `network` for any other protocol, named as FFmpeg finds one (a run of letters,
-    /// digits, '+', '-', '.' before a ':'; "subfile," lists too). Only where the jobs wait
-    /// depends on it.
+    /// The pool for a player's jobs on `url`: `work` for a local media file (a path, or
+    /// file:), `network` for any other protocol, named as FFmpeg finds one (a run of letters,
+    /// digits, '+', '-', '.' before a ':'; "subfile," lists too), and for a local HLS
+    /// playlist (a name ending ".m3u8" or ".m3u": its segments may be remote). Only where
+    /// the jobs wait depends on it.
     public static func forMedia(_ url: String) -> Executor {
-        isLocalFile(url) ? work : network
+        isLocalMedia(url) ? work : network
     }
 
-    static func isLocalFile(_ url: String) -> Bool {
+    static func isLocalMedia(_ url: String) -> Bool {
         if url.hasPrefix("subfile,") { return false }
         var scheme = ""
         for c in url.unicodeScalars {
-            if c == ":" { return scheme.isEmpty || scheme.lowercased() == "file" }
+            if c == ":" {
+                if !scheme.isEmpty && scheme.lowercased() != "file" { return false }
+                break
+            }
             guard ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
-                    || c == "+" || c == "-" || c == "." else { return true }
+                    || c == "+" || c == "-" || c == "." else { break }
             scheme.unicodeScalars.append(c)
         }
-        return true
+        let name = url.lowercased()
+        return !name.hasSuffix(".m3u8") && !name.hasSuffix(".m3u")
     }
 
     public let name: String

@@ -22,14 +22,13 @@ extension Player {
     func runOpen(_ it: Item) {
         let skip = m.locked { it.cancelled || destroyed }
         if skip { return }
-        // One overall deadline bounds the whole open: the engine's open and the range
-        // measurement below; within it, silence fails after T (seek.h, "Time bounds").
-        let t = config.ioTimeoutNanoseconds
-        it.openDeadline.store(t > 0 ? Deadline.after(Deadline.overall(t)) : 0, ordering: .relaxed)
+        // One pair of deadlines bounds the whole open: the engine's open and the range
+        // measurement below (silence T, overall 16 T; seek.h, "Time bounds").
+        it.openDeadline.start(timeout: config.ioTimeoutNanoseconds)
         var policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds,
                               aborted: { [stop = it.stop] in stop.isSet },
                               protocols: config.protocols, maxBufferBytes: config.maxBufferBytes,
-                              openDeadline: { it.openDeadline.load(ordering: .relaxed) })
+                              openDeadline: it.openDeadline)
         policy.hlsVariant = config.hlsVariant
         policy.hlsAudio = config.hlsAudio
         var engine: PlayerEngine?
@@ -57,7 +56,7 @@ extension Player {
             failure = .internal
         }
         var discard: PlayerEngine?
-        it.openDeadline.store(0, ordering: .relaxed)
+        it.openDeadline.finish()
         m.locked {
             if it.cancelled || destroyed {
                 discard = engine

@@ -1,5 +1,3 @@
-import Synchronization
-
 
 // ItemStatus (fpx_item_status) is generated from seek.h: ABIEnums.swift.
 
@@ -84,9 +82,8 @@ public final class Player: @unchecked Sendable {
         /// Set with `cancelled`: what the item's own I/O (open, steps, the background index)
         /// checks per packet and in FFmpeg's interrupt callback, with no lock.
         let stop = CancelFlag()
-        /// While the item opens: the overall deadline of the whole open (0 after). Atomic:
-        /// FFmpeg's interrupt callback reads it on every poll, with no lock (issue 32.3).
-        let openDeadline = Atomic<UInt64>(0)
+        /// While the item opens: the deadlines of the whole open (none after).
+        let openDeadline = OpenDeadline()
         /// The background index (`IndexMode.full`): its thread, its reader
         /// while open (for `interrupt`), and its progress.
         /// The index job is queued or running on `Executor.background` (guarded by the player's `m`).

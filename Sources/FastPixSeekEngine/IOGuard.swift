@@ -7,8 +7,8 @@ import Synchronization
 
 /// The state behind one format context's `AVIOInterruptCB`: a per-operation
 /// deadline, a per-operation stop check (a new seek, cancel, close), a
-/// permanent abort (close, destroy, the owner's policy), and the open
-/// deadline the player sets for a whole open. Also the protocol gate of its
+/// permanent abort (close, destroy, the owner's policy), and the open's
+/// deadlines the player sets for a whole open (`OpenDeadline`, re-armed here too). Also the protocol gate of its
 /// context (`ProtocolGate.swift`) records here why it refused an open.
 ///
 /// Two deadlines bound an operation (seek.h section 8, "Time bounds"; `Deadline.overall`):
@@ -101,6 +101,7 @@ final class IOGuard: @unchecked Sendable {
 
     /// Watches a download's context until `end` (or `unwatch`).
     func watch(io: UnsafeMutablePointer<AVIOContext>) {
+        seen.store(io.pointee.pos, ordering: .relaxed)
         ioBits.store(UInt(bitPattern: io), ordering: .relaxed)
     }
 
@@ -152,14 +153,17 @@ final class IOGuard: @unchecked Sendable {
         } else {
             var d = deadline.load(ordering: .relaxed)
             let o = overall.load(ordering: .relaxed)
-            let cap = policy.openDeadline()
-            if d != 0 || o != 0 || cap != 0 {
+            let open = policy.openDeadline
+            if d != 0 || o != 0 || open != nil {
                 let now = monotonicNanoseconds()
-                if d != 0 && onOwner && arrived() {
-                    d = Deadline.after(policy.timeoutNanoseconds, from: now)
-                    deadline.store(d, ordering: .relaxed)
+                if onOwner && arrived() {
+                    if d != 0 {
+                        d = Deadline.after(policy.timeoutNanoseconds, from: now)
+                        deadline.store(d, ordering: .relaxed)
+                    }
+                    open?.arrived(at: now)
                 }
-                if (d != 0 && now > d) || (o != 0 && now > o) || (cap != 0 && now > cap) { cause = .timedOut }
+                if (d != 0 && now > d) || (o != 0 && now > o) || (open?.expired(at: now) ?? false) { cause = .timedOut }
             }
         }
         if cause != .none {
