@@ -107,9 +107,9 @@
  * are blocked at once (see "Threads"). No API call blocks on
  * media I/O except those documented as blocking (fpx_player_wait_item,
  * fpx_player_seek_wait, fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
- * fpx_player_current_time). Every blocking call is bounded by the player's
- * I/O timeout and returns early when the player is destroyed (section 8
- * gives every bound).
+ * fpx_player_current_time). Every blocking call is bounded through the
+ * player's I/O timeout and returns early when the player is destroyed
+ * (section 8 gives every bound).
  *
  * Threads. The library starts threads only in four shared pools, each
  * growing while work waits and no thread of it is idle, up to a cap, and each
@@ -455,7 +455,9 @@
  *   drips forever fails the same way at its overall bound: 16 T from the
  *   step's start, and for a download T more for every 64 KiB it has received
  *   (so one averaging at least 64 KiB per T, 6.5 KB/s at the default 10 s,
- *   never meets it; a download is at most max_buffer_bytes). A seek is a
+ *   never meets it; a download is at most max_buffer_bytes). A key that
+ *   times out fails like any key that cannot be fetched, with
+ *   FPX_ERROR_ENCRYPTION (its av_error keeps FFmpeg's code). A seek is a
  *   sequence of such steps, bounded by its packet budgets. The host's own
  *   fpx_player_cancel_pending_seeks, fpx_player_close_item and
  *   fpx_player_destroy end any of them sooner (below).

@@ -5,11 +5,11 @@ import CFFmpeg
 import FastPixSeekCore
 import Synchronization
 
-/// The state behind one format context's `AVIOInterruptCB`: a per-operation
-/// deadline, a per-operation stop check (a new seek, cancel, close), a
-/// permanent abort (close, destroy, the owner's policy), and the open's
-/// deadlines the player sets for a whole open (`OpenDeadline`, re-armed here too). Also the protocol gate of its
-/// context (`ProtocolGate.swift`) records here why it refused an open.
+/// The state behind one format context's `AVIOInterruptCB`: per-operation
+/// deadlines, a per-operation stop check (a new seek, cancel, close), a
+/// permanent abort (close, destroy, the owner's policy), and the deadlines the
+/// player sets for a whole open (`OpenDeadline`, re-armed here too). Also the
+/// protocol gate of its context (`ProtocolGate.swift`) records here why it refused an open.
 ///
 /// Two deadlines bound an operation (seek.h section 8, "Time bounds"; `Deadline.overall`):
 /// silence, T after the step began or bytes last arrived, and the step's overall bound.
