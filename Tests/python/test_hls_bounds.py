@@ -58,16 +58,21 @@ def many_bin(library: Path, tmp_path_factory) -> Path:
     return compile_host(MANY_C, library, tmp_path_factory.mktemp("many") / "manyplayers")
 
 
+def write_vod(d: Path, seconds: int, segment: int) -> Path:
+    """A 160x120 H.264 VOD of `seconds` in MPEG-TS segments of `segment` s (GOP 1 s):
+    d/vod.m3u8 and d/seg0.ts, seg1.ts, ..."""
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", str(seconds),
+                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-f", "hls", "-hls_time", str(segment),
+                    "-hls_playlist_type", "vod", "-hls_segment_filename", str(d / "seg%d.ts"),
+                    str(d / "vod.m3u8")], check=True)
+    assert (d / "vod.m3u8").read_text().count("#EXTINF") == seconds // segment
+    return d
+
+
 @pytest.fixture(scope="module")
 def vod(tmp_path_factory) -> Path:
     """An 8 s H.264 VOD in four 2 s MPEG-TS segments (seg0.ts ... seg3.ts)."""
-    d = tmp_path_factory.mktemp("vod")
-    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "8",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-f", "hls", "-hls_time", "2",
-                    "-hls_playlist_type", "vod", "-hls_segment_filename", str(d / "seg%d.ts"),
-                    str(d / "vod.m3u8")], check=True)
-    assert (d / "vod.m3u8").read_text().count("#EXTINF") == 4
-    return d
+    return write_vod(tmp_path_factory.mktemp("vod"), 8, 2)
 
 
 def serve_vod(server: Server, vod: Path, slow: str) -> str:

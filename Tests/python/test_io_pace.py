@@ -22,6 +22,7 @@ from typing import Callable, Dict
 
 import pytest
 
+from test_hls_bounds import write_vod
 from test_untrusted import HostRun, Server, hostile_bin, host, server  # noqa: F401 (fixtures)
 
 KEY = bytes(range(0x30, 0x40))
@@ -33,12 +34,7 @@ FACTOR = 16  # Deadline.overallFactor: the overall bound is 16 x T
 def media(tmp_path_factory) -> Path:
     """A 4 s 160x120 H.264 VOD in four 1 s MPEG-TS segments (about 40 KB each), the same
     segments AES-128 encrypted, and a 4 s MP4 (moov first)."""
-    d = tmp_path_factory.mktemp("pace")
-    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "4",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-f", "hls", "-hls_time", "1",
-                    "-hls_playlist_type", "vod", "-hls_segment_filename", str(d / "seg%d.ts"),
-                    str(d / "vod.m3u8")], check=True)
-    assert (d / "vod.m3u8").read_text().count("#EXTINF") == 4
+    d = write_vod(tmp_path_factory.mktemp("pace"), 4, 1)
     for i in range(4):
         subprocess.run(["openssl", "enc", "-aes-128-cbc", "-K", KEY.hex(), "-iv", IV,
                         "-in", str(d / f"seg{i}.ts"), "-out", str(d / f"enc{i}.ts")], check=True)
