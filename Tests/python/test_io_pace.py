@@ -10,7 +10,7 @@ real HTTP servers on 127.0.0.1 and the plain C host Tests/c/hostile.c in subproc
   FPX_ERROR_TIMEOUT: a segment with no end, and an MP4 whose open never gets its header.
 * A silent server still fails within one I/O timeout.
 
-The four hosts of a test run at once (the 1 B/s key takes 16 s whatever else happens), so
+The four hosts of a test run at once (the 1 B/s key takes 15 s whatever else happens), so
 each test lasts about as long as its slowest host. Every server started here is stopped here.
 """
 from __future__ import annotations
@@ -122,7 +122,7 @@ def seek_lines(r: HostRun):
 
 def test_slow_but_steady_servers_succeed(host, server, media: Path):
     """Segments at 6 KB/s and 20 KB/s (T = 1 s; about 7 s and 2 s for seg2), a key at 1 B/s
-    (T = 2 s; 16 s for 16 bytes) and an MP4 over http at 20 KB/s (T = 1 s): every open and
+    (T = 2 s; 15 s for 16 bytes) and an MP4 over http at 20 KB/s (T = 1 s): every open and
     seek succeeds, and takes longer than its I/O timeout (the pace is real)."""
     seg2 = len((media / "seg2.ts").read_bytes())
     jobs = {}
