@@ -148,7 +148,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             seeksByPTS: (fmtFlags & AVFMT_SEEK_TO_PTS) != 0, costlySeeks: remote,
             fileSize: size > 0 ? size : nil, maxWindowBytes: policy.maxBufferBytes, hasVideo: video,
             priming: Priming(referenceStream: ref, sampleRate: primingRate, audioStart: audioStart,
-                             timeBaseNum: num, timeBaseDen: den)))
+                             timeBaseNum: num, timeBaseDen: den,
+                             samplesAreFrames: Self.isRawPCM(st.pointee.codecpar.pointee.codec_id))))
     }
 
     deinit { close() }
@@ -336,6 +337,23 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     public func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? { facts.videoPacketFormat(index) }
 
     public var factsOwner: AnyObject? { facts.ownerIfHandedOut }
+}
+
+extension FFmpegEngine {
+    /// Interleaved raw PCM: any run of whole samples is a packet a decoder takes
+    /// (not DVD/Blu-ray/SMPTE 302M PCM, whose packets carry headers, nor ADPCM).
+    static func isRawPCM(_ id: AVCodecID) -> Bool {
+        let raw: [AVCodecID] = [
+            AV_CODEC_ID_PCM_S8, AV_CODEC_ID_PCM_U8, AV_CODEC_ID_PCM_S16LE, AV_CODEC_ID_PCM_S16BE,
+            AV_CODEC_ID_PCM_U16LE, AV_CODEC_ID_PCM_U16BE, AV_CODEC_ID_PCM_S24LE, AV_CODEC_ID_PCM_S24BE,
+            AV_CODEC_ID_PCM_U24LE, AV_CODEC_ID_PCM_U24BE, AV_CODEC_ID_PCM_S32LE, AV_CODEC_ID_PCM_S32BE,
+            AV_CODEC_ID_PCM_U32LE, AV_CODEC_ID_PCM_U32BE, AV_CODEC_ID_PCM_S64LE, AV_CODEC_ID_PCM_S64BE,
+            AV_CODEC_ID_PCM_F32LE, AV_CODEC_ID_PCM_F32BE, AV_CODEC_ID_PCM_F64LE, AV_CODEC_ID_PCM_F64BE,
+            AV_CODEC_ID_PCM_F16LE, AV_CODEC_ID_PCM_F24LE, AV_CODEC_ID_PCM_ALAW, AV_CODEC_ID_PCM_MULAW,
+            AV_CODEC_ID_PCM_VIDC,
+        ]
+        return raw.contains(id)
+    }
 }
 
 /// One packet reference (an `av_packet_clone`), freed when the last owner lets go.
