@@ -3,9 +3,9 @@
 /// reading (WAV, AIFF, CAF: after a seek, at the seek's sample), so the packets are no
 /// frame grid. A landing is the target's own sample, whichever packet holds it: the host's
 /// reads start at that packet (DECODE_ONLY, with trim_samples when the sample is inside
-/// it); the range ends at the last sample (the tail's last packet's end); a frame step
-/// moves by samples. Each is a function of the file and the target, never of what was read
-/// before (docs/ARCHITECTURE.md, "Raw samples").
+/// it); the range ends at the last sample (the tail's last packet's end). Each is a
+/// function of the file and the target, never of what was read before
+/// (docs/ARCHITECTURE.md, "Raw samples"). Frame steps need video (the player refuses them).
 extension Lander {
     var samplesAreFrames: Bool { facts.priming.samplesAreFrames }
 
@@ -55,19 +55,6 @@ extension Lander {
         guard try position(atSample: t, s, shouldStop: shouldStop) else { throw EngineError(.invalidData) }
         land(t, seekID: request.seekID)
         return sampleLanding(t, for: request, packetsRead: packetsRead &- start)
-    }
-
-    /// Moves `count` samples from `from` (nil: the first) inside the range.
-    func stepSamples(from: Int64?, forward: Bool, count: Int, seekID: UInt64, range r: ClosedRange<Int64>, _ s: Seam,
-                     shouldStop: () -> Bool) throws -> StepLanding? {
-        let start = packetsRead
-        let f0 = min(max(from ?? r.lowerBound, r.lowerBound), r.upperBound)
-        let n = Int64(clamping: count)
-        let (t, overflow) = forward ? f0.addingReportingOverflow(n) : f0.subtractingReportingOverflow(n)
-        guard !overflow, r.contains(t) else { return nil }
-        guard try position(atSample: t, s, shouldStop: shouldStop) else { throw EngineError(.invalidData) }
-        land(t, seekID: seekID)
-        return StepLanding(pts: t, packetsRead: packetsRead &- start)
     }
 
     /// Points the host's reads at the packet holding sample `t`: in the window when it has

@@ -542,10 +542,6 @@ public final class Lander<Seam: LandingSeam> {
         guard facts.seekable else { throw EngineError(.unsupported) }
         let start = packetsRead
         guard let r = try seekableRange(s) else { throw EngineError(.unsupported) }
-        if samplesAreFrames {
-            return try stepSamples(from: from, forward: forward, count: count, seekID: seekID, range: r, s,
-                                   shouldStop: shouldStop)
-        }
         let f0 = min(max(from ?? r.lowerBound, r.lowerBound), r.upperBound)
         // Refused without reading when the range (or the exact frame count) proves it impossible.
         if LandingResolver.stepIsImpossible(count: count, forward: forward, from: f0, range: r,
