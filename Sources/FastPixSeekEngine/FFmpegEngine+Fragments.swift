@@ -17,12 +17,12 @@ import FastPixSeekCore
 /// or left at the start (when the seek landed in fragments parsed at open), which is at or
 /// before any target, as a backward seek must be.
 extension FFmpegEngine {
-    /// avformat_open_input and avformat_find_stream_info under the engine's I/O guard
+    /// avformat_open_input and (`findStreamInfo`) avformat_find_stream_info under the engine's I/O guard
     /// (`guarded`: the caller's operation already began it), with the protocol gate, the
     /// interrupt callback, the timeouts and the allocation bounds.
     static func openContext(url: String, policy: IOPolicy, options: [String: String], memoryIO: MemoryIO?,
-                            gate: ProtocolGate.Context, ioGuard g: IOGuard,
-                            guarded: Bool) throws -> UnsafeMutablePointer<AVFormatContext> {
+                            gate: ProtocolGate.Context, ioGuard g: IOGuard, guarded: Bool,
+                            findStreamInfo: Bool = true) throws -> UnsafeMutablePointer<AVFormatContext> {
         guard let c = avformat_alloc_context() else { throw EngineError(.noMemory) }
         if let io = memoryIO {
             c.pointee.pb = io.context
@@ -45,7 +45,7 @@ extension FFmpegEngine {
         av_dict_free(&opts)
         // avformat_open_input frees the context on failure.
         guard ret >= 0, let opened = cOpt else { throw g.error(for: ret) }
-        ret = avformat_find_stream_info(opened, nil)
+        ret = findStreamInfo ? avformat_find_stream_info(opened, nil) : 0
         if ret < 0 {
             var cc: UnsafeMutablePointer<AVFormatContext>? = opened
             avformat_close_input(&cc)
@@ -73,8 +73,9 @@ extension FFmpegEngine {
     /// Replaces the context by a fresh one of the same URL, options and streams enabled.
     func reopen() throws {
         dropStashed()
+        // mov's header gives the streams' parameters (the first open probed them already).
         let c = try Self.openContext(url: openURL, policy: openPolicy, options: openOptions, memoryIO: nil, gate: gate,
-                                     ioGuard: ioGuard, guarded: true)
+                                     ioGuard: ioGuard, guarded: true, findStreamInfo: false)
         for i in disabledStreams where i >= 0 && i < Int32(c.pointee.nb_streams) {
             c.pointee.streams[Int(i)]?.pointee.discard = AVDISCARD_ALL
         }

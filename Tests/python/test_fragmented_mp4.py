@@ -18,7 +18,8 @@ starts without a keyframe lands in the first fragment. The files:
   bookworm) and PyPI has no MP4Box wheel.
 
 Each GOP is sought into by a fresh player (exact, the covering frame), the last frame of the
-last GOP too, and by one player that read elsewhere first; the packets read after each
+last GOP too (also over HTTP from a Range-honouring server on 127.0.0.1, where every
+reopen is a new connection), and by one player that read elsewhere first; the packets read after each
 landing (through the next GOP, or to the end) are checked against `ffprobe -show_packets`
 of the same file: pts, dts, key and discard flags, in order, nothing missing, nothing twice.
 """
@@ -36,6 +37,7 @@ from typing import Dict, List, Tuple
 import pytest
 
 from conftest import REPO
+from rangeserver import serve
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
 
@@ -93,13 +95,17 @@ def source(tmp_path_factory) -> Path:
     return out
 
 
+def make(name: str, source: Path) -> Path:
+    out = source.parent / f"{name}.mp4"
+    if not out.exists():
+        proc = subprocess.run(MAKERS[name](str(source), str(out)), capture_output=True, text=True)
+        assert proc.returncode == 0 and out.is_file(), f"{name}: {proc.stderr[-2000:]}"
+    return out
+
+
 @pytest.fixture(scope="module", params=sorted(MAKERS))
 def fragmented(request, source: Path) -> Path:
-    out = source.parent / f"{request.param}.mp4"
-    if not out.exists():
-        proc = subprocess.run(MAKERS[request.param](str(source), str(out)), capture_output=True, text=True)
-        assert proc.returncode == 0 and out.is_file(), f"{request.param}: {proc.stderr[-2000:]}"
-    return out
+    return make(request.param, source)
 
 
 def probe_packets(path: Path) -> List[Pkt]:
@@ -176,13 +182,25 @@ def check_seek(p: Player, truth: Truth, g: int, pts: int, what: str) -> List[str
     return problems
 
 
-def test_fresh_player_seeks_into_every_gop(fragmented: Path):
-    truth = Truth(fragmented)
+def fresh_seeks(url: str, truth: Truth, what: str) -> List[str]:
     problems: List[str] = []
     for g, pts in truth.targets():
-        with Player(str(fragmented)) as p:
+        with Player(url) as p:
             p.wait_item()
-            problems += check_seek(p, truth, g, pts, f"{fragmented.name} fresh")
+            problems += check_seek(p, truth, g, pts, what)
+    return problems
+
+
+def test_fresh_player_seeks_into_every_gop(fragmented: Path):
+    problems = fresh_seeks(str(fragmented), Truth(fragmented), f"{fragmented.name} fresh")
+    assert not problems, "\n".join(problems)
+
+
+def test_fresh_player_seeks_over_http(source: Path):
+    # Shaka's 1 s fragments in 6 s segments: the file where positionings reopen and back off most.
+    fragmented = make("shaka_fragments", source)
+    with serve(fragmented.parent) as base:
+        problems = fresh_seeks(f"{base}/{fragmented.name}", Truth(fragmented), f"{fragmented.name} over HTTP")
     assert not problems, "\n".join(problems)
 
 
