@@ -55,13 +55,17 @@ extension FFmpegEngine {
     }
 
     /// Whether mov parses this file's fragments lazily: after the open, the reference
-    /// stream's index ends more than a second before the duration's end (a fragmented file
-    /// without a complete fragment index has every `moof` parsed at open, an unfragmented
-    /// one has its whole sample table).
+    /// stream's index ends more than a second before the stream's own end (its duration,
+    /// which a sidx sets; a fragmented file without a complete fragment index has every
+    /// `moof` parsed at open, an unfragmented one has its whole sample table). The
+    /// container's duration is only the fallback: another stream may outlast this one.
     static func parsesFragmentsLazily(_ c: UnsafeMutablePointer<AVFormatContext>, stream st: UnsafeMutablePointer<AVStream>,
                                       durationEndTicks: Int64?, ticksPerSecond: Int64) -> Bool {
-        guard let fmt = c.pointee.iformat, String(cString: fmt.pointee.name).hasPrefix("mov,"),
-              let end = durationEndTicks else { return false }
+        guard let fmt = c.pointee.iformat, String(cString: fmt.pointee.name).hasPrefix("mov,") else { return false }
+        let nopts = fpx_av_nopts_value()
+        let start = st.pointee.start_time != nopts ? st.pointee.start_time : 0
+        let own: Int64? = st.pointee.duration != nopts && st.pointee.duration > 0 ? start &+ st.pointee.duration : nil
+        guard let end = own ?? durationEndTicks else { return false }
         let n = avformat_index_get_entries_count(st)
         guard n > 0 else { return false }
         var ts: Int64 = 0

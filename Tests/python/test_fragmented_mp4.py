@@ -231,3 +231,20 @@ def test_range_is_the_files(fragmented: Path):
         first = min(x[0] for x in truth.packets if not x[3])
         last = max(x[0] for x in truth.packets if not x[3])
         assert (lo, hi) == ((first - info.start_pts) * info.time_base, (last - info.start_pts) * info.time_base)
+
+
+def test_unfragmented_mp4_with_a_longer_audio_track_seeks_near_its_target(tmp_path):
+    """A plain MP4 whose audio outlasts the video is no lazily parsed fragmented file (the
+    video's index ends long before the container's duration, not before its own): an exact
+    seek near the end reads about a GOP of each stream, not the file from its start."""
+    out = tmp_path / "longer_audio.mp4"
+    subprocess.run(FF + ["-f", "lavfi", "-i", f"testsrc2=size=160x120:rate={FPS}:duration={SECONDS}",
+                         "-f", "lavfi", "-i", f"sine=sample_rate=48000:duration={SECONDS + 10}",
+                         "-c:v", "libx264", "-preset", "ultrafast", "-g", str(GOP), "-keyint_min", str(GOP),
+                         "-sc_threshold", "0", "-pix_fmt", "yuv420p", "-threads", "1", "-c:a", "aac", str(out)],
+                   check=True)
+    with Player(str(out)) as p:
+        p.wait_item()
+        o = p.seek_wait(Fraction(SECONDS) - Fraction(3, 2), SeekPrecision.exact())
+        # One GOP is 50 video and about 94 audio packets; the file has 500 and 1400.
+        assert o.finished and o.packets_read < 300, o
