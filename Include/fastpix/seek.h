@@ -78,6 +78,17 @@
  * time t is the frame with the largest pts <= t; its presentation interval is
  * [pts, next frame's pts).
  *
+ * Raw PCM (WAV, AIFF, CAF, PCM in MP4/MOV: any interleaved PCM reference
+ * stream timed in samples, time base 1/sample_rate) has no frames of its own:
+ * libavformat cuts its packets wherever it starts reading. Every sample is a
+ * frame there: a seek lands on the sample whose interval holds the target
+ * (floor(t x sample_rate), exact for any precision), whatever was read before,
+ * and the host's packets start at whichever packet holds it, flagged
+ * DISCONTINUITY, and DECODE_ONLY with trim_samples (the samples before the
+ * landing) when the landing is inside it (see "Landing on the packet
+ * stream"). The seekable range ends at the last sample. Such a seek is
+ * decided without I/O (packets_read 0); the first read positions.
+ *
  * exact and `ffmpeg -ss t`. An exact seek lands on the frame covering t:
  * the frame on screen at t, as AVFoundation and mpv present it. `ffmpeg -ss
  * t` (decoding and dropping the frames before t) starts at the first frame
@@ -1162,7 +1173,8 @@ typedef struct fpx_packet {
     /** Audio packets that straddle the landing (pts < landing < pts +
      *  duration): how many samples at the start of this packet's decoded frame
      *  present before the landing, ceil((landing - pts) x sample_rate), exact.
-     *  0 for every other packet. */
+     *  On the reference stream only raw PCM lands inside a packet (see "The
+     *  frame grid"). 0 for every other packet. */
     int64_t trim_samples;
     int landed_stream_index; /**< the stream of landed_pts; -1 before any landed seek */
     /** Added in 0.4.0: item time 0 on this packet's timestamp timeline, as a
