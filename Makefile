@@ -57,10 +57,13 @@ UNINST_PC  := $(OUT)/lib/fastpixseek-uninstalled.pc
 # of .dynsym entirely. --disable-local-rpath: no RUNPATH [$ORIGIN] (the library
 # and the tool need nothing from their own directory).
 SWIFT_COMMON_FLAGS := -c release --disable-local-rpath -Xswiftc -static-stdlib
+# --wrap: the Swift runtime's report of a failed allocation goes to the library's own,
+# which allocates nothing (Sources/FastPixSeek/AllocationFailure.swift; seek.h section 6).
 SWIFT_LIB_FLAGS := $(SWIFT_COMMON_FLAGS) --scratch-path $(LIB_SCRATCH) -Xswiftc -use-ld=lld \
 	-Xlinker --version-script=$(MAP) \
 	-Xlinker -soname=libfastpixseek.so.$(SOVERSION) \
-	-Xlinker -z -Xlinker nodelete
+	-Xlinker -z -Xlinker nodelete \
+	-Xlinker --wrap=_ZN5swift28swift_abortAllocationFailureEmm
 SWIFT_CLI_FLAGS := $(SWIFT_COMMON_FLAGS) --scratch-path $(CLI_SCRATCH)
 # Extra flags from the environment (debian/rules passes the hardening LDFLAGS).
 SWIFT_EXTRA_FLAGS ?=

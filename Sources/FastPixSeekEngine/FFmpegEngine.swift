@@ -71,7 +71,17 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         } else {
             memoryIO = nil
         }
-        guard var c = avformat_alloc_context() else { throw EngineError(.noMemory) }
+        var opts: OpaquePointer?
+        if policy.timeoutNanoseconds > 0 {
+            try setOption(&opts, "rw_timeout", String(min(policy.timeoutNanoseconds / 1000, UInt64(Int64.max))))
+        }
+        try setOption(&opts, "protocol_whitelist", ProtocolGate.whitelist(policy.protocols))
+        for (k, v) in FFmpegEngine.allocationBounds { try setOption(&opts, k, v) }
+        for (k, v) in options { try setOption(&opts, k, v) }
+        guard var c = avformat_alloc_context() else {
+            av_dict_free(&opts)
+            throw EngineError(.noMemory)
+        }
         if let io = memoryIO {
             c.pointee.pb = io.context
             c.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
@@ -79,13 +89,6 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         c.pointee.interrupt_callback = AVIOInterruptCB(callback: ioInterruptCallback,
                                                        opaque: Unmanaged.passUnretained(g).toOpaque())
         ProtocolGate.install(on: c, gate)
-        var opts: OpaquePointer?
-        if policy.timeoutNanoseconds > 0 {
-            av_dict_set(&opts, "rw_timeout", String(min(policy.timeoutNanoseconds / 1000, UInt64(Int64.max))), 0)
-        }
-        av_dict_set(&opts, "protocol_whitelist", ProtocolGate.whitelist(policy.protocols), 0)
-        for (k, v) in FFmpegEngine.allocationBounds { av_dict_set(&opts, k, v, 0) }
-        for (k, v) in options { av_dict_set(&opts, k, v, 0) }
         g.begin()
         var cOpt: UnsafeMutablePointer<AVFormatContext>? = c
         var ret = avformat_open_input(&cOpt, url, nil, &opts)

@@ -50,9 +50,9 @@ enum HLSFetch {
         var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
         var opts: OpaquePointer?
         if let t = g.timeoutNanoseconds, t > 0 {
-            av_dict_set(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))), 0)
+            try setOption(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))))
         }
-        av_dict_set(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols), 0)
+        try setOption(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols))
 
         g.begin(stop: stop)
         defer { g.end() }

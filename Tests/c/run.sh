@@ -14,6 +14,8 @@
 #    120 s timeout each;
 #    Tests/c/avc_*.c are libavcodec hosts: built the same way plus
 #    $(pkg-config --cflags --libs libavcodec libavutil) (a test-only dependency);
+#    Tests/c/memlimit.c runs under `ulimit -v` through Tests/c/memlimit.sh (memory
+#    exhaustion: FPX_MEMLIMIT_RUNS runs per limit, 2 unless set; not with FPX_SKIP_META=1);
 # 3. meta-tests on the shared object: exports == header (both ways), no
 #    Swift-mangled exports, no libswift dependency, SONAME and NODELETE,
 #    generated tables fresh (tools/abi_gen.py --check; test_abi_tables checks every
@@ -156,6 +158,29 @@ for t in "${TESTS[@]}"; do
     run_prog "$t" "$TMP/$t" "$FIX"
 done
 
+# ---- memory exhaustion (issue 26.6; seek.h section 6) ---------------------------------------
+# 1,000 players under `ulimit -v` at 512 MiB to 1.5 GiB: every run succeeds, gets
+# FPX_ERROR_NO_MEMORY, or dies by SIGABRT with the documented message; never SIGSEGV.
+# FPX_MEMLIMIT_RUNS runs per limit: 2 here unless set (10 by hand; RELIABILITY.md). Not under
+# the sanitizers (their shadow memory needs terabytes of address space).
+if [ "${FPX_SKIP_META:-0}" != 1 ]; then
+    echo "# memlimit"
+    if ! $CC "${CFLAGS[@]}" Tests/c/memlimit.c -o "$TMP/memlimit" "${LDFLAGS[@]}" >"$TMP/memlimit.build" 2>&1; then
+        cat "$TMP/memlimit.build"
+        fail "memlimit: does not build"
+    else
+        FPX_MEMLIMIT_RUNS=${FPX_MEMLIMIT_RUNS:-2} bash Tests/c/memlimit.sh "$TMP/memlimit" "$FIX/mp4_bframes.mp4" \
+            "$LIBDIR" >"$TMP/memlimit.out" 2>&1
+        while IFS= read -r line; do
+            case $line in
+            "ok   - "*) pass "${line#ok   - }" ;;
+            "FAIL - "*) fail "${line#FAIL - }" ;;
+            *) echo "    $line" ;;
+            esac
+        done <"$TMP/memlimit.out"
+    fi
+fi
+
 # ---- libavcodec hosts (test-only dependency) -----------------------------------------
 # Tests/c/avc_*.c decode the packet stream with libavcodec, as a real host would. They
 # link libavcodec/libavutil through pkg-config; the library itself never does.
@@ -275,6 +300,16 @@ if [ "$nver" -gt 0 ] && [ "$nver" -eq "$(wc -l <"$TMP/lib.syms")" ] && [ -z "$un
     pass "(f) all $nver fpx_ exports carry the version FASTPIXSEEK_1 or FPX_0.4 (objdump -T)"
 else
     fail "(f) exports without the version FASTPIXSEEK_1: $(echo $unversioned | head -c 400) ($nver versioned of $(wc -l <"$TMP/lib.syms"))"
+fi
+
+# (g) the Swift runtime's allocation failure reaches the library's own report, which
+# allocates nothing (the Makefile's --wrap; Sources/FastPixSeek/AllocationFailure.swift):
+# swift_slowAlloc calls __wrap__ZN5swift28swift_abortAllocationFailureEmm.
+if objdump -d --no-show-raw-insn --disassemble=swift_slowAlloc "$LIB" 2>/dev/null |
+    grep -q 'call.*<__wrap__ZN5swift28swift_abortAllocationFailureEmm>'; then
+    pass "(g) swift_slowAlloc's failure goes to the library's report (linked with --wrap)"
+else
+    fail "(g) swift_slowAlloc does not call __wrap__ZN5swift28swift_abortAllocationFailureEmm (objdump -d)"
 fi
 
 # (e) the generated tables are fresh: every table of the ABI (Swift error cases, names and
