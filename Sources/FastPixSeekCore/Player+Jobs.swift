@@ -130,6 +130,8 @@ extension Player {
         let shouldStop: () -> Bool = { cancel.isSet }
         withEngine(engine) {
             do {
+                // No seek starts without the allocation reserve (seek.h section 6).
+                guard MemoryReserve.ensure() else { throw ErrorCode.noMemory }
                 let range = try engine.seekableRange()
                 var request = try Self.landingRequest(req, timeline: timeline, range: range, clamp: &clamp,
                                                       tolerance: &tolerance)

@@ -53,6 +53,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
     /// With `memory`, the bytes are demuxed from memory and `url` only names them.
     public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: FallibleBuffer<UInt8>? = nil) throws {
+        // Every engine (an item, an HLS segment) starts with the allocation reserve held.
+        guard MemoryReserve.ensure() else { throw EngineError(.noMemory) }
         let g = IOGuard(policy: policy)
         ioGuard = g
         sourceURL = memory == nil && options.isEmpty ? url : nil
@@ -96,7 +98,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         guard ret >= 0, let opened = cOpt else {
             g.end()
             // avformat_open_input frees the context on failure.
-            throw g.error(for: ret)
+            throw openError(ret, guard: g, checked: memory == nil)
         }
         c = opened
         ret = avformat_find_stream_info(c, nil)
@@ -104,7 +106,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         if ret < 0 {
             var cc: UnsafeMutablePointer<AVFormatContext>? = c
             avformat_close_input(&cc)
-            throw g.error(for: ret)
+            throw openError(ret, guard: g, checked: false)
         }
         var ref = av_find_best_stream(c, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         var video = true

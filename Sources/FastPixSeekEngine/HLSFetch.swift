@@ -59,7 +59,7 @@ enum HLSFetch {
         var io: UnsafeMutablePointer<AVIOContext>?
         let ret = avio_open2(&io, url, AVIO_FLAG_READ, &cb, &opts)
         av_dict_free(&opts)
-        guard ret >= 0, let ctx = io else { throw g.error(for: ret) }
+        guard ret >= 0, let ctx = io else { throw openError(ret, guard: g, checked: true) }
         defer { avio_closep(&io) }
         // A byte range: seek to it (a Range request over http, lseek for files).
         if let r = range, r.offset > 0 {

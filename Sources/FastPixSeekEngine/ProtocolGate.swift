@@ -28,11 +28,22 @@ enum ProtocolGate {
         return String(cString: p)
     }
 
+    /// `protocolName`, telling an unknown protocol from a failed lookup: libavformat's lookup
+    /// allocates the list of protocols (ffurl_get_protocols) and answers "none" when that
+    /// allocation fails. So a nil answer is asked again once an allocation of 64 KiB has just
+    /// succeeded; none then is FPX_ERROR_NO_MEMORY, never FPX_ERROR_UNSUPPORTED.
+    static func knownProtocolName(_ url: String) throws -> String? {
+        if let p = protocolName(url) { return p }
+        guard let probe = av_malloc(1 << 16) else { throw EngineError(.noMemory) }
+        av_free(probe)
+        return protocolName(url)
+    }
+
     /// Throws `.protocolNotAllowed` (policy), `.unsupported` (unknown protocol,
     /// or a local target that is not a regular file), or returns.
     static func check(_ url: String, policy: ProtocolPolicy, fromRemote: Bool, depth: Int = 0) throws {
         guard depth < 8 else { throw EngineError(.protocolNotAllowed) }
-        guard let proto = protocolName(url) else {
+        guard let proto = try knownProtocolName(url) else {
             Log.emit(Log.warning, "fastpixseek: no FFmpeg protocol for a URL; refused")
             throw EngineError(.unsupported)
         }

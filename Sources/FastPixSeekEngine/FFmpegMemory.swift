@@ -1,0 +1,30 @@
+import CFFmpeg
+import FastPixSeekCore
+
+// Out of memory in libavformat's open paths as FPX_ERROR_NO_MEMORY (seek.h section 6,
+// "Memory exhaustion"; issue 26.6).
+
+/// av_dict_set for the options of one open. Its only failure for these keys and values is an
+/// allocation (ENOMEM): that is FPX_ERROR_NO_MEMORY and `dict` is freed, so no open goes
+/// ahead without an option the player's policy put there (the protocol whitelist, the I/O
+/// timeout, the allocation bounds of seek.h section 8), as it did when the result was ignored.
+func setOption(_ dict: inout OpaquePointer?, _ key: String, _ value: String) throws {
+    if av_dict_set(&dict, key, value, 0) < 0 {
+        av_dict_free(&dict)
+        throw EngineError(.noMemory)
+    }
+}
+
+/// The error of a failed open (avformat_open_input, avformat_find_stream_info, avio_open2).
+/// libavformat reports some of its allocation failures as other errors: the protocol lookup
+/// allocates the list of protocols and answers AVERROR_PROTOCOL_NOT_FOUND when that fails,
+/// a demuxer may answer AVERROR_INVALIDDATA. So an open that fails while the process is out
+/// of memory -- the allocation reserve was released and cannot be taken again now
+/// (MemoryReserve) -- is FPX_ERROR_NO_MEMORY, and so is AVERROR_PROTOCOL_NOT_FOUND for a URL
+/// that ProtocolGate.check found a protocol for (`checked`). Otherwise `g`'s mapping.
+func openError(_ ret: Int32, guard g: IOGuard, checked: Bool) -> EngineError {
+    if (checked && ret == fpx_averror_protocol_not_found()) || !MemoryReserve.ensure() {
+        return EngineError(.noMemory, avError: ret)
+    }
+    return g.error(for: ret)
+}
