@@ -40,6 +40,11 @@ public enum MemoryReserve {
     public static let bytes = 8 << 20
     /// The reserve's address, 0 while released (a constant initializer: no lazy global).
     private static let held = Atomic<UInt>(0)
+    /// How many times the reserve was released: a job that saw it change ran out of memory.
+    private static let releases = Atomic<UInt>(0)
+
+    /// The current count of releases, taken when a job starts (see `classify`).
+    public static var epoch: UInt { releases.load(ordering: .acquiring) }
 
     /// True when the reserve is held, taking it again if it was released: the check before
     /// new work. False when the process has not the address space for it now: the caller
@@ -60,7 +65,20 @@ public enum MemoryReserve {
         let a = held.exchange(0, ordering: .acquiringAndReleasing)
         guard a != 0, let p = UnsafeMutableRawPointer(bitPattern: a) else { return false }
         munmap(p, bytes)
+        releases.add(1, ordering: .releasing)
         return true
+    }
+
+    /// `code`, or FPX_ERROR_NO_MEMORY when `code` is what libavformat may make of an
+    /// allocation failure (invalid data, an I/O error, no stream, unsupported, internal) and
+    /// the process ran out of memory during the job: the reserve was released since `since`
+    /// (the job's `epoch` at its start), or cannot be taken again now (seek.h section 6).
+    public static func classify(_ code: ErrorCode, since: UInt) -> ErrorCode {
+        switch code {
+        case .invalidData, .io, .noStream, .unsupported, .internal:
+            return epoch == since && ensure() ? code : .noMemory
+        default: return code
+        }
     }
 
     /// Whether the reserve is held now (tests).

@@ -55,6 +55,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: FallibleBuffer<UInt8>? = nil) throws {
         // Every engine (an item, an HLS segment) starts with the allocation reserve held.
         guard MemoryReserve.ensure() else { throw EngineError(.noMemory) }
+        let memoryEpoch = MemoryReserve.epoch
         let g = IOGuard(policy: policy)
         ioGuard = g
         sourceURL = memory == nil && options.isEmpty ? url : nil
@@ -98,7 +99,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         guard ret >= 0, let opened = cOpt else {
             g.end()
             // avformat_open_input frees the context on failure.
-            throw openError(ret, guard: g, checked: memory == nil)
+            throw openError(ret, guard: g, checked: memory == nil, epoch: memoryEpoch)
         }
         c = opened
         ret = avformat_find_stream_info(c, nil)
@@ -106,7 +107,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         if ret < 0 {
             var cc: UnsafeMutablePointer<AVFormatContext>? = c
             avformat_close_input(&cc)
-            throw openError(ret, guard: g, checked: false)
+            throw openError(ret, guard: g, checked: false, epoch: memoryEpoch)
         }
         var ref = av_find_best_stream(c, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         var video = true

@@ -21,9 +21,11 @@ func setOption(_ dict: inout OpaquePointer?, _ key: String, _ value: String) thr
 /// a demuxer may answer AVERROR_INVALIDDATA. So an open that fails while the process is out
 /// of memory -- the allocation reserve was released and cannot be taken again now
 /// (MemoryReserve) -- is FPX_ERROR_NO_MEMORY, and so is AVERROR_PROTOCOL_NOT_FOUND for a URL
-/// that ProtocolGate.check found a protocol for (`checked`). Otherwise `g`'s mapping.
-func openError(_ ret: Int32, guard g: IOGuard, checked: Bool) -> EngineError {
-    if (checked && ret == fpx_averror_protocol_not_found()) || !MemoryReserve.ensure() {
+/// that ProtocolGate.check found a protocol for (`checked`), and any failure of an open during
+/// which the reserve was released (`epoch`: MemoryReserve.epoch at the open's start).
+/// Otherwise `g`'s mapping.
+func openError(_ ret: Int32, guard g: IOGuard, checked: Bool, epoch: UInt) -> EngineError {
+    if (checked && ret == fpx_averror_protocol_not_found()) || MemoryReserve.epoch != epoch || !MemoryReserve.ensure() {
         return EngineError(.noMemory, avError: ret)
     }
     return g.error(for: ret)

@@ -47,6 +47,7 @@ enum HLSFetch {
                       range: HLSByteRange? = nil, stop: (() -> Bool)? = nil,
                       into out: FallibleBuffer<UInt8> = FallibleBuffer<UInt8>()) throws -> FallibleBuffer<UInt8> {
         try ProtocolGate.check(url, policy: g.policy.protocols, fromRemote: fromRemote)
+        let memoryEpoch = MemoryReserve.epoch
         var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
         var opts: OpaquePointer?
         if let t = g.timeoutNanoseconds, t > 0 {
@@ -59,7 +60,7 @@ enum HLSFetch {
         var io: UnsafeMutablePointer<AVIOContext>?
         let ret = avio_open2(&io, url, AVIO_FLAG_READ, &cb, &opts)
         av_dict_free(&opts)
-        guard ret >= 0, let ctx = io else { throw openError(ret, guard: g, checked: true) }
+        guard ret >= 0, let ctx = io else { throw openError(ret, guard: g, checked: true, epoch: memoryEpoch) }
         defer { avio_closep(&io) }
         // A byte range: seek to it (a Range request over http, lseek for files).
         if let r = range, r.offset > 0 {

@@ -9,7 +9,8 @@
  * each at most), then on each READY one an exact seek (fpx_player_seek_wait) to a time that
  * differs by player and 30 packets read, and destroys every player. Prints one JSON line:
  * how many calls of each kind returned FPX_OK and which error codes the others returned
- * ("codes": name -> count, over every call and every failed seek's error).
+ * ("codes": "call:name" -> count, e.g. "wait:FPX_ERROR_NO_MEMORY"; "outcome:" is a failed
+ * seek's error).
  *
  * Exit status: 0 when every call returned FPX_OK or FPX_ERROR_NO_MEMORY (a failed seek
  * with error FPX_ERROR_NO_MEMORY, an item FAILED with it); 3 when another error code came
@@ -25,18 +26,20 @@
 #include <fastpix/seek.h>
 
 #define MAX_CODES 64
-static int code_count[MAX_CODES]; /* index: -code */
+enum { CREATE, SETUP, OPEN, WAIT, SEEK, OUTCOME, READ, DESTROY, KINDS };
+static const char *kind_name[KINDS] = {"create", "setup", "open", "wait", "seek", "outcome", "read", "destroy"};
+static int code_count[KINDS][MAX_CODES]; /* [call][-code] */
 static int unexpected;
 static int other_reasons; /* seeks that finished neither COMPLETED nor FAILED */
 
-static void count(int rc)
+static void count(int kind, int rc)
 {
     if (rc == FPX_OK)
         return;
     if (rc < 0 && -rc < MAX_CODES)
-        code_count[-rc]++;
+        code_count[kind][-rc]++;
     else
-        code_count[0]++;
+        code_count[kind][0]++;
     if (rc != FPX_ERROR_NO_MEMORY)
         unexpected++;
 }
@@ -44,7 +47,7 @@ static void count(int rc)
 int main(int argc, char **argv)
 {
     fpx_player **p;
-    int n, i, created = 0, ready = 0, seeks_ok = 0, reads_ok = 0, first = 1;
+    int n, i, k, created = 0, ready = 0, seeks_ok = 0, reads_ok = 0, first = 1;
 
     if (argc != 3 || (n = atoi(argv[2])) <= 0)
         return 64;
@@ -57,21 +60,21 @@ int main(int argc, char **argv)
         fpx_player_config_init(&c);
         c.delivery = FPX_DELIVERY_THREAD;
         rc = fpx_player_create(&c, &p[i]);
-        count(rc);
+        count(CREATE, rc);
         if (rc != FPX_OK) {
             p[i] = NULL;
             continue;
         }
         created++;
-        count(fpx_player_setup_seek_manager(p[i]));
-        count(fpx_player_open(p[i], argv[1]));
+        count(SETUP, fpx_player_setup_seek_manager(p[i]));
+        count(OPEN, fpx_player_open(p[i], argv[1]));
     }
     for (i = 0; i < n; i++) {
         int rc;
         if (!p[i])
             continue;
         rc = fpx_player_wait_item(p[i], 60000, NULL);
-        count(rc);
+        count(WAIT, rc);
         if (rc == FPX_OK)
             ready++;
         else
@@ -85,11 +88,11 @@ int main(int argc, char **argv)
         memset(&o, 0, sizeof o);
         o.struct_size = sizeof o;
         rc = fpx_player_seek_wait(p[i], fpx_time_make(1000 + (i % 7000), 1000), fpx_precision_exact(), 60000, &o);
-        count(rc);
+        count(SEEK, rc);
         if (rc != FPX_OK)
             continue;
         if (o.reason == FPX_FINISH_FAILED) {
-            count(o.error);
+            count(OUTCOME, o.error);
             continue;
         }
         if (!o.finished) { /* nothing cancels or supersedes these seeks */
@@ -105,7 +108,7 @@ int main(int argc, char **argv)
             rc = fpx_player_read_packet(p[i], &pk);
             if (rc == FPX_ERROR_EOF)
                 break;
-            count(rc);
+            count(READ, rc);
             if (rc != FPX_OK)
                 break;
             reads_ok++;
@@ -113,15 +116,17 @@ int main(int argc, char **argv)
     }
     for (i = 0; i < n; i++)
         if (p[i])
-            count(fpx_player_destroy(p[i]));
+            count(DESTROY, fpx_player_destroy(p[i]));
     free(p);
     printf("{\"players\":%d,\"created\":%d,\"ready\":%d,\"seeks_landed\":%d,\"seeks_other\":%d,\"packets\":%d,"
            "\"codes\":{", n, created, ready, seeks_ok, other_reasons, reads_ok);
-    for (i = 0; i < MAX_CODES; i++)
-        if (code_count[i]) {
-            printf("%s\"%s\":%d", first ? "" : ",", i ? fpx_error_name(-i) : "out-of-range", code_count[i]);
-            first = 0;
-        }
+    for (k = 0; k < KINDS; k++)
+        for (i = 0; i < MAX_CODES; i++)
+            if (code_count[k][i]) {
+                printf("%s\"%s:%s\":%d", first ? "" : ",", kind_name[k], i ? fpx_error_name(-i) : "out-of-range",
+                       code_count[k][i]);
+                first = 0;
+            }
     printf("}}\n");
     return unexpected ? 3 : 0;
 }
