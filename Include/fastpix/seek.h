@@ -307,11 +307,10 @@
  * FPX_ERROR_IO, FPX_ERROR_NO_STREAM, FPX_ERROR_UNSUPPORTED or
  * FPX_ERROR_INTERNAL reports FPX_ERROR_NO_MEMORY instead (libavformat
  * reports some of its allocation failures as a missing protocol or invalid
- * data; an open reports FPX_ERROR_NO_MEMORY whatever it failed with). An allocation
- * of the runtime that fails again with the reserve gone -- several threads
- * running out at once -- still ends the process: the library writes "Fatal
- * error: failed to allocate N bytes of memory with alignment A" on stderr
- * (without allocating) and aborts it (SIGABRT). What the library cannot
+ * data). An allocation of the runtime that fails again with the reserve
+ * gone -- several threads running out at once -- still ends the process:
+ * the library writes "Fatal error: failed to allocate N bytes of memory
+ * with alignment A" on stderr (without allocating) and aborts it (SIGABRT). What the library cannot
  * vouch for is FFmpeg's own code: libavformat, and the libavcodec decoders
  * that avformat_find_stream_info runs during an open, turn most of their
  * allocation failures into AVERROR(ENOMEM), not every one (with FFmpeg 5.1

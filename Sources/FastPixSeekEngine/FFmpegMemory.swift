@@ -15,18 +15,17 @@ func setOption(_ dict: inout OpaquePointer?, _ key: String, _ value: String) thr
     }
 }
 
-/// The error of a failed open (avformat_open_input, avformat_find_stream_info, avio_open2).
-/// libavformat reports some of its allocation failures as other errors: the protocol lookup
-/// allocates the list of protocols and answers AVERROR_PROTOCOL_NOT_FOUND when that fails,
-/// a demuxer may answer AVERROR_INVALIDDATA. So an open that fails while the process is out
-/// of memory -- the allocation reserve was released and cannot be taken again now
-/// (MemoryReserve) -- is FPX_ERROR_NO_MEMORY, and so is AVERROR_PROTOCOL_NOT_FOUND for a URL
-/// that ProtocolGate.check found a protocol for (`checked`), and any failure of an open during
-/// which the reserve was released (`epoch`: MemoryReserve.epoch at the open's start).
-/// Otherwise `g`'s mapping.
+/// The error of a failed open (avformat_open_input, avformat_find_stream_info, avio_open2):
+/// `g`'s mapping (a refusal, a timeout, an interruption or a cancel first), with what
+/// libavformat makes of its own allocation failures as FPX_ERROR_NO_MEMORY: its protocol
+/// lookup allocates the list of protocols and answers AVERROR_PROTOCOL_NOT_FOUND when that
+/// fails, so that answer for a URL ProtocolGate.check found a protocol for (`checked`) is
+/// FPX_ERROR_NO_MEMORY; and MemoryReserve.classify (an open during which the process ran out
+/// of memory: `epoch` is MemoryReserve.epoch at the open's start).
 func openError(_ ret: Int32, guard g: IOGuard, checked: Bool, epoch: UInt) -> EngineError {
-    if (checked && ret == fpx_averror_protocol_not_found()) || MemoryReserve.epoch != epoch || !MemoryReserve.ensure() {
+    let e = g.error(for: ret)
+    if checked && ret == fpx_averror_protocol_not_found() && e.code == .unsupported {
         return EngineError(.noMemory, avError: ret)
     }
-    return g.error(for: ret)
+    return EngineError(MemoryReserve.classify(e.code, since: epoch), avError: e.avError)
 }

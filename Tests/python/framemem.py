@@ -65,11 +65,9 @@ def main() -> int:
         if mode == "iter":
             for i, r in enumerate(p.iter_frames_at(times)):
                 seen(i, r)
-            del r
         elif mode == "time":
             for i, r in p.iter_frames_in_time_order(times):
                 seen(i, r)
-            del r
         elif mode == "list":
             kept = p.frames_at(times)
             for i, r in enumerate(kept):
