@@ -299,17 +299,38 @@
  * playlists as downloaded, the parsed segment table, packet copies,
  * FFmpeg's own buffers -- are allocated through paths that fail with
  * FPX_ERROR_NO_MEMORY (FPX_ERROR_TOO_LARGE past a cap) as the item's or the
- * call's error. What can still abort the process is the Swift runtime the library
- * is written in: its own allocations (a player, an event, a string, a small
- * array; the frame grid and the keyframe index, which grow by an entry of
- * 16 to 24 bytes per frame learned) have no failure path. When one of them
- * fails because the process has no memory left at all (malloc returns
- * NULL: a low RLIMIT_AS / ulimit -v, a cgroup memory limit without
- * overcommit, vm.overcommit_memory=2), the runtime writes "Fatal error:
- * failed to allocate ..." on stderr and aborts the process (SIGABRT). Under
- * Linux's default overcommit, exhaustion ends in the OOM killer instead. A
- * host that must outlive memory exhaustion runs the library in a process it
- * can restart.
+ * call's error. The Swift runtime the library is written in has no failure
+ * path for its own allocations (a player, an event, a string, a small array,
+ * type metadata; the frame grid and the keyframe index, which grow by an
+ * entry of 16 to 24 bytes per frame learned). So the library holds 8 MiB of
+ * address space in reserve (mapped at the first fpx_player_create, never
+ * touched: no resident memory) and allocates the runtime's memory through
+ * its own allocator: when the process has no memory left at all (malloc
+ * returns NULL: a low RLIMIT_AS / ulimit -v, a cgroup memory limit without
+ * overcommit, vm.overcommit_memory=2), the allocation that failed releases
+ * the reserve and is tried again, so the work under way goes on; from then
+ * on fpx_player_create, every open (the item FAILED) and every seek the
+ * player's worker runs (outcome FPX_FINISH_FAILED) fail with
+ * FPX_ERROR_NO_MEMORY until the reserve can be taken again, once memory is
+ * freed (players destroyed). An open, a seek or a fpx_player_read_packet
+ * during which the reserve was released, or that ends while it cannot be
+ * taken again, and that fails with FPX_ERROR_INVALID_DATA,
+ * FPX_ERROR_IO, FPX_ERROR_NO_STREAM, FPX_ERROR_UNSUPPORTED or
+ * FPX_ERROR_INTERNAL reports FPX_ERROR_NO_MEMORY instead (libavformat
+ * reports some of its allocation failures as a missing protocol or invalid
+ * data). An allocation of the runtime that fails again with the reserve
+ * gone -- several threads running out at once -- still ends the process:
+ * the library writes "Fatal error: failed to allocate N bytes of memory
+ * with alignment A" on stderr (without allocating) and aborts it (SIGABRT). What the library cannot
+ * vouch for is FFmpeg's own code: libavformat, and the libavcodec decoders
+ * that avformat_find_stream_info runs during an open, turn most of their
+ * allocation failures into AVERROR(ENOMEM), not every one (with FFmpeg 5.1
+ * a call through a NULL pointer inside libavcodec, SIGSEGV, was seen once
+ * in 75 runs of 1,000 players at 512 MiB to 1 GiB; see RELIABILITY.md).
+ * Under Linux's default overcommit, exhaustion ends in the OOM killer
+ * instead. The threads the library starts have 1 MiB stacks, whatever
+ * RLIMIT_STACK says. A host that must outlive memory exhaustion runs the
+ * library in a process it can restart.
  *
  * Running out of file descriptors is reported as such, never as
  * FPX_ERROR_NO_MEMORY or FPX_ERROR_IO: when the process (EMFILE, its

@@ -22,8 +22,21 @@ extension FFmpegEngine {
     /// interrupt callback, the timeouts and the allocation bounds.
     static func openContext(url: String, policy: IOPolicy, options: [String: String], memoryIO: MemoryIO?,
                             gate: ProtocolGate.Context, ioGuard g: IOGuard, guarded: Bool,
-                            findStreamInfo: Bool = true) throws -> UnsafeMutablePointer<AVFormatContext> {
-        guard let c = avformat_alloc_context() else { throw EngineError(.noMemory) }
+                            findStreamInfo: Bool = true, checked: Bool,
+                            memoryEpoch: UInt) throws -> UnsafeMutablePointer<AVFormatContext> {
+        // An option that cannot be set (no memory) fails the open: never an open without the
+        // protocol whitelist, the I/O timeout or the allocation bounds.
+        var opts: OpaquePointer?
+        if policy.timeoutNanoseconds > 0 {
+            try setOption(&opts, "rw_timeout", String(min(policy.timeoutNanoseconds / 1000, UInt64(Int64.max))))
+        }
+        try setOption(&opts, "protocol_whitelist", ProtocolGate.whitelist(policy.protocols))
+        for (k, v) in FFmpegEngine.allocationBounds { try setOption(&opts, k, v) }
+        for (k, v) in options { try setOption(&opts, k, v) }
+        guard let c = avformat_alloc_context() else {
+            av_dict_free(&opts)
+            throw EngineError(.noMemory)
+        }
         if let io = memoryIO {
             c.pointee.pb = io.context
             c.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
@@ -31,25 +44,18 @@ extension FFmpegEngine {
         c.pointee.interrupt_callback = AVIOInterruptCB(callback: ioInterruptCallback,
                                                        opaque: Unmanaged.passUnretained(g).toOpaque())
         ProtocolGate.install(on: c, gate)
-        var opts: OpaquePointer?
-        if policy.timeoutNanoseconds > 0 {
-            av_dict_set(&opts, "rw_timeout", String(min(policy.timeoutNanoseconds / 1000, UInt64(Int64.max))), 0)
-        }
-        av_dict_set(&opts, "protocol_whitelist", ProtocolGate.whitelist(policy.protocols), 0)
-        for (k, v) in FFmpegEngine.allocationBounds { av_dict_set(&opts, k, v, 0) }
-        for (k, v) in options { av_dict_set(&opts, k, v, 0) }
         if guarded { g.extend() } else { g.begin() }
         defer { if !guarded { g.end() } }
         var cOpt: UnsafeMutablePointer<AVFormatContext>? = c
         var ret = avformat_open_input(&cOpt, url, nil, &opts)
         av_dict_free(&opts)
         // avformat_open_input frees the context on failure.
-        guard ret >= 0, let opened = cOpt else { throw g.error(for: ret) }
+        guard ret >= 0, let opened = cOpt else { throw openError(ret, guard: g, checked: checked, epoch: memoryEpoch) }
         ret = findStreamInfo ? avformat_find_stream_info(opened, nil) : 0
         if ret < 0 {
             var cc: UnsafeMutablePointer<AVFormatContext>? = opened
             avformat_close_input(&cc)
-            throw g.error(for: ret)
+            throw openError(ret, guard: g, checked: false, epoch: memoryEpoch)
         }
         return opened
     }
@@ -79,7 +85,8 @@ extension FFmpegEngine {
         dropStashed()
         // mov's header gives the streams' parameters (the first open probed them already).
         let c = try Self.openContext(url: openURL, policy: openPolicy, options: openOptions, memoryIO: nil, gate: gate,
-                                     ioGuard: ioGuard, guarded: true, findStreamInfo: false)
+                                     ioGuard: ioGuard, guarded: true, findStreamInfo: false,
+                                     checked: true, memoryEpoch: MemoryReserve.epoch)
         for i in disabledStreams where i >= 0 && i < Int32(c.pointee.nb_streams) {
             c.pointee.streams[Int(i)]?.pointee.discard = AVDISCARD_ALL
         }

@@ -64,6 +64,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
     /// With `memory`, the bytes are demuxed from memory and `url` only names them.
     public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: FallibleBuffer<UInt8>? = nil) throws {
+        // Every engine (an item, an HLS segment) starts with the allocation reserve held.
+        guard MemoryReserve.ensure() else { throw EngineError(.noMemory) }
+        let memoryEpoch = MemoryReserve.epoch
         let g = IOGuard(policy: policy)
         ioGuard = g
         sourceURL = memory == nil && options.isEmpty ? url : nil
@@ -86,7 +89,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         openPolicy = policy
         openOptions = options
         let c = try Self.openContext(url: url, policy: policy, options: options, memoryIO: memoryIO, gate: gate,
-                                     ioGuard: g, guarded: false)
+                                     ioGuard: g, guarded: false, checked: memory == nil, memoryEpoch: memoryEpoch)
         var ref = av_find_best_stream(c, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         var video = true
         if ref < 0 {
