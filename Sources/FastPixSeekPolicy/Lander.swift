@@ -82,7 +82,8 @@ public final class Lander<Seam: LandingSeam> {
     public init(facts: DemuxerFacts) {
         self.facts = facts
         window = PacketWindow(referenceStream: facts.referenceStream)
-        stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(facts.priming.timeBaseNum, facts.priming.timeBaseDen))
+        stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(facts.priming.timeBaseNum, facts.priming.timeBaseDen),
+                            referenceLandsInPackets: facts.priming.samplesAreFrames)
     }
 
     var ref: Int32 { facts.referenceStream }
@@ -216,7 +217,9 @@ public final class Lander<Seam: LandingSeam> {
     /// Puts the host's reads back at the keyframe the playhead frame (the last
     /// landing) needs, or at the start when nothing landed yet, with DISCONTINUITY.
     public func restoreReadPosition(_ s: Seam, shouldStop: () -> Bool) throws {
-        if let l = landedPTS {
+        if let l = landedPTS, samplesAreFrames {
+            guard try position(atSample: l, s, shouldStop: shouldStop) else { throw EngineError(.invalidData) }
+        } else if let l = landedPTS {
             let lazy = lazyKey.flatMap { $0.landing == l ? $0.key : nil }
             if let k = lazy ?? grid.keyframe(for: l), try position(at: k, s, shouldStop: shouldStop) {
                 // positioned
@@ -420,7 +423,10 @@ public final class Lander<Seam: LandingSeam> {
                 s.release(e.packet)
                 guard e.header.stream == ref else { continue }
                 refPackets += 1
-                if !e.notLandable, let t = e.presents ?? e.header.dts { maxPTS = max(maxPTS ?? t, t) }
+                if !e.notLandable, let t = e.presents ?? e.header.dts {
+                    let last = lastFrame(of: e, presenting: t)
+                    maxPTS = max(maxPTS ?? last, last)
+                }
             }
             if let m = maxPTS, refPackets > 2 * facts.settleCount + 2 || atStart { return m }
             if atStart { return maxPTS }
@@ -438,6 +444,7 @@ public final class Lander<Seam: LandingSeam> {
     /// keyframe). The seam is crossed at most once per item (the index facts).
     public func resolveFromMemory(_ request: LandingRequest, _ s: Seam) -> Landing? {
         guard rangeKnown, facts.seekable else { return nil }
+        if samplesAreFrames { return resolveSamplesFromMemory(request, s) }
         recordHostReads()
         var known = LandingResolver.fromGrid(request, grid: grid)
         if known == nil, request.wantsKeyframe, request.keyframeWindow != nil, let index = keyframeIndex(s) {
@@ -481,6 +488,7 @@ public final class Lander<Seam: LandingSeam> {
         guard facts.seekable else { throw EngineError(.unsupported) }
         let start = packetsRead
         if !request.memoryChecked, let l = resolveFromMemory(request, s) { return l }
+        if samplesAreFrames { return try resolveSamples(request, s, shouldStop: shouldStop) }
         if let l = try continueForward(request, s, shouldStop: shouldStop) { return l }
         if request.wantsKeyframe, request.keyframeWindow != nil, var index = keyframeIndex(s) {
             let d = try LandingResolver.resolveFromIndex(request, index: &index, demuxer: SeamDemuxer(self, s),
