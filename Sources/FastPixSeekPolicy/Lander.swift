@@ -101,13 +101,32 @@ public final class Lander<Seam: LandingSeam> {
         do {
             r = try s.read()
         } catch {
-            window.markDiscontiguous()
+            // Part of a packet may be consumed: the demuxer is somewhere the window cannot say.
+            window.demuxerMoved()
             positionLost = true
             throw error
         }
         guard let (h, p) = r else { return nil }
         packetsRead &+= 1
-        return Entry(header: h, presents: facts.priming.presents(h), notLandable: facts.priming.notLandable(h), packet: p)
+        return window.demuxed(Entry(header: h, presents: facts.priming.presents(h),
+                                    notLandable: facts.priming.notLandable(h), packet: p))
+    }
+
+    /// Where a positioning goes.
+    enum Positioning { case ticks(Int64), byte(Int64), indexTimestamp(Int64), start }
+
+    /// Every positioning through the seam: the window learns that the demuxer moved (it is
+    /// contiguous again only once emptied and refilled), and the host's read position is
+    /// lost until something lands or restores it. False when the demuxer refused.
+    func move(_ s: Seam, _ to: Positioning) throws -> Bool {
+        window.demuxerMoved()
+        positionLost = true
+        switch to {
+        case .ticks(let t): return try s.seek(toTicks: t)
+        case .byte(let b): return b >= 0 ? try s.seek(toByte: b) : false
+        case .indexTimestamp(let t): return try s.seek(toIndexTimestamp: t)
+        case .start: try s.rewind(); return true
+        }
     }
 
     func release(_ s: Seam, _ packets: [PacketHandle]) { for p in packets { s.release(p) } }
@@ -192,30 +211,40 @@ public final class Lander<Seam: LandingSeam> {
     /// after `body` has taken its own reference). `owned`: the window does not
     /// keep the packet, `body` takes it over. nil at the end of the stream.
     /// The read position must be in place (`positionLost` false: `restoreReadPosition`).
+    /// The cursor passes a packet only once `body` took it: a `body` that fails (no memory
+    /// for the host's reference) leaves it next, so no packet is skipped unseen.
     public func nextForHost<R>(_ s: Seam, _ body: (Entry, _ owned: Bool) throws -> R) throws -> R? {
         let startsRun = stamp.discontinuityPending
-        if let e = window.takeNext() {
+        if let e = window.peekNext() {
+            let r = try body(e, false)
+            _ = window.takeNext()
             noteDelivered(startsRun: startsRun, inWindow: true)
-            return try body(e, false)
+            return r
         }
+        // Whether the window ends where the demuxer is: asked before the read (the read
+        // itself puts the demuxer one packet ahead until the packet is appended).
+        let appends = window.contiguous
         guard let e = try read(s) else {
             window.reachedEOF()
             return nil
         }
-        guard window.contiguous else {
+        guard appends else {
+            // Not kept: if `body` fails, the packet is gone and the read position with it.
             noteDelivered(startsRun: startsRun, inWindow: false)
-            return try body(e, true)
+            do { return try body(e, true) } catch { positionLost = true; throw error }
         }
         window.append(e)
+        defer { trimWindow(s) }
+        let r = try body(e, false)
         window.point(at: window.count)
         noteDelivered(startsRun: startsRun, inWindow: true)
-        defer { trimWindow(s) }
-        return try body(e, false)
+        return r
     }
 
     /// Puts the host's reads back at the keyframe the playhead frame (the last
     /// landing) needs, or at the start when nothing landed yet, with DISCONTINUITY.
     public func restoreReadPosition(_ s: Seam, shouldStop: () -> Bool) throws {
+        dropPending(s)
         if let l = landedPTS {
             let lazy = lazyKey.flatMap { $0.landing == l ? $0.key : nil }
             if let k = lazy ?? grid.keyframe(for: l), try position(at: k, s, shouldStop: shouldStop) {
@@ -225,8 +254,8 @@ public final class Lander<Seam: LandingSeam> {
                 window.point(at: sc.lastKeyLE?.index ?? sc.firstKey.index)
             }
         } else {
-            try s.rewind()
             clearWindow(s)
+            _ = try move(s, .start)
         }
         positionLost = false
         stamp.restored()
@@ -237,7 +266,7 @@ public final class Lander<Seam: LandingSeam> {
     public func restartFromBeginning(_ s: Seam, seekID: UInt64) throws {
         dropPending(s)
         clearWindow(s)
-        try s.rewind()
+        _ = try move(s, .start)
         positionLost = false
         stamp.restart(seekID: seekID)
     }
@@ -261,7 +290,7 @@ public final class Lander<Seam: LandingSeam> {
         for _ in 0..<Budget.repositionAttempts {
             clearWindow(s)
             let anchor = aim &- backoff
-            if try !s.seek(toTicks: anchor) { return false }
+            if try !move(s, .ticks(anchor)) { return false }
             var found = false, passed = false
             var earlyBy: Int64?
             while let e = try read(s) {
@@ -298,7 +327,7 @@ public final class Lander<Seam: LandingSeam> {
     func positionByByte(at k: FrameGrid.Keyframe, _ s: Seam, shouldStop: () -> Bool) throws -> Bool {
         guard facts.positionsByByte, let offset = k.pos, offset >= 0 else { return false }
         clearWindow(s)
-        guard try s.seek(toByte: offset) else { return false }
+        guard try move(s, .byte(offset)) else { return false }
         while let e = try read(s) {
             if shouldStop() { s.release(e.packet); throw EngineError(.cancelled) }
             guard e.header.stream == ref else { s.release(e.packet); continue }
@@ -377,15 +406,15 @@ public final class Lander<Seam: LandingSeam> {
         let last = try scanLastFrame(s)
         rangeKnown = true
         if let f = first, let l = last, f <= l { range = f...l } else { range = nil }
-        try s.rewind()
         clearWindow(s)
+        _ = try move(s, .start)
         stamp.forgetLanding()
         positionLost = false
         return range
     }
 
     func scanFirstFrame(_ s: Seam) throws -> Int64? {
-        try s.rewind()
+        _ = try move(s, .start)
         var minPTS: Int64?
         var refPackets = 0, after = 0
         var sawKey = false
@@ -413,7 +442,7 @@ public final class Lander<Seam: LandingSeam> {
         for _ in 0..<Budget.lastFrameAttempts {
             let target = endTicks &- backoff
             let atStart = target <= facts.originTicks
-            if atStart { try s.rewind() } else if try !s.seek(toTicks: target) { try s.rewind() }
+            if atStart { _ = try move(s, .start) } else if try !move(s, .ticks(target)) { _ = try move(s, .start) }
             var maxPTS: Int64?
             var refPackets = 0
             while let e = try read(s) {
@@ -645,8 +674,8 @@ final class SeamDemuxer<S: LandingSeam>: LandingDemuxer {
     init(_ lander: Lander<S>, _ seam: S) { self.lander = lander; self.seam = seam }
 
     var referenceStream: Int32 { lander.facts.referenceStream }
-    func seek(toTicks ticks: Int64) throws -> Bool { try seam.seek(toTicks: ticks) }
-    func rewind() throws { try seam.rewind() }
+    func seek(toTicks ticks: Int64) throws -> Bool { try lander.move(seam, .ticks(ticks)) }
+    func rewind() throws { _ = try lander.move(seam, .start) }
     func resetWindow() {
         lander.dropPending(seam)
         lander.clearWindow(seam)
@@ -665,10 +694,10 @@ final class SeamDemuxer<S: LandingSeam>: LandingDemuxer {
     }
     func drop() { lander.dropPending(seam) }
     func seek(toIndexTimestamp timestamp: Int64) throws -> Bool {
-        try seam.seek(toIndexTimestamp: lander.indexAim(timestamp))
+        try lander.move(seam, .indexTimestamp(lander.indexAim(timestamp)))
     }
     var positionsByByte: Bool { lander.facts.positionsByByte }
-    func seek(toByte offset: Int64) throws -> Bool { offset >= 0 ? try seam.seek(toByte: offset) : false }
+    func seek(toByte offset: Int64) throws -> Bool { try lander.move(seam, .byte(offset)) }
 }
 
 extension Lander {
