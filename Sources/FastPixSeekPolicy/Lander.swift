@@ -74,6 +74,10 @@ public final class Lander<Seam: LandingSeam> {
     public internal(set) var reportedOutput: Int64?
     /// The window's size when `recordHostReads` last recorded it.
     var recordedCount = -1
+    /// Streams the host switched off (`setStreamEnabled`): host reads skip their packets
+    /// still in the window (the demuxer discards the rest), and `unread` counts only the
+    /// packets the host got.
+    public private(set) var disabledStreams: Set<Int32> = []
     /// Landings that continued the host's run (for tests and stats).
     public internal(set) var continuedLandings: UInt64 = 0
     /// Packets read through the seam (a landing's `packetsRead` is its share).
@@ -196,6 +200,29 @@ public final class Lander<Seam: LandingSeam> {
         endRun()
     }
 
+    /// The host switches a stream off or back on (the engine discards it in the demuxer).
+    /// Off ends the host's run: packets it got before are no longer told apart from those
+    /// it will not get, so `unread` could not count them back. On again: the window was
+    /// read without it (`windowMissesStream`).
+    public func setStreamEnabled(_ stream: Int32, _ enabled: Bool) {
+        if enabled {
+            if disabledStreams.remove(stream) != nil { windowMissesStream() }
+        } else if disabledStreams.insert(stream).inserted {
+            endRun()
+        }
+    }
+
+    /// Whether the host's next packet is in the window (no I/O): a packet after the cursor
+    /// of a stream that is not switched off.
+    public var nextForHostIsBuffered: Bool {
+        var i = window.cursor
+        while i < window.count {
+            if !disabledStreams.contains(window.entries[i].header.stream) { return true }
+            i += 1
+        }
+        return false
+    }
+
     /// The landing the host's packets follow; `seekID` 0: a frame step.
     func land(_ pts: Int64, seekID: UInt64) {
         positionLost = false
@@ -212,22 +239,43 @@ public final class Lander<Seam: LandingSeam> {
     /// keep the packet, `body` takes it over. nil at the end of the stream.
     /// The read position must be in place (`positionLost` false: `restoreReadPosition`).
     /// The cursor passes a packet only once `body` took it: a `body` that fails (no memory
-    /// for the host's reference) leaves it next, so no packet is skipped unseen.
+    /// for the host's reference) leaves it next, so no packet is skipped unseen. Packets
+    /// of streams switched off are passed over (`disabledStreams`), never given to `body`.
     public func nextForHost<R>(_ s: Seam, _ body: (Entry, _ owned: Bool) throws -> R) throws -> R? {
+        while true {
+            if let e = window.peekNext() {
+                if disabledStreams.contains(e.header.stream) { _ = window.takeNext(); continue }
+                let startsRun = stamp.discontinuityPending
+                let r = try body(e, false)
+                _ = window.takeNext()
+                noteDelivered(startsRun: startsRun, inWindow: true)
+                return r
+            }
+            // Whether the window ends where the demuxer is: asked before the read (the read
+            // itself puts the demuxer one packet ahead until the packet is appended).
+            let appends = window.contiguous
+            guard let e = try read(s) else {
+                window.reachedEOF()
+                return nil
+            }
+            if disabledStreams.contains(e.header.stream) {
+                // Demuxed before the demuxer discarded the stream.
+                if appends {
+                    window.append(e)
+                    window.point(at: window.count)
+                    trimWindow(s)
+                } else {
+                    s.release(e.packet)
+                }
+                continue
+            }
+            return try deliverRead(e, appends: appends, s, body)
+        }
+    }
+
+    /// A packet read for the host: kept at the end of the window when it `appends`.
+    private func deliverRead<R>(_ e: Entry, appends: Bool, _ s: Seam, _ body: (Entry, _ owned: Bool) throws -> R) throws -> R {
         let startsRun = stamp.discontinuityPending
-        if let e = window.peekNext() {
-            let r = try body(e, false)
-            _ = window.takeNext()
-            noteDelivered(startsRun: startsRun, inWindow: true)
-            return r
-        }
-        // Whether the window ends where the demuxer is: asked before the read (the read
-        // itself puts the demuxer one packet ahead until the packet is appended).
-        let appends = window.contiguous
-        guard let e = try read(s) else {
-            window.reachedEOF()
-            return nil
-        }
         guard appends else {
             // Not kept: if `body` fails, the packet is gone and the read position with it.
             noteDelivered(startsRun: startsRun, inWindow: false)

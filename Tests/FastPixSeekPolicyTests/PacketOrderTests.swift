@@ -290,6 +290,47 @@ final class PacketOrderTests: XCTestCase {
         }
     }
 
+    /// A stream switched off: host reads pass over its packets still in the window, and
+    /// `unread` counts only the packets the host got (it moved the cursor back by window
+    /// entries, so a packet of the stream switched off between them made it give back
+    /// the wrong ones).
+    func testUnreadCountsOnlyThePacketsTheHostGot() throws {
+        let p = Media.video(frames: 96, keyEvery: 12, audioEvery: 1)
+        let s = ScriptedSeam(p)
+        let l = Lander<ScriptedSeam>(facts: Media.facts(p))
+        _ = try l.seekableRange(s)
+        l.continuation = true
+        let f = p.filter { $0.stream == 0 }.compactMap(\.pts).sorted()
+        _ = try l.resolve(LandingRequest(target: Rational(f[30]), wantsKeyframe: false, keyframeWindow: nil, seekID: 1),
+                          s, shouldStop: { false })
+        XCTAssertTrue(l.window.entries.contains { $0.header.stream == 1 }, "the window holds audio")
+        l.setStreamEnabled(1, false)
+        func read(_ n: Int) throws -> [DemuxedPacket] {
+            var out: [DemuxedPacket] = []
+            for _ in 0..<n {
+                guard let h = try l.nextForHost(s, { e, owned -> DemuxedPacket in
+                    if owned { s.release(e.packet) }
+                    _ = l.stamp.nextFlags(presents: e.presents ?? e.header.dts, timeBase: l.stamp.referenceTimeBase)
+                    return e.header
+                }) else { break }
+                out.append(h)
+            }
+            return out
+        }
+        let got = try read(8)
+        XCTAssertEqual(got.count, 8)
+        XCTAssertTrue(got.allSatisfy { $0.stream == 0 }, "no packet of the stream switched off")
+        l.unread(3)
+        XCTAssertFalse(l.positionLost)
+        XCTAssertEqual(try read(3), Array(got.suffix(3)), "the last three again, in order")
+        // Switched on again, the window lacks its packets: the run ends, unread cannot give back.
+        l.setStreamEnabled(1, true)
+        l.unread(1)
+        XCTAssertTrue(l.positionLost)
+        l.close(s)
+        XCTAssertTrue(s.live.isEmpty)
+    }
+
     /// Scenarios per kind of media and continuation setting (FPX_PACKET_ORDER_SEEDS for more).
     static var seeds: UInt64 {
         ProcessInfo.processInfo.environment["FPX_PACKET_ORDER_SEEDS"].flatMap { UInt64($0) } ?? 4
