@@ -74,6 +74,14 @@ static void violation(const char *what, const fpx_packet *pk, long order, long p
              pk->stream_index, pk->pts, pk->flags, pk->seek_id, prev);
 }
 
+/* Passes over the packets unread gave back that are audio ones the library may have passed
+ * over (the stream was off at some time since the run began), up to the one read, got. */
+static void skip_audio(const long *redeliver, int *rpos, int nre, long got, int excusable)
+{
+    while (*rpos < nre && redeliver[*rpos] != got && excusable && BY_ORDER[redeliver[*rpos]]->stream == audio_stream)
+        (*rpos)++;
+}
+
 /* The orders of the packets read since the last DISCONTINUITY (the last HIST). */
 #define HIST 64
 
@@ -141,29 +149,31 @@ static void *reader(void *arg)
             prev = (long)g->order;
             nhist = 0;
             nre = rpos = 0;
-        } else if (rpos < nre) {
-            /* Given back by unread: the next of them (audio ones may be skipped while it is off). */
-            while (rpos < nre && redeliver[rpos] != (long)g->order && excusable &&
-                   BY_ORDER[redeliver[rpos]]->stream == audio_stream)
-                rpos++;
-            if (rpos < nre && redeliver[rpos] == (long)g->order) {
-                rpos++;
+        } else {
+            /* Given back by unread: the next of them; audio ones may be passed over while
+             * it is off (when all were, the packet after them is checked as any other). */
+            if (rpos < nre)
+                skip_audio(redeliver, &rpos, nre, (long)g->order, excusable);
+            if (rpos < nre) {
+                if (redeliver[rpos] == (long)g->order) {
+                    rpos++;
+                } else {
+                    violation("not the packet unread gave back", &pk, (long)g->order, redeliver[rpos]);
+                    nre = rpos = 0;
+                    prev = (long)g->order;
+                }
+            } else if ((long)g->order != prev + 1) {
+                long i, ok = (long)g->order > prev + 1 && excusable && audio_stream >= 0;
+                for (i = prev + 1; ok && i < (long)g->order; i++)
+                    ok = BY_ORDER[i]->stream == audio_stream;
+                if (ok)
+                    stat_add(&st.past_audio, 1);
+                else
+                    violation("not the next in demux order and no DISCONTINUITY", &pk, (long)g->order, prev);
+                prev = (long)g->order;
             } else {
-                violation("not the packet unread gave back", &pk, (long)g->order, rpos < nre ? redeliver[rpos] : prev);
-                nre = rpos = 0;
                 prev = (long)g->order;
             }
-        } else if ((long)g->order != prev + 1) {
-            long i, ok = (long)g->order > prev + 1 && excusable && audio_stream >= 0;
-            for (i = prev + 1; ok && i < (long)g->order; i++)
-                ok = BY_ORDER[i]->stream == audio_stream;
-            if (ok)
-                stat_add(&st.past_audio, 1);
-            else
-                violation("not the next in demux order and no DISCONTINUITY", &pk, (long)g->order, prev);
-            prev = (long)g->order;
-        } else {
-            prev = (long)g->order;
         }
         if (nhist == HIST) {
             memmove(hist, hist + 1, (HIST - 1) * sizeof *hist);
