@@ -143,7 +143,7 @@ extension Lander {
         var at = window.cursor, left = count
         while left > 0, at > 0 {
             at -= 1
-            if !disabledStreams.contains(window.entries[at].header.stream) { left -= 1 }
+            if !hiddenFromHost(window.entries[at]) { left -= 1 }
         }
         guard hostRun, window.contiguous, left == 0, count <= runDelivered else {
             positionLost = true

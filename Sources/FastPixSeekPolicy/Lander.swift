@@ -78,6 +78,10 @@ public final class Lander<Seam: LandingSeam> {
     /// still in the window (the demuxer discards the rest), and `unread` counts only the
     /// packets the host got.
     public private(set) var disabledStreams: Set<Int32> = []
+    /// Streams switched on again: their packets demuxed up to this ordinal
+    /// (`PacketWindow.lastDemuxed` then) stay passed over (seek.h: "packets already
+    /// buffered stay without it").
+    var hiddenThrough: [Int32: UInt64] = [:]
     /// Landings that continued the host's run (for tests and stats).
     public internal(set) var continuedLandings: UInt64 = 0
     /// Packets read through the seam (a landing's `packetsRead` is its share).
@@ -145,6 +149,8 @@ public final class Lander<Seam: LandingSeam> {
     public func clearWindow(_ s: Seam) {
         positionLost = true
         release(s, window.clear())
+        // Every packet from now on was demuxed after any stream was switched on again.
+        hiddenThrough.removeAll()
     }
 
     /// The host's run ends (its next packet will be a DISCONTINUITY, or not from the window).
@@ -206,18 +212,29 @@ public final class Lander<Seam: LandingSeam> {
     /// read without it (`windowMissesStream`).
     public func setStreamEnabled(_ stream: Int32, _ enabled: Bool) {
         if enabled {
-            if disabledStreams.remove(stream) != nil { windowMissesStream() }
+            guard disabledStreams.remove(stream) != nil else { return }
+            hiddenThrough[stream] = window.lastDemuxed
+            windowMissesStream()
         } else if disabledStreams.insert(stream).inserted {
             endRun()
         }
     }
 
+    /// A packet host reads pass over: of a stream switched off, or buffered before it was
+    /// switched on again. An entry's answer only turns from no to yes at a switch-off
+    /// (which ends the run), so `unread` counts back exactly what the host got.
+    func hiddenFromHost(_ e: Entry) -> Bool {
+        if disabledStreams.isEmpty && hiddenThrough.isEmpty { return false }
+        if disabledStreams.contains(e.header.stream) { return true }
+        return hiddenThrough[e.header.stream].map { e.order <= $0 } ?? false
+    }
+
     /// Whether the host's next packet is in the window (no I/O): a packet after the cursor
-    /// of a stream that is not switched off.
+    /// the host is not to pass over.
     public var nextForHostIsBuffered: Bool {
         var i = window.cursor
         while i < window.count {
-            if !disabledStreams.contains(window.entries[i].header.stream) { return true }
+            if !hiddenFromHost(window.entries[i]) { return true }
             i += 1
         }
         return false
@@ -240,11 +257,12 @@ public final class Lander<Seam: LandingSeam> {
     /// The read position must be in place (`positionLost` false: `restoreReadPosition`).
     /// The cursor passes a packet only once `body` took it: a `body` that fails (no memory
     /// for the host's reference) leaves it next, so no packet is skipped unseen. Packets
-    /// of streams switched off are passed over (`disabledStreams`), never given to `body`.
+    /// of streams switched off, and those buffered before one was switched on again, are
+    /// passed over (`hiddenFromHost`), never given to `body`.
     public func nextForHost<R>(_ s: Seam, _ body: (Entry, _ owned: Bool) throws -> R) throws -> R? {
         while true {
             if let e = window.peekNext() {
-                if disabledStreams.contains(e.header.stream) { _ = window.takeNext(); continue }
+                if hiddenFromHost(e) { _ = window.takeNext(); continue }
                 let startsRun = stamp.discontinuityPending
                 let r = try body(e, false)
                 _ = window.takeNext()
@@ -258,7 +276,7 @@ public final class Lander<Seam: LandingSeam> {
                 window.reachedEOF()
                 return nil
             }
-            if disabledStreams.contains(e.header.stream) {
+            if hiddenFromHost(e) {
                 // Demuxed before the demuxer discarded the stream.
                 if appends {
                     window.append(e)

@@ -79,6 +79,9 @@ public struct PacketWindow<Packet> {
         return n
     }
 
+    /// The ordinal of the last packet the demuxer gave (`demuxed`; gaps count too).
+    public var lastDemuxed: UInt64 { demuxerOrder }
+
     /// The demuxer moved (a positioning) or its position is unknown (a failed read): the
     /// window no longer ends where the demuxer is, until it is emptied and refilled.
     public mutating func demuxerMoved() { demuxerOrder &+= 1 }

@@ -358,6 +358,44 @@ final class PacketOrderTests: XCTestCase {
         XCTAssertTrue(s.live.isEmpty)
     }
 
+    /// A stream switched on again: its packets already buffered stay passed over (seek.h:
+    /// "packets already buffered stay without it"), also those `unread` moved back over
+    /// while it was off (they were delivered in between, though the host never had them).
+    func testAStreamOnAgainLeavesItsBufferedPacketsOut() throws {
+        let p = Media.video(frames: 96, keyEvery: 12, audioEvery: 1)
+        let s = ScriptedSeam(p)
+        let l = Lander<ScriptedSeam>(facts: Media.facts(p))
+        _ = try l.seekableRange(s)
+        l.continuation = true
+        let f = p.filter { $0.stream == 0 }.compactMap(\.pts).sorted()
+        _ = try l.resolve(LandingRequest(target: Rational(f[30]), wantsKeyframe: false, keyframeWindow: nil, seekID: 1),
+                          s, shouldStop: { false })
+        l.setStreamEnabled(1, false)
+        func read(_ n: Int) throws -> [DemuxedPacket] {
+            var out: [DemuxedPacket] = []
+            for _ in 0..<n {
+                guard let h = try l.nextForHost(s, { e, owned -> DemuxedPacket in
+                    if owned { s.release(e.packet) }
+                    _ = l.stamp.nextFlags(presents: e.presents ?? e.header.dts, timeBase: l.stamp.referenceTimeBase)
+                    return e.header
+                }) else { break }
+                out.append(h)
+            }
+            return out
+        }
+        let got = try read(6)
+        l.unread(2)
+        XCTAssertFalse(l.positionLost)
+        l.setStreamEnabled(1, true)
+        XCTAssertEqual(try read(2), Array(got.suffix(2)), "what unread gave back, and no audio buffered meanwhile")
+        let more = try read(40)
+        XCTAssertTrue(more.contains { $0.stream == 1 }, "audio demuxed after it was switched on again comes")
+        let firstAudio = try XCTUnwrap(more.firstIndex { $0.stream == 1 })
+        XCTAssertTrue(more[..<firstAudio].allSatisfy { $0.stream == 0 })
+        l.close(s)
+        XCTAssertTrue(s.live.isEmpty)
+    }
+
     /// Scenarios per kind of media and continuation setting (FPX_PACKET_ORDER_SEEDS for more).
     static var seeds: UInt64 {
         ProcessInfo.processInfo.environment["FPX_PACKET_ORDER_SEEDS"].flatMap { UInt64($0) } ?? 4
