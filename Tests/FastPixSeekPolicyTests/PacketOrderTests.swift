@@ -317,11 +317,9 @@ final class PacketOrderTests: XCTestCase {
         }
     }
 
-    /// A stream switched off: host reads pass over its packets still in the window, and
-    /// `unread` counts only the packets the host got (it moved the cursor back by window
-    /// entries, so a packet of the stream switched off between them made it give back
-    /// the wrong ones).
-    func testUnreadCountsOnlyThePacketsTheHostGot() throws {
+    /// A lander landed on frame 30 of a file with an audio packet after each video packet,
+    /// continuation on: its window holds audio.
+    func landedWithAudioInTheWindow() throws -> (ScriptedSeam, Lander<ScriptedSeam>) {
         let p = Media.video(frames: 96, keyEvery: 12, audioEvery: 1)
         let s = ScriptedSeam(p)
         let l = Lander<ScriptedSeam>(facts: Media.facts(p))
@@ -330,20 +328,32 @@ final class PacketOrderTests: XCTestCase {
         let f = p.filter { $0.stream == 0 }.compactMap(\.pts).sorted()
         _ = try l.resolve(LandingRequest(target: Rational(f[30]), wantsKeyframe: false, keyframeWindow: nil, seekID: 1),
                           s, shouldStop: { false })
+        return (s, l)
+    }
+
+    /// Up to `n` host reads (stamped as the engine does); their headers.
+    func hostRead(_ l: Lander<ScriptedSeam>, _ s: ScriptedSeam, _ n: Int) throws -> [DemuxedPacket] {
+        var out: [DemuxedPacket] = []
+        for _ in 0..<n {
+            guard let h = try l.nextForHost(s, { e, owned -> DemuxedPacket in
+                if owned { s.release(e.packet) }
+                _ = l.stamp.nextFlags(presents: e.presents ?? e.header.dts, timeBase: l.stamp.referenceTimeBase)
+                return e.header
+            }) else { break }
+            out.append(h)
+        }
+        return out
+    }
+
+    /// A stream switched off: host reads pass over its packets still in the window, and
+    /// `unread` counts only the packets the host got (it moved the cursor back by window
+    /// entries, so a packet of the stream switched off between them made it give back
+    /// the wrong ones).
+    func testUnreadCountsOnlyThePacketsTheHostGot() throws {
+        let (s, l) = try landedWithAudioInTheWindow()
+        func read(_ n: Int) throws -> [DemuxedPacket] { try hostRead(l, s, n) }
         XCTAssertTrue(l.window.entries.contains { $0.header.stream == 1 }, "the window holds audio")
         l.setStreamEnabled(1, false)
-        func read(_ n: Int) throws -> [DemuxedPacket] {
-            var out: [DemuxedPacket] = []
-            for _ in 0..<n {
-                guard let h = try l.nextForHost(s, { e, owned -> DemuxedPacket in
-                    if owned { s.release(e.packet) }
-                    _ = l.stamp.nextFlags(presents: e.presents ?? e.header.dts, timeBase: l.stamp.referenceTimeBase)
-                    return e.header
-                }) else { break }
-                out.append(h)
-            }
-            return out
-        }
         let got = try read(8)
         XCTAssertEqual(got.count, 8)
         XCTAssertTrue(got.allSatisfy { $0.stream == 0 }, "no packet of the stream switched off")
@@ -362,27 +372,9 @@ final class PacketOrderTests: XCTestCase {
     /// "packets already buffered stay without it"), also those `unread` moved back over
     /// while it was off (they were delivered in between, though the host never had them).
     func testAStreamOnAgainLeavesItsBufferedPacketsOut() throws {
-        let p = Media.video(frames: 96, keyEvery: 12, audioEvery: 1)
-        let s = ScriptedSeam(p)
-        let l = Lander<ScriptedSeam>(facts: Media.facts(p))
-        _ = try l.seekableRange(s)
-        l.continuation = true
-        let f = p.filter { $0.stream == 0 }.compactMap(\.pts).sorted()
-        _ = try l.resolve(LandingRequest(target: Rational(f[30]), wantsKeyframe: false, keyframeWindow: nil, seekID: 1),
-                          s, shouldStop: { false })
+        let (s, l) = try landedWithAudioInTheWindow()
+        func read(_ n: Int) throws -> [DemuxedPacket] { try hostRead(l, s, n) }
         l.setStreamEnabled(1, false)
-        func read(_ n: Int) throws -> [DemuxedPacket] {
-            var out: [DemuxedPacket] = []
-            for _ in 0..<n {
-                guard let h = try l.nextForHost(s, { e, owned -> DemuxedPacket in
-                    if owned { s.release(e.packet) }
-                    _ = l.stamp.nextFlags(presents: e.presents ?? e.header.dts, timeBase: l.stamp.referenceTimeBase)
-                    return e.header
-                }) else { break }
-                out.append(h)
-            }
-            return out
-        }
         let got = try read(6)
         l.unread(2)
         XCTAssertFalse(l.positionLost)
@@ -439,7 +431,8 @@ final class PacketOrderTests: XCTestCase {
     }
 }
 
-/// A small deterministic generator (SplitMix64).
+/// A small deterministic generator (SplitMix64; the policy tests cannot import the CLI's or
+/// the core tests' copy).
 struct SplitMix {
     var state: UInt64
     init(_ seed: UInt64) { state = seed }
