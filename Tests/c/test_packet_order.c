@@ -38,6 +38,11 @@ static struct stats {
     long reads, disc, seeks, cancels, steps, audio_toggles, cont_toggles, unreads, unread_packets;
     long violations, bad, missing, interrupted, other_errors, eof, past_audio;
 } st;
+/* The packet's payload is valid until the next read or fpx_player_destroy (seek.h): the
+ * reader reads it under pk_mu, and main sets destroying under pk_mu before destroying. */
+static pthread_mutex_t pk_mu = PTHREAD_MUTEX_INITIALIZER;
+static int destroying;
+
 /* The audio stream as the toggler sets it: off from before it is disabled until after it
  * is enabled again; gen counts the calls (under mu). */
 static int audio_off, audio_gen;
@@ -102,7 +107,8 @@ static void *reader(void *arg)
     while (!flag_get(&stop_flag)) {
         fpx_packet pk = {.struct_size = sizeof(fpx_packet)};
         const gt_packet *g;
-        int off0, gen0, off1, gen1, excusable, rc;
+        int off0, gen0, off1, gen1, excusable, rc, gone;
+        uint32_t adler = 0;
         audio_state(&off0, &gen0);
         rc = fpx_player_read_packet(P, &pk);
         audio_state(&off1, &gen1);
@@ -118,6 +124,13 @@ static void *reader(void *arg)
             stat_add(rc == FPX_ERROR_INTERRUPTED ? &st.interrupted : &st.other_errors, 1);
             continue;
         }
+        pthread_mutex_lock(&pk_mu);
+        gone = destroying;
+        if (!gone)
+            adler = gt_adler32(pk.data, pk.size);
+        pthread_mutex_unlock(&pk_mu);
+        if (gone)
+            break;
         /* Packets of the audio stream demuxed while it was off are never returned, also
          * after it is on again ("packets already buffered stay without it"): they may be
          * missing from the order when it was off at any time since the run began. */
@@ -138,7 +151,7 @@ static void *reader(void *arg)
             continue;
         }
         if (g->pts != pk.pts || (pk.dts != FPX_NOPTS && g->dts != pk.dts) || g->size != pk.size ||
-            g->adler != gt_adler32(pk.data, pk.size)) {
+            g->adler != adler) {
             stat_add(&st.bad, 1);
             violation("not the file's packet (pts, dts, size or payload differ)", &pk, (long)g->order, prev);
         }
@@ -305,6 +318,7 @@ static void storm(const char *media, int full, long ms)
     CHECK(audio_stream >= 0);
     CHECK_OK(fpx_player_set_continuation(P, 0));
     flag_set(&stop_flag, 0);
+    destroying = 0;
     t0 = now_ns();
     pthread_create(&th[n++], NULL, reader, NULL);
     pthread_create(&th[n++], NULL, seeker, (void *)(uintptr_t)7);
@@ -316,6 +330,9 @@ static void storm(const char *media, int full, long ms)
     }
     sleep_ms(ms);
     /* Destroy in the middle of the storm: every thread then sees INVALID_HANDLE. */
+    pthread_mutex_lock(&pk_mu);
+    destroying = 1;
+    pthread_mutex_unlock(&pk_mu);
     CHECK_OK(fpx_player_destroy(P));
     flag_set(&stop_flag, 1);
     for (i = 0; i < n; i++)
