@@ -87,7 +87,7 @@ extension FFmpegEngine {
         let c = try Self.openContext(url: openURL, policy: openPolicy, options: openOptions, memoryIO: nil, gate: gate,
                                      ioGuard: ioGuard, guarded: true, findStreamInfo: false,
                                      checked: true, memoryEpoch: MemoryReserve.epoch)
-        for i in disabledStreams where i >= 0 && i < Int32(c.pointee.nb_streams) {
+        for i in lander.disabledStreams where i >= 0 && i < Int32(c.pointee.nb_streams) {
             c.pointee.streams[Int(i)]?.pointee.discard = AVDISCARD_ALL
         }
         if ctx != nil { avformat_close_input(&ctx) }
