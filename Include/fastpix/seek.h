@@ -1712,8 +1712,8 @@ FPX_API int fpx_player_set_stream_enabled(fpx_player *player, int stream_index, 
  * a paused host and for a playing one alike:
  * - the item is a file or an http(s) URL (HLS items always restart);
  * - the host read every packet since the last DISCONTINUITY in order, with
- *   nothing lost (no failed read, no stream enabled again, no read-ahead
- *   dropped: see fpx_player_unread_packets);
+ *   nothing lost (no failed read, no stream switched off or enabled again,
+ *   no read-ahead dropped: see fpx_player_unread_packets);
  * - the host's decoder cannot have returned a frame at or after the new
  *   landing: the landed frame's packet has not been read yet since that
  *   DISCONTINUITY (a decoder returns frames in presentation order, so it

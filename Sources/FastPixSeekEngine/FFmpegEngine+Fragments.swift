@@ -101,7 +101,7 @@ extension FFmpegEngine {
             if let old = ctx { ioGuard.watch(format: old) }
             throw error
         }
-        for i in disabledStreams where i >= 0 && i < Int32(c.pointee.nb_streams) {
+        for i in lander.disabledStreams where i >= 0 && i < Int32(c.pointee.nb_streams) {
             c.pointee.streams[Int(i)]?.pointee.discard = AVDISCARD_ALL
         }
         if ctx != nil { avformat_close_input(&ctx) }

@@ -158,9 +158,6 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
 
     deinit { close() }
 
-    /// Streams the host disabled (fpx_player_set_stream_enabled).
-    var disabledStreams: Set<Int32> = []
-
     public func close() {
         guard !closed else { return }
         closed = true

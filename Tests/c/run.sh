@@ -184,6 +184,34 @@ if [ "${FPX_SKIP_META:-0}" != 1 ]; then
     fi
 fi
 
+# ---- the packet-order storm (issue 26) ------------------------------------------------
+# A 120 s 320x180 H.264 (-bf 3 -g 50) + AAC MP4 made here (a few seconds of ultrafast x264)
+# and the csv ffprobe -show_packets writes of it (groundtruth.h's command): every packet the
+# storm reads is checked against that file. FPX_STRESS_SECONDS sets the storm's length
+# (default 40 s, about a minute with the encode; minutes by hand, see RELIABILITY.md).
+echo "# test_packet_order"
+PO=$TMP/packet_order
+PO_SECONDS=${FPX_STRESS_SECONDS:-40}
+mkdir -p "$PO"
+if ! ffmpeg -nostdin -v error -y -f lavfi -i testsrc2=size=320x180:rate=25 \
+    -f lavfi -i sine=frequency=440:sample_rate=48000 -t 120 -map 0:v -map 1:a \
+    -c:v libx264 -preset ultrafast -bf 3 -g 50 -pix_fmt yuv420p -c:a aac -b:a 48k "$PO/order.mp4" \
+    >"$TMP/packet_order.log" 2>&1 ||
+    ! ffprobe -v error -show_entries packet=stream_index,pts,dts,size,pos,flags,data_hash \
+        -show_data_hash adler32 -of csv=p=0 "$PO/order.mp4" >"$PO/order.csv" 2>>"$TMP/packet_order.log"; then
+    cat "$TMP/packet_order.log"
+    fail "test_packet_order: ffmpeg or ffprobe could not make the media and its packet list"
+elif ! $CC "${CFLAGS[@]}" Tests/c/test_packet_order.c -o "$TMP/test_packet_order" "${LDFLAGS[@]}" \
+    >"$TMP/test_packet_order.build" 2>&1; then
+    cat "$TMP/test_packet_order.build"
+    fail "test_packet_order: does not build"
+else
+    # Its own timeout: the storm's length and a margin (at least the usual one).
+    PO_TIMEOUT=$((PO_SECONDS + 90))
+    [ "$PO_TIMEOUT" -lt "$TIMEOUT" ] && PO_TIMEOUT=$TIMEOUT
+    TIMEOUT=$PO_TIMEOUT run_prog test_packet_order "$TMP/test_packet_order" "$PO/order.mp4" "$PO/order.csv" "$PO_SECONDS"
+fi
+
 # ---- libavcodec hosts (test-only dependency) -----------------------------------------
 # Tests/c/avc_*.c decode the packet stream with libavcodec, as a real host would. They
 # link libavcodec/libavutil through pkg-config; the library itself never does.
