@@ -1,12 +1,14 @@
 # FastPixSeek build. `make` builds build/lib/libfastpixseek.so.1 and build/bin/fpx-seek,
-# and is a no-op when no source changed (real file targets; the library and the tool
-# build in separate SwiftPM scratch directories, because their link flags differ and
-# sharing one .build/release would make each build undo the other).
+# and is a no-op when no source changed (real file targets). The library and the tool build
+# in one SwiftPM scratch directory with the same compile flags, so every Swift module they
+# share is compiled once: only their link flags differ (-Xlinker flags are not part of the
+# compile commands, so neither build recompiles or relinks what the other built).
 #
 # `make install PREFIX=/usr/local DESTDIR=...` installs what `make` built (it never
 # builds): the library (stripped, no RUNPATH), the header, fastpixseek.pc, the fpx-seek
 # tool and its man page. `make uninstall` removes exactly those files.
-# `make wheel` builds a Python wheel that carries the library (setuptools; see Bindings/python).
+# `make wheel` builds a Python wheel that carries the library and a demux-only LGPL FFmpeg
+# (manylinux; see Bindings/python); `make wheel-system` one for the system's FFmpeg 5.1.
 # `make check` runs every test (tools/test-all.sh, the CI entry point).
 # `make gen` regenerates every table of the ABI from Include/fastpix/seek.h
 # (tools/abi_gen.py: python3 and the toolchain's clang). The build never runs it:
@@ -45,8 +47,8 @@ include tools/abi-version.mk
 VERSION    := $(FPX_VERSION_MAJOR).$(FPX_VERSION_MINOR).$(FPX_VERSION_PATCH)
 OUT        := build
 MAP        := $(CURDIR)/Sources/FastPixSeek/fastpixseek.map
-LIB_SCRATCH := .build/lib
-CLI_SCRATCH := .build/cli
+# The one scratch directory of `make` (library and tool).
+SCRATCH    := .build/make
 LIB_FILE   := $(OUT)/lib/libfastpixseek.so.$(SOVERSION)
 CLI_FILE   := $(OUT)/bin/fpx-seek
 UNINST_PC  := $(OUT)/lib/fastpixseek-uninstalled.pc
@@ -56,12 +58,15 @@ UNINST_PC  := $(OUT)/lib/fastpixseek-uninstalled.pc
 # lld, unlike gold, keeps the Swift symbols made local by the version script out
 # of .dynsym entirely. --disable-local-rpath: no RUNPATH [$ORIGIN] (the library
 # and the tool need nothing from their own directory).
-SWIFT_COMMON_FLAGS := -c release --disable-local-rpath -Xswiftc -static-stdlib
-SWIFT_LIB_FLAGS := $(SWIFT_COMMON_FLAGS) --scratch-path $(LIB_SCRATCH) -Xswiftc -use-ld=lld \
-	-Xlinker --version-script=$(MAP) \
+# SWIFT_COMMON_FLAGS (every -Xswiftc flag included) must be the same for both products:
+# a different compile flag would make each build recompile every module the other compiled.
+SWIFT_RELEASE_FLAGS := -c release --disable-local-rpath -Xswiftc -static-stdlib -Xswiftc -use-ld=lld
+SWIFT_LIB_LINK_FLAGS := -Xlinker --version-script=$(MAP) \
 	-Xlinker -soname=libfastpixseek.so.$(SOVERSION) \
 	-Xlinker -z -Xlinker nodelete
-SWIFT_CLI_FLAGS := $(SWIFT_COMMON_FLAGS) --scratch-path $(CLI_SCRATCH)
+SWIFT_COMMON_FLAGS := $(SWIFT_RELEASE_FLAGS) --scratch-path $(SCRATCH)
+SWIFT_LIB_FLAGS := $(SWIFT_COMMON_FLAGS) $(SWIFT_LIB_LINK_FLAGS)
+SWIFT_CLI_FLAGS := $(SWIFT_COMMON_FLAGS)
 # Extra flags from the environment (debian/rules passes the hardening LDFLAGS).
 SWIFT_EXTRA_FLAGS ?=
 
@@ -88,11 +93,11 @@ cli: $(CLI_FILE)
 
 $(LIB_FILE): $(LIB_SRC)
 	$(SWIFT_CHECK)
-	@rm -f $(LIB_SCRATCH)/release/libfastpixseek.so  # relink: SwiftPM does not see the version script change
+	@rm -f $(SCRATCH)/release/libfastpixseek.so  # relink: SwiftPM does not see the version script change
 	$(call TOUCH_IF_HEADER_NEWER,Sources/FastPixSeek/*.swift)
 	$(SWIFT_RUN) build $(SWIFT_LIB_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fastpixseek
 	@mkdir -p $(OUT)/lib
-	cp -f $(LIB_SCRATCH)/release/libfastpixseek.so $(OUT)/lib/.libfastpixseek.so.tmp
+	cp -f $(SCRATCH)/release/libfastpixseek.so $(OUT)/lib/.libfastpixseek.so.tmp
 	mv -f $(OUT)/lib/.libfastpixseek.so.tmp $@
 
 $(OUT)/lib/libfastpixseek.so: | $(LIB_FILE)
@@ -109,7 +114,7 @@ $(CLI_FILE): $(CLI_SRC)
 	$(call TOUCH_IF_HEADER_NEWER,Sources/fpx-seek/*.swift)
 	$(SWIFT_RUN) build $(SWIFT_CLI_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fpx-seek
 	@mkdir -p $(OUT)/bin
-	cp -f $(CLI_SCRATCH)/release/fpx-seek $(OUT)/bin/.fpx-seek.tmp
+	cp -f $(SCRATCH)/release/fpx-seek $(OUT)/bin/.fpx-seek.tmp
 	mv -f $(OUT)/bin/.fpx-seek.tmp $@
 
 # install never builds: it installs what `make` built, or stops with one line.
@@ -190,7 +195,7 @@ clean:
 lib: $(OUT)/.map-stamp
 $(OUT)/.map-stamp: $(MAP)
 	@mkdir -p $(OUT)
-	rm -f .build/release/libfastpixseek.so
+	rm -f $(SCRATCH)/release/libfastpixseek.so
 	@touch $@
 # ---- memsafe: sanitizer builds (make test-asan, make test-tsan) ---------------
 # The library is built with the sanitizer into build/asan/lib or build/tsan/lib
