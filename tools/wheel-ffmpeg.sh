@@ -33,9 +33,10 @@
 # - zlib (compressed Matroska tracks and MOV headers).
 # No --enable-gpl, no --enable-nonfree: tools/wheel-check.py fails the wheel otherwise.
 #
-# Patches (tools/wheel-ffmpeg-patches/, shipped in the wheel): without a decoder, H.264 and
-# HEVC streams get the deepest reorder depth (16) instead of 0 (with 0 libavformat made up
-# dts = pts in Matroska, and landings could be a frame early).
+# Patches (tools/wheel-ffmpeg-patches/, shipped in the wheel): without a decoder nothing learns
+# a stream's reorder depth, and with 0 libavformat made up dts = pts in Matroska (landings a
+# frame early). 0001: H.264 and HEVC streams start with the deepest depth (16); 0002: the
+# H.264 and HEVC parsers set the real one from the SPS where a stream is parsed.
 #
 # Symbol versions are renamed (LIBAVFORMAT_59 -> FPX_LIBAVFORMAT_59, ...), so that a system
 # FFmpeg or PyAV's in the same process can never satisfy the library's references, even one
