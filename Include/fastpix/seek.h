@@ -78,6 +78,17 @@
  * time t is the frame with the largest pts <= t; its presentation interval is
  * [pts, next frame's pts).
  *
+ * Raw PCM (WAV, AIFF, CAF, PCM in MP4/MOV: any interleaved PCM reference
+ * stream timed in samples, time base 1/sample_rate) has no frames of its own:
+ * libavformat cuts its packets wherever it starts reading. Every sample is a
+ * frame there: a seek lands on the sample whose interval holds the target
+ * (floor(t x sample_rate), exact for any precision), whatever was read before,
+ * and the host's packets start at whichever packet holds it, flagged
+ * DISCONTINUITY, and DECODE_ONLY with trim_samples (the samples before the
+ * landing) when the landing is inside it (see "Landing on the packet
+ * stream"). The seekable range ends at the last sample. Such a seek is
+ * decided without I/O (packets_read 0); the first read positions.
+ *
  * exact and `ffmpeg -ss t`. An exact seek lands on the frame covering t:
  * the frame on screen at t, as AVFoundation and mpv present it. `ffmpeg -ss
  * t` (decoding and dropping the frames before t) starts at the first frame
@@ -288,17 +299,38 @@
  * playlists as downloaded, the parsed segment table, packet copies,
  * FFmpeg's own buffers -- are allocated through paths that fail with
  * FPX_ERROR_NO_MEMORY (FPX_ERROR_TOO_LARGE past a cap) as the item's or the
- * call's error. What can still abort the process is the Swift runtime the library
- * is written in: its own allocations (a player, an event, a string, a small
- * array; the frame grid and the keyframe index, which grow by an entry of
- * 16 to 24 bytes per frame learned) have no failure path. When one of them
- * fails because the process has no memory left at all (malloc returns
- * NULL: a low RLIMIT_AS / ulimit -v, a cgroup memory limit without
- * overcommit, vm.overcommit_memory=2), the runtime writes "Fatal error:
- * failed to allocate ..." on stderr and aborts the process (SIGABRT). Under
- * Linux's default overcommit, exhaustion ends in the OOM killer instead. A
- * host that must outlive memory exhaustion runs the library in a process it
- * can restart.
+ * call's error. The Swift runtime the library is written in has no failure
+ * path for its own allocations (a player, an event, a string, a small array,
+ * type metadata; the frame grid and the keyframe index, which grow by an
+ * entry of 16 to 24 bytes per frame learned). So the library holds 8 MiB of
+ * address space in reserve (mapped at the first fpx_player_create, never
+ * touched: no resident memory) and allocates the runtime's memory through
+ * its own allocator: when the process has no memory left at all (malloc
+ * returns NULL: a low RLIMIT_AS / ulimit -v, a cgroup memory limit without
+ * overcommit, vm.overcommit_memory=2), the allocation that failed releases
+ * the reserve and is tried again, so the work under way goes on; from then
+ * on fpx_player_create, every open (the item FAILED) and every seek the
+ * player's worker runs (outcome FPX_FINISH_FAILED) fail with
+ * FPX_ERROR_NO_MEMORY until the reserve can be taken again, once memory is
+ * freed (players destroyed). An open, a seek or a fpx_player_read_packet
+ * during which the reserve was released, or that ends while it cannot be
+ * taken again, and that fails with FPX_ERROR_INVALID_DATA,
+ * FPX_ERROR_IO, FPX_ERROR_NO_STREAM, FPX_ERROR_UNSUPPORTED or
+ * FPX_ERROR_INTERNAL reports FPX_ERROR_NO_MEMORY instead (libavformat
+ * reports some of its allocation failures as a missing protocol or invalid
+ * data). An allocation of the runtime that fails again with the reserve
+ * gone -- several threads running out at once -- still ends the process:
+ * the library writes "Fatal error: failed to allocate N bytes of memory
+ * with alignment A" on stderr (without allocating) and aborts it (SIGABRT). What the library cannot
+ * vouch for is FFmpeg's own code: libavformat, and the libavcodec decoders
+ * that avformat_find_stream_info runs during an open, turn most of their
+ * allocation failures into AVERROR(ENOMEM), not every one (with FFmpeg 5.1
+ * a call through a NULL pointer inside libavcodec, SIGSEGV, was seen once
+ * in 75 runs of 1,000 players at 512 MiB to 1 GiB; see RELIABILITY.md).
+ * Under Linux's default overcommit, exhaustion ends in the OOM killer
+ * instead. The threads the library starts have 1 MiB stacks, whatever
+ * RLIMIT_STACK says. A host that must outlive memory exhaustion runs the
+ * library in a process it can restart.
  *
  * Running out of file descriptors is reported as such, never as
  * FPX_ERROR_NO_MEMORY or FPX_ERROR_IO: when the process (EMFILE, its
@@ -1162,7 +1194,8 @@ typedef struct fpx_packet {
     /** Audio packets that straddle the landing (pts < landing < pts +
      *  duration): how many samples at the start of this packet's decoded frame
      *  present before the landing, ceil((landing - pts) x sample_rate), exact.
-     *  0 for every other packet. */
+     *  On the reference stream only raw PCM lands inside a packet (see "The
+     *  frame grid"). 0 for every other packet. */
     int64_t trim_samples;
     int landed_stream_index; /**< the stream of landed_pts; -1 before any landed seek */
     /** Added in 0.4.0: item time 0 on this packet's timestamp timeline, as a
@@ -1647,8 +1680,8 @@ FPX_API int fpx_player_set_stream_enabled(fpx_player *player, int stream_index, 
  * a paused host and for a playing one alike:
  * - the item is a file or an http(s) URL (HLS items always restart);
  * - the host read every packet since the last DISCONTINUITY in order, with
- *   nothing lost (no failed read, no stream enabled again, no read-ahead
- *   dropped: see fpx_player_unread_packets);
+ *   nothing lost (no failed read, no stream switched off or enabled again,
+ *   no read-ahead dropped: see fpx_player_unread_packets);
  * - the host's decoder cannot have returned a frame at or after the new
  *   landing: the landed frame's packet has not been read yet since that
  *   DISCONTINUITY (a decoder returns frames in presentation order, so it

@@ -128,8 +128,11 @@ extension Player {
         // No lock per packet: stopReason (supersede, cancel, destroy) sets the request's flag.
         let cancel = req.cancel
         let shouldStop: () -> Bool = { cancel.isSet }
+        let memoryEpoch = MemoryReserve.epoch
         withEngine(engine) {
             do {
+                // No seek starts without the allocation reserve (seek.h section 6).
+                guard MemoryReserve.ensure() else { throw ErrorCode.noMemory }
                 let range = try engine.seekableRange()
                 var request = try Self.landingRequest(req, timeline: timeline, range: range, clamp: &clamp,
                                                       tolerance: &tolerance)
@@ -142,6 +145,9 @@ extension Player {
             } catch {
                 failure = .internal
             }
+            // While the process is out of memory, what libavformat made of an allocation
+            // failure is FPX_ERROR_NO_MEMORY (seek.h section 6).
+            if let f = failure { failure = MemoryReserve.classify(f, since: memoryEpoch) }
         }
         m.locked {
             if let stop = req.stopReason ?? (destroyed ? .cancelled : nil) {

@@ -47,19 +47,20 @@ enum HLSFetch {
                       range: HLSByteRange? = nil, stop: (() -> Bool)? = nil,
                       into out: FallibleBuffer<UInt8> = FallibleBuffer<UInt8>()) throws -> FallibleBuffer<UInt8> {
         try ProtocolGate.check(url, policy: g.policy.protocols, fromRemote: fromRemote)
+        let memoryEpoch = MemoryReserve.epoch
         var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
         var opts: OpaquePointer?
         if let t = g.timeoutNanoseconds, t > 0 {
-            av_dict_set(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))), 0)
+            try setOption(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))))
         }
-        av_dict_set(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols), 0)
+        try setOption(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols))
 
         g.begin(stop: stop)
         defer { g.end() }
         var io: UnsafeMutablePointer<AVIOContext>?
         let ret = avio_open2(&io, url, AVIO_FLAG_READ, &cb, &opts)
         av_dict_free(&opts)
-        guard ret >= 0, let ctx = io else { throw g.error(for: ret) }
+        guard ret >= 0, let ctx = io else { throw openError(ret, guard: g, checked: true, epoch: memoryEpoch) }
         defer { avio_closep(&io) }
         // A byte range: seek to it (a Range request over http, lseek for files).
         if let r = range, r.offset > 0 {
