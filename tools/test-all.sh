@@ -78,6 +78,14 @@ if (
 step "Makefile: make && make is a no-op, install never builds, uninstall removes all"
 bash Tests/packaging/test-make.sh || failed+=("Makefile test")
 
+# The self-contained wheel: minutes on a cold cache (FFmpeg from source, the library again),
+# so by hand before a release, not in every CI run: FPX_TEST_WHEEL=1, with
+# FPX_WHEEL_ROOTS="DIR..." naming Debian roots without FFmpeg (see the script).
+if [ "${FPX_TEST_WHEEL:-0}" = 1 ]; then
+  step "the self-contained wheel (make wheel; Tests/packaging/test-wheel.sh $FPX_WHEEL_ROOTS)"
+  bash Tests/packaging/test-wheel.sh || failed+=("wheel test")
+fi
+
 step "pytest under build/venv's python (ffprobe ground truth, CLI, HTTP, live HLS, bindings, newest PyAV)"
 echo "PyAV $("$venv/bin/python" -c 'import av; print(av.__version__)') in $venv"
 "$venv/bin/python" -m pytest -q -p no:cacheprovider || failed+=("pytest")

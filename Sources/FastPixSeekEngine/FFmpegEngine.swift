@@ -108,7 +108,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         let tb = st.pointee.time_base
         let num = tb.num > 0 ? tb.num : 1, den = tb.den > 0 ? tb.den : 1
         ticksPerSecond = max(1, Int64((Int128(den) + Int128(num) - 1) / Int128(num)))
-        let videoDelay = Int(max(0, st.pointee.codecpar.pointee.video_delay))
+        let videoDelay = Self.reorderDepth(st.pointee.codecpar)
         let primingRate = st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
             ? max(0, st.pointee.codecpar.pointee.sample_rate) : 0
         let audioStart = primingRate > 0 && st.pointee.start_time != fpx_av_nopts_value() ? st.pointee.start_time : nil
@@ -254,6 +254,21 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             var pp: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&pp)
         }
+    }
+
+    /// The most frames a video decoder may hold back (H.264's and HEVC's largest DPB).
+    static let maxReorderDepth = 16
+
+    /// The stream's reorder depth. `video_delay` is what avformat_find_stream_info learned
+    /// from the codec's decoder; an FFmpeg without that decoder (the wheel's demux-only
+    /// build has none) leaves it 0 even for a stream that reorders, so the depth is then
+    /// unknown and the largest one a decoder may have is assumed (a few more packets read
+    /// where packets carry no dts, instead of a landing on the wrong frame).
+    static func reorderDepth(_ par: UnsafeMutablePointer<AVCodecParameters>) -> Int {
+        let known = Int(max(0, par.pointee.video_delay))
+        guard known == 0, par.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
+              avcodec_find_decoder(par.pointee.codec_id) == nil else { return known }
+        return maxReorderDepth
     }
 
     static func pts(_ p: UnsafeMutablePointer<AVPacket>) -> Int64? {

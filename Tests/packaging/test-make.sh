@@ -10,7 +10,11 @@
 #   4. `make install` to a prefix the loader does not search prints the one line a user
 #      needs (LD_LIBRARY_PATH); a staged (DESTDIR) install prints nothing;
 #   5. a Swift build leaves nothing in $TMPDIR (SwiftPM's lock files and
-#      TemporaryDirectory.* go to .build/tmp).
+#      TemporaryDirectory.* go to .build/tmp);
+#   6. with FPX_TEST_MAKE_ONCE=1 (a clean build, minutes: by hand, not in CI): each Swift
+#      module is compiled once for the library and the tool (issue 27.5): from an empty
+#      scratch directory `make lib` compiles the shared modules and `make cli` then compiles
+#      only the tool's own module.
 # Prints "ok"/"FAIL" lines and a summary; exit status 0 only when nothing failed.
 set -u
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -110,6 +114,21 @@ mkdir -p "$T"
 touch Sources/FastPixSeek/fastpixseek.map
 TMPDIR=$T make -s lib >"$TMP/relink.log" 2>&1 || { cat "$TMP/relink.log"; fail "relink failed"; }
 if [ -z "$(ls -A "$T")" ]; then pass "a Swift build leaves nothing in \$TMPDIR"; else fail "left in \$TMPDIR: $(ls -A "$T" | head -n 5 | tr '\n' ' ')"; fi
+
+# 6. Each module compiled once (by hand: FPX_TEST_MAKE_ONCE=1).
+if [ "${FPX_TEST_MAKE_ONCE:-0}" = 1 ]; then
+    rm -rf .build/make "$LIB" "$CLI"
+    t0=$(date +%s); make lib >"$TMP/once-lib.log" 2>&1 || { tail -n 20 "$TMP/once-lib.log"; fail "make lib"; }
+    t1=$(date +%s); make cli >"$TMP/once-cli.log" 2>&1 || { tail -n 20 "$TMP/once-cli.log"; fail "make cli"; }
+    t2=$(date +%s)
+    for m in FastPixSeekPolicy FastPixSeekCore FastPixSeekEngine; do
+        nl=$(grep -c "Compiling $m " "$TMP/once-lib.log"); nc=$(grep -c "Compiling $m " "$TMP/once-cli.log")
+        if [ "$nl" -ge 1 ] && [ "$nc" = 0 ]; then pass "$m compiled by make lib, not again by make cli"
+        else fail "$m: compiled $nl times by make lib, $nc times by make cli"; fi
+    done
+    if grep -q "Compiling fpx_seek " "$TMP/once-cli.log"; then pass "make cli compiled the tool's own module (lib $((t1 - t0)) s, cli $((t2 - t1)) s)"
+    else fail "make cli compiled no fpx-seek module: $(grep Compiling "$TMP/once-cli.log" | head -n 3)"; fi
+fi
 
 # The man page (what make install installs) renders without warnings and keeps what it says.
 if command -v man >/dev/null; then

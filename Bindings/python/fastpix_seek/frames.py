@@ -140,8 +140,8 @@ def _pyav() -> Any:
         from . import pyav
     except ImportError as e:
         raise ImportError("Player.frame_at / frames_at decode with PyAV, which is not "
-                          "installed: pip install 'av>=10' (or 'fastpix-seek[pyav]'), or on "
-                          "Debian apt install python3-av") from e
+                          "installed: pip install 'av>=10', or on Debian apt install "
+                          "python3-av") from e
     return pyav
 
 

@@ -5,8 +5,8 @@ LD_LIBRARY_PATH unless stated, cwd outside the checkout) on an *installed* copy 
 package, and asks it which file it loaded (the binding's library_path, cross-checked with
 /proc/self/maps) and which lookup step found it (library_found_by):
 
-* the wheel from `make wheel` (setuptools' bdist_wheel through `pip wheel`, METADATA from
-  pyproject.toml) carries the library as package data and loads that copy first, even when
+* the wheel from `make wheel-system` (setuptools' bdist_wheel through `pip wheel`, METADATA
+  from pyproject.toml) carries the library as package data and loads that copy first, even when
   LD_LIBRARY_PATH offers another one;
 * `pip install Bindings/python`, with the library installed by `make install` under a
   prefix the loader does not search, finds it through `pkg-config --variable=libdir`.
@@ -74,14 +74,14 @@ def _pyproject() -> dict:
 
 
 def test_wheel_carries_the_library_and_loads_it_first(tmp_path, library, fixtures_dir):
-    out = subprocess.run(["make", "-s", "-C", str(REPO), "wheel", f"PYTHON={sys.executable}",
+    out = subprocess.run(["make", "-s", "-C", str(REPO), "wheel-system", f"PYTHON={sys.executable}",
                           "PIP_WHEEL_FLAGS=--no-build-isolation --no-index"],
                          capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
     wheel = Path(REPO / out.stdout.strip().splitlines()[-1])
     plat = sysconfig.get_platform().replace("-", "_")
     assert wheel.name == f"fastpix_seek-{VERSION}-py3-none-{plat}.whl"
-    assert not (REPO / "build" / "wheel" / "src").exists()
+    assert not (REPO / "build" / "wheel-system" / "src").exists()
     import zipfile
     with zipfile.ZipFile(wheel) as z:
         names = z.namelist()
