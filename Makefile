@@ -13,7 +13,8 @@
 # the generated files are committed, and the tests fail when one is stale.
 #
 # The Swift toolchain: SWIFT names the `swift` driver: $(SWIFT_TOOLCHAIN)/usr/bin/swift
-# when SWIFT_TOOLCHAIN is set, else `swift` on PATH, else /opt/swift/usr/bin/swift.
+# when SWIFT_TOOLCHAIN is set, else `swift` on PATH, else Debian 13's swiftlang
+# (/usr/libexec/swift/bin/swift), else /opt/swift/usr/bin/swift.
 
 PREFIX     ?= /usr/local
 # Debian and derivatives: the multiarch directory (/usr/lib/x86_64-linux-gnu, ...).
@@ -30,7 +31,7 @@ STRIP      ?= strip --strip-unneeded --remove-section=.comment --remove-section=
 ifdef SWIFT_TOOLCHAIN
 SWIFT      ?= $(SWIFT_TOOLCHAIN)/usr/bin/swift
 else
-SWIFT      ?= $(or $(shell command -v swift 2>/dev/null),/opt/swift/usr/bin/swift)
+SWIFT      ?= $(or $(shell command -v swift 2>/dev/null),$(wildcard /usr/libexec/swift/bin/swift),/opt/swift/usr/bin/swift)
 endif
 # `make wheel` needs pip and setuptools: the test venv's python (tools/deps.sh --test makes
 # build/venv) when there is one, else python3 (Debian's has no pip unless python3-pip).
