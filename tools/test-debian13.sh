@@ -45,7 +45,7 @@ mirror=${FPX_DEB13_MIRROR:-http://deb.debian.org/debian}
 case "$(cd "$(dirname "$dir")" 2>/dev/null && pwd)/" in
   "$src"/*) echo "test-debian13: FPX_DEB13_DIR=$dir is inside the checkout; put it outside" >&2; exit 2 ;;
 esac
-mkdir -p "$dir/apt-archives/partial"
+mkdir -p "$dir/apt-archives/partial" "$dir/debootstrap-cache"
 t0=$SECONDS
 phase() { echo; echo "=== debian13: $1 (t=$((SECONDS - t0))s)"; }
 times=()
@@ -67,7 +67,7 @@ base=$dir/base
 if [ ! -x "$base/usr/bin/apt-get" ]; then
   phase "debootstrap --variant=minbase trixie $base ($mirror)"
   rm -rf "$base.tmp"
-  timed debootstrap debootstrap --variant=minbase --cache-dir="$dir/apt-archives" trixie "$base.tmp" "$mirror" >"$dir/debootstrap.log" 2>&1 ||
+  timed debootstrap debootstrap --variant=minbase --cache-dir="$dir/debootstrap-cache" trixie "$base.tmp" "$mirror" >"$dir/debootstrap.log" 2>&1 ||
     { tail -n 20 "$dir/debootstrap.log"; exit 1; }
   mv "$base.tmp" "$base"
 fi
