@@ -124,7 +124,7 @@ in_root() {  # a clean environment: nothing of the host's PATH, toolchain or Pyt
 phase "clone $(git rev-parse --short HEAD) into $root/root/fastpixseek"
 git bundle create -q "$root/tmp/fastpixseek.bundle" HEAD
 timed apt-git in_root sh -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends git ca-certificates >/dev/null'
-in_root sh -c 'rm -rf /root/fastpixseek && git -c advice.detachedHead=false clone -q /tmp/fastpixseek.bundle /root/fastpixseek && rm /tmp/fastpixseek.bundle &&
+in_root sh -c 'rm -rf /root/fastpixseek && git -c advice.detachedHead=false -c init.defaultBranch=main clone -q /tmp/fastpixseek.bundle /root/fastpixseek && rm /tmp/fastpixseek.bundle &&
   cd /root/fastpixseek && git log -1 --format="commit %h %s"'
 in_root sh -c '. /etc/os-release; echo "$PRETTY_NAME"'
 
