@@ -99,10 +99,15 @@ $(LIB_FILE): $(LIB_SRC)
 $(OUT)/lib/libfastpixseek.so: | $(LIB_FILE)
 	ln -sf libfastpixseek.so.$(SOVERSION) $@
 
+# fastpixseek.pc requires the FFmpeg majors this build compiles against (pkg-config).
+ffmpeg_major = $(shell pkg-config --modversion $(1) 2>/dev/null | cut -d. -f1)
+PC_FFMPEG_SED = $(foreach l,libavformat libavcodec libavutil,-e 's|@$(l)_MAJOR@|$(call ffmpeg_major,$(l))|' \
+	-e 's|@$(l)_NEXT@|$(shell expr $(call ffmpeg_major,$(l)) + 1)|')
+
 $(UNINST_PC): fastpixseek.pc.in Include/fastpix/seek.h
 	@mkdir -p $(OUT)/lib
 	sed -e 's|@PREFIX@|$(CURDIR)/$(OUT)|' -e 's|@LIBDIR@|$(CURDIR)/$(OUT)/lib|' \
-	    -e 's|@INCLUDEDIR@|$(CURDIR)/Include|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@INCLUDEDIR@|$(CURDIR)/Include|' -e 's|@VERSION@|$(VERSION)|' $(PC_FFMPEG_SED) \
 	    fastpixseek.pc.in > $@
 
 $(CLI_FILE): $(CLI_SRC)
@@ -123,7 +128,7 @@ install:
 	ln -sf libfastpixseek.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libfastpixseek.so
 	install -m 0644 Include/fastpix/seek.h $(DESTDIR)$(INCLUDEDIR)/fastpix/seek.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $(PC_FFMPEG_SED) \
 	    fastpixseek.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/fastpixseek.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/fastpixseek.pc
 	install -m 0755 $(CLI_FILE) $(DESTDIR)$(BINDIR)/fpx-seek
