@@ -1,26 +1,28 @@
-# tools/swift-env.sh -- sourced (never run) by tools/*.sh and .ci/run: puts a Swift 6
-# toolchain's bin directory first on PATH when `swift` is not on PATH yet, so that `make`,
-# `swift test` and the toolchain's clang (sanitizer builds) are found the same way everywhere.
+# tools/swift-env.sh -- sourced (never run) by tools/*.sh: puts a Swift 6 toolchain's bin
+# directory first on PATH when `swift` on PATH is not one, so that `make`, `swift test` and
+# the toolchain's clang (sanitizer builds) are found the same way everywhere.
 #
-# Where a toolchain is looked for, first found wins:
+# Where a toolchain is looked for, first found wins (a `swift` counts when swift-frontend
+# sits beside the file it resolves to: python3-swiftclient's /usr/bin/swift does not):
 #   1. $SWIFT_TOOLCHAIN/usr/bin (a swift.org toolchain unpacked anywhere, as debian/rules takes it)
-#   2. `swift` already on PATH (nothing changes)
-#   3. /usr/libexec/swift/bin: Debian 13's `swiftlang` package (6.0.3), which links only
-#      swiftc, swift-build and swift-run into /usr/bin, not the `swift` driver itself
+#   2. `swift` on PATH (nothing changes)
+#   3. /usr/libexec/swift/bin: Debian 13's `swiftlang` (6.0.3). Its postinst links
+#      /usr/bin/swift there, unless the debconf question swiftlang/link_swift was answered
+#      no or /usr/bin/swift was another program's (python3-swiftclient's)
 #   4. /opt/swift/usr/bin: the swift.org tarball where README (Debian 12) unpacks it
 # Sets FPX_SWIFT to the driver found (empty when none).
-fpx_swift_dirs=()
-[ -n "${SWIFT_TOOLCHAIN:-}" ] && fpx_swift_dirs+=("$SWIFT_TOOLCHAIN/usr/bin")
+fpx_is_swift() { [ -n "$1" ] && [ -x "$1" ] && [ -x "$(dirname "$(readlink -f "$1")")/swift-frontend" ]; }
 FPX_SWIFT=""
-for fpx_d in "${fpx_swift_dirs[@]}" PATH /usr/libexec/swift/bin /opt/swift/usr/bin; do
+for fpx_d in ${SWIFT_TOOLCHAIN:+"$SWIFT_TOOLCHAIN/usr/bin"} PATH /usr/libexec/swift/bin /opt/swift/usr/bin; do
   if [ "$fpx_d" = PATH ]; then
-    FPX_SWIFT=$(command -v swift 2>/dev/null || true)
-    [ -n "$FPX_SWIFT" ] && break
-  elif [ -x "$fpx_d/swift" ]; then
+    fpx_s=$(command -v swift 2>/dev/null || true)
+    fpx_is_swift "$fpx_s" && { FPX_SWIFT=$fpx_s; break; }
+  elif fpx_is_swift "$fpx_d/swift"; then
     FPX_SWIFT=$fpx_d/swift
-    case ":$PATH:" in *":$fpx_d:"*) ;; *) PATH="$fpx_d:$PATH"; export PATH ;; esac
+    PATH="$fpx_d:$PATH"
+    export PATH
     break
   fi
 done
-unset fpx_d fpx_swift_dirs
+unset fpx_d fpx_s
 export FPX_SWIFT
