@@ -19,7 +19,7 @@
 #   tarball for Debian 12 (e.g. to /opt/swift) first; this script stops with one line saying so.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-user_swift=$(command -v swift 2>/dev/null || true)
+user_path=$PATH
 . tools/swift-env.sh
 want_test=0
 [ "${1:-}" = "--test" ] && want_test=1
@@ -72,7 +72,7 @@ case "$swift_version" in
   *) echo "deps: the Swift toolchain at '${FPX_SWIFT:-}' is '${swift_version:-not runnable}': FastPixSeek needs Swift 6.0 or newer" >&2
      exit 1 ;;
 esac
-[ "$FPX_SWIFT" = "$user_swift" ] ||
+[ "$(PATH=$user_path command -v swift 2>/dev/null || true)" = "$FPX_SWIFT" ] ||
   echo "deps: Swift $swift_version at $FPX_SWIFT (make and tools/*.sh find it there; to call swift yourself: export PATH=$(dirname "$FPX_SWIFT"):\$PATH)"
 
 [ "$want_test" = 1 ] || exit 0

@@ -138,7 +138,6 @@ if timed quickstart in_root bash -c 'cd /root/fastpixseek && bash tools/quicksta
 else
   tail -n 40 "$dir/quickstart.log"; failed+=(quickstart); status=1
 fi
-in_root sh -c 'echo "swiftlang $(dpkg-query -W -f="\${Version}" swiftlang), libavformat-dev $(dpkg-query -W -f="\${Version}" libavformat-dev), python3-av $(dpkg-query -W -f="\${Version}" python3-av 2>/dev/null || echo none)"'
 
 # ---- README's second command (whole) or its short form ----------------------------------
 if [ "$status" -eq 0 ]; then
@@ -172,6 +171,7 @@ if [ "$status" -eq 0 ]; then
   fi
 fi
 
+in_root sh -c 'echo "swiftlang $(dpkg-query -W -f="\${Version}" swiftlang), libavformat-dev $(dpkg-query -W -f="\${Version}" libavformat-dev), python3-av $(dpkg-query -W -f="\${Version}" python3-av 2>/dev/null || echo none)"'
 phase "run times"
 printf '    %s\n' "${times[@]}"
 echo "    total $((SECONDS - t0))s  (logs: $dir/*.log)"
