@@ -95,7 +95,13 @@ else
   timed copy-root cp -a "$base" "$root"
 fi
 cp /etc/resolv.conf "$root/etc/resolv.conf"
-# pip (the test venv) verifies PyPI's certificate before ca-certificates is installed.
+# The certificate authorities this host trusts on top of Debian's (a TLS-inspecting proxy's,
+# say) go where the root's ca-certificates picks them up (update-ca-certificates), and pip in
+# the test venv is pointed at the system bundle (its own certifi bundle lacks them).
+if [ -d /usr/local/share/ca-certificates ]; then
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp -r /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/"
+fi
 mkdir -p "$root/etc/ssl/certs"
 [ -f "$root/etc/ssl/certs/ca-certificates.crt" ] || cp /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/"
 cat >"$root/etc/apt/sources.list" <<EOF
@@ -117,13 +123,15 @@ for m in proc sys dev dev/pts var/cache/apt/archives; do
 done
 in_root() {  # a clean environment: nothing of the host's PATH, toolchain or Python leaks in
   chroot "$root" env -i HOME=/root LANG=C.UTF-8 TERM=dumb CI="${CI:-}" DEBIAN_FRONTEND=noninteractive \
+    PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_DEFAULT_TIMEOUT=180 \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
 }
 
 # ---- a clean clone of HEAD ---------------------------------------------------------------
 phase "clone $(git rev-parse --short HEAD) into $root/root/fastpixseek"
 git bundle create -q "$root/tmp/fastpixseek.bundle" HEAD
-timed apt-git in_root sh -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends git ca-certificates >/dev/null'
+timed apt-git in_root sh -c 'apt-get update -qq && apt-get install -y -qq --no-install-recommends git ca-certificates >/dev/null &&
+  update-ca-certificates >/dev/null 2>&1'
 in_root sh -c 'rm -rf /root/fastpixseek && git -c advice.detachedHead=false -c init.defaultBranch=main clone -q /tmp/fastpixseek.bundle /root/fastpixseek && rm /tmp/fastpixseek.bundle &&
   cd /root/fastpixseek && git log -1 --format="commit %h %s"'
 in_root sh -c '. /etc/os-release; echo "$PRETTY_NAME"'
