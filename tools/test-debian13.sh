@@ -10,8 +10,9 @@
 #                       Debian's python3 with python3-av 14, mypy, the Debian packages built,
 #                       lintian-checked and their autopkgtest tests run in the root)
 #      --short          (or FPX_DEB13_SHORT=1) the C API tests and meta-tests against FFmpeg
-#                       7.1, and pytest under Debian's python3 + python3-av (ffprobe ground
-#                       truth, the bindings, the PyAV bridge, the examples); no venv, no pip
+#                       7.1, and pytest under Debian's python3 + python3-av 14: ffprobe ground
+#                       truth (test_landings), the FFmpeg ABI check, the examples, frame_at,
+#                       the PyAV bridge, the stream facts; no venv, no pip
 # inside a Debian 13 root made with debootstrap in a chroot. Prints each phase's run time and
 # a last line "debian13: ok|FAILED (...)" and exits non-zero on failure.
 #
@@ -165,8 +166,9 @@ if [ "$status" -eq 0 ]; then
         tail -n 1 /root/c-tests.log; echo "C tests: $((SECONDS - s))s"
         s=$SECONDS
         FPX_FIXTURES=/root/fixtures /usr/bin/python3 -m pytest -q -p no:cacheprovider \
-          Tests/python/test_groundtruth.py Bindings/python/tests/test_binding_pyav.py \
-          Tests/python/test_examples.py Tests/python/test_frames.py 2>&1 | tail -n 15 || rc=1
+          Tests/python/test_landings.py Tests/python/test_ffmpeg_abi.py Tests/python/test_examples.py \
+          Tests/python/test_frames.py Bindings/python/tests/test_binding_pyav.py \
+          Bindings/python/tests/test_binding_stream_facts.py 2>&1 | tail -n 15 || rc=1
         echo "pytest (Debian python3 + python3-av): $((SECONDS - s))s"
         [ $rc -eq 0 ] || { grep -E "^FAIL" /root/c-tests.log | head -n 40; exit 1; }
       '; then failed+=("short tests"); status=1; fi
