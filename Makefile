@@ -58,10 +58,16 @@ UNINST_PC  := $(OUT)/lib/fastpixseek-uninstalled.pc
 # of .dynsym entirely. --disable-local-rpath: no RUNPATH [$ORIGIN] (the library
 # and the tool need nothing from their own directory).
 SWIFT_COMMON_FLAGS := -c release --disable-local-rpath -Xswiftc -static-stdlib
+# --wrap: the allocator of the objects linked into the library (the static Swift runtime,
+# the Swift code) and the runtime's report of a failed allocation go to the library's own,
+# which release the library's reserve and retry, then abort with the runtime's message,
+# allocating nothing (Sources/FastPixSeek/AllocatorWraps.swift,
+# Sources/FastPixSeekCore/AllocationFailure.swift; seek.h section 6).
 SWIFT_LIB_FLAGS := $(SWIFT_COMMON_FLAGS) --scratch-path $(LIB_SCRATCH) -Xswiftc -use-ld=lld \
 	-Xlinker --version-script=$(MAP) \
 	-Xlinker -soname=libfastpixseek.so.$(SOVERSION) \
-	-Xlinker -z -Xlinker nodelete
+	-Xlinker -z -Xlinker nodelete \
+	$(foreach f,malloc calloc realloc posix_memalign _Znwm _ZnwmSt11align_val_t _ZN5swift28swift_abortAllocationFailureEmm,-Xlinker --wrap=$(f))
 SWIFT_CLI_FLAGS := $(SWIFT_COMMON_FLAGS) --scratch-path $(CLI_SCRATCH)
 # Extra flags from the environment (debian/rules passes the hardening LDFLAGS).
 SWIFT_EXTRA_FLAGS ?=
@@ -69,7 +75,7 @@ SWIFT_EXTRA_FLAGS ?=
 # What each product is built from (the tool links the core and engine statically,
 # never the library).
 COMMON_SRC := Package.swift $(shell find Sources/FastPixSeekPolicy Sources/FastPixSeekCore Sources/FastPixSeekEngine Sources/CFFmpeg -type f 2>/dev/null)
-LIB_SRC    := $(COMMON_SRC) $(shell find Sources/FastPixSeek Sources/CFastPixSeekABI Include -type f 2>/dev/null)
+LIB_SRC    := $(COMMON_SRC) $(shell find Sources/FastPixSeek Sources/CFastPixSeekABI Sources/CRealAllocator Include -type f 2>/dev/null)
 CLI_SRC    := $(COMMON_SRC) $(shell find Sources/fpx-seek Sources/CFFmpegCodec Sources/CFastPixSeekABI Include -type f 2>/dev/null)
 # SwiftPM does not notice a changed header behind a system-library module (the
 # constants of seek.h, e.g. FPX_VERSION_*): when the header is newer than the

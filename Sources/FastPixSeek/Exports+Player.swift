@@ -256,6 +256,8 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
     // log callback) from the first player on: see fpx_set_log_callback.
     FFmpegLog.installIfAllowed()
     EngineGlobals.warmUp(ffmpegUsable: ffmpegOpenRefusal() == nil)
+    // The allocation reserve (seek.h section 6): none to take now is FPX_ERROR_NO_MEMORY.
+    guard MemoryReserve.ensure() else { return ErrorCode.noMemory.rawValue }
     var failure = ErrorCode.noMemory
     guard let p = Player(config: config, factory: makeFFmpegEngine, failure: &failure) else { return failure.rawValue }
     out.pointee = Handles.register(p)

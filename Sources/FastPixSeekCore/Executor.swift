@@ -13,18 +13,26 @@ public protocol ExecutorWork: AnyObject, Sendable {
 
 /// A process-wide pool of threads that runs `ExecutorWork`s (per-player serial
 /// queues, event queues, one-shot jobs). Players own no threads: every player's
-/// media I/O, event delivery and background index runs on one of the three
+/// media I/O, event delivery and background index runs on one of the four
 /// pools below.
 ///
 /// Growth and shrinking: a pool starts no thread until there is work. When work
 /// is scheduled and more work is waiting than threads are idle, it starts a
 /// thread, up to `maxThreads`; so a job blocked in I/O (or a host callback that
-/// takes long) never holds up another player's work while the cap is not
+/// takes long) never holds up another job of its pool while the cap is not
 /// reached. A thread idle for `idleNanoseconds` exits. Threads are detached.
+///
+/// Blocking network I/O has a pool of its own (issue 26.5): the jobs of a player whose
+/// item is read through a protocol other than a local file (`forMedia`) run on
+/// `network`, so any number of players stalled on servers fill at most that pool, and
+/// the jobs of players on local files (`work`) never wait behind them.
 // @unchecked Sendable: the ready list and the counters are guarded by `m`; the rest is immutable.
 public final class Executor: @unchecked Sendable {
-    /// Opens, seeks, closes (the per-player job queues): normal priority.
+    /// Opens, seeks, closes of players on local files (the per-player job queues): normal priority.
     public static var work: Executor { pools.work }
+    /// The same for players whose item is read over a protocol (http, https, ...), and
+    /// live HLS reloads: the jobs that can block on a server (`forMedia`).
+    public static var network: Executor { pools.network }
     /// FPX_DELIVERY_THREAD events and FPX_DELIVERY_HOST wakeups.
     public static var delivery: Executor { pools.delivery }
     /// FULL background indexes, at nice +10.
@@ -34,12 +42,13 @@ public final class Executor: @unchecked Sendable {
 
     private final class Pools {
         let work = Executor(name: "fpx-worker", background: false, maxThreads: configuredMaxThreads)
+        let network = Executor(name: "fpx-net", background: false, maxThreads: configuredMaxThreads)
         let delivery = Executor(name: "fpx-events", background: false, maxThreads: configuredMaxThreads)
         let background = Executor(name: "fpx-index", background: true, maxThreads: configuredMaxThreads)
         let timers = TimerThread()
     }
 
-    // The three pools, made at the first use by whichever thread comes first: an atomic
+    // The pools, made at the first use by whichever thread comes first: an atomic
     // with a constant initializer (an unretained pointer, never released), not a lazy
     // global, so that no thread reads a global that another thread's swift_once wrote.
     private static let poolsBits = Atomic<UInt>(0)
@@ -62,6 +71,31 @@ public final class Executor: @unchecked Sendable {
     }
 
     public static let idleNanoseconds: UInt64 = 2_000_000_000
+
+    /// The pool for a player's jobs on `url`: `work` for a local media file (a path, or
+    /// file:), `network` for any other protocol, named as FFmpeg finds one (a run of letters,
+    /// digits, '+', '-', '.' before a ':'; "subfile," lists too), and for a local HLS
+    /// playlist (a name ending ".m3u8" or ".m3u": its segments may be remote). Only where
+    /// the jobs wait depends on it.
+    public static func forMedia(_ url: String) -> Executor {
+        isLocalMedia(url) ? work : network
+    }
+
+    static func isLocalMedia(_ url: String) -> Bool {
+        if url.hasPrefix("subfile,") { return false }
+        var scheme = ""
+        for c in url.unicodeScalars {
+            if c == ":" {
+                if !scheme.isEmpty && scheme.lowercased() != "file" { return false }
+                break
+            }
+            guard ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
+                    || c == "+" || c == "-" || c == "." else { break }
+            scheme.unicodeScalars.append(c)
+        }
+        let name = url.lowercased()
+        return !name.hasSuffix(".m3u8") && !name.hasSuffix(".m3u")
+    }
 
     public let name: String
     public let background: Bool
@@ -154,18 +188,23 @@ public final class SerialQueue: ExecutorWork, @unchecked Sendable {
     /// In the executor's ready list or being drained.
     private var scheduled = false
     private var runner: pthread_t?
-    private let executor: Executor
+    /// Where the queue is scheduled next (`use`).
+    private var executor: Executor
 
     public init(executor: Executor) { self.executor = executor }
 
+    /// Schedules the queue on `e` from its next scheduling on (a drain under way goes on
+    /// where it runs): a player's queue follows its item (`Executor.forMedia`).
+    public func use(_ e: Executor) { m.locked { executor = e } }
+
     public func async(_ job: @escaping @Sendable () -> Void) {
-        let schedule: Bool = m.locked {
+        let target: Executor? = m.locked {
             jobs.append(job)
-            if scheduled { return false }
+            if scheduled { return nil }
             scheduled = true
-            return true
+            return executor
         }
-        if schedule { executor.schedule(self) }
+        target?.schedule(self)
     }
 
     public func drain() {

@@ -238,10 +238,9 @@ public struct IOPolicy: Sendable {
     public var protocols: ProtocolPolicy
     /// Cap on buffered media, bytes (HLS segments held, the packet window).
     public var maxBufferBytes: Int
-    /// An absolute monotonic deadline that bounds every operation while it is
-    /// nonzero: the player sets it for the whole open (engine open plus range
-    /// measurement), so open takes at most one I/O timeout. 0 = none.
-    public var openDeadline: @Sendable () -> UInt64
+    /// The deadlines of the whole open (engine open plus range measurement), which bound
+    /// every operation while it runs (`OpenDeadline`); nil = none.
+    public var openDeadline: OpenDeadline?
     /// HLS: which variant of a master playlist to play (fpx_player_config.hls_*).
     public var hlsVariant = HLSVariantChoice()
     /// HLS: which audio rendition plays as a second feed (fpx_player_config.hls_audio).
@@ -251,7 +250,7 @@ public struct IOPolicy: Sendable {
 
     public init(timeoutNanoseconds: UInt64, aborted: @escaping @Sendable () -> Bool,
                 protocols: ProtocolPolicy = .default, maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes,
-                openDeadline: @escaping @Sendable () -> UInt64 = { 0 }) {
+                openDeadline: OpenDeadline? = nil) {
         self.timeoutNanoseconds = timeoutNanoseconds
         self.aborted = aborted
         self.protocols = protocols

@@ -22,13 +22,13 @@ extension Player {
     func runOpen(_ it: Item) {
         let skip = m.locked { it.cancelled || destroyed }
         if skip { return }
-        // One deadline bounds the whole open: the engine's open and the range
-        // measurement below (seek.h, "Time bounds").
-        m.locked { it.openDeadline = config.ioTimeoutNanoseconds > 0 ? Deadline.after(config.ioTimeoutNanoseconds) : 0 }
+        // One pair of deadlines bounds the whole open: the engine's open and the range
+        // measurement below (silence T, overall 16 T; seek.h, "Time bounds").
+        it.openDeadline.start(timeout: config.ioTimeoutNanoseconds)
         var policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds,
                               aborted: { [stop = it.stop] in stop.isSet },
                               protocols: config.protocols, maxBufferBytes: config.maxBufferBytes,
-                              openDeadline: { [self] in self.m.locked { it.openDeadline } })
+                              openDeadline: it.openDeadline)
         policy.hlsVariant = config.hlsVariant
         policy.hlsAudio = config.hlsAudio
         var engine: PlayerEngine?
@@ -56,8 +56,8 @@ extension Player {
             failure = .internal
         }
         var discard: PlayerEngine?
+        it.openDeadline.finish()
         m.locked {
-            it.openDeadline = 0
             if it.cancelled || destroyed {
                 discard = engine
                 return
@@ -128,8 +128,11 @@ extension Player {
         // No lock per packet: stopReason (supersede, cancel, destroy) sets the request's flag.
         let cancel = req.cancel
         let shouldStop: () -> Bool = { cancel.isSet }
+        let memoryEpoch = MemoryReserve.epoch
         withEngine(engine) {
             do {
+                // No seek starts without the allocation reserve (seek.h section 6).
+                guard MemoryReserve.ensure() else { throw ErrorCode.noMemory }
                 let range = try engine.seekableRange()
                 var request = try Self.landingRequest(req, timeline: timeline, range: range, clamp: &clamp,
                                                       tolerance: &tolerance)
@@ -142,6 +145,9 @@ extension Player {
             } catch {
                 failure = .internal
             }
+            // While the process is out of memory, what libavformat made of an allocation
+            // failure is FPX_ERROR_NO_MEMORY (seek.h section 6).
+            if let f = failure { failure = MemoryReserve.classify(f, since: memoryEpoch) }
         }
         m.locked {
             if let stop = req.stopReason ?? (destroyed ? .cancelled : nil) {

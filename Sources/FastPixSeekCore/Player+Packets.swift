@@ -33,7 +33,15 @@ extension Player {
         var v = try withEngine(engine) { () throws -> PacketView in
             // Interrupted while waiting for the engine lock: nothing was read.
             if stop() { throw ErrorCode.interrupted }
-            var v = try engine.readPacket(shouldStop: stop)
+            let memoryEpoch = MemoryReserve.epoch
+            var v: PacketView
+            do {
+                v = try engine.readPacket(shouldStop: stop)
+            } catch let e as EngineError {
+                // While the process is out of memory, what libavformat made of an allocation
+                // failure is FPX_ERROR_NO_MEMORY (seek.h section 6).
+                throw EngineError(MemoryReserve.classify(e.code, since: memoryEpoch), avError: e.avError)
+            }
             // FPX_PACKET_FLAG_DISPOSABLE: decided here for every engine (DisposablePackets.swift).
             disposable.mark(&v, format: engine.videoPacketFormat(v.streamIndex), engine: ObjectIdentifier(engine))
             return v

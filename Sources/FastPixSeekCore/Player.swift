@@ -82,8 +82,8 @@ public final class Player: @unchecked Sendable {
         /// Set with `cancelled`: what the item's own I/O (open, steps, the background index)
         /// checks per packet and in FFmpeg's interrupt callback, with no lock.
         let stop = CancelFlag()
-        /// While the item opens: the deadline of the whole open (0 after).
-        var openDeadline: UInt64 = 0
+        /// While the item opens: the deadlines of the whole open (none after).
+        let openDeadline = OpenDeadline()
         /// The background index (`IndexMode.full`): its thread, its reader
         /// while open (for `interrupt`), and its progress.
         /// The index job is queued or running on `Executor.background` (guarded by the player's `m`).
@@ -150,8 +150,9 @@ public final class Player: @unchecked Sendable {
     var listeners: [(id: UInt64, listener: PlayerListener)] = []
     var stats = PlayerStats()
     var destroyed = false
-    /// The player's serial job queue on the shared pool (`Executor.work`): its opens,
-    /// seeks and closes run there one at a time, in order. The player owns no thread.
+    /// The player's serial job queue on a shared pool (`Executor.work`, or `Executor.network`
+    /// while its item is read over a protocol: `open`): its opens, seeks and closes run
+    /// there one at a time, in order. The player owns no thread.
     let work = SerialQueue(executor: Executor.work)
     /// Held while an engine resolves a seek or reads a packet.
     let engineLock = Monitor()
@@ -236,6 +237,8 @@ public final class Player: @unchecked Sendable {
             let it = Item(id: nextItemID, url: url)
             nextItemID += 1
             item = it
+            // Jobs that may block on a server run on their own pool (Executor.forMedia).
+            work.use(Executor.forMedia(url))
             enqueueLocked(.open(it))
             postItemStatusLocked(it)
             m.broadcast()

@@ -63,6 +63,14 @@ public func monotonicNanoseconds() -> UInt64 {
 
 /// A joinable OS thread running a closure.
 public final class OSThread {
+    /// The stack of every thread the library starts (the pools' workers, the timer). Without
+    /// it glibc reserves RLIMIT_STACK's size (8 MiB by default, 32 MiB when unlimited) for
+    /// each, and the three pools' 193 threads at their caps reserve 1.5 GiB of address space,
+    /// what `ulimit -v` counts (issue 26.6). The deepest stack measured in the tests is
+    /// well under 192 KiB (the C tests and the pytest suites pass with `ulimit -s 192`,
+    /// which sets the default size: RELIABILITY.md), so 1 MiB leaves a margin of five.
+    public static let stackBytes = 1 << 20
+
     private var handle = pthread_t()
     private var started = false
 
@@ -82,7 +90,12 @@ public final class OSThread {
     /// nil if the OS refuses.
     public init?(name: String, background: Bool = false, _ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Box(body, name: name, background: background)).toOpaque()
-        let rc = pthread_create(&handle, nil, { raw in
+        var attr = pthread_attr_t()
+        guard pthread_attr_init(&attr) == 0 else { Unmanaged<Box>.fromOpaque(box).release(); return nil }
+        defer { pthread_attr_destroy(&attr) }
+        // Explicit, not RLIMIT_STACK's size (see stackBytes). A refused size leaves the default.
+        _ = pthread_attr_setstacksize(&attr, OSThread.stackBytes)
+        let rc = pthread_create(&handle, &attr, { raw in
             guard let raw = raw else { return nil }
             let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
             OSThread.nameCurrent(box.name)

@@ -22,7 +22,5 @@ public enum EngineGlobals {
         _ = fpxHLSFormatName
         _ = FFmpegVersions.current
         _ = FFmpegLog.isInstalled
-        // Reads libavformat's default io_open from a fresh context: only with the right majors.
-        if ffmpegUsable { _ = ProtocolGate.defaultIOOpen }
     }
 }

@@ -6,6 +6,8 @@ import FastPixSeekCore
 /// other file or http(s) URL to `FFmpegEngine`. A URL without the .m3u8
 /// extension that libavformat recognises as HLS is reopened with `HLSEngine`.
 public func makeFFmpegEngine(url: String, policy: IOPolicy) throws -> MediaEngine & PacketSource {
+    // No open starts without the allocation reserve (seek.h section 6).
+    guard MemoryReserve.ensure() else { throw EngineError(.noMemory) }
     if HLSEngine.looksLikePlaylist(url) { return try openHLS(url: url, policy: policy) }
     let e = try FFmpegEngine(url: url, policy: policy)
     if let name = e.itemInfo.formatName, String(cString: name) == "hls" {

@@ -6,19 +6,10 @@ import FastPixSeekCore
 extension FFmpegEngine {
     // MARK: PacketSource
 
+    /// Disabled streams are discarded by the demuxer; packets of theirs read before the
+    /// stream was disabled (the window) are passed over by the lander (`nextForHost`).
     public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
-        // Disabled streams are discarded by the demuxer; packets of theirs read before the
-        // stream was disabled (the window) are skipped here, keeping a discontinuity mark.
-        var carried: UInt32 = 0
-        while true {
-            var v = try readAnyPacket(shouldStop: shouldStop)
-            if disabledStreams.contains(v.streamIndex) {
-                carried |= v.flags & PacketView.flagDiscontinuity
-                continue
-            }
-            v.flags |= carried
-            return v
-        }
+        try readAnyPacket(shouldStop: shouldStop)
     }
 
     /// Discards `index` in the demuxer (AVStream.discard = AVDISCARD_ALL) or enables it.
@@ -32,13 +23,9 @@ extension FFmpegEngine {
             throw ErrorCode.referenceStream
         }
         st.pointee.discard = enabled ? AVDISCARD_DEFAULT : AVDISCARD_ALL
-        if enabled {
-            // The window was read without this stream: the next seek must not replay it.
-            // Host reads still drain it, then pass straight through to the demuxer.
-            if disabledStreams.remove(index) != nil { lander.windowMissesStream() }
-        } else {
-            disabledStreams.insert(index)
-        }
+        // The policy's record (the window was read without a stream enabled again: the next
+        // seek must not replay it; host reads still drain it, then pass straight through).
+        lander.setStreamEnabled(index, enabled)
     }
 
     func readAnyPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
@@ -46,7 +33,7 @@ extension FFmpegEngine {
         clearStickyIOError()
         if lander.positionLost { try restoreForRead(shouldStop: shouldStop) }
         // Packets still in the window need no I/O (and no guard).
-        let reads = !lander.window.hasUnread
+        let reads = !lander.nextForHostIsBuffered
         if reads { ioGuard.begin(stop: shouldStop) }
         defer { if reads { ioGuard.end() } }
         let v = try lander.nextForHost(self) { e, owned -> PacketView in

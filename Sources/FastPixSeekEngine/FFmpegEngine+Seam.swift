@@ -61,7 +61,7 @@ extension FFmpegEngine: LandingSeam {
 
     public func seek(toTicks ticks: Int64) throws -> Bool {
         _ = try liveContext()
-        return seek(to: ticks) >= 0
+        return try seek(to: ticks) >= 0
     }
 
     public func seek(toByte offset: Int64) throws -> Bool {
@@ -72,6 +72,7 @@ extension FFmpegEngine: LandingSeam {
     }
 
     public func seek(toIndexTimestamp timestamp: Int64) throws -> Bool {
+        if lazyFragments { return try seek(to: timestamp) >= 0 }
         let c = try liveContext()
         ioGuard.extend()
         return av_seek_frame(c, referenceStream, timestamp, fpx_avseek_flag_backward()) >= 0

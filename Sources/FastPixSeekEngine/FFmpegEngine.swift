@@ -45,6 +45,17 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     public let facts: ItemFacts
     /// Whether the container can seek, as found at open.
     let seekableAtOpen: Bool
+    /// What the context was opened from and how, for a reopen (FFmpegEngine+Fragments.swift).
+    let openURL: String
+    let openPolicy: IOPolicy
+    let openOptions: [String: String]
+    /// mov parses this file's fragments lazily (a complete sidx or mfra): positioning
+    /// starts from a fresh context (FFmpegEngine+Fragments.swift).
+    let lazyFragments: Bool
+    /// The context has been read or positioned since it was opened.
+    var contextUsed = false
+    /// Packets a positioning read ahead to check where it landed, for the next reads.
+    var stashed: [UnsafeMutablePointer<AVPacket>] = []
     /// What the engine was opened from, for the background indexer's own open
     /// (`FFmpegEngine+Index.swift`); nil for an in-memory item.
     let sourceURL: String?
@@ -53,6 +64,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
     /// With `memory`, the bytes are demuxed from memory and `url` only names them.
     public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: FallibleBuffer<UInt8>? = nil) throws {
+        // Every engine (an item, an HLS segment) starts with the allocation reserve held.
+        guard MemoryReserve.ensure() else { throw EngineError(.noMemory) }
+        let memoryEpoch = MemoryReserve.epoch
         let g = IOGuard(policy: policy)
         ioGuard = g
         sourceURL = memory == nil && options.isEmpty ? url : nil
@@ -71,38 +85,11 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         } else {
             memoryIO = nil
         }
-        guard var c = avformat_alloc_context() else { throw EngineError(.noMemory) }
-        if let io = memoryIO {
-            c.pointee.pb = io.context
-            c.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
-        }
-        c.pointee.interrupt_callback = AVIOInterruptCB(callback: ioInterruptCallback,
-                                                       opaque: Unmanaged.passUnretained(g).toOpaque())
-        ProtocolGate.install(on: c, gate)
-        var opts: OpaquePointer?
-        if policy.timeoutNanoseconds > 0 {
-            av_dict_set(&opts, "rw_timeout", String(min(policy.timeoutNanoseconds / 1000, UInt64(Int64.max))), 0)
-        }
-        av_dict_set(&opts, "protocol_whitelist", ProtocolGate.whitelist(policy.protocols), 0)
-        for (k, v) in FFmpegEngine.allocationBounds { av_dict_set(&opts, k, v, 0) }
-        for (k, v) in options { av_dict_set(&opts, k, v, 0) }
-        g.begin()
-        var cOpt: UnsafeMutablePointer<AVFormatContext>? = c
-        var ret = avformat_open_input(&cOpt, url, nil, &opts)
-        av_dict_free(&opts)
-        guard ret >= 0, let opened = cOpt else {
-            g.end()
-            // avformat_open_input frees the context on failure.
-            throw g.error(for: ret)
-        }
-        c = opened
-        ret = avformat_find_stream_info(c, nil)
-        g.end()
-        if ret < 0 {
-            var cc: UnsafeMutablePointer<AVFormatContext>? = c
-            avformat_close_input(&cc)
-            throw g.error(for: ret)
-        }
+        openURL = url
+        openPolicy = policy
+        openOptions = options
+        let c = try Self.openContext(url: url, policy: policy, options: options, memoryIO: memoryIO, gate: gate,
+                                     ioGuard: g, guarded: false, checked: memory == nil, memoryEpoch: memoryEpoch)
         var ref = av_find_best_stream(c, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
         var video = true
         if ref < 0 {
@@ -110,6 +97,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             video = false
         }
         guard ref >= 0, ref < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(ref)] else {
+            g.unwatch()
             var cc: UnsafeMutablePointer<AVFormatContext>? = c
             avformat_close_input(&cc)
             throw EngineError(.noStream, avError: ref)
@@ -151,6 +139,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         } else {
             durationTime = .invalid
         }
+        lazyFragments = memoryIO == nil && seekableAtOpen
+            && Self.parsesFragmentsLazily(c, stream: st, durationEndTicks: durationEnd, ticksPerSecond: ticksPerSecond)
         let fmtFlags = c.pointee.iformat?.pointee.flags ?? 0
         let byByte = seekableAtOpen && c.pointee.pb != nil
             && (fmtFlags & AVFMT_TS_DISCONT) != 0 && (fmtFlags & AVFMT_NO_BYTE_SEEK) == 0
@@ -162,23 +152,23 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             seeksByPTS: (fmtFlags & AVFMT_SEEK_TO_PTS) != 0, costlySeeks: remote,
             fileSize: size > 0 ? size : nil, maxWindowBytes: policy.maxBufferBytes, hasVideo: video,
             priming: Priming(referenceStream: ref, sampleRate: primingRate, audioStart: audioStart,
-                             timeBaseNum: num, timeBaseDen: den)))
+                             timeBaseNum: num, timeBaseDen: den,
+                             samplesAreFrames: Self.isRawPCM(st.pointee.codecpar.pointee.codec_id))))
     }
 
     deinit { close() }
-
-    /// Streams the host disabled (fpx_player_set_stream_enabled).
-    var disabledStreams: Set<Int32> = []
 
     public func close() {
         guard !closed else { return }
         closed = true
         lander.close(self)
+        dropStashed()
         for p in packetPool {
             var pp: UnsafeMutablePointer<AVPacket>? = p
             av_packet_free(&pp)
         }
         packetPool.removeAll()
+        ioGuard.unwatch()
         if ctx != nil { avformat_close_input(&ctx) }
     }
 
@@ -215,11 +205,18 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         }
     }
 
-    /// One av_read_frame into a new packet; nil at EOF.
+    /// The next packet: one a positioning read ahead (`stashed`), else from the demuxer; nil at EOF.
     func readRaw() throws -> UnsafeMutablePointer<AVPacket>? {
+        if !stashed.isEmpty { return stashed.removeFirst() }
+        return try readDemuxer()
+    }
+
+    /// One av_read_frame into a new packet; nil at EOF.
+    func readDemuxer() throws -> UnsafeMutablePointer<AVPacket>? {
         let c = try liveContext()
         guard let p = packetPool.popLast() ?? av_packet_alloc() else { throw EngineError(.noMemory) }
         ioGuard.extend()
+        contextUsed = true
         let ret = av_read_frame(c, p)
         if ret < 0 {
             free(p)
@@ -293,10 +290,11 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// Never a landing (the policy's priming rules).
     func notLandable(_ p: UnsafeMutablePointer<AVPacket>) -> Bool { lander.facts.priming.notLandable(header(p)) }
 
-    func seek(to ticks: Int64) -> Int32 {
+    func seek(to ticks: Int64) throws -> Int32 {
         guard let c = ctx else { return fpx_averror_exit() }
         ioGuard.extend()
-        let ret = av_seek_frame(c, referenceStream, ticks, fpx_avseek_flag_backward())
+        let ret = lazyFragments ? try seekFragmented(to: ticks)
+            : av_seek_frame(c, referenceStream, ticks, fpx_avseek_flag_backward())
         if ret < 0 && ret != fpx_averror_eof() { positionFailure = ret }
         return ret
     }
@@ -305,7 +303,14 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// MPEG-TS/PS (they resync past the first keyframe), and byte seeks are wrong
     /// for MP4/Matroska, so the method depends on the demuxer.
     public func rewind() throws {
+        if lazyFragments {
+            // A fresh context reads from the start (a seek would skip fragments).
+            try freshContext()
+            _ = try liveContext()
+            return
+        }
         let c = try liveContext()
+        contextUsed = true
         ioGuard.extend()
         let flags = c.pointee.iformat?.pointee.flags ?? 0
         var ret: Int32 = -1
@@ -334,6 +339,23 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     public func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? { facts.videoPacketFormat(index) }
 
     public var factsOwner: AnyObject? { facts.ownerIfHandedOut }
+}
+
+extension FFmpegEngine {
+    /// Interleaved raw PCM: any run of whole samples is a packet a decoder takes
+    /// (not DVD/Blu-ray/SMPTE 302M PCM, whose packets carry headers, nor ADPCM).
+    static func isRawPCM(_ id: AVCodecID) -> Bool {
+        let raw: [AVCodecID] = [
+            AV_CODEC_ID_PCM_S8, AV_CODEC_ID_PCM_U8, AV_CODEC_ID_PCM_S16LE, AV_CODEC_ID_PCM_S16BE,
+            AV_CODEC_ID_PCM_U16LE, AV_CODEC_ID_PCM_U16BE, AV_CODEC_ID_PCM_S24LE, AV_CODEC_ID_PCM_S24BE,
+            AV_CODEC_ID_PCM_U24LE, AV_CODEC_ID_PCM_U24BE, AV_CODEC_ID_PCM_S32LE, AV_CODEC_ID_PCM_S32BE,
+            AV_CODEC_ID_PCM_U32LE, AV_CODEC_ID_PCM_U32BE, AV_CODEC_ID_PCM_S64LE, AV_CODEC_ID_PCM_S64BE,
+            AV_CODEC_ID_PCM_F32LE, AV_CODEC_ID_PCM_F32BE, AV_CODEC_ID_PCM_F64LE, AV_CODEC_ID_PCM_F64BE,
+            AV_CODEC_ID_PCM_F16LE, AV_CODEC_ID_PCM_F24LE, AV_CODEC_ID_PCM_ALAW, AV_CODEC_ID_PCM_MULAW,
+            AV_CODEC_ID_PCM_VIDC,
+        ]
+        return raw.contains(id)
+    }
 }
 
 /// One packet reference (an `av_packet_clone`), freed when the last owner lets go.

@@ -34,7 +34,8 @@ enum HLSFetch {
     }
 
     /// GETs a whole resource (a playlist, a segment) through libavformat's
-    /// protocols, bounded by the I/O timeout and interruptible. The URL must
+    /// protocols, interruptible, bounded by the I/O timeout (silence: re-armed whenever
+    /// bytes arrive) and by the overall bound (`Deadline.overall`, T more per 64 KiB received). The URL must
     /// pass the protocol policy (`fromRemote`: it was named by a playlist from
     /// the network, so http/https only). More than `limit` bytes is
     /// FPX_ERROR_TOO_LARGE, decided from Content-Length when the server sends
@@ -47,20 +48,24 @@ enum HLSFetch {
                       range: HLSByteRange? = nil, stop: (() -> Bool)? = nil,
                       into out: FallibleBuffer<UInt8> = FallibleBuffer<UInt8>()) throws -> FallibleBuffer<UInt8> {
         try ProtocolGate.check(url, policy: g.policy.protocols, fromRemote: fromRemote)
+        let memoryEpoch = MemoryReserve.epoch
         var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
         var opts: OpaquePointer?
         if let t = g.timeoutNanoseconds, t > 0 {
-            av_dict_set(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))), 0)
+            try setOption(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))))
         }
-        av_dict_set(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols), 0)
+        try setOption(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols))
 
         g.begin(stop: stop)
         defer { g.end() }
         var io: UnsafeMutablePointer<AVIOContext>?
         let ret = avio_open2(&io, url, AVIO_FLAG_READ, &cb, &opts)
         av_dict_free(&opts)
-        guard ret >= 0, let ctx = io else { throw g.error(for: ret) }
-        defer { avio_closep(&io) }
+        guard ret >= 0, let ctx = io else { throw openError(ret, guard: g, checked: true, epoch: memoryEpoch) }
+        // Bytes arriving re-arm the silence deadline from the interrupt callback, however
+        // large the reads below (IOGuard); the watch ends before the context is freed.
+        g.watch(io: ctx)
+        defer { g.unwatch(); avio_closep(&io) }
         // A byte range: seek to it (a Range request over http, lseek for files).
         if let r = range, r.offset > 0 {
             let got = avio_seek(ctx, r.offset, SEEK_SET)
@@ -89,7 +94,8 @@ enum HLSFetch {
             if range == nil && got + Int(n) > limit { throw EngineError(.tooLarge) }
             out.commit(min(Int(n), want - got))
             if range != nil && out.count - start >= want { break }
-            g.extend()
+            // The overall bound grows with what arrived (Deadline.overall).
+            g.credit(bytes: Int(n))
         }
         // A transfer cut short (deadline, stop, abort) is an error, never a short body.
         if g.wasCut { throw g.error(for: fpx_averror_exit()) }

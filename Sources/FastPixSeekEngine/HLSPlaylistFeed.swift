@@ -2,7 +2,7 @@ import FastPixSeekCore
 
 /// The playlist feed of an HLS item: the media playlist's current window and what the
 /// tracker knows, guarded by one leaf lock (`m`, "HLSEngine.tm" in the lock order), and
-/// the live reloads. A reload is a job on the shared executor (`Executor.work`), queued
+/// the live reloads. A reload is a job on the shared executor (`Executor.network`), queued
 /// by the shared timer when due (RFC 8216 6.3.4: a target duration, half of one after an
 /// unchanged reload); the item owns no thread. Every member is safe from any thread.
 // @unchecked Sendable: the mutable state is guarded by `m`; the rest is immutable.
@@ -126,7 +126,7 @@ final class HLSPlaylistFeed: @unchecked Sendable {
         let waitNS = UInt64(clamping: max((interval * Rational(1_000_000_000)).floor, 100_000_000))
         Executor.timers.after(monotonicNanoseconds() &+ waitNS) { [weak self] in
             // The timer thread only queues: the fetch runs on a pool thread.
-            Executor.work.run { [weak self] in self?.reloadOnce() }
+            Executor.network.run { [weak self] in self?.reloadOnce() }
         }
     }
 

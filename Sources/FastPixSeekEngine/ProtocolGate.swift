@@ -28,11 +28,22 @@ enum ProtocolGate {
         return String(cString: p)
     }
 
+    /// `protocolName`, telling an unknown protocol from a failed lookup: libavformat's lookup
+    /// allocates the list of protocols (ffurl_get_protocols) and answers "none" when that
+    /// allocation fails. So a nil answer is asked again once an allocation of 64 KiB has just
+    /// succeeded; none then is FPX_ERROR_NO_MEMORY, never FPX_ERROR_UNSUPPORTED.
+    static func knownProtocolName(_ url: String) throws -> String? {
+        if let p = protocolName(url) { return p }
+        guard let probe = av_malloc(1 << 16) else { throw EngineError(.noMemory) }
+        av_free(probe)
+        return protocolName(url)
+    }
+
     /// Throws `.protocolNotAllowed` (policy), `.unsupported` (unknown protocol,
     /// or a local target that is not a regular file), or returns.
     static func check(_ url: String, policy: ProtocolPolicy, fromRemote: Bool, depth: Int = 0) throws {
         guard depth < 8 else { throw EngineError(.protocolNotAllowed) }
-        guard let proto = protocolName(url) else {
+        guard let proto = try knownProtocolName(url) else {
             Log.emit(Log.warning, "fastpixseek: no FFmpeg protocol for a URL; refused")
             throw EngineError(.unsupported)
         }
@@ -90,6 +101,11 @@ enum ProtocolGate {
         /// In-memory items (HLS segments) have no business opening anything.
         let refuseAll: Bool
         unowned let ioGuard: IOGuard
+        /// libavformat's default io_open, as the context had it before `install` replaced it
+        /// (read from each context, not once per process: a process-wide copy read from a
+        /// context allocated at the first create stayed nil for good when that allocation
+        /// failed, and every later open of the process was refused).
+        fileprivate(set) var defaultOpen: IOOpen?
 
         init(policy: ProtocolPolicy, remoteOrigin: Bool, refuseAll: Bool, ioGuard: IOGuard) {
             self.policy = policy; self.remoteOrigin = remoteOrigin; self.refuseAll = refuseAll; self.ioGuard = ioGuard
@@ -101,28 +117,20 @@ enum ProtocolGate {
                                        UnsafePointer<CChar>?, Int32,
                                        UnsafeMutablePointer<OpaquePointer?>?) -> Int32
 
-    /// libavformat's default io_open, read once from a fresh context.
-    static let defaultIOOpen: IOOpen? = {
-        guard let c = avformat_alloc_context() else { return nil }
-        let f = c.pointee.io_open
-        var cc: UnsafeMutablePointer<AVFormatContext>? = c
-        avformat_free_context(cc)
-        cc = nil
-        return f
-    }()
-
     /// Routes `c`'s nested opens through the gate. `context` must outlive `c`.
     static func install(on c: UnsafeMutablePointer<AVFormatContext>, _ context: Context) {
+        context.defaultOpen = c.pointee.io_open
         c.pointee.opaque = Unmanaged.passUnretained(context).toOpaque()
         c.pointee.io_open = gatedIOOpen
     }
 }
 
 private let gatedIOOpen: ProtocolGate.IOOpen = { s, pb, url, flags, options in
-    guard let s = s, let raw = s.pointee.opaque, let url = url, let open = ProtocolGate.defaultIOOpen else {
+    guard let s = s, let raw = s.pointee.opaque, let url = url else {
         return -Int32(EPERM)
     }
     let gate = Unmanaged<ProtocolGate.Context>.fromOpaque(raw).takeUnretainedValue()
+    guard let open = gate.defaultOpen else { return -Int32(EPERM) }
     let u = String(cString: url)
     do {
         if gate.refuseAll { throw EngineError(.protocolNotAllowed) }

@@ -136,14 +136,21 @@ extension Lander {
     /// they are delivered again, stamped for the landing current then. Packets no
     /// longer in the window cannot be: the read position is then lost (the next read
     /// restarts at the playhead's keyframe, with DISCONTINUITY).
+    /// Packets of streams switched off that host reads passed over are passed over again
+    /// (switching one off ends the run, so the ones in it were passed over, never delivered).
     public func unread(_ count: Int) {
         guard count > 0 else { return }
-        guard hostRun, window.contiguous, count <= window.cursor, count <= runDelivered else {
+        var at = window.cursor, left = count
+        while left > 0, at > 0 {
+            at -= 1
+            if !hiddenFromHost(window.entries[at]) { left -= 1 }
+        }
+        guard hostRun, window.contiguous, left == 0, count <= runDelivered else {
             positionLost = true
             hostRun = false
             return
         }
-        window.point(at: window.cursor - count)
+        window.point(at: at)
         runDelivered -= count
         if runDelivered == 0 {
             // The run's first packet goes back: it is the DISCONTINUITY one again.

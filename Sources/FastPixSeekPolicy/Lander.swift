@@ -74,6 +74,14 @@ public final class Lander<Seam: LandingSeam> {
     public internal(set) var reportedOutput: Int64?
     /// The window's size when `recordHostReads` last recorded it.
     var recordedCount = -1
+    /// Streams the host switched off (`setStreamEnabled`): host reads skip their packets
+    /// still in the window (the demuxer discards the rest), and `unread` counts only the
+    /// packets the host got.
+    public private(set) var disabledStreams: Set<Int32> = []
+    /// Streams switched on again: their packets demuxed up to this ordinal
+    /// (`PacketWindow.lastDemuxed` then) stay passed over (seek.h: "packets already
+    /// buffered stay without it").
+    var hiddenThrough: [Int32: UInt64] = [:]
     /// Landings that continued the host's run (for tests and stats).
     public internal(set) var continuedLandings: UInt64 = 0
     /// Packets read through the seam (a landing's `packetsRead` is its share).
@@ -82,7 +90,8 @@ public final class Lander<Seam: LandingSeam> {
     public init(facts: DemuxerFacts) {
         self.facts = facts
         window = PacketWindow(referenceStream: facts.referenceStream)
-        stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(facts.priming.timeBaseNum, facts.priming.timeBaseDen))
+        stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(facts.priming.timeBaseNum, facts.priming.timeBaseDen),
+                            referenceLandsInPackets: facts.priming.samplesAreFrames)
     }
 
     var ref: Int32 { facts.referenceStream }
@@ -101,13 +110,32 @@ public final class Lander<Seam: LandingSeam> {
         do {
             r = try s.read()
         } catch {
-            window.markDiscontiguous()
+            // Part of a packet may be consumed: the demuxer is somewhere the window cannot say.
+            window.demuxerMoved()
             positionLost = true
             throw error
         }
         guard let (h, p) = r else { return nil }
         packetsRead &+= 1
-        return Entry(header: h, presents: facts.priming.presents(h), notLandable: facts.priming.notLandable(h), packet: p)
+        return window.demuxed(Entry(header: h, presents: facts.priming.presents(h),
+                                    notLandable: facts.priming.notLandable(h), packet: p))
+    }
+
+    /// Where a positioning goes.
+    enum Positioning { case ticks(Int64), byte(Int64), indexTimestamp(Int64), start }
+
+    /// Every positioning through the seam: the window learns that the demuxer moved (it is
+    /// contiguous again only once emptied and refilled), and the host's read position is
+    /// lost until something lands or restores it. False when the demuxer refused.
+    func move(_ s: Seam, _ to: Positioning) throws -> Bool {
+        window.demuxerMoved()
+        positionLost = true
+        switch to {
+        case .ticks(let t): return try s.seek(toTicks: t)
+        case .byte(let b): return b >= 0 ? try s.seek(toByte: b) : false
+        case .indexTimestamp(let t): return try s.seek(toIndexTimestamp: t)
+        case .start: try s.rewind(); return true
+        }
     }
 
     func release(_ s: Seam, _ packets: [PacketHandle]) { for p in packets { s.release(p) } }
@@ -122,6 +150,8 @@ public final class Lander<Seam: LandingSeam> {
     public func clearWindow(_ s: Seam) {
         positionLost = true
         release(s, window.clear())
+        // Every packet from now on was demuxed after any stream was switched on again.
+        hiddenThrough.removeAll()
     }
 
     /// The host's run ends (its next packet will be a DISCONTINUITY, or not from the window).
@@ -177,6 +207,40 @@ public final class Lander<Seam: LandingSeam> {
         endRun()
     }
 
+    /// The host switches a stream off or back on (the engine discards it in the demuxer).
+    /// Off ends the host's run: packets it got before are no longer told apart from those
+    /// it will not get, so `unread` could not count them back. On again: the window was
+    /// read without it (`windowMissesStream`).
+    public func setStreamEnabled(_ stream: Int32, _ enabled: Bool) {
+        if enabled {
+            guard disabledStreams.remove(stream) != nil else { return }
+            hiddenThrough[stream] = window.lastDemuxed
+            windowMissesStream()
+        } else if disabledStreams.insert(stream).inserted {
+            endRun()
+        }
+    }
+
+    /// A packet host reads pass over: of a stream switched off, or buffered before it was
+    /// switched on again. An entry's answer only turns from no to yes at a switch-off
+    /// (which ends the run), so `unread` counts back exactly what the host got.
+    func hiddenFromHost(_ e: Entry) -> Bool {
+        if disabledStreams.isEmpty && hiddenThrough.isEmpty { return false }
+        if disabledStreams.contains(e.header.stream) { return true }
+        return hiddenThrough[e.header.stream].map { e.order <= $0 } ?? false
+    }
+
+    /// Whether the host's next packet is in the window (no I/O): a packet after the cursor
+    /// the host is not to pass over.
+    public var nextForHostIsBuffered: Bool {
+        var i = window.cursor
+        while i < window.count {
+            if !hiddenFromHost(window.entries[i]) { return true }
+            i += 1
+        }
+        return false
+    }
+
     /// The landing the host's packets follow; `seekID` 0: a frame step.
     func land(_ pts: Int64, seekID: UInt64) {
         positionLost = false
@@ -192,31 +256,65 @@ public final class Lander<Seam: LandingSeam> {
     /// after `body` has taken its own reference). `owned`: the window does not
     /// keep the packet, `body` takes it over. nil at the end of the stream.
     /// The read position must be in place (`positionLost` false: `restoreReadPosition`).
+    /// The cursor passes a packet only once `body` took it: a `body` that fails (no memory
+    /// for the host's reference) leaves it next, so no packet is skipped unseen. Packets
+    /// of streams switched off, and those buffered before one was switched on again, are
+    /// passed over (`hiddenFromHost`), never given to `body`.
     public func nextForHost<R>(_ s: Seam, _ body: (Entry, _ owned: Bool) throws -> R) throws -> R? {
+        while true {
+            if let e = window.peekNext() {
+                if hiddenFromHost(e) { _ = window.takeNext(); continue }
+                let startsRun = stamp.discontinuityPending
+                let r = try body(e, false)
+                _ = window.takeNext()
+                noteDelivered(startsRun: startsRun, inWindow: true)
+                return r
+            }
+            // Whether the window ends where the demuxer is: asked before the read (the read
+            // itself puts the demuxer one packet ahead until the packet is appended).
+            let appends = window.contiguous
+            guard let e = try read(s) else {
+                window.reachedEOF()
+                return nil
+            }
+            if hiddenFromHost(e) {
+                // Demuxed before the demuxer discarded the stream.
+                if appends {
+                    window.append(e)
+                    window.point(at: window.count)
+                    trimWindow(s)
+                } else {
+                    s.release(e.packet)
+                }
+                continue
+            }
+            return try deliverRead(e, appends: appends, s, body)
+        }
+    }
+
+    /// A packet read for the host: kept at the end of the window when it `appends`.
+    private func deliverRead<R>(_ e: Entry, appends: Bool, _ s: Seam, _ body: (Entry, _ owned: Bool) throws -> R) throws -> R {
         let startsRun = stamp.discontinuityPending
-        if let e = window.takeNext() {
-            noteDelivered(startsRun: startsRun, inWindow: true)
-            return try body(e, false)
-        }
-        guard let e = try read(s) else {
-            window.reachedEOF()
-            return nil
-        }
-        guard window.contiguous else {
+        guard appends else {
+            // Not kept: if `body` fails, the packet is gone and the read position with it.
             noteDelivered(startsRun: startsRun, inWindow: false)
-            return try body(e, true)
+            do { return try body(e, true) } catch { positionLost = true; throw error }
         }
         window.append(e)
+        defer { trimWindow(s) }
+        let r = try body(e, false)
         window.point(at: window.count)
         noteDelivered(startsRun: startsRun, inWindow: true)
-        defer { trimWindow(s) }
-        return try body(e, false)
+        return r
     }
 
     /// Puts the host's reads back at the keyframe the playhead frame (the last
     /// landing) needs, or at the start when nothing landed yet, with DISCONTINUITY.
     public func restoreReadPosition(_ s: Seam, shouldStop: () -> Bool) throws {
-        if let l = landedPTS {
+        dropPending(s)
+        if let l = landedPTS, samplesAreFrames {
+            guard try position(atSample: l, s, shouldStop: shouldStop) else { throw EngineError(.invalidData) }
+        } else if let l = landedPTS {
             let lazy = lazyKey.flatMap { $0.landing == l ? $0.key : nil }
             if let k = lazy ?? grid.keyframe(for: l), try position(at: k, s, shouldStop: shouldStop) {
                 // positioned
@@ -225,8 +323,8 @@ public final class Lander<Seam: LandingSeam> {
                 window.point(at: sc.lastKeyLE?.index ?? sc.firstKey.index)
             }
         } else {
-            try s.rewind()
             clearWindow(s)
+            _ = try move(s, .start)
         }
         positionLost = false
         stamp.restored()
@@ -237,7 +335,7 @@ public final class Lander<Seam: LandingSeam> {
     public func restartFromBeginning(_ s: Seam, seekID: UInt64) throws {
         dropPending(s)
         clearWindow(s)
-        try s.rewind()
+        _ = try move(s, .start)
         positionLost = false
         stamp.restart(seekID: seekID)
     }
@@ -261,7 +359,7 @@ public final class Lander<Seam: LandingSeam> {
         for _ in 0..<Budget.repositionAttempts {
             clearWindow(s)
             let anchor = aim &- backoff
-            if try !s.seek(toTicks: anchor) { return false }
+            if try !move(s, .ticks(anchor)) { return false }
             var found = false, passed = false
             var earlyBy: Int64?
             while let e = try read(s) {
@@ -298,7 +396,7 @@ public final class Lander<Seam: LandingSeam> {
     func positionByByte(at k: FrameGrid.Keyframe, _ s: Seam, shouldStop: () -> Bool) throws -> Bool {
         guard facts.positionsByByte, let offset = k.pos, offset >= 0 else { return false }
         clearWindow(s)
-        guard try s.seek(toByte: offset) else { return false }
+        guard try move(s, .byte(offset)) else { return false }
         while let e = try read(s) {
             if shouldStop() { s.release(e.packet); throw EngineError(.cancelled) }
             guard e.header.stream == ref else { s.release(e.packet); continue }
@@ -377,15 +475,15 @@ public final class Lander<Seam: LandingSeam> {
         let last = try scanLastFrame(s)
         rangeKnown = true
         if let f = first, let l = last, f <= l { range = f...l } else { range = nil }
-        try s.rewind()
         clearWindow(s)
+        _ = try move(s, .start)
         stamp.forgetLanding()
         positionLost = false
         return range
     }
 
     func scanFirstFrame(_ s: Seam) throws -> Int64? {
-        try s.rewind()
+        _ = try move(s, .start)
         var minPTS: Int64?
         var refPackets = 0, after = 0
         var sawKey = false
@@ -413,14 +511,17 @@ public final class Lander<Seam: LandingSeam> {
         for _ in 0..<Budget.lastFrameAttempts {
             let target = endTicks &- backoff
             let atStart = target <= facts.originTicks
-            if atStart { try s.rewind() } else if try !s.seek(toTicks: target) { try s.rewind() }
+            if atStart { _ = try move(s, .start) } else if try !move(s, .ticks(target)) { _ = try move(s, .start) }
             var maxPTS: Int64?
             var refPackets = 0
             while let e = try read(s) {
                 s.release(e.packet)
                 guard e.header.stream == ref else { continue }
                 refPackets += 1
-                if !e.notLandable, let t = e.presents ?? e.header.dts { maxPTS = max(maxPTS ?? t, t) }
+                if !e.notLandable, let t = e.presents ?? e.header.dts {
+                    let last = lastFrame(of: e, presenting: t)
+                    maxPTS = max(maxPTS ?? last, last)
+                }
             }
             if let m = maxPTS, refPackets > 2 * facts.settleCount + 2 || atStart { return m }
             if atStart { return maxPTS }
@@ -438,6 +539,7 @@ public final class Lander<Seam: LandingSeam> {
     /// keyframe). The seam is crossed at most once per item (the index facts).
     public func resolveFromMemory(_ request: LandingRequest, _ s: Seam) -> Landing? {
         guard rangeKnown, facts.seekable else { return nil }
+        if samplesAreFrames { return resolveSamplesFromMemory(request, s) }
         recordHostReads()
         var known = LandingResolver.fromGrid(request, grid: grid)
         if known == nil, request.wantsKeyframe, request.keyframeWindow != nil, let index = keyframeIndex(s) {
@@ -481,6 +583,7 @@ public final class Lander<Seam: LandingSeam> {
         guard facts.seekable else { throw EngineError(.unsupported) }
         let start = packetsRead
         if !request.memoryChecked, let l = resolveFromMemory(request, s) { return l }
+        if samplesAreFrames { return try resolveSamples(request, s, shouldStop: shouldStop) }
         if let l = try continueForward(request, s, shouldStop: shouldStop) { return l }
         if request.wantsKeyframe, request.keyframeWindow != nil, var index = keyframeIndex(s) {
             let d = try LandingResolver.resolveFromIndex(request, index: &index, demuxer: SeamDemuxer(self, s),
@@ -645,8 +748,8 @@ final class SeamDemuxer<S: LandingSeam>: LandingDemuxer {
     init(_ lander: Lander<S>, _ seam: S) { self.lander = lander; self.seam = seam }
 
     var referenceStream: Int32 { lander.facts.referenceStream }
-    func seek(toTicks ticks: Int64) throws -> Bool { try seam.seek(toTicks: ticks) }
-    func rewind() throws { try seam.rewind() }
+    func seek(toTicks ticks: Int64) throws -> Bool { try lander.move(seam, .ticks(ticks)) }
+    func rewind() throws { _ = try lander.move(seam, .start) }
     func resetWindow() {
         lander.dropPending(seam)
         lander.clearWindow(seam)
@@ -665,10 +768,10 @@ final class SeamDemuxer<S: LandingSeam>: LandingDemuxer {
     }
     func drop() { lander.dropPending(seam) }
     func seek(toIndexTimestamp timestamp: Int64) throws -> Bool {
-        try seam.seek(toIndexTimestamp: lander.indexAim(timestamp))
+        try lander.move(seam, .indexTimestamp(lander.indexAim(timestamp)))
     }
     var positionsByByte: Bool { lander.facts.positionsByByte }
-    func seek(toByte offset: Int64) throws -> Bool { offset >= 0 ? try seam.seek(toByte: offset) : false }
+    func seek(toByte offset: Int64) throws -> Bool { try lander.move(seam, .byte(offset)) }
 }
 
 extension Lander {

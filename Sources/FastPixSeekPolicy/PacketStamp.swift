@@ -16,7 +16,8 @@
 ///   any). A frame step lands without being a seek: it keeps the id.
 /// - Every packet after a landing carries it (`describeLanding`): the landed
 ///   pts, the landing in its own stream's ticks rounded up, and for audio that
-///   straddles it the samples to trim, all exact.
+///   straddles it the samples to trim (on the reference stream only when it is
+///   raw samples, which lands inside its packets), all exact.
 public struct PacketStamp: Hashable, Sendable {
     /// A time base as num/den seconds per tick (AVRational).
     public struct TimeBase: Hashable, Sendable {
@@ -38,7 +39,14 @@ public struct PacketStamp: Hashable, Sendable {
     /// The next packet is flagged DISCONTINUITY.
     public private(set) var discontinuityPending = false
 
-    public init(referenceTimeBase: TimeBase) { self.referenceTimeBase = referenceTimeBase }
+    /// The reference stream is raw samples (`Priming.samplesAreFrames`): a landing may fall
+    /// inside one of its packets, which then carries the samples to trim too.
+    public let referenceLandsInPackets: Bool
+
+    public init(referenceTimeBase: TimeBase, referenceLandsInPackets: Bool = false) {
+        self.referenceTimeBase = referenceTimeBase
+        self.referenceLandsInPackets = referenceLandsInPackets
+    }
 
     /// A landing on the reference frame at `pts` (in `segment`, for HLS), by
     /// seek `seekID`, or by a frame step (`seekID` 0: the latest seek's id stays).
@@ -120,15 +128,21 @@ public struct PacketStamp: Hashable, Sendable {
         guard let landed = landedPTS else { return }
         v.landedPTS = landed
         v.landedStreamIndex = referenceStream
-        if v.streamIndex == referenceStream { v.landedPTSInStream = landed; return }
+        if v.streamIndex == referenceStream {
+            v.landedPTSInStream = landed
+            // Only a reference stream of raw samples lands inside a packet.
+            guard referenceLandsInPackets else { return }
+        }
         let ref = referenceTimeBase
         guard tb.isValid, ref.isValid else { return }
         // L seconds = landed * rn / rd; in stream ticks: L / (tn / td) = landed * rn * td / (rd * tn).
         let num = Int128(landed) * Int128(ref.num) * Int128(tb.den)
         let den = Int128(ref.den) * Int128(tb.num)
-        let q = num / den, r = num % den
-        let ceilTicks = r > 0 ? q + 1 : q
-        if ceilTicks >= Int128(Int64.min) && ceilTicks <= Int128(Int64.max) { v.landedPTSInStream = Int64(ceilTicks) }
+        if v.streamIndex != referenceStream {
+            let q = num / den, r = num % den
+            let ceilTicks = r > 0 ? q + 1 : q
+            if ceilTicks >= Int128(Int64.min) && ceilTicks <= Int128(Int64.max) { v.landedPTSInStream = Int64(ceilTicks) }
+        }
         // Audio straddling the landing: P < L < P + duration, in this stream's ticks (exact: L = num/den).
         guard audioSampleRate > 0, let p = v.pts, v.duration > 0 else { return }
         let rate = Int128(audioSampleRate)

@@ -9,6 +9,17 @@
 ///   and the window starts at a reference keyframe (so host reads may append,
 ///   and stepping may extend it); `atEOF` only then says the stream ended there.
 ///
+/// Contiguity is a fact the window derives, never a flag a caller sets: every
+/// packet the demuxer gives is numbered as it arrives (`demuxed`), and every
+/// positioning and failed read counts as a gap (`demuxerMoved`). The window is
+/// contiguous only while its entries are consecutive demuxer output with
+/// nothing between them and its last entry is the last packet the demuxer gave.
+/// A packet read and let go instead of kept (a stop in the middle of a
+/// positioning, a scan that drops what it read last) therefore ends contiguity
+/// by itself: no caller can leave the window claiming packets the demuxer is
+/// already past (issue 26). `markContiguous` only says that the window starts
+/// where a landing may replay it.
+///
 /// Operations that let packets go return them, for the owner to release
 /// (`LandingSeam.release`): the window holds handles, never frees.
 public struct PacketWindow<Packet> {
@@ -19,6 +30,8 @@ public struct PacketWindow<Packet> {
         /// `Priming.notLandable`.
         public var notLandable: Bool
         public var packet: Packet
+        /// The demuxer's ordinal of this packet (`demuxed`); 0: never numbered.
+        public fileprivate(set) var order: UInt64 = 0
         public init(header: DemuxedPacket, presents: Int64?, notLandable: Bool, packet: Packet) {
             self.header = header; self.presents = presents; self.notLandable = notLandable; self.packet = packet
         }
@@ -29,12 +42,24 @@ public struct PacketWindow<Packet> {
 
     public private(set) var entries: [Entry] = []
     public private(set) var cursor = 0
-    public private(set) var contiguous = false
     public private(set) var maxReferenceDTS: Int64?
     public private(set) var bytes = 0
-    /// The stream ended right after the last packet (meaningful while contiguous).
-    public private(set) var atEOF = false
     public let referenceStream: Int32
+    /// The window starts where a landing may replay it (`markContiguous`).
+    private var replayable = false
+    /// Every entry followed the one before straight from the demuxer.
+    private var consecutive = true
+    /// The ordinal of the demuxer's last packet; positionings and failed reads count too.
+    private var demuxerOrder: UInt64 = 0
+    private var eof = false
+
+    /// The demuxer is positioned right after the last packet, and the window starts at
+    /// a reference keyframe (see the type's comment: derived, not set).
+    public var contiguous: Bool {
+        replayable && consecutive && entries.last.map { $0.order == demuxerOrder && $0.order != 0 } == true
+    }
+    /// The stream ended right after the last packet (only while contiguous).
+    public var atEOF: Bool { eof && contiguous }
 
     public init(referenceStream: Int32) { self.referenceStream = referenceStream }
 
@@ -45,7 +70,28 @@ public struct PacketWindow<Packet> {
 
     private func isReferenceKey(_ e: Entry) -> Bool { e.header.stream == referenceStream && e.header.isKey }
 
+    /// A packet the demuxer just gave, numbered: every packet read passes here before
+    /// it is appended or let go.
+    public mutating func demuxed(_ e: Entry) -> Entry {
+        demuxerOrder &+= 1
+        var n = e
+        n.order = demuxerOrder
+        return n
+    }
+
+    /// The ordinal of the last packet the demuxer gave (`demuxed`; gaps count too).
+    public var lastDemuxed: UInt64 { demuxerOrder }
+
+    /// The demuxer moved (a positioning) or its position is unknown (a failed read): the
+    /// window no longer ends where the demuxer is, until it is emptied and refilled.
+    public mutating func demuxerMoved() { demuxerOrder &+= 1 }
+
+    /// Appends the packet the demuxer gave last (`demuxed`); anything else (a packet
+    /// from before a positioning, a packet read after one let go) breaks contiguity
+    /// until the window is emptied.
     public mutating func append(_ e: Entry) {
+        if let last = entries.last, e.order != last.order &+ 1 || e.order == 0 { consecutive = false }
+        if entries.isEmpty { consecutive = e.order != 0 }
         entries.append(e)
         bytes &+= max(0, e.header.size)
         if e.header.stream == referenceStream, let d = e.header.dts { maxReferenceDTS = max(maxReferenceDTS ?? d, d) }
@@ -57,18 +103,21 @@ public struct PacketWindow<Packet> {
         entries.removeAll(keepingCapacity: true)
         bytes = 0
         cursor = 0
-        contiguous = false
+        replayable = false
+        consecutive = true
         maxReferenceDTS = nil
-        atEOF = false
+        eof = false
         return out
     }
 
-    /// The window now follows the demuxer's position (a scan or positioning filled it).
-    public mutating func markContiguous(atEOF eof: Bool = false) { contiguous = true; atEOF = eof }
-    /// The demuxer moved, or the window was read without a stream: it proves nothing past its end.
-    public mutating func markDiscontiguous() { contiguous = false }
+    /// The window starts at a reference keyframe a landing may replay (a scan or
+    /// positioning filled it from there). It is contiguous only while it also ends
+    /// where the demuxer is (`contiguous`).
+    public mutating func markContiguous(atEOF end: Bool = false) { replayable = true; eof = end }
+    /// The window was read without a stream, or lost its start: it proves nothing past its end.
+    public mutating func markDiscontiguous() { replayable = false }
     /// Reading from the end of the contiguous window hit the end of the stream.
-    public mutating func reachedEOF() { if contiguous { atEOF = true } }
+    public mutating func reachedEOF() { if contiguous { eof = true } }
 
     /// The host's reads start at `index` (clamped to the window).
     public mutating func point(at index: Int) { cursor = min(max(0, index), entries.count) }
@@ -78,6 +127,9 @@ public struct PacketWindow<Packet> {
         guard contiguous else { return nil }
         return entries.firstIndex { isReferenceKey($0) && $0.presents == pts }
     }
+
+    /// The next packet for the host, without advancing the cursor; nil when all are read.
+    public func peekNext() -> Entry? { cursor < entries.count ? entries[cursor] : nil }
 
     /// The next packet for the host, advancing the cursor; nil when all are read.
     public mutating func takeNext() -> Entry? {
@@ -101,7 +153,7 @@ public struct PacketWindow<Packet> {
         let n = cut ?? min(cursor, entries.count)
         let out = removeFront(n)
         cursor -= n
-        if cut == nil { contiguous = false }
+        if cut == nil { replayable = false }
         return out
     }
 

@@ -10,10 +10,16 @@ public struct Priming: Hashable, Sendable {
     /// The reference stream's time base.
     public var timeBaseNum: Int32
     public var timeBaseDen: Int32
+    /// The reference stream is raw PCM timed in samples (time base 1/sampleRate): every
+    /// sample is a frame and any packet starts decoding, so the demuxer's packets are cut
+    /// wherever it started reading (Lander+Samples.swift).
+    public var samplesAreFrames: Bool
 
-    public init(referenceStream: Int32, sampleRate: Int32, audioStart: Int64?, timeBaseNum: Int32, timeBaseDen: Int32) {
+    public init(referenceStream: Int32, sampleRate: Int32, audioStart: Int64?, timeBaseNum: Int32, timeBaseDen: Int32,
+                samplesAreFrames: Bool = false) {
         self.referenceStream = referenceStream; self.sampleRate = sampleRate; self.audioStart = audioStart
         self.timeBaseNum = timeBaseNum; self.timeBaseDen = timeBaseDen
+        self.samplesAreFrames = samplesAreFrames && sampleRate > 0 && timeBaseNum == 1 && timeBaseDen == sampleRate
     }
 
     /// No priming (a video reference stream) on time base num/den.

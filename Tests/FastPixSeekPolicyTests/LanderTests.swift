@@ -498,16 +498,20 @@ final class LanderTests: XCTestCase {
 
 /// The packet window's invariants.
 final class PacketWindowTests: XCTestCase {
-    func entry(_ i: Int, key: Bool = false, stream: Int32 = 0, dts: Int64? = nil, size: Int = 10) -> PacketWindow<Int>.Entry {
-        PacketWindow<Int>.Entry(header: DemuxedPacket(stream: stream, pts: Int64(i), dts: dts ?? Int64(i), isKey: key, size: size),
-                                presents: Int64(i), notLandable: false, packet: i)
+    /// Appends a packet as the demuxer gives it (numbered in demux order first).
+    func add(_ i: Int, key: Bool = false, stream: Int32 = 0, dts: Int64? = nil, size: Int = 10,
+             _ w: inout PacketWindow<Int>) {
+        let e = w.demuxed(PacketWindow<Int>.Entry(header: DemuxedPacket(stream: stream, pts: Int64(i), dts: dts ?? Int64(i),
+                                                                         isKey: key, size: size),
+                                                  presents: Int64(i), notLandable: false, packet: i))
+        w.append(e)
     }
 
     func testBytesDTSAndCursor() {
         var w = PacketWindow<Int>(referenceStream: 0)
-        w.append(entry(0, key: true))
-        w.append(entry(1, stream: 1, dts: 99))
-        w.append(entry(2, dts: 5, size: 30))
+        add(0, key: true, &w)
+        add(1, stream: 1, dts: 99, &w)
+        add(2, dts: 5, size: 30, &w)
         XCTAssertEqual(w.bytes, 50)
         XCTAssertEqual(w.maxReferenceDTS, 5, "other streams' dts do not count")
         w.point(at: 10)
@@ -527,7 +531,7 @@ final class PacketWindowTests: XCTestCase {
 
     func testDropLeadingGOPsAndTrim() {
         var w = PacketWindow<Int>(referenceStream: 0)
-        for i in 0..<30 { w.append(entry(i, key: i % 10 == 0)) }
+        for i in 0..<30 { add(i, key: i % 10 == 0, &w) }
         w.markContiguous()
         w.point(at: 5)
         let (out, lost) = w.dropLeadingGOPs()
@@ -543,12 +547,42 @@ final class PacketWindowTests: XCTestCase {
         XCTAssertFalse(w.contiguous, "and the window gives up proving what follows")
         XCTAssertEqual(w.cursor, 0)
         var v = PacketWindow<Int>(referenceStream: 0)
-        for i in 0..<30 { v.append(entry(i, key: i % 10 == 0)) }
+        for i in 0..<30 { add(i, key: i % 10 == 0, &v) }
         v.markContiguous()
         v.point(at: 25)
         XCTAssertEqual(v.trim(maxBytes: 100), Array(0..<20))
         XCTAssertEqual(v.cursor, 5)
         XCTAssertTrue(v.contiguous)
+    }
+
+    /// Contiguity is derived from the demuxer's order (issue 26): a packet read and let go,
+    /// a positioning, or a packet from before one ends it, whatever the caller marks.
+    func testContiguityEndsWhenTheDemuxerGetsAhead() {
+        var w = PacketWindow<Int>(referenceStream: 0)
+        add(0, key: true, &w)
+        w.markContiguous()
+        XCTAssertTrue(w.contiguous)
+        // The demuxer gives packet 1; it is let go (a stop): the window no longer ends there.
+        _ = w.demuxed(PacketWindow<Int>.Entry(header: DemuxedPacket(stream: 0, pts: 1, dts: 1, isKey: false),
+                                              presents: 1, notLandable: false, packet: 1))
+        XCTAssertFalse(w.contiguous, "a packet read past the window and not kept")
+        XCTAssertNil(w.indexOfKeyframe(presenting: 0), "so no landing replays it")
+        w.markContiguous()
+        XCTAssertFalse(w.contiguous, "marking cannot make it so")
+        add(2, &w)
+        XCTAssertFalse(w.contiguous, "nor appending what came after the gap")
+        _ = w.clear()
+        add(3, key: true, &w)
+        w.markContiguous()
+        XCTAssertTrue(w.contiguous, "emptied and refilled")
+        w.demuxerMoved()
+        XCTAssertFalse(w.contiguous, "a positioning")
+        _ = w.clear()
+        add(4, key: true, &w)
+        w.markContiguous(atEOF: true)
+        XCTAssertTrue(w.atEOF)
+        w.demuxerMoved()
+        XCTAssertFalse(w.atEOF, "the end is only known while contiguous")
     }
 }
 

@@ -4,6 +4,8 @@
  *
  *   gt_load(&gt, path)  runs ffprobe -show_packets (stream_index, pts, dts,
  *                       size, pos, flags and an adler32 of the payload)
+ *   gt_load_csv(&gt, csv)  the same, from a file that command's output was
+ *                       written to (made once, outside the test)
  *   gt_find(&gt, s, pos)  the entry of stream s at byte position pos
  *   gt_adler32(data, n)   the same checksum over a packet's bytes
  *
@@ -54,21 +56,13 @@ static inline int gt_cmp_(const void *a, const void *b)
     return 0;
 }
 
-/* Returns the number of packets, 0 on failure. */
-static inline size_t gt_load(gt_file *gt, const char *path)
+/* Reads ffprobe's csv (the command gt_load runs) from f. Returns the number of packets. */
+static inline size_t gt_parse_(gt_file *gt, FILE *f)
 {
-    char cmd[8192], line[512];
-    FILE *f;
+    char line[512];
     size_t cap = 0;
     gt->p = NULL;
     gt->n = 0;
-    snprintf(cmd, sizeof cmd,
-             "ffprobe -v error -show_entries packet=stream_index,pts,dts,size,pos,flags,data_hash "
-             "-show_data_hash adler32 -of csv=p=0 '%s'",
-             path);
-    f = popen(cmd, "r");
-    if (!f)
-        return 0;
     /* One record per packet; side data (MPEG-TS, audio priming) may break a
      * record over several lines: a record ends at its "adler32:" field. */
     while (fgets(line, sizeof line, f)) {
@@ -110,10 +104,43 @@ static inline size_t gt_load(gt_file *gt, const char *path)
         }
         gt->p[gt->n++] = e;
     }
-    pclose(f);
     if (gt->n)
         qsort(gt->p, gt->n, sizeof *gt->p, gt_cmp_);
     return gt->n;
+}
+
+/* Runs ffprobe on path. Returns the number of packets, 0 on failure. */
+static inline size_t gt_load(gt_file *gt, const char *path)
+{
+    char cmd[8192];
+    FILE *f;
+    size_t n;
+    gt->p = NULL;
+    gt->n = 0;
+    snprintf(cmd, sizeof cmd,
+             "ffprobe -v error -show_entries packet=stream_index,pts,dts,size,pos,flags,data_hash "
+             "-show_data_hash adler32 -of csv=p=0 '%s'",
+             path);
+    f = popen(cmd, "r");
+    if (!f)
+        return 0;
+    n = gt_parse_(gt, f);
+    pclose(f);
+    return n;
+}
+
+/* Reads a file ffprobe wrote with the same command (stdout to csv_path). */
+static inline size_t gt_load_csv(gt_file *gt, const char *csv_path)
+{
+    FILE *f = fopen(csv_path, "r");
+    size_t n;
+    gt->p = NULL;
+    gt->n = 0;
+    if (!f)
+        return 0;
+    n = gt_parse_(gt, f);
+    fclose(f);
+    return n;
 }
 
 static inline const gt_packet *gt_find(const gt_file *gt, int stream, int64_t pos)

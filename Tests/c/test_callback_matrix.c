@@ -327,8 +327,8 @@ static void matrix_log(int level, const char *msg, void *u)
         if (!thread_named("fpx-index")) return;
         break;
     case CTX_LOG_RELOAD:
-        /* Live reloads are jobs on the shared pool (the player's own jobs are idle by now). */
-        if (!thread_named("fpx-worker")) return;
+        /* Live reloads are jobs on the shared network pool (the player's own jobs are idle by now). */
+        if (!thread_named("fpx-net")) return;
         break;
     }
     if (claim(c))

@@ -2,7 +2,8 @@
 plain C hosts Tests/c/hostile.c and Tests/c/manyplayers.c in subprocesses, so timings and RSS
 are the host's own.
 
-* 18.5a: a VOD whose last segment is served at 1 byte/s. The open tries it once (to find the
+* 18.5a: a VOD whose last segment stalls after its first byte (a server that goes silent;
+  one that keeps dripping is test_io_pace.py's). The open tries it once (to find the
   last frame) and times out; a seek into it fails with FPX_ERROR_TIMEOUT; seeks into segments
   already fetched then take milliseconds (0.3.0: every seek re-downloaded the last segment
   for the seekable range and waited the whole I/O timeout).
@@ -57,20 +58,25 @@ def many_bin(library: Path, tmp_path_factory) -> Path:
     return compile_host(MANY_C, library, tmp_path_factory.mktemp("many") / "manyplayers")
 
 
-@pytest.fixture(scope="module")
-def vod(tmp_path_factory) -> Path:
-    """An 8 s H.264 VOD in four 2 s MPEG-TS segments (seg0.ts ... seg3.ts)."""
-    d = tmp_path_factory.mktemp("vod")
-    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "8",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-f", "hls", "-hls_time", "2",
+def write_vod(d: Path, seconds: int, segment: int) -> Path:
+    """A 160x120 H.264 VOD of `seconds` in MPEG-TS segments of `segment` s (GOP 1 s):
+    d/vod.m3u8 and d/seg0.ts, seg1.ts, ..."""
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", str(seconds),
+                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-f", "hls", "-hls_time", str(segment),
                     "-hls_playlist_type", "vod", "-hls_segment_filename", str(d / "seg%d.ts"),
                     str(d / "vod.m3u8")], check=True)
-    assert (d / "vod.m3u8").read_text().count("#EXTINF") == 4
+    assert (d / "vod.m3u8").read_text().count("#EXTINF") == seconds // segment
     return d
 
 
+@pytest.fixture(scope="module")
+def vod(tmp_path_factory) -> Path:
+    """An 8 s H.264 VOD in four 2 s MPEG-TS segments (seg0.ts ... seg3.ts)."""
+    return write_vod(tmp_path_factory.mktemp("vod"), 8, 2)
+
+
 def serve_vod(server: Server, vod: Path, slow: str) -> str:
-    """Serves the VOD; segment `slow` at 1 byte per second."""
+    """Serves the VOD; segment `slow` sends its first byte and then nothing (a stall)."""
     server.text("/vod.m3u8", (vod / "vod.m3u8").read_text())
     for i in range(4):
         name = f"seg{i}.ts"
@@ -79,18 +85,15 @@ def serve_vod(server: Server, vod: Path, slow: str) -> str:
             server.file("/" + name, data)
             continue
 
-        def trickle(h, data=data):
+        def stall(h, data=data):
             h.send_response(200)
             h.send_header("Content-Type", "video/mp2t")
             h.send_header("Content-Length", str(len(data)))
             h.end_headers()
-            for k in range(len(data)):
-                if server.stop.is_set():
-                    return
-                h.wfile.write(data[k:k + 1])
-                h.wfile.flush()
-                server.stop.wait(1.0)
-        server.routes["/" + name] = trickle
+            h.wfile.write(data[:1])
+            h.wfile.flush()
+            server.stop.wait()
+        server.routes["/" + name] = stall
     return f"{server.base}/vod.m3u8"
 
 
@@ -103,7 +106,7 @@ def seeks(r: HostRun) -> List[dict]:
 
 @pytest.mark.parametrize("slow", ["seg3.ts", "seg1.ts"])
 def test_seeks_after_a_stalled_segment_take_no_timeout(host, server, vod: Path, slow: str):
-    """seg3 (the last segment, which the open demuxes for the last frame) or seg1 at 1 B/s:
+    """seg3 (the last segment, which the open demuxes for the last frame) or seg1 stalled:
     the seek into it times out once, within T + 0.5 s; every later seek into a segment that
     is already held (seg0, fetched at open) or fast (seg2) takes well under T."""
     url = serve_vod(server, vod, slow)

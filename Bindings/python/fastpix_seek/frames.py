@@ -9,6 +9,10 @@
         print(f.pts, f.time, f.outcome.frame_covers_target)
         for f in p.frames_at([30, 1, 2.5, 2.4]):   # any order; results in that order
             ...
+        for f in p.iter_frames_at(many_times):     # the same, in bounded memory
+            ...
+        for i, f in p.iter_frames_in_time_order(many_times):   # time order; i: index in many_times
+            ...
 
 :meth:`Player.frame_at` and :meth:`Player.frames_at` are thin methods over
 :class:`FrameReader`, which keeps one PyAV decoder per player between calls and follows the
@@ -36,6 +40,27 @@ apply), decodes each landing once, and keeps a small bounded cache (``cache_size
 default 8) of the frames decoded at or after a landing, which serves repeated and backward
 requests close to a recent landing without decoding the GOP again.
 
+Memory. ``frames_at`` returns a list, so it holds every distinct frame it answers until the
+list is dropped: its memory grows with the number of distinct landed frames (about 1.5 bytes
+a pixel for 8-bit 4:2:0 plus the decoder's padding: some 130 KB a 320x180 frame, 3 MB a 1080p
+one), whatever the number of times. Two iterators hold a bounded number of frames instead
+(whatever the caller keeps of what they yield is the caller's):
+
+* :meth:`FrameReader.iter_frames_at` (``Player.iter_frames_at``) answers in the order given.
+  It reads the times lazily, ``window`` (default 64) at a time, sorts each window, decodes it
+  forward and yields its answers in the given order: at most ``window`` distinct frames plus
+  the reader's cache are held. Times in random order cost more decoding than in
+  ``frames_at`` (each window restarts from its earliest time), times already sorted cost the
+  same.
+* :meth:`FrameReader.iter_frames_in_time_order` (``Player.iter_frames_in_time_order``) sorts
+  all the times (a few hundred bytes each, no frames) and yields ``(index, FrameAt)`` in time
+  order (ties in the order given; ``index`` is the time's position in ``times``), decoding
+  each landing once as ``frames_at`` does: one frame plus the reader's cache is held.
+
+Neither holds the reader's lock while suspended at a ``yield``: other calls on the same player
+may run between two answers (each answer is right on its own; the decoder then restarts where
+needed).
+
 PyAV is optional: this module imports ``av`` only when a decoder is first needed and raises
 ImportError with an explanation when it is missing. Supported: PyAV 10 (Debian 12's
 ``python3-av``) to the newest release, through :mod:`fastpix_seek.pyav`.
@@ -51,7 +76,8 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Optional, Tuple
+from itertools import islice
+from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ._abi import (FPX_PACKET_FLAG_DECODE_ONLY, FPX_PACKET_FLAG_DISCONTINUITY,
                    FPX_PACKET_FLAG_DISPOSABLE, FPX_PACKET_FLAG_KEY)
@@ -61,10 +87,13 @@ if TYPE_CHECKING:
     from .player import Player
 
 __all__ = ["FrameAt", "FrameReader", "FrameNotDecodedError", "reader_for", "new_reader",
-           "DEFAULT_CACHE_SIZE"]
+           "DEFAULT_CACHE_SIZE", "DEFAULT_WINDOW"]
 
 #: Default number of decoded frames a reader keeps for repeated and backward requests.
 DEFAULT_CACHE_SIZE = 8
+
+#: Default number of times :meth:`FrameReader.iter_frames_at` answers per sorted window.
+DEFAULT_WINDOW = 64
 
 
 class FrameNotDecodedError(RuntimeError):
@@ -342,7 +371,9 @@ class FrameReader:
     def frames_at(self, player: "Player", times: Iterable[TimeLike],
                   precision: Optional[SeekPrecision] = None,
                   timeout: Optional[float] = 10.0) -> List[FrameAt]:
-        """The frame at each time, in the order given (see :meth:`Player.frames_at`)."""
+        """The frame at each time, in the order given (see :meth:`Player.frames_at`). The list
+        holds every distinct frame it answers: for many times, :meth:`iter_frames_at` or
+        :meth:`iter_frames_in_time_order` hold a bounded number (module doc, "Memory")."""
         req = [to_fraction(t) for t in times]
         with self._lock:
             return self._frames_at(player, req, precision, timeout)
@@ -360,6 +391,59 @@ class FrameReader:
                 done[t] = r
             out[i] = r
         return [r for r in out if r is not None]
+
+    def iter_frames_at(self, player: "Player", times: Iterable[TimeLike],
+                       precision: Optional[SeekPrecision] = None,
+                       timeout: Optional[float] = 10.0,
+                       window: Optional[int] = None) -> Iterator[FrameAt]:
+        """The frame at each time, yielded in the order given, holding at most ``window``
+        distinct frames (plus the cache): ``times`` is read lazily, ``window`` at a time, and
+        each window is answered as :meth:`frames_at` answers a list (sorted, each landing
+        decoded once). ``window`` >= 1 (None: :data:`DEFAULT_WINDOW`); a larger one decodes
+        less for times in random order. Errors are raised when the window that holds their
+        time is answered (module doc, "Memory")."""
+        if window is None:
+            window = DEFAULT_WINDOW
+        if isinstance(window, bool) or not isinstance(window, int) or window < 1:
+            raise ValueError(f"window must be an int >= 1, not {window!r}")
+        return self._iter_windows(player, iter(times), precision, timeout, window)
+
+    def _iter_windows(self, player: "Player", times: Iterator[TimeLike],
+                      precision: Optional[SeekPrecision], timeout: Optional[float],
+                      window: int) -> Iterator[FrameAt]:
+        while True:
+            req = [to_fraction(t) for t in islice(times, window)]
+            if not req:
+                return
+            with self._lock:
+                answers = self._frames_at(player, req, precision, timeout)
+            # Yielded outside the lock; the window's frames go as the caller consumes them.
+            answers.reverse()
+            while answers:
+                yield answers.pop()
+
+    def iter_frames_in_time_order(self, player: "Player", times: Iterable[TimeLike],
+                                  precision: Optional[SeekPrecision] = None,
+                                  timeout: Optional[float] = 10.0
+                                  ) -> Iterator[Tuple[int, FrameAt]]:
+        """``(index, frame)`` for every time, yielded in time order (ties in the order given;
+        ``index`` is the time's position in ``times``), each landing decoded once and one
+        frame held at a time (plus the cache). The times are read and checked before the first
+        answer (module doc, "Memory")."""
+        req = [to_fraction(t) for t in times]
+        return self._iter_time_order(player, req, precision, timeout)
+
+    def _iter_time_order(self, player: "Player", req: List[Fraction],
+                         precision: Optional[SeekPrecision],
+                         timeout: Optional[float]) -> Iterator[Tuple[int, FrameAt]]:
+        last: Optional[FrameAt] = None
+        for i in sorted(range(len(req)), key=lambda k: req[k]):
+            t = req[i]
+            if last is None or last.requested != t:
+                last = None  # drop the previous frame before decoding the next
+                with self._lock:
+                    last = self._frame_at(player, t, precision, timeout)
+            yield i, last
 
 
 _SLOT = "_fpx_frame_reader"

@@ -1969,9 +1969,32 @@ class Player:
                   timeout: Optional[float] = 10.0) -> List["FrameAt"]:
         """:meth:`frame_at` for each time, answered in the order given; decoded in time order
         (forward, so the decoder continues), repeated and nearby backward requests served
-        from a small cache of decoded frames."""
+        from a small cache of decoded frames. The list holds every distinct frame it
+        answers; for many times use :meth:`iter_frames_at` or
+        :meth:`iter_frames_in_time_order`, whose memory does not grow with their number."""
         from .frames import reader_for
         return reader_for(self).frames_at(self, times, precision, timeout)
+
+    def iter_frames_at(self, times: Iterable[TimeLike], precision: Optional[SeekPrecision] = None,
+                       timeout: Optional[float] = 10.0,
+                       window: Optional[int] = None) -> Iterator["FrameAt"]:
+        """:meth:`frames_at` as an iterator in bounded memory: yields the frame at each time in
+        the order given, reading ``times`` lazily and answering ``window`` (default
+        ``fastpix_seek.frames.DEFAULT_WINDOW``, 64) of them at a time (sorted, each landing
+        decoded once), so at most ``window`` distinct frames are held
+        (:class:`fastpix_seek.frames.FrameReader.iter_frames_at`)."""
+        from .frames import reader_for
+        return reader_for(self).iter_frames_at(self, times, precision, timeout, window)
+
+    def iter_frames_in_time_order(self, times: Iterable[TimeLike],
+                                  precision: Optional[SeekPrecision] = None,
+                                  timeout: Optional[float] = 10.0
+                                  ) -> Iterator[Tuple[int, "FrameAt"]]:
+        """Yields ``(index, frame)`` for every time in time order (ties in the order given;
+        ``index`` is the time's position in ``times``), each landing decoded once, one frame
+        held at a time (:class:`fastpix_seek.frames.FrameReader.iter_frames_in_time_order`)."""
+        from .frames import reader_for
+        return reader_for(self).iter_frames_in_time_order(self, times, precision, timeout)
 
     def frame_reader(self, cache_size: int = 8, skip_nonref: bool = True,
                      continuation: bool = True, **decoder_options: Any) -> "FrameReader":

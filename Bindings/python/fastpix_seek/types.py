@@ -10,9 +10,13 @@ is a :class:`fractions.Fraction` of seconds, converted exactly in both direction
   ``float``, ``decimal.Decimal`` or ``str`` (``"1001/30000"``, ``"9.25"``); see
   :func:`to_fraction` and :func:`to_fpx_time`:
 
-  - a ``float`` is read through its shortest decimal form, ``Fraction(str(x))``, so ``0.1``
-    means exactly 1/10 s (what was typed), not the binary double
-    3602879701896397/36028797018963968;
+  - a ``float`` (numpy floating scalars included) stands for the fraction with the smallest
+    denominator among all the numbers that round to that float (:func:`float_to_fraction`).
+    So ``0.1`` means exactly 1/10 s (what was typed), not the binary double
+    3602879701896397/36028797018963968, and the float of a frame's time, say
+    ``float(Fraction(2002, 30000))``, means exactly that frame's time, on any time base whose
+    denominator is below about 10**7 (30000/1001, MKV's 1/1000, MPEG-TS's 1/90000, ...) for
+    times up to days: a float computed from a frame's pts lands on that frame;
   - the fpx_time timescale is the Fraction's denominator when it fits in int32 (and the
     numerator in int64): exact. Otherwise the time is rounded to the nearest nanosecond
     (timescale 10**9, ties to even);
@@ -51,7 +55,7 @@ __all__ = [
     "DeliveryMode", "SeekPrecision", "SeekClamp", "SeekAccuracy", "SeekOutcome",
     "ScrubPosition", "FrameStepResult", "ScrubResult", "ItemStatusInfo", "ItemInfo",
     "StreamInfo", "Packet", "HLSVariant", "HLSRendition",
-    "PlayerStats", "IndexMode", "to_fraction", "to_fpx_time", "from_fpx_time", "INT32_MAX", "NANOSECOND",
+    "PlayerStats", "IndexMode", "to_fraction", "float_to_fraction", "to_fpx_time", "from_fpx_time", "INT32_MAX", "NANOSECOND",
 ]
 
 #: Anything accepted where a time or tolerance is expected.
@@ -100,10 +104,10 @@ def to_fraction(x: Any, what: str = "time",
         return x
     if isinstance(x, numbers.Rational):  # int, numpy integers, other rationals
         return Fraction(int(x.numerator), int(x.denominator))
-    if isinstance(x, float):
+    if isinstance(x, float):  # numpy.float64 is a float subclass
         if not math.isfinite(x):
-            raise error(detail=f"{what} is {x!r}")
-        return Fraction(repr(x))
+            raise error(detail=f"{what} is {float(x)!r}")
+        return float_to_fraction(x)
     if isinstance(x, decimal.Decimal):
         if not x.is_finite():
             raise error(detail=f"{what} is Decimal({str(x)!r})")
@@ -116,10 +120,68 @@ def to_fraction(x: Any, what: str = "time",
             return Fraction(s)
         except (ValueError, ZeroDivisionError) as e:
             raise error(detail=f"{what} {x!r} is not a number: {e}") from None
-    if isinstance(x, numbers.Real):  # e.g. numpy floating types that are not float
+    if isinstance(x, numbers.Real) and hasattr(x, "as_integer_ratio"):
+        # numpy floating scalars that are not float (float32, float16, longdouble)
+        if not math.isfinite(x):
+            raise error(detail=f"{what} is {x!r}")
+        return float_to_fraction(x)
+    if isinstance(x, numbers.Real):
         return to_fraction(float(x), what, error)
     raise TypeError(f"{what} must be a number (Fraction, int, float, Decimal or str), "
                     f"not {type(x).__name__}")
+
+
+def float_to_fraction(x: Any) -> Fraction:
+    """The fraction with the smallest denominator among the numbers that round to ``x``.
+
+    Every real number strictly inside the half-ulp interval around ``x`` (between the midpoints
+    with the neighbouring values of its own type: a numpy ``float32`` has a wider interval than
+    a ``float``) reads back as ``x``, so they all equally are "what the float means"; the simplest
+    of them is what a person typed (``0.1`` is 1/10, ``12.34`` is 617/50) or the rational a
+    program computed the float from (a frame's ``pts * time_base`` with a small denominator):
+    two fractions with denominators up to ``q`` are at least ``1/q**2`` apart, far more than
+    the interval is wide. ``x`` must be finite.
+    """
+    if x == 0:
+        return Fraction(0)
+    if x < 0:
+        return -float_to_fraction(-x)
+    if isinstance(x, float):
+        below, above = math.nextafter(x, 0.0), math.nextafter(x, math.inf)
+    else:  # a numpy floating scalar: its neighbours in its own precision
+        import numpy  # x is a numpy value, so numpy is there
+        below, above = numpy.nextafter(x, type(x)(0)), numpy.nextafter(x, type(x)(math.inf))
+    exact = Fraction(*x.as_integer_ratio())
+    lo = (exact + Fraction(*below.as_integer_ratio())) / 2
+    if math.isinf(above):  # the largest value has no finite neighbour above
+        hi = exact + (exact - lo)
+    else:
+        hi = (exact + Fraction(*above.as_integer_ratio())) / 2
+    return _simplest_between(lo.numerator, lo.denominator, hi.numerator, hi.denominator)
+
+
+def _simplest_between(ln: int, ld: int, hn: int, hd: int) -> Fraction:
+    """The fraction with the smallest denominator strictly between ln/ld and hn/hd
+    (0 < ln/ld < hn/hd), from the continued fraction both bounds share (the Stern-Brocot
+    descent), in integers only. The bounds are left out: a midpoint between two doubles
+    rounds to the one with the even mantissa, which need not be ``x``."""
+    terms = []
+    while True:
+        whole, rest = divmod(ln, ld)
+        if (whole + 1) * hd < hn:  # a whole number lies between the bounds
+            terms.append(whole + 1)
+            break
+        terms.append(whole)
+        if rest == 0:  # (whole, hi): whole + 1/n for the smallest n above 1/(hi - whole)
+            terms.append(hd // (hn - whole * hd) + 1)
+            break
+        # Both bounds lie in (whole, whole + 1]: go on with the reciprocals of their
+        # fractional parts (the order of the bounds swaps).
+        ln, ld, hn, hd = hd, hn - whole * hd, ld, rest
+    num, den = 1, 0
+    for a in reversed(terms):
+        num, den = a * num + den, num
+    return Fraction(num, den)
 
 
 def _fraction_to_fpx(f: Fraction, what: str,
@@ -190,8 +252,8 @@ class SeekPrecision:
     def nearest_keyframe(cls, tolerance: TimeLike) -> "SeekPrecision":
         """The keyframe nearest the target within +/- ``tolerance`` seconds.
 
-        ``tolerance`` is converted exactly (floats through ``Fraction(str(x))``, so ``0.1`` is
-        1/10). Negative, NaN or infinite tolerances raise
+        ``tolerance`` is converted exactly (a float as :func:`float_to_fraction` reads it, so
+        ``0.1`` is 1/10). Negative, NaN or infinite tolerances raise
         :class:`~fastpix_seek.errors.InvalidArgumentError` (the library's code for them);
         other types raise ``TypeError``.
         """
