@@ -169,12 +169,13 @@ private func storeDefaults(_ c: UnsafeMutablePointer<fpx_player_config>) {
 /// bytes are unspecified (Swift 6.0.3 leaves stack bytes there) and the host would get them
 /// (test_abi_structs compares every byte).
 private func writeDefaultConfig(_ c: UnsafeMutablePointer<fpx_player_config>, bytes n: Int) {
-    let d = UnsafeMutablePointer<fpx_player_config>.allocate(capacity: 1)
-    defer { d.deallocate() }
-    memset(d, 0, MemoryLayout<fpx_player_config>.size)
-    storeDefaults(d)
-    d.pointee.size = n
-    UnsafeMutableRawPointer(c).copyMemory(from: UnsafeRawPointer(d), byteCount: n)
+    var defaults = fpx_player_config()
+    withUnsafeMutablePointer(to: &defaults) { d in  // no copy of the value inside: padding stays 0
+        memset(d, 0, MemoryLayout<fpx_player_config>.size)
+        storeDefaults(d)
+        d.pointee.size = n
+        UnsafeMutableRawPointer(c).copyMemory(from: UnsafeRawPointer(d), byteCount: n)
+    }
 }
 
 /// The 0.3 layout (through index_mode): what binaries built against the 0.3 and
