@@ -35,7 +35,7 @@ pkgs=(ffmpeg libavformat-dev libavutil-dev libavcodec-dev libswscale-dev pkg-con
 # python3-jsonschema), the packaging tools (Tests/packaging/test-debian.sh), and bc
 # (Tests/fuzz/replay.sh's timings; not in a minimal Debian 13).
 test_pkgs=(python3 python3-venv librsvg2-bin python3-av python3-pytest python3-jsonschema
-           dpkg-dev debhelper dh-python python3-all python3-setuptools pybuild-plugin-pyproject
+           build-essential dpkg-dev debhelper dh-python python3-all python3-setuptools pybuild-plugin-pyproject
            lintian autopkgtest man-db bc)
 [ "$want_test" = 1 ] && pkgs+=("${test_pkgs[@]}")
 # No Swift toolchain: Debian's own (swiftlang, Debian 13 and later) when apt has it.

@@ -49,7 +49,7 @@ FIX=$(cd "$FIX" && pwd)
 
 # ---- 1. build-dependencies, clean copy, dpkg-buildpackage ----------------------------
 stage "build-dependencies"
-BUILD_DEPS=(dpkg-dev debhelper dh-python python3-all python3-setuptools python3-wheel pybuild-plugin-pyproject
+BUILD_DEPS=(build-essential dpkg-dev debhelper dh-python python3-all python3-setuptools python3-wheel pybuild-plugin-pyproject
             pkg-config libavformat-dev libavcodec-dev libavutil-dev lintian gcc ffmpeg autopkgtest)
 # The Swift toolchain: Debian's swiftlang where apt has it (Debian 13: a Build-Depends);
 # else (Debian 12) the build profile pkg.fastpixseek.swift-toolchain drops it from
