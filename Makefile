@@ -15,7 +15,8 @@
 # the generated files are committed, and the tests fail when one is stale.
 #
 # The Swift toolchain: SWIFT names the `swift` driver: $(SWIFT_TOOLCHAIN)/usr/bin/swift
-# when SWIFT_TOOLCHAIN is set, else `swift` on PATH, else /opt/swift/usr/bin/swift.
+# when SWIFT_TOOLCHAIN is set, else `swift` on PATH, else Debian 13's swiftlang
+# (/usr/libexec/swift/bin/swift), else /opt/swift/usr/bin/swift.
 
 PREFIX     ?= /usr/local
 # Debian and derivatives: the multiarch directory (/usr/lib/x86_64-linux-gnu, ...).
@@ -32,7 +33,7 @@ STRIP      ?= strip --strip-unneeded --remove-section=.comment --remove-section=
 ifdef SWIFT_TOOLCHAIN
 SWIFT      ?= $(SWIFT_TOOLCHAIN)/usr/bin/swift
 else
-SWIFT      ?= $(or $(shell command -v swift 2>/dev/null),/opt/swift/usr/bin/swift)
+SWIFT      ?= $(or $(shell command -v swift 2>/dev/null),$(wildcard /usr/libexec/swift/bin/swift),/opt/swift/usr/bin/swift)
 endif
 # `make wheel` needs pip and setuptools: the test venv's python (tools/deps.sh --test makes
 # build/venv) when there is one, else python3 (Debian's has no pip unless python3-pip).
@@ -109,10 +110,15 @@ $(LIB_FILE): $(LIB_SRC)
 $(OUT)/lib/libfastpixseek.so: | $(LIB_FILE)
 	ln -sf libfastpixseek.so.$(SOVERSION) $@
 
+# fastpixseek.pc requires the FFmpeg majors this build compiles against (pkg-config).
+ffmpeg_major = $(shell pkg-config --modversion $(1) 2>/dev/null | cut -d. -f1)
+PC_FFMPEG_SED = $(foreach l,libavformat libavcodec libavutil,-e 's|@$(l)_MAJOR@|$(call ffmpeg_major,$(l))|' \
+	-e 's|@$(l)_NEXT@|$(shell expr $(call ffmpeg_major,$(l)) + 1)|')
+
 $(UNINST_PC): fastpixseek.pc.in Include/fastpix/seek.h
 	@mkdir -p $(OUT)/lib
 	sed -e 's|@PREFIX@|$(CURDIR)/$(OUT)|' -e 's|@LIBDIR@|$(CURDIR)/$(OUT)/lib|' \
-	    -e 's|@INCLUDEDIR@|$(CURDIR)/Include|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@INCLUDEDIR@|$(CURDIR)/Include|' -e 's|@VERSION@|$(VERSION)|' $(PC_FFMPEG_SED) \
 	    fastpixseek.pc.in > $@
 
 $(CLI_FILE): $(CLI_SRC)
@@ -133,7 +139,7 @@ install:
 	ln -sf libfastpixseek.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libfastpixseek.so
 	install -m 0644 Include/fastpix/seek.h $(DESTDIR)$(INCLUDEDIR)/fastpix/seek.h
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $(PC_FFMPEG_SED) \
 	    fastpixseek.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/fastpixseek.pc
 	chmod 0644 $(DESTDIR)$(PKGCONFIGDIR)/fastpixseek.pc
 	install -m 0755 $(CLI_FILE) $(DESTDIR)$(BINDIR)/fpx-seek

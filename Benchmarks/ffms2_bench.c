@@ -194,6 +194,8 @@ int main(int argc, char **argv)
         r = cmd_getframe(argc, argv);
     else
         fprintf(stderr, "usage: ffms2_bench index|getframe ...\n");
+#if FFMS_VERSION < (5 << 24) /* ffms2 5 (Debian 13) has no FFMS_Deinit */
     FFMS_Deinit();
+#endif
     return r;
 }

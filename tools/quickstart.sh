@@ -3,6 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash tools/deps.sh   # Debian packages only (listed before installing); no Python package
+. tools/swift-env.sh # the toolchain deps.sh found, first on PATH (tools/swift-env.sh)
 make -s
 echo
 echo "== fpx-seek probe samples/sample.mp4"

@@ -20,6 +20,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 status_before=$(git status --porcelain --untracked-files=all 2>/dev/null || true)
 bash tools/deps.sh --test
+. tools/swift-env.sh   # the toolchain deps.sh found, first on PATH (tools/swift-env.sh)
 venv=$root/build/venv
 # The venv's python3 first on PATH (subprocesses of the tests use it too); the Swift
 # toolchain and everything else stay reachable behind it.

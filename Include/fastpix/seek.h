@@ -410,19 +410,20 @@
  * Structs the library hands you (outcomes and other callback payloads) are
  * library memory, always complete; their struct_size is the library's sizeof.
  *
- * FFmpeg ABI. This library is built against FFmpeg 5.x: libavformat 59,
- * libavcodec 59 and libavutil 57 (Debian 12 ships FFmpeg 5.1: libavformat
- * 59.27, libavcodec 59.37, libavutil 57.28). Two members of the API point
- * into FFmpeg's own structs, whose layout is fixed only within a major
- * version:
+ * FFmpeg ABI. A build of this library is built against one FFmpeg: 5.1
+ * (Debian 12: libavformat 59, libavcodec 59, libavutil 57) or 7.1 (Debian
+ * 13: libavformat 61, libavcodec 61, libavutil 59); the source also supports
+ * 6.1 (60, 60, 58). Two members of the API point into FFmpeg's own structs,
+ * whose layout is fixed only within a major version:
  *
- *   fpx_stream_info.codecpar   a const AVCodecParameters * (libavcodec 59)
- *   fpx_packet.av_packet       a const AVPacket *          (libavcodec 59)
+ *   fpx_stream_info.codecpar   a const AVCodecParameters * (that libavcodec)
+ *   fpx_packet.av_packet       a const AVPacket *          (that libavcodec)
  *
  * A host that dereferences them must be compiled against the same majors
- * (pkg-config: fastpixseek.pc lists libavformat, libavcodec and libavutil in
- * Requires.private; the Debian package libfastpixseek1 depends on
- * libavformat59, libavcodec59 and libavutil57). A host that does not want
+ * (pkg-config: fastpixseek.pc requires exactly those majors of libavformat,
+ * libavcodec and libavutil in Requires.private; the Debian package
+ * libfastpixseek1 depends on them, e.g. libavformat59 on Debian 12,
+ * libavformat61 on Debian 13). A host that does not want
  * that coupling uses the plain members instead (codec_id, codec_name,
  * extradata; data, size, pts, dts, flags). The SONAME libfastpixseek.so.1 does
  * not change with FFmpeg: a new FFmpeg major means rebuilding this library.
@@ -1033,9 +1034,9 @@ typedef struct fpx_stream_info {
     int video_delay;           /**< reorder depth in frames (B-frames) */
     const uint8_t *extradata;  /**< the player's copy; valid until fpx_player_destroy */
     size_t extradata_size;
-    /** const AVCodecParameters * (the player's copy; FFmpeg 5.x, libavcodec
-     *  59, see "FFmpeg ABI"), for FFmpeg-based hosts; same lifetime as
-     *  extradata. */
+    /** const AVCodecParameters * (the player's copy; of the libavcodec the
+     *  library was built against, see "FFmpeg ABI"), for FFmpeg-based
+     *  hosts; same lifetime as extradata. */
     const void *codecpar;
 
     /* Added in 0.3: the stream facts a decoder that is not libavcodec, or a
@@ -1209,7 +1210,7 @@ typedef struct fpx_packet {
     uint32_t flags;         /**< FPX_PACKET_FLAG_* */
     uint64_t seek_id;       /**< the latest seek this packet follows, 0 if none; a frame
                                  step is no seek: packets after one keep that seek's id */
-    const void *av_packet;  /**< the const AVPacket * (FFmpeg 5.x, libavcodec 59; see "FFmpeg ABI"); same lifetime as data */
+    const void *av_packet;  /**< the const AVPacket * (the build's libavcodec; see "FFmpeg ABI"); same lifetime as data */
     /* Added in 0.3 (see "Landing on the packet stream" above). */
     /** The landed frame of the seek this packet follows: its pts in the time
      *  base of landed_stream_index (the reference stream), the value the

@@ -1,6 +1,12 @@
-/* Macros and inline helpers Swift cannot import from FFmpeg 5.1, as prefixed functions. */
+/* Macros and inline helpers Swift cannot import from FFmpeg, as prefixed functions, and the
+ * one place where the FFmpeg versions differ (the "compatibility layer" below): the Swift code
+ * calls only these, never a version-specific FFmpeg API, and holds no #if on FFmpeg's version.
+ * Supported: FFmpeg 5.1 (libavformat 59, Debian 12), 6.1 (60, Ubuntu 24.04: not tested here),
+ * 7.1 (61, Debian 13). Version thresholds are those of FFmpeg's doc/APIchanges. */
 #ifndef FPX_CFFMPEG_SHIM_H
 #define FPX_CFFMPEG_SHIM_H
+#include <libavcodec/version.h>
+#include <libavformat/version.h>
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
 #include <libavutil/aes.h>
@@ -80,5 +86,28 @@ static inline int64_t fpx_packet_skip_samples(const AVPacket *p) {
     return (int64_t)((uint32_t)d[0] | ((uint32_t)d[1] << 8) | ((uint32_t)d[2] << 16) | ((uint32_t)d[3] << 24));
 }
 static inline int fpx_avindex_keyframe(void) { return AVINDEX_KEYFRAME; }
+
+/* ---- compatibility layer: every difference between the supported FFmpeg versions ---------- */
+
+/* The stream's display matrix (AV_PKT_DATA_DISPLAYMATRIX: 9 int32_t), NULL when it has none.
+ * lavc 60.29.100 / lavf 60.15.100 (FFmpeg 6.1) moved stream side data to
+ * AVCodecParameters.coded_side_data and deprecated AVStream.side_data and
+ * av_stream_get_side_data(); libavformat 62 (FFmpeg 8) removes them. */
+static inline const int32_t *fpx_stream_display_matrix(const AVStream *st)
+{
+    size_t size = 0;
+    const uint8_t *d = NULL;
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 29, 100)
+    const AVPacketSideData *sd = st->codecpar ? av_packet_side_data_get(st->codecpar->coded_side_data,
+        st->codecpar->nb_coded_side_data, AV_PKT_DATA_DISPLAYMATRIX) : NULL;
+    if (sd) {
+        d = sd->data;
+        size = sd->size;
+    }
+#else
+    d = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, &size);
+#endif
+    return d && size >= 9 * sizeof(int32_t) ? (const int32_t *)(const void *)d : NULL;
+}
 static inline int fpx_avindex_discard_frame(void) { return AVINDEX_DISCARD_FRAME; }
 #endif

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CFastPixSeekABI
 import FastPixSeekCore
 import FastPixSeekEngine
@@ -147,21 +150,31 @@ public func fpxListenerInit(_ l: UnsafeMutablePointer<fpx_listener>?) {
 /// The defaults, as the library's own header defines the struct.
 func defaultPlayerConfig() -> fpx_player_config {
     var c = fpx_player_config()
-    c.size = MemoryLayout<fpx_player_config>.size
-    c.delivery = FPX_DELIVERY_THREAD
-    c.io_timeout_ms = 10_000
-    c.protocol_whitelist = nil
-    c.max_buffer_bytes = Int64(IOPolicy.defaultMaxBufferBytes)
-    c.index_mode = FPX_INDEX_KEYFRAMES
+    storeDefaults(&c)
     return c
 }
 
+/// The defaults, stored member by member (padding bytes are left as they are).
+private func storeDefaults(_ c: UnsafeMutablePointer<fpx_player_config>) {
+    c.pointee.size = MemoryLayout<fpx_player_config>.size
+    c.pointee.delivery = FPX_DELIVERY_THREAD
+    c.pointee.io_timeout_ms = 10_000
+    c.pointee.protocol_whitelist = nil
+    c.pointee.max_buffer_bytes = Int64(IOPolicy.defaultMaxBufferBytes)
+    c.pointee.index_mode = FPX_INDEX_KEYFRAMES
+}
+
 /// Writes the first `n` bytes of the defaults (whole members) to `c` and sets its size to n.
+/// The defaults are stored into zeroed bytes, which are copied: a Swift value's padding
+/// bytes are unspecified (Swift 6.0.3 leaves stack bytes there) and the host would get them
+/// (test_abi_structs compares every byte).
 private func writeDefaultConfig(_ c: UnsafeMutablePointer<fpx_player_config>, bytes n: Int) {
-    var d = defaultPlayerConfig()
-    d.size = n
-    withUnsafeBytes(of: &d) { src in
-        UnsafeMutableRawPointer(c).copyMemory(from: src.baseAddress!, byteCount: n)
+    var defaults = fpx_player_config()
+    withUnsafeMutablePointer(to: &defaults) { d in  // no copy of the value inside: padding stays 0
+        memset(d, 0, MemoryLayout<fpx_player_config>.size)
+        storeDefaults(d)
+        d.pointee.size = n
+        UnsafeMutableRawPointer(c).copyMemory(from: UnsafeRawPointer(d), byteCount: n)
     }
 }
 

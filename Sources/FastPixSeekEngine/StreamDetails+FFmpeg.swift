@@ -69,9 +69,8 @@ func streamDetails(of st: UnsafeMutablePointer<AVStream>, in ctx: UnsafeMutableP
         f.chromaLocation = Int32(bitPattern: p.chroma_location.rawValue)
         f.chromaLocationName = av_chroma_location_name(p.chroma_location)
         f.fieldOrder = Int32(bitPattern: p.field_order.rawValue)
-        var size: Int = 0
-        if let sd = av_stream_get_side_data(st, AV_PKT_DATA_DISPLAYMATRIX, &size), size >= 9 * 4 {
-            let r = sd.withMemoryRebound(to: Int32.self, capacity: 9) { av_display_rotation_get($0) }
+        if let matrix = fpx_stream_display_matrix(st) {
+            let r = av_display_rotation_get(matrix)
             if r.isFinite {
                 f.hasDisplayMatrix = true
                 f.rotationDegrees = r == 0 ? 0 : r  // no -0

@@ -153,7 +153,7 @@ final class NALReferenceTests: XCTestCase {
         e[21] = (temporalLayers << 3) | lengthSizeMinusOne
         e[22] = sps.isEmpty ? 0 : 1
         if !sps.isEmpty {
-            e += [0x80 | 33, 0, UInt8(sps.count)]
+            e += [UInt8(0x80 | 33), 0, UInt8(sps.count)]  // typed for Swift 6.0.3 ([Any] otherwise)
             for s in sps { e += [UInt8(s.count >> 8), UInt8(s.count & 0xff)] + s }
         }
         return e

@@ -124,6 +124,8 @@ final class ColdByteStepTests: XCTestCase {
     }
 
     func testTargetsInTheFirstGOP() throws {
-        _ = try run([0, 3600, 50 * 3600, 99 * 3600, 100 * 3600, 101 * 3600], bytesPerTick: Self.fileRate)
+        // Typed: Swift 6.0.3 (Debian 13) infers the products as Int here and fails.
+        let targets: [Int64] = [0, 3600, 50 * 3600, 99 * 3600, 100 * 3600, 101 * 3600]
+        _ = try run(targets, bytesPerTick: Self.fileRate)
     }
 }

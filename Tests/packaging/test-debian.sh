@@ -49,8 +49,19 @@ FIX=$(cd "$FIX" && pwd)
 
 # ---- 1. build-dependencies, clean copy, dpkg-buildpackage ----------------------------
 stage "build-dependencies"
-BUILD_DEPS=(dpkg-dev debhelper dh-python python3-all python3-setuptools python3-wheel pybuild-plugin-pyproject
+BUILD_DEPS=(build-essential dpkg-dev debhelper dh-python python3-all python3-setuptools python3-wheel pybuild-plugin-pyproject
             pkg-config libavformat-dev libavcodec-dev libavutil-dev lintian gcc ffmpeg autopkgtest)
+# The Swift toolchain: Debian's swiftlang where apt has it (Debian 13: a Build-Depends);
+# else (Debian 12) the build profile pkg.fastpixseek.swift-toolchain drops it from
+# Build-Depends and debian/rules takes SWIFT_TOOLCHAIN or `swift` on PATH.
+PROFILE=()
+if dpkg -s swiftlang >/dev/null 2>&1 || apt-cache show swiftlang >/dev/null 2>&1; then
+    BUILD_DEPS+=(swiftlang)
+    echo "# Swift: Debian's swiftlang (a Build-Depends)"
+else
+    PROFILE=(-Ppkg.fastpixseek.swift-toolchain)
+    echo "# Swift: no swiftlang package here (Debian 12): build profile pkg.fastpixseek.swift-toolchain, swift at ${SWIFT_TOOLCHAIN:-$(command -v swift)}"
+fi
 missing=()
 for p in "${BUILD_DEPS[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -64,16 +75,16 @@ mkdir -p "$SRC"
 git -C "$ROOT" ls-files -z --cached --others --exclude-standard |
     (cd "$ROOT" && xargs -0 sh -c 'for f; do [ -e "$f" ] && printf "%s\0" "$f"; done' sh) |
     tar -C "$ROOT" --null -T - -cf - | tar -C "$SRC" -xf -
-if (cd "$SRC" && dpkg-checkbuilddeps) >"$W/bd.log" 2>&1; then
+if (cd "$SRC" && dpkg-checkbuilddeps ${PROFILE[@]+"${PROFILE[@]}"}) >"$W/bd.log" 2>&1; then
     pass "dpkg-checkbuilddeps: build-dependencies satisfied"
 else
     fail "dpkg-checkbuilddeps: $(cat "$W/bd.log")"
 fi
 
-stage "dpkg-buildpackage -us -uc -b"
+stage "dpkg-buildpackage -us -uc -b ${PROFILE[*]}"
 t=$(date +%s)
-if (cd "$SRC" && dpkg-buildpackage -us -uc -b) >"$W/build.log" 2>&1; then
-    pass "dpkg-buildpackage -us -uc -b from a clean copy ($(( $(date +%s) - t ))s)"
+if (cd "$SRC" && dpkg-buildpackage -us -uc -b ${PROFILE[@]+"${PROFILE[@]}"}) >"$W/build.log" 2>&1; then
+    pass "dpkg-buildpackage -us -uc -b ${PROFILE[*]} from a clean copy ($(( $(date +%s) - t ))s; $(grep -m1 '^debian/rules: Swift' "$W/build.log" | sed 's/^debian\/rules: //'))"
 else
     tail -n 40 "$W/build.log" | sed 's/^/    /'
     fail "dpkg-buildpackage failed (log above)"
@@ -143,7 +154,7 @@ want=""
 for so in $(readelf -d "$L" | sed -n 's/.*NEEDED.*\[\(libav[a-z]*\)\.so\.\([0-9]*\)\].*/\1\2/p'); do
     echo "$deps" | grep -qE "(^|, )$so( |,|$)" || want="$want $so"
 done
-if [ -z "$want" ] && echo "$deps" | grep -q libavformat59; then
+if [ -z "$want" ] && echo "$deps" | grep -qE "libavformat$(pkg-config --modversion libavformat | cut -d. -f1)( |,|$)"; then
     pass "libfastpixseek1 Depends on the FFmpeg libraries it links: $deps"
 else
     fail "libfastpixseek1 Depends ($deps) lacks:$want"
@@ -244,7 +255,7 @@ printf 'FASTPIXSEEK_1 {\n  global: fpx_*;\n  local: %s; *;\n};\n' "$victim" >"$S
 # -nc: reuse the scratch build; make relinks the library (the version script changed).
 # The stamp would make dh skip the build step; pybuild refuses to unpack over its output.
 rm -rf "$SRC/debian/debhelper-build-stamp" "$SRC/.pybuild"
-if (cd "$SRC" && dpkg-buildpackage -us -uc -b -nc) >"$W/scratch.log" 2>&1; then
+if (cd "$SRC" && dpkg-buildpackage -us -uc -b -nc ${PROFILE[@]+"${PROFILE[@]}"}) >"$W/scratch.log" 2>&1; then
     fail "the package build succeeded with $victim missing from the library"
 elif grep -q "dpkg-gensymbols: error: some symbols or patterns disappeared" "$W/scratch.log" &&
      grep -qE "^-? *$victim@FASTPIXSEEK_1" "$W/scratch.log" &&

@@ -4,10 +4,11 @@
   ones against `ffprobe -version` (same Debian FFmpeg build, "runtime" column), the ones
   built against against `pkg-config --modversion` of the -dev packages that compiled it.
 * The struct_size contract of fpx_ffmpeg_versions (prefix writes, invalid sizes).
-* The refusal, end to end: a stand-in libavformat.so.59 is built here, with the real
-  SONAME and symbol version (LIBAVFORMAT_59) and every symbol libfastpixseek.so.1 imports
-  from libavformat, whose avformat_version() reports 60.3.100, as an FFmpeg 6 built under
-  the old SONAME would. A fresh process loads it ahead of the real one with
+* The refusal, end to end: a stand-in libavformat.so.M (M: the major the library was built
+  against, 59 for FFmpeg 5.1, 61 for 7.1) is built here, with the real SONAME and symbol
+  version (LIBAVFORMAT_M) and every symbol libfastpixseek.so.1 imports from libavformat,
+  whose avformat_version() reports (M+1).3.100, as the next FFmpeg built under the old
+  SONAME would. A fresh process loads it ahead of the real one with
   LD_LIBRARY_PATH (the dynamic linker's ordinary search, no preloading or symbol
   interposition tricks) and opens a file through the Python binding: fpx_player_open must
   return FPX_ERROR_FFMPEG_MISMATCH without calling anything else in libavformat (each
@@ -79,6 +80,13 @@ def _modversion(lib: str) -> tuple:
     return tuple(int(x) for x in out.split("."))
 
 
+# The (libavformat, libavcodec, libavutil) majors of the FFmpeg releases the source supports:
+# 5.1 (Debian 12), 6.1 (Ubuntu 24.04), 7.1 (Debian 13).
+SUPPORTED_MAJORS = {(59, 59, 57), (60, 60, 58), (61, 61, 59)}
+# The libavformat major of the -dev package the library was built against.
+AVFORMAT_MAJOR = _modversion("libavformat")[0]
+
+
 def test_versions_match_ffprobe_and_pkg_config(library, fixtures_dir):
     r = _run_child(library, fixtures_dir / "mp4_bframes.mp4")
     v = r["versions"]
@@ -86,7 +94,7 @@ def test_versions_match_ffprobe_and_pkg_config(library, fixtures_dir):
     for short, lib in (("avformat", "libavformat"), ("avcodec", "libavcodec"), ("avutil", "libavutil")):
         assert tuple(v[f"{short}_runtime"]) == probe[lib], (lib, v, probe)
         assert tuple(v[f"{short}_build"]) == _modversion(lib), (lib, v)
-    assert v["avformat_build"][0] == 59 and v["avcodec_build"][0] == 59 and v["avutil_build"][0] == 57
+    assert (v["avformat_build"][0], v["avcodec_build"][0], v["avutil_build"][0]) in SUPPORTED_MAJORS, v
     assert v["compatible"] is True
     assert r["opened"] == "ok"
 
@@ -115,7 +123,7 @@ def test_struct_size_prefix_contract(library):
     ctypes.c_size_t.from_buffer(buf).value = size_t + 4
     assert f(ctypes.addressof(buf)) == 0
     assert ctypes.c_size_t.from_buffer(buf).value == size_t + 4
-    assert int.from_bytes(bytes(buf[size_t:size_t + 4]), "little") >> 16 == 59
+    assert int.from_bytes(bytes(buf[size_t:size_t + 4]), "little") >> 16 == AVFORMAT_MAJOR
     assert bytes(buf[size_t + 4:]) == b"\xab" * (64 - size_t - 4)
     # A newer host with a bigger struct: the library fills its own sizeof and says so.
     ctypes.c_size_t.from_buffer(buf).value = 64
@@ -125,21 +133,22 @@ def test_struct_size_prefix_contract(library):
 
 
 def _build_standin_libavformat(library: Path, out_dir: Path) -> Path:
-    """libavformat.so.59 whose avformat_version() says 60.3.100; every other symbol that
-    libfastpixseek imports from libavformat aborts with its name."""
+    """libavformat.so.M (the build's major) whose avformat_version() says (M+1).3.100; every
+    other symbol that libfastpixseek imports from libavformat aborts with its name."""
     nm = subprocess.run(["nm", "-D", "--undefined-only", str(library)], capture_output=True,
                         text=True, check=True).stdout
-    syms = sorted({m.group(1) for m in re.finditer(r"\bU (\w+)@LIBAVFORMAT_59\b", nm)})
+    major = AVFORMAT_MAJOR
+    syms = sorted({m.group(1) for m in re.finditer(rf"\bU (\w+)@LIBAVFORMAT_{major}\b", nm)})
     assert "avformat_version" in syms and "avformat_open_input" in syms, syms
     src = ["#include <stdio.h>", "#include <stdlib.h>",
            "static void called(const char *n) { fprintf(stderr, \"stand-in libavformat: %s called\\n\", n); abort(); }",
-           "unsigned avformat_version(void) { return (60u << 16) | (3u << 8) | 100u; }"]
+           f"unsigned avformat_version(void) {{ return ({major + 1}u << 16) | (3u << 8) | 100u; }}"]
     src += [f"void {s}(void) {{ called(\"{s}\"); }}" for s in syms if s != "avformat_version"]
     (out_dir / "standin.c").write_text("\n".join(src) + "\n")
-    (out_dir / "standin.map").write_text("LIBAVFORMAT_59 { global: *; };\n")
-    so = out_dir / "libavformat.so.59"
+    (out_dir / "standin.map").write_text(f"LIBAVFORMAT_{major} {{ global: *; }};\n")
+    so = out_dir / f"libavformat.so.{major}"
     subprocess.run(["cc", "-shared", "-fPIC", "-o", str(so), str(out_dir / "standin.c"),
-                    "-Wl,-soname,libavformat.so.59", f"-Wl,--version-script={out_dir / 'standin.map'}"],
+                    f"-Wl,-soname,libavformat.so.{major}", f"-Wl,--version-script={out_dir / 'standin.map'}"],
                    check=True, capture_output=True)
     return so
 
@@ -150,8 +159,8 @@ def test_open_refuses_another_libavformat_major(library, fixtures_dir, tmp_path)
     r = _run_child(library, media, LD_LIBRARY_PATH=str(tmp_path))
     assert r["maps"] == [str(so)], r          # the stand-in, not the system's libavformat
     v = r["versions"]
-    assert tuple(v["avformat_runtime"]) == (60, 3, 100)
-    assert v["avformat_build"][0] == 59
+    assert tuple(v["avformat_runtime"]) == (AVFORMAT_MAJOR + 1, 3, 100)
+    assert v["avformat_build"][0] == AVFORMAT_MAJOR
     assert v["compatible"] is False
     assert r["opened"] == "FPX_ERROR_FFMPEG_MISMATCH -28 fpx_player_open"
     # Control: the same program with the real libavformat opens the file.

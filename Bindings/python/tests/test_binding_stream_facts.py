@@ -127,14 +127,21 @@ def hdr_files(tmp_path_factory):
     enc = d / "enc.mp4"
     subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25",
                     "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100", "-t", "2",
-                    "-filter_complex", "[0:v]setsar=4/3[v];[1:a]pan=stereo|c0=c0|c1=c0[a]", "-map", "[v]", "-map", "[a]",
+                    # setparams: FFmpeg 7's ffmpeg takes the colour properties from the frames
+                    # (the -color_* options alone are lost there); 5.1 takes either.
+                    "-filter_complex", "[0:v]setsar=4/3,setparams=color_primaries=bt2020:color_trc=smpte2084:"
+                    "colorspace=bt2020nc:range=tv[v];[1:a]pan=stereo|c0=c0|c1=c0[a]", "-map", "[v]", "-map", "[a]",
                     "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p10le",
                     "-color_primaries", "bt2020", "-color_trc", "smpte2084", "-colorspace", "bt2020nc",
                     "-color_range", "tv", "-c:a", "aac", "-metadata:s:a", "language=fra", str(enc)], check=True)
     mp4, mkv = d / "hdr.mp4", d / "hdr.mkv"
-    # The display matrix survives only a stream copy in this ffmpeg.
-    subprocess.run(["ffmpeg", "-v", "error", "-i", str(enc), "-c", "copy", "-metadata:s:v:0", "rotate=90", str(mp4)],
-                   check=True)
+    # The display matrix survives only a stream copy. FFmpeg 7.1's ffmpeg sets it with the
+    # input option -display_rotation (it ignores the "rotate" tag); 5.1's has no such option
+    # and turns the "rotate" tag into the matrix.
+    if subprocess.run(["ffmpeg", "-v", "error", "-display_rotation:v:0", "90", "-i", str(enc), "-c", "copy",
+                       str(mp4)]).returncode != 0:
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-i", str(enc), "-c", "copy", "-metadata:s:v:0", "rotate=90",
+                        str(mp4)], check=True)
     subprocess.run(["ffmpeg", "-v", "error", "-i", str(enc), "-c", "copy", str(mkv)], check=True)
     return mp4, mkv
 
