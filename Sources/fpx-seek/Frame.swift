@@ -47,11 +47,14 @@ final class FrameDecoder {
         var want = want
         while true {
             let p: PacketView
-            do { p = try player.readPacket() } catch let e as ErrorCode where e == .eof {
+            do { p = try player.readPacket() } catch {
+                // The end of the packets (the engine throws EngineError, the player ErrorCode):
+                // drain, the last frames of a stream with B-frames come out only then.
+                guard (error as? EngineError)?.code == .eof || (error as? ErrorCode) == .eof else { return false }
                 _ = fpx_cli_send(dec, nil, 0)
                 drained = true
                 return fpx_cli_receive(dec, want, frame) == 1
-            } catch { return false }
+            }
             if p.flags & PacketView.flagDiscontinuity != 0 || drained {
                 fpx_cli_decoder_flush(dec)  // a new run of packets: drop what the decoder holds
                 drained = false

@@ -441,13 +441,10 @@ def _nearest(media: Path, n: int, picture: bytes, w: int, h: int) -> Tuple[int, 
     return best, d[best]
 
 
-@pytest.mark.parametrize("name", ["mp4_bframes.mp4", "hevc_opengop.mp4"])
-def test_cli_frame_png(fixtures_dir, hevc_opengop, library, tmp_path, name):
+def _check_cli_frame_png(path: Path, t: Fraction, tmp_path: Path) -> None:
     """fpx-seek frame FILE T -o x.png: a PNG of the frame covering T, ffmpeg's pixels (its
     rgb24 conversion of that frame is the closest of its neighbours, within 2 levels)."""
-    path = media(fixtures_dir, hevc_opengop, name)
     gt = gtm.load(str(path))
-    t = spread(path, 1, seed=17)[0]
     png = tmp_path / "f.png"
     proc = subprocess.run([str(CLI), "frame", str(path), f"{t.numerator}/{t.denominator}", "-o", str(png)],
                           capture_output=True, text=True, timeout=120)
@@ -461,6 +458,23 @@ def test_cli_frame_png(fixtures_dir, hevc_opengop, library, tmp_path, name):
     picture = _rgb(png, "null")
     best, mad = _nearest(path, gt.frame_index(pts), picture, w, h)
     assert best == gt.frame_index(pts) and mad < 2.0, (best, mad)
+
+
+@pytest.mark.parametrize("name", ["mp4_bframes.mp4", "hevc_opengop.mp4"])
+def test_cli_frame_png(fixtures_dir, hevc_opengop, library, tmp_path, name):
+    path = media(fixtures_dir, hevc_opengop, name)
+    _check_cli_frame_png(path, spread(path, 1, seed=17)[0], tmp_path)
+
+
+@pytest.mark.parametrize("name", ["sample.mp4", "mp4_bframes.mp4", "hevc_opengop.mp4"])
+@pytest.mark.parametrize("back", [0, 1, 2])
+def test_cli_frame_png_at_the_last_frames(fixtures_dir, hevc_opengop, library, tmp_path, name, back):
+    """The last frames of a stream with B-frames come out of the decoder only when it is
+    drained at the end of the packets (issue 29.1: README's example failed on the bundled
+    sample at or past its last frame)."""
+    path = REPO / "samples" / name if name == "sample.mp4" else media(fixtures_dir, hevc_opengop, name)
+    gt = gtm.load(str(path))
+    _check_cli_frame_png(path, gt.to_item(gt.frames[-1 - back].pts), tmp_path)
 
 
 def test_cli_frame_contact_sheet(fixtures_dir, library, tmp_path):
