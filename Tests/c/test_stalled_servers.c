@@ -29,7 +29,7 @@
 /* ---- a server on 127.0.0.1 that accepts and never answers ------------------------------ */
 static int listen_fd = -1;
 static int conns[MAX_CONNS];
-static int n_conns;
+static volatile int n_conns; /* written by the server thread, read by main: flag_get/flag_set */
 static volatile int stop_server;
 
 static void *server_main(void *arg)
@@ -46,8 +46,10 @@ static void *server_main(void *arg)
         fd = accept(listen_fd, NULL, NULL);
         if (fd < 0)
             continue;
-        if (n_conns < MAX_CONNS)
-            conns[n_conns++] = fd; /* held open, never read, never answered */
+        if (flag_get(&n_conns) < MAX_CONNS) {
+            conns[flag_get(&n_conns)] = fd; /* held open, never read, never answered */
+            flag_set(&n_conns, flag_get(&n_conns) + 1);
+        }
         else
             close(fd);
     }
@@ -139,7 +141,7 @@ int main(int argc, char **argv)
     }
     sleep_ms(500); /* the stalled opens hold their pool's threads now */
     sample();
-    NOTE("connections the server holds: %d", n_conns);
+    NOTE("connections the server holds: %d", flag_get(&n_conns));
 
     SECTION("a player on a local file opens and seeks exactly, each within 1 s");
     local = make_player(FPX_DELIVERY_THREAD);
@@ -208,7 +210,7 @@ int main(int argc, char **argv)
 
     flag_set(&stop_server, 1);
     pthread_join(server, NULL);
-    for (i = 0; i < n_conns; i++)
+    for (i = 0; i < flag_get(&n_conns); i++)
         close(conns[i]);
     close(listen_fd);
     free(ps);
