@@ -85,7 +85,8 @@ public final class OSThread {
 
     /// Starts `body` on a new thread named `name` (what `top -H`, gdb and
     /// /proc/self/task/*/comm show; Linux keeps 15 bytes). A `background`
-    /// thread runs at nice +10 (Linux priorities are per thread), so on a busy
+    /// thread runs at nice +10 relative to the thread that starts it, capped at 19 (Linux
+    /// priorities are per thread), so on a busy
     /// machine the host's threads and the player's worker run first. Returns
     /// nil if the OS refuses.
     public init?(name: String, background: Bool = false, _ body: @escaping @Sendable () -> Void) {
@@ -100,9 +101,16 @@ public final class OSThread {
             let box = Unmanaged<Box>.fromOpaque(raw).takeRetainedValue()
             OSThread.nameCurrent(box.name)
             if box.background {
-                // On Linux, PRIO_PROCESS with who 0 is the calling thread only. Lowering one's
-                // own priority needs no privilege; a failure only leaves it as it was.
-                _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+                // On Linux, PRIO_PROCESS with who 0 is the calling thread only, and a new
+                // thread starts at its creator's nice value: +10 relative to it (capped at
+                // 19), never an absolute 10, which would raise the priority of a host that
+                // runs niced (a root host at nice 15 would get an index at 10). Lowering
+                // one's own priority needs no privilege; a failure only leaves it as it was.
+                errno = 0
+                let current = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+                if errno == 0 {
+                    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, min(current + 10, 19))
+                }
             }
             box.body()
             return nil
