@@ -111,6 +111,10 @@
  *
  * Whenever t falls inside a frame, the at-or-after frame is the one after the
  * exact landing; when a frame starts exactly at t, both are that frame.
+ * (`ffmpeg -i F -ss t`, the output-side form, decodes from the start and
+ * gives the same frame; on MPEG-TS the input-side form can start at a
+ * keyframe after t instead, FFmpeg 5.1's TS seek resyncing past it, and so
+ * can PyAV's seek: decode from the start there to cross-check.)
  * FPX_PRECISION_AT_OR_AFTER is decided by the landing policy like exact (the
  * packets start at the keyframe the landed frame needs, DECODE_ONLY before
  * it); past the last frame it lands on the last frame, clamped

@@ -31,8 +31,8 @@ final class AtOrAfterTests: XCTestCase {
             // On frames, one tick before, a third of a tick before, midway.
             var targets: [Rational] = []
             for i in stride(from: 1, to: all.count, by: 11) {
-                targets += [Rational(all[i]), Rational(all[i] - 1), Rational(3 * all[i] - 1, 3),
-                            Rational(all[i - 1] + all[i], 2)]
+                targets += [Rational(all[i]), Rational(all[i] - 1), Rational(Int128(3 * all[i] - 1), 3),
+                            Rational(Int128(all[i - 1] + all[i]), 2)]
             }
             for t in targets {
                 let (s, l) = try ready(p)
