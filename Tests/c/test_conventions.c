@@ -369,6 +369,57 @@ int main(int argc, char **argv) {
     CHECK(logged("does not exist: the item has 2 streams"));
     fpx_player_destroy(p);
 
+    SECTION("reference_stream: steps, packets and stream switches follow the chosen stream");
+    {
+        char dir[64], two[200];
+        frames f2;
+        snprintf(dir, sizeof dir, "%s", "/tmp/fpx-conv-two.XXXXXX");
+        REQUIRE(mkdtemp(dir) != NULL);
+        snprintf(two, sizeof two, "%s/two.mkv", dir);
+        /* Audio, a 25 fps video (automatic: the larger), a 30000/1001 fps video with B-frames. */
+        snprintf(cmd, sizeof cmd,
+                 "ffmpeg -nostdin -v error -f lavfi -i testsrc2=size=160x120:rate=25 "
+                 "-f lavfi -i testsrc=size=96x72:rate=30000/1001 -f lavfi -i sine=sample_rate=48000 -t 4 "
+                 "-map 2:a -map 0:v -map 1:v -c:v libx264 -preset ultrafast -bf 2 -g:v:0 12 -g:v:1 20 "
+                 "-pix_fmt yuv420p -c:a aac '%s' >/dev/null 2>&1", two);
+        REQUIRE(system(cmd) == 0);
+        REQUIRE(probe_frames(&f2, two, 2) > 60);
+        p = open_with(two, 0, &wait_rc);
+        REQUIRE(p != NULL && wait_rc == FPX_OK);
+        CHECK_EQ(item_info(p).reference_stream, 1);
+        fpx_player_destroy(p);
+        p = open_with(two, 3, &wait_rc);
+        REQUIRE(p != NULL && wait_rc == FPX_OK);
+        info = item_info(p);
+        CHECK_EQ(info.reference_stream, 2);
+        CHECK_EQ(info.has_video, 1);
+        /* Frame 30 of stream 2, then steps along stream 2's grid (ffprobe's). */
+        CHECK_OK(seek(p, fpx_time_make((f2.pts[30] - info.start_pts) * info.time_base_num, info.time_base_den),
+                      fpx_precision_exact(), &o));
+        CHECK_EQ(o.stream_index, 2);
+        CHECK_EQ(o.landed_stream_pts, f2.pts[30]);
+        CHECK_OK(fpx_player_step_frame(p, FPX_STEP_FORWARD, 1, &r));
+        CHECK_EQ(r.landed_stream_pts, f2.pts[31]);
+        CHECK_OK(fpx_player_step_frame(p, FPX_STEP_BACKWARD, 3, &r));
+        CHECK_EQ(r.landed_stream_pts, f2.pts[28]);
+        CHECK_OK(seek(p, fpx_time_make(3 * ((f2.pts[40] + f2.pts[41]) / 2 - info.start_pts) * info.time_base_num,
+                                       3 * info.time_base_den),
+                      fpx_precision_at_or_after(), &o));
+        CHECK_EQ(o.landed_stream_pts, f2.pts[41]);
+        memset(&pk, 0, sizeof pk);
+        pk.struct_size = sizeof pk;
+        CHECK_OK(fpx_player_read_packet(p, &pk));
+        CHECK_EQ(pk.landed_stream_index, 2);
+        CHECK_EQ(pk.landed_pts, f2.pts[41]);
+        /* The chosen stream cannot be switched off; the automatic one now can. */
+        CHECK_ERR(fpx_player_set_stream_enabled(p, 2, 0), FPX_ERROR_REFERENCE_STREAM);
+        CHECK_OK(fpx_player_set_stream_enabled(p, 1, 0));
+        fpx_player_destroy(p);
+        free(f2.pts);
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        CHECK(system(cmd) == 0);
+    }
+
     SECTION("HLS: at or after is refused (UNSUPPORTED), and so is another reference stream");
     snprintf(hlsdir, sizeof hlsdir, "%s", "/tmp/fpx-conv-hls.XXXXXX");
     REQUIRE(mkdtemp(hlsdir) != NULL);
