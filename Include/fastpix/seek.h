@@ -126,8 +126,8 @@
  * `ffmpeg -ss t` reads t on the item timeline, as this library does (0 is
  * the container's start). Tools that print a stream's own pts in seconds
  * (ffprobe's pts_time, PyAV's frame.time, frame-index APIs) count from the
- * stream's zero instead; the two differ by the container's start (an MKV
- * whose audio starts 7 ms before its video, an MPEG-TS stamped from 1.4 s).
+ * stream's zero instead; the two differ by the container's start (a file
+ * whose audio is stamped from -7 ms, an MPEG-TS stamped from 1.4 s).
  * With fpx_item_info info (time_base_num/den, start_pts), a time s in the
  * reference stream's pts seconds is item time
  *   fpx_time_subtract(s, fpx_time_make(info.start_pts * info.time_base_num,
