@@ -203,13 +203,54 @@ def pyav_decode_and_skip(path: Path, stream: int, t_stream: Fraction, seek: bool
     raise AssertionError("no frame at or after the target")
 
 
+@pytest.fixture(scope="module")
+def early_audio(tmp_path_factory) -> Path:
+    """A 29.97 fps H.264 MKV whose audio starts before its video (-itsoffset -0.007 plus AAC's
+    priming, negative timestamps kept): the container starts at -29 ms of the streams' clock."""
+    out = tmp_path_factory.mktemp("early") / "early.mkv"
+    cmd = ["ffmpeg", "-nostdin", "-v", "error", "-y",
+           "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30000/1001",
+           "-itsoffset", "-0.007", "-f", "lavfi", "-i", "sine=sample_rate=48000", "-t", "3",
+           "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2",
+           "-pix_fmt", "yuv420p", "-c:a", "aac", "-avoid_negative_ts", "disabled", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return out
+
+
+def test_stream_seconds_on_a_file_whose_audio_starts_early(early_audio, run_landings):
+    """Issue 29.5's case: item time 0 is the container's start, so a video frame's own pts
+    seconds taken as item time land one frame early with exact; converted with start_pts
+    (seek.h, "Conventions") they land on the frame, exact and at-or-after alike."""
+    gt = gtm.load(str(early_audio))
+    assert gt.format_start_us is not None and gt.format_start_us < 0
+    pts, tb = gt.pts_list(), gt.time_base
+    idx = sample_indices(len(pts), 8)[1:]
+    raw = [item_text(pts[i] * tb) for i in idx]
+    res = run_landings(early_audio, "exact", raw)
+    start_pts = res.item["start_pts"]
+    assert start_pts == gt.origin_ticks < 0
+    got = seeks_by_target(res)
+    assert all(landed(got[t]) == pts[i - 1] for i, t in zip(idx, raw)), "unconverted: one frame early"
+    conv = [item_text(pts[i] * tb - start_pts * tb) for i in idx]
+    for prec in ("exact", "at_or_after"):
+        got = seeks_by_target(run_landings(early_audio, prec, conv))
+        for i, t in zip(idx, conv):
+            assert landed(got[t]) == pts[i], (prec, i)
+            assert got[t]["frame_covers_target"] is True
+    check_stream_seconds(early_audio, run_landings, seek=True)
+
+
 @pytest.mark.parametrize("name", CONVENTION_FIXTURES)
 def test_at_or_after_in_stream_seconds_is_the_pyav_recipe(name, media, run_landings):
     """Times in the stream's pts seconds (PyAV's frame.time, ffprobe's pts_time) become item
     times by the header's conversion with fpx_item_info.start_pts; the landing is then the
     frame the recipe returns. On MPEG-TS the recipe decodes from the start (its backward seek
     lands past the target there, as ffmpeg's does)."""
-    path = media[name]
+    check_stream_seconds(media[name], run_landings, seek=name != "ts.ts")
+
+
+def check_stream_seconds(path: Path, run_landings, seek: bool) -> None:
     gt = gtm.load(str(path))
     pts = gt.pts_list()
     tb = gt.time_base
@@ -224,9 +265,9 @@ def test_at_or_after_in_stream_seconds_is_the_pyav_recipe(name, media, run_landi
             rows.append((i, t_stream, item_text(item)))
     got = seeks_by_target(run_landings(path, "at_or_after", [r[2] for r in rows]))
     for i, t_stream, text in rows:
-        want = pyav_decode_and_skip(path, gt.stream.index, t_stream, seek=name != "ts.ts")
+        want = pyav_decode_and_skip(path, gt.stream.index, t_stream, seek=seek)
         assert want == first_at_or_after(pts, t_stream / tb)
-        assert landed(got[text]) == want, f"{name} stream time {t_stream}: {got[text]}"
+        assert landed(got[text]) == want, f"{path.name} stream time {t_stream}: {got[text]}"
 
 
 # ---------------------------------------------------------------------------------------------
