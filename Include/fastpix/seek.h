@@ -64,7 +64,10 @@
  *
  * The reference stream is the stream seeks are resolved on: the best video
  * stream (as av_find_best_stream chooses), or the best audio stream when the
- * item has no video. fpx_player_item_info() names it.
+ * item has no video; or the video stream the host chose
+ * (fpx_player_config.reference_stream). fpx_player_item_info() names it.
+ * Landings, steps, the seekable range, the frame grid, item time 0 (start_pts)
+ * and the time base of outcomes all follow it.
  *
  * The frame grid. A seek lands on a frame: the presentation timestamp (pts)
  * of a packet of the reference stream, in presentation order. Packets that
@@ -89,16 +92,50 @@
  * stream"). The seekable range ends at the last sample. Such a seek is
  * decided without I/O (packets_read 0); the first read positions.
  *
- * exact and `ffmpeg -ss t`. An exact seek lands on the frame covering t:
- * the frame on screen at t, as AVFoundation and mpv present it. `ffmpeg -ss
- * t` (decoding and dropping the frames before t) starts at the first frame
- * at or after t instead: whenever t falls inside a frame, that is the frame
- * after the exact landing, so a cross-check against ffmpeg is one frame off
- * by design. Recipe for the first frame at or after t: seek exact; when
- * fpx_time_compare(outcome.accuracy.landed_media_time, t) < 0, one
- * fpx_player_step_frame(p, FPX_STEP_FORWARD, 1, &r) lands on it (a host that
- * decodes from the landing anyway can instead skip decoded frames before t).
- * The CLI: `fpx-seek step FILE --from t` prints that frame.
+ * Conventions. Tools and APIs mean different frames by "the frame at t", and
+ * different clocks by "t". Side by side (pts: a frame's presentation time;
+ * t on the item timeline unless the row says otherwise):
+ *
+ *   what you come from           frame at t                 ask FastPixSeek for
+ *   ---------------------------  -------------------------  -------------------------
+ *   AVFoundation, mpv, a player  on screen at t:            fpx_precision_exact()
+ *   showing t                    largest pts <= t           (the default convention)
+ *   `ffmpeg -ss t -i F`          first frame at or after t: fpx_precision_at_or_after()
+ *   (decodes, drops pts < t)     smallest pts >= t
+ *   PyAV recipe: seek(backward), smallest pts >= t          fpx_precision_at_or_after()
+ *   decode, skip pts < t         (t in the stream's own     (t converted as below)
+ *                                pts seconds)
+ *   frame-index APIs: frame i    the i-th frame in          at_or_after at frame i's
+ *   (0-based)                    presentation (pts) order   pts (converted as below)
+ *   a keyframe near t, cheap     nearest keyframe           fpx_precision_nearest_keyframe
+ *
+ * Whenever t falls inside a frame, the at-or-after frame is the one after the
+ * exact landing; when a frame starts exactly at t, both are that frame.
+ * (`ffmpeg -i F -ss t`, the output-side form, decodes from the start and
+ * gives the same frame; on MPEG-TS the input-side form can start at a
+ * keyframe after t instead, FFmpeg 5.1's TS seek resyncing past it, and so
+ * can PyAV's seek: decode from the start there to cross-check.)
+ * FPX_PRECISION_AT_OR_AFTER is decided by the landing policy like exact (the
+ * packets start at the keyframe the landed frame needs, DECODE_ONLY before
+ * it); past the last frame it lands on the last frame, clamped
+ * (FPX_CLAMP_TO_SEEKABLE_END, within_requested_tolerance 0), where `ffmpeg
+ * -ss` outputs nothing. Files only: an HLS item's at-or-after seek fails
+ * with FPX_ERROR_UNSUPPORTED (seek exact, then step one frame forward when
+ * the landed frame starts before t).
+ *
+ * `ffmpeg -ss t` reads t on the item timeline, as this library does (0 is
+ * the container's start). Tools that print a stream's own pts in seconds
+ * (ffprobe's pts_time, PyAV's frame.time, frame-index APIs) count from the
+ * stream's zero instead; the two differ by the container's start (a file
+ * whose audio is stamped from -7 ms, an MPEG-TS stamped from 1.4 s).
+ * With fpx_item_info info (time_base_num/den, start_pts), a time s in the
+ * reference stream's pts seconds is item time
+ *   fpx_time_subtract(s, fpx_time_make(info.start_pts * info.time_base_num,
+ *                                      info.time_base_den))
+ * and a stream pts p is item time fpx_time_make((p - info.start_pts) *
+ * info.time_base_num, info.time_base_den) (exact; for files, and HLS before
+ * its first discontinuity: see fpx_packet.item_origin_pts). Outcomes give
+ * the landed frame in both clocks (landed_media_time, landed_stream_pts).
  *
  * The seekable range of a file is [first frame, last frame] on the item
  * timeline. Seeks outside it are clamped (see fpx_clamp_kind).
@@ -807,7 +844,16 @@ typedef enum fpx_precision_kind {
     FPX_PRECISION_NEAREST_KEYFRAME = 1,
     /** Exactly FPX_PRECISION_NEAREST_KEYFRAME with tolerance 1/10 s. Outcomes
      *  report it in that normalized form. */
-    FPX_PRECISION_DEFAULT = 2
+    FPX_PRECISION_DEFAULT = 2,
+    /** The first frame at or after the target (smallest pts >= target), what
+     *  `ffmpeg -ss t` and decode-and-skip return ("Conventions" in section 2).
+     *  Outcomes report this kind; resolution FPX_LANDING_COVERING_FRAME (a
+     *  landing on the frame grid, as exact); frame_covers_target 1 when the
+     *  frame starts exactly at the (clamped) target; tolerance_before 0 and
+     *  tolerance_after +infinity, so within_requested_tolerance is landed >=
+     *  requested. The tolerance member is ignored. Files only (HLS:
+     *  FPX_ERROR_UNSUPPORTED in the outcome). Added in 0.4.0. */
+    FPX_PRECISION_AT_OR_AFTER = 3
 } fpx_precision_kind;
 
 typedef struct fpx_precision {
@@ -821,6 +867,9 @@ FPX_API fpx_precision fpx_precision_exact(void);
 FPX_API fpx_precision fpx_precision_nearest_keyframe(fpx_time tolerance);
 /** {FPX_PRECISION_NEAREST_KEYFRAME, 1/10 s}, what FPX_PRECISION_DEFAULT means. Callback-safe: yes. */
 FPX_API fpx_precision fpx_precision_default(void);
+/** {FPX_PRECISION_AT_OR_AFTER, 0}: the first frame at or after the target.
+ *  Added in 0.4.0. Callback-safe: yes. */
+FPX_API fpx_precision fpx_precision_at_or_after(void);
 
 /* ======================================================================= */
 /* Seek outcome                                                            */
@@ -861,11 +910,14 @@ typedef struct fpx_accuracy {
     fpx_time requested_media_time; /**< what the host asked for, not the clamped target */
     fpx_time landed_media_time;    /**< the landed frame's pts; invalid when not landed */
     /** The tolerances applied, exactly as requested (never rounded to the
-     *  stream's ticks): zero for EXACT, the precision's tolerance else. */
+     *  stream's ticks): zero for EXACT, the precision's tolerance else;
+     *  AT_OR_AFTER: 0 before, +infinity (FPX_TIME_FLAG_POSITIVE_INFINITY)
+     *  after. */
     fpx_time tolerance_before;
     fpx_time tolerance_after;
     /** requested - tolerance_before <= landed <= requested + tolerance_after,
-     *  by exact rational comparison. 0 when not landed. */
+     *  by exact rational comparison (AT_OR_AFTER: landed >= requested). 0 when
+     *  not landed. */
     int within_requested_tolerance;
     /** landed - requested, exact: in the lcm of both timescales, else in its
      *  own reduced denominator; rounded only when that exceeds 32 bits.
@@ -990,7 +1042,7 @@ typedef struct fpx_item_status_info {
 typedef struct fpx_item_info {
     size_t struct_size;
     int stream_count;
-    int reference_stream;    /**< index of the stream seeks resolve on */
+    int reference_stream;    /**< index of the stream seeks resolve on (automatic or fpx_player_config.reference_stream) */
     int has_video;
     fpx_time duration;       /**< invalid when unknown */
     /** The container's start on the stream timeline of the reference stream,
@@ -1398,6 +1450,18 @@ typedef struct fpx_player_config {
      *  without a URI is the variant's muxed audio: nothing more is read.
      *  Below -1 is FPX_ERROR_INVALID_ARGUMENT at create. */
     int32_t hls_audio;
+    /** Added in 0.4.0: the reference stream (section 2), read at each
+     *  fpx_player_open. 0 (the default, also when size ends before this
+     *  member): automatic, the best video stream, else the best audio
+     *  stream. N > 0: the stream whose fpx_stream_info.index is N - 1, which
+     *  must be a video stream (not an attached picture); a stream that does
+     *  not exist or is not video fails the open with
+     *  FPX_ERROR_INVALID_ARGUMENT, and the log callback (FPX_LOG_ERROR) says
+     *  why, naming the index and the item's streams. An HLS item keeps its
+     *  automatic choice: another one fails its open with
+     *  FPX_ERROR_UNSUPPORTED. Negative is FPX_ERROR_INVALID_ARGUMENT at
+     *  create. */
+    int32_t reference_stream;
 } fpx_player_config;
 
 /**

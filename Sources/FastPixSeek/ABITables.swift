@@ -151,6 +151,7 @@ enum CFunction: String, CaseIterable, Sendable {
     case fpx_precision_exact
     case fpx_precision_nearest_keyframe
     case fpx_precision_default
+    case fpx_precision_at_or_after
     case fpx_listener_init
     case fpx_player_config_init
     case fpx_player_config_init_size
@@ -223,6 +224,7 @@ enum CFunction: String, CaseIterable, Sendable {
              .fpx_precision_exact,
              .fpx_precision_nearest_keyframe,
              .fpx_precision_default,
+             .fpx_precision_at_or_after,
              .fpx_listener_init,
              .fpx_player_config_init,
              .fpx_player_config_init_size,

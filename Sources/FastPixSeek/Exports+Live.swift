@@ -62,7 +62,8 @@ public func fpxPlayerSeekToDate(_ h: OpaquePointer?, _ unixUS: Int64, _ precisio
     return withPlayer(.fpx_player_seek_to_date, h) { p in
         // The tolerance is validated once, by seekToDate.
         let prec = try seekPrecision(from: precision, validatingTolerance: false)
-        let id = try p.seekToDate(microseconds: unixUS, precision: prec) { result in
+        let id = try p.seekToDate(microseconds: unixUS, precision: prec,
+                                  convention: seekConvention(from: precision)) { result in
             guard let cb = callback else { return }
             var r = fpx_date_seek_result()
             r.struct_size = MemoryLayout<fpx_date_seek_result>.size

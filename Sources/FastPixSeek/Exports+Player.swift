@@ -25,7 +25,7 @@ func cOutcome(_ o: SeekOutcome) -> fpx_seek_outcome {
     var c = fpx_seek_outcome()
     c.struct_size = MemoryLayout<fpx_seek_outcome>.size
     c.seek_id = o.seekID
-    c.precision = cPrecision(o.precision)
+    c.precision = cPrecision(o.precision, o.convention)
     c.finished = o.finished ? 1 : 0
     c.reason = fpx_finish_reason(rawValue: UInt32(o.reason.rawValue))
     c.error = o.error?.rawValue ?? 0
@@ -215,6 +215,9 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
         // the size covers the member itself, else keep the default.
         let end = MemoryLayout<fpx_player_config>.offset(of: \.index_mode)! + MemoryLayout<fpx_index_mode>.size
         cfg.index_mode = Int(config.pointee.size) >= end ? config.pointee.index_mode : FPX_INDEX_KEYFRAMES
+        // reference_stream (4 bytes) shares the last slot with hls_audio's padding: the same rule.
+        let refEnd = MemoryLayout<fpx_player_config>.offset(of: \.reference_stream)! + MemoryLayout<Int32>.size
+        cfg.reference_stream = Int(config.pointee.size) >= refEnd ? config.pointee.reference_stream : 0
     }
     guard let indexMode = IndexMode(rawValue: Int32(bitPattern: cfg.index_mode.rawValue)) else {
         return ErrorCode.unknownEnum.rawValue
@@ -253,6 +256,9 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
                                          maxBandwidth: cfg.hls_max_bandwidth > 0 ? cfg.hls_max_bandwidth : nil,
                                          maxHeight: cfg.hls_max_height > 0 ? Int64(cfg.hls_max_height) : nil)
     config.hlsAudio = HLSRenditions.Choice(index: cfg.hls_audio > 0 ? Int(cfg.hls_audio) - 1 : nil, off: cfg.hls_audio == -1)
+    // 0.4.0 reference stream: 0 automatic (also past the host's size), N > 0 stream N - 1.
+    guard cfg.reference_stream >= 0 else { return ErrorCode.invalidArgument.rawValue }
+    config.referenceStream = cfg.reference_stream > 0 ? cfg.reference_stream - 1 : nil
     // FFmpeg's log goes through the library's (silent unless the host set a
     // log callback) from the first player on: see fpx_set_log_callback.
     FFmpegLog.installIfAllowed()
@@ -438,7 +444,7 @@ public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: 
     return withPlayer(.fpx_player_seek, h) { p in
         // The kind here; time and tolerance once, by SeekTarget.
         let prec = try seekPrecision(from: precision, validatingTolerance: false)
-        let st = try SeekTarget(time: MediaTime(target), precision: prec)
+        let st = try SeekTarget(time: MediaTime(target), precision: prec, convention: seekConvention(from: precision))
         var completion: (@Sendable (SeekOutcome) -> Void)?
         if let cb = callback {
             completion = { outcome in
@@ -458,7 +464,7 @@ public func fpxPlayerSeekWait(_ h: OpaquePointer?, _ target: fpx_time, _ precisi
         // The output-struct rule (OutputStruct.swift), checked before the seek is issued.
         let slot = try OutputSlot(out)
         let prec = try seekPrecision(from: precision, validatingTolerance: false)
-        let st = try SeekTarget(time: MediaTime(target), precision: prec)
+        let st = try SeekTarget(time: MediaTime(target), precision: prec, convention: seekConvention(from: precision))
         let ns: UInt64? = timeoutMS < 0 ? nil : UInt64(min(timeoutMS, Int64.max / 1_000_000)) * 1_000_000
         guard let outcome = try p.seekAndWait(st, timeoutNanoseconds: ns) else {
             throw ErrorCode.timeout

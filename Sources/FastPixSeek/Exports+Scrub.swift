@@ -87,7 +87,8 @@ public func fpxScrubEnd(_ h: OpaquePointer?, _ at: fpx_time, _ precision: fpx_pr
                 }
             }
         }
-        let id = try s.end(at: MediaTime(at), precision: prec, completion: completion)
+        let id = try s.end(at: MediaTime(at), precision: prec, convention: seekConvention(from: precision),
+                           completion: completion)
         seekID?.pointee = id
     }
 }

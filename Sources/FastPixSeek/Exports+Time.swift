@@ -77,11 +77,17 @@ public func fpxPrecisionDefault() -> fpx_precision {
     fpx_precision(kind: FPX_PRECISION_NEAREST_KEYFRAME, tolerance: MediaTime(value: 1, timescale: 10).c)
 }
 
+@_cdecl("fpx_precision_at_or_after")
+public func fpxPrecisionAtOrAfter() -> fpx_precision {
+    fpx_precision(kind: FPX_PRECISION_AT_OR_AFTER, tolerance: MediaTime(value: 0, timescale: 1).c)
+}
+
 /// C precision to Swift, validating the kind and (unless the caller validates it with the
-/// target, `SeekTarget`) the tolerance.
+/// target, `SeekTarget`) the tolerance. AT_OR_AFTER is `.exact` with the convention
+/// `.atOrAfter` (`seekConvention`).
 func seekPrecision(from p: fpx_precision, validatingTolerance: Bool = true) throws -> SeekPrecision {
     switch p.kind.rawValue {
-    case FPX_PRECISION_EXACT.rawValue: return .exact
+    case FPX_PRECISION_EXACT.rawValue, FPX_PRECISION_AT_OR_AFTER.rawValue: return .exact
     case FPX_PRECISION_DEFAULT.rawValue: return .default
     case FPX_PRECISION_NEAREST_KEYFRAME.rawValue:
         let t = MediaTime(p.tolerance)
@@ -91,7 +97,13 @@ func seekPrecision(from p: fpx_precision, validatingTolerance: Bool = true) thro
     }
 }
 
-func cPrecision(_ p: SeekPrecision) -> fpx_precision {
+/// Which frame a C precision lands on: AT_OR_AFTER's, else the frame on screen.
+func seekConvention(from p: fpx_precision) -> FrameConvention {
+    p.kind.rawValue == FPX_PRECISION_AT_OR_AFTER.rawValue ? .atOrAfter : .onScreen
+}
+
+func cPrecision(_ p: SeekPrecision, _ convention: FrameConvention = .onScreen) -> fpx_precision {
+    if convention == .atOrAfter { return fpxPrecisionAtOrAfter() }
     switch p {
     case .exact: return fpxPrecisionExact()
     case .nearestKeyframe(let t): return fpx_precision(kind: FPX_PRECISION_NEAREST_KEYFRAME, tolerance: t.c)

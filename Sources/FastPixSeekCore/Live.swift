@@ -62,10 +62,10 @@ extension Player {
     }
 
     /// Seeks to a wall-clock date. The C function is `fpx_player_seek_to_date`.
-    public func seekToDate(microseconds us: Int64, precision: SeekPrecision,
+    public func seekToDate(microseconds us: Int64, precision: SeekPrecision, convention: FrameConvention = .onScreen,
                            completion: @escaping @Sendable (DateSeekResult) -> Void) throws -> UInt64 {
         // The precision, validated once (the date is checked against the window below).
-        let checked = try SeekTarget(time: .zero, precision: precision)
+        let checked = try SeekTarget(time: .zero, precision: precision, convention: convention)
         let engine: PlayerEngine? = try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
             return item?.engine

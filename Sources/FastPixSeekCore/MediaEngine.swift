@@ -78,6 +78,11 @@ public protocol MediaEngine: AnyObject, Sendable {
     /// HLS holes met so far (seek.h, "Gaps"); empty for files. Concurrent.
     var holeReport: HoleReport { get }
 
+    /// Whether `resolve`/`resolveFromMemory` honour `LandingRequest.atOrAfter` (the first
+    /// frame at or after the target). An engine that does not has its at-or-after seeks
+    /// fail with `.unsupported` (seek.h, FPX_PRECISION_AT_OR_AFTER). Immutable.
+    var landsAtOrAfter: Bool { get }
+
     /// Where reading starts with no seek made (item ticks), when not the first frame of
     /// the seekable range (HLS: EXT-X-START, a live edge). Immutable once open.
     var startTicks: Int64? { get }
@@ -108,6 +113,7 @@ public extension MediaEngine {
     func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?) { (false, nil) }
     func resolveFromMemory(_ request: LandingRequest) -> Landing? { nil }
     var holeReport: HoleReport { HoleReport() }
+    var landsAtOrAfter: Bool { false }
     var startTicks: Int64? { nil }
     var hlsListing: HLSListing? { nil }
     var hlsAudioSelection: (index: Int, stream: Int32)? { nil }
@@ -245,6 +251,10 @@ public struct IOPolicy: Sendable {
     public var hlsVariant = HLSVariantChoice()
     /// HLS: which audio rendition plays as a second feed (fpx_player_config.hls_audio).
     public var hlsAudio = HLSRenditions.Choice()
+    /// The item's reference stream by index (fpx_player_config.reference_stream); nil:
+    /// automatic. Read by the engine factory for the item it opens, never by the engines
+    /// of an HLS item's segments.
+    public var referenceStream: Int32?
 
     public static let defaultMaxBufferBytes = 64 << 20
 

@@ -31,6 +31,7 @@ extension Player {
                               openDeadline: it.openDeadline)
         policy.hlsVariant = config.hlsVariant
         policy.hlsAudio = config.hlsAudio
+        policy.referenceStream = config.referenceStream
         var engine: PlayerEngine?
         var failure: ErrorCode?
         var avError: Int32 = 0
@@ -134,6 +135,8 @@ extension Player {
                 // No seek starts without the allocation reserve (seek.h section 6).
                 guard MemoryReserve.ensure() else { throw ErrorCode.noMemory }
                 let range = try engine.seekableRange()
+                // At-or-after on an engine that cannot land it (HLS): refused, typed.
+                guard Self.engineLands(req, engine) else { throw ErrorCode.unsupported }
                 var request = try Self.landingRequest(req, timeline: timeline, range: range, clamp: &clamp,
                                                       tolerance: &tolerance)
                 request.memoryChecked = req.memoryDeclined

@@ -24,7 +24,7 @@ extension Player {
     /// `seek(to:precision:)` with the target already validated (`SeekTarget`, once per seek).
     public func seek(_ st: SeekTarget, completion: (@Sendable (SeekOutcome) -> Void)?,
                      onDecided: ((SeekOutcome) -> Void)? = nil) throws -> UInt64 {
-        let target = st.time, precision = st.precision
+        let target = st.time, precision = st.precision, convention = st.convention
         let issuedAt = monotonicNanoseconds()
         // A seek that memory decides completes here, on the calling thread, with no I/O and no
         // worker trip (docs/ARCHITECTURE.md, "The data flow of one seek"). The engine lock is
@@ -38,7 +38,7 @@ extension Player {
             if it.status == .failed { throw ErrorCode.itemFailed }
             let id = seeks.takeID()
             stats.seeksIssued += 1
-            let req = SeekRequest(id: id, item: it, target: target, precision: precision,
+            let req = SeekRequest(id: id, item: it, target: target, precision: precision, convention: convention,
                                   callback: completion, issuedAt: issuedAt)
             req.onDecided = onDecided
             guard seekManagerEnabled else {
@@ -62,7 +62,7 @@ extension Player {
     func resolveFromMemoryLocked(_ req: SeekRequest) -> Bool {
         let it = req.item
         guard it === item, !it.cancelled, it.status == .ready, let engine = it.engine,
-              !seeks.hasInFlight else { return false }
+              !seeks.hasInFlight, Self.engineLands(req, engine) else { return false }
         let known = engine.seekableRangeInMemory()
         guard known.known else { return false }
         let timeline = engine.timeline
@@ -104,7 +104,14 @@ extension Player {
             tolerance = tol
             window = LandingPolicy.keyframeWindow(target: ticks, toleranceTicks: tolTicks)
         }
-        return LandingRequest(target: ticks, wantsKeyframe: wantsKeyframe, keyframeWindow: window, seekID: req.id)
+        return LandingRequest(target: ticks, wantsKeyframe: wantsKeyframe, keyframeWindow: window, seekID: req.id,
+                              atOrAfter: req.convention == .atOrAfter)
+    }
+
+    /// Whether `engine` lands `req`'s convention (`MediaEngine.landsAtOrAfter`); a seek it
+    /// cannot land fails with `.unsupported` on the worker.
+    static func engineLands(_ req: SeekRequest, _ engine: MediaEngine) -> Bool {
+        req.convention == .onScreen || engine.landsAtOrAfter
     }
 
     /// Cancels every queued or in-flight seek. The C function is `fpx_player_cancel_pending_seeks`.
@@ -165,7 +172,11 @@ extension Player {
         }
         let zero = timeline.map { MediaTime(value: 0, timescale: $0.timeBaseDen) } ?? .zero
         let tol = tolerance ?? (req.precision == .exact ? zero : req.precision.tolerance)
-        let accuracy = SeekAccuracy(requested: req.target, landed: landed, toleranceBefore: tol, toleranceAfter: tol)
+        // At or after: nothing before the target counts, anything after it does (seek.h, fpx_accuracy).
+        let accuracy = req.convention == .atOrAfter
+            ? SeekAccuracy(requested: req.target, landed: landed, toleranceBefore: zero,
+                           toleranceAfter: .positiveInfinity)
+            : SeekAccuracy(requested: req.target, landed: landed, toleranceBefore: tol, toleranceAfter: tol)
         let done = reason == .completed && landing != nil
         var built = SeekOutcome(
             seekID: req.id, precision: req.precision, reason: reason, error: error,
@@ -178,6 +189,7 @@ extension Player {
             landedStreamPTS: done ? (landing?.streamPTS ?? landing?.pts) : nil,
             timeline: timeline, packetsRead: landing?.packetsRead ?? 0)
         if done, let h = landing?.pastHole { built.landedPastHole = h }
+        built.convention = req.convention
         let outcome = built
         let callback = req.callback
         events.post { [self] in

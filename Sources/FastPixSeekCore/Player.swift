@@ -55,6 +55,9 @@ public final class Player: @unchecked Sendable {
         public var hlsVariant = HLSVariantChoice()
         /// The C field is `hls_audio`.
         public var hlsAudio = HLSRenditions.Choice()
+        /// The reference stream by index (a video stream); nil: automatic. The C field is
+        /// `reference_stream` (1-based there, 0 automatic).
+        public var referenceStream: Int32?
         public init(delivery: EventQueue.Mode = .thread, ioTimeoutNanoseconds: UInt64 = 10_000_000_000,
                     wakeup: (() -> Void)? = nil, protocols: ProtocolPolicy = .default,
                     maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes, indexMode: IndexMode = .keyframes) {
@@ -104,6 +107,8 @@ public final class Player: @unchecked Sendable {
         let item: Item
         let target: MediaTime
         let precision: SeekPrecision
+        /// Which frame an exact seek lands on (`SeekTarget.convention`).
+        let convention: FrameConvention
         let callback: (@Sendable (SeekOutcome) -> Void)?
         let issuedAt: UInt64
         /// The calling thread asked memory (`resolveFromMemory`) and it did not decide: the
@@ -119,9 +124,10 @@ public final class Player: @unchecked Sendable {
         /// Called under the player lock once the outcome is decided and its event queued
         /// (for `seekAndWait`); it must only signal.
         var onDecided: ((SeekOutcome) -> Void)?
-        init(id: UInt64, item: Item, target: MediaTime, precision: SeekPrecision,
+        init(id: UInt64, item: Item, target: MediaTime, precision: SeekPrecision, convention: FrameConvention = .onScreen,
              callback: (@Sendable (SeekOutcome) -> Void)?, issuedAt: UInt64) {
             self.id = id; self.item = item; self.target = target; self.precision = precision
+            self.convention = convention
             self.callback = callback; self.issuedAt = issuedAt
         }
     }

@@ -111,9 +111,9 @@ public final class ScrubSession: @unchecked Sendable {
 
     /// Ends the gesture with exactly one seek. The callback runs once, after
     /// the seek completes. The C function is `fpx_scrub_end`.
-    public func end(at time: MediaTime, precision: SeekPrecision,
+    public func end(at time: MediaTime, precision: SeekPrecision, convention: FrameConvention = .onScreen,
                     completion: (@Sendable (ScrubResult) -> Void)?) throws -> UInt64 {
-        let target = try SeekTarget(time: time, precision: precision)
+        let target = try SeekTarget(time: time, precision: precision, convention: convention)
         let (count, flush, gesture): (UInt64, ScrubPosition?, UInt64) = try m.locked {
             guard state == .scrubbing else { throw ErrorCode.invalidState }
             let f = trailing ? ScrubPosition(time: latest, sampleCount: samples) : nil

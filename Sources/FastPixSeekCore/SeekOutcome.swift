@@ -75,9 +75,11 @@ public struct SeekAccuracy: Hashable, Sendable {
         self.landedMediaTime = landed
         self.toleranceBefore = toleranceBefore
         self.toleranceAfter = toleranceAfter
+        // A tolerance of +infinity bounds nothing on its side (at-or-after seeks: after).
+        let unboundedAfter = toleranceAfter.isNumeric ? false : toleranceAfter.flags.contains(.positiveInfinity)
         if let r = requested.rational, let l = landed.rational,
-           let b = toleranceBefore.rational, let a = toleranceAfter.rational {
-            self.withinRequestedTolerance = !(l < r - b) && !(r + a < l)
+           let b = toleranceBefore.rational, let a = unboundedAfter ? Rational(0) : toleranceAfter.rational {
+            self.withinRequestedTolerance = !(l < r - b) && (unboundedAfter || !(r + a < l))
             self.delta = MediaTime(exactly: l - r, preferredTimescales: [requested.timescale, landed.timescale])
         } else {
             self.withinRequestedTolerance = false
@@ -90,6 +92,8 @@ public struct SeekAccuracy: Hashable, Sendable {
 public struct SeekOutcome: Sendable {
     public var seekID: UInt64
     public var precision: SeekPrecision
+    /// Which frame the seek was to land on (`.atOrAfter`: C kind FPX_PRECISION_AT_OR_AFTER).
+    public var convention: FrameConvention = .onScreen
     public var reason: FinishReason
     public var error: ErrorCode?
     public var latencyNanoseconds: UInt64

@@ -8,13 +8,23 @@ import FastPixSeekCore
 public func makeFFmpegEngine(url: String, policy: IOPolicy) throws -> MediaEngine & PacketSource {
     // No open starts without the allocation reserve (seek.h section 6).
     guard MemoryReserve.ensure() else { throw EngineError(.noMemory) }
-    if HLSEngine.looksLikePlaylist(url) { return try openHLS(url: url, policy: policy) }
-    let e = try FFmpegEngine(url: url, policy: policy)
+    if HLSEngine.looksLikePlaylist(url) { return try checkedReference(openHLS(url: url, policy: policy), policy) }
+    let e = try FFmpegEngine(url: url, policy: policy, referenceStream: policy.referenceStream)
     if let name = e.itemInfo.formatName, String(cString: name) == "hls" {
         e.close()
-        return try openHLS(url: url, policy: policy)
+        return try checkedReference(openHLS(url: url, policy: policy), policy)
     }
     return e
+}
+
+/// An HLS item keeps the automatic reference stream: a chosen one that differs fails the
+/// open with `.unsupported` (seek.h, fpx_player_config.reference_stream).
+func checkedReference(_ e: MediaEngine & PacketSource, _ policy: IOPolicy) throws -> MediaEngine & PacketSource {
+    guard let want = policy.referenceStream, want != e.referenceStream else { return e }
+    Log.emit(ABIConstants.FPX_LOG_ERROR, "reference_stream: stream index \(want) was chosen, but an HLS item "
+             + "resolves seeks on its automatic reference stream (index \(e.referenceStream))")
+    e.close()
+    throw EngineError(.unsupported)
 }
 
 /// An HLS item: the variant alone, or with its separate audio rendition as a second feed

@@ -12,7 +12,10 @@ extension FFmpegEngine: BackgroundIndexable {
 
     public func indexerFactory() -> ((IOPolicy) throws -> FrameIndexer)? {
         guard let url = sourceURL else { return nil }
-        return { policy in try FFmpegFrameIndexer(url: url, policy: policy) }
+        // The indexer's own engine reads this item's reference stream, chosen or not (an
+        // audio reference is always the automatic one, which the indexer's open finds again).
+        let ref: Int32? = hasVideo ? referenceStream : nil
+        return { policy in try FFmpegFrameIndexer(url: url, policy: policy, referenceStream: ref) }
     }
 
     public func absorb(_ batch: FrameIndexBatch) {
@@ -46,8 +49,8 @@ final class FFmpegFrameIndexer: FrameIndexer {
     /// Byte offsets of the keyframes in `run` (and its entry points), by pts.
     private var keyPositions: [Int64: Int64] = [:]
 
-    init(url: String, policy: IOPolicy) throws {
-        engine = try FFmpegEngine(url: url, policy: policy)
+    init(url: String, policy: IOPolicy, referenceStream: Int32?) throws {
+        engine = try FFmpegEngine(url: url, policy: policy, referenceStream: referenceStream)
         guard let c = engine.ctx else { throw EngineError(.cancelled) }
         for i in 0..<Int(c.pointee.nb_streams) where Int32(i) != engine.referenceStream {
             c.pointee.streams[i]?.pointee.discard = AVDISCARD_ALL

@@ -9,6 +9,9 @@ import FastPixSeekCore
 extension FFmpegEngine {
     // MARK: Entry points
 
+    /// The lander decides at-or-after landings (`Lander.resolveAtOrAfter`).
+    public var landsAtOrAfter: Bool { true }
+
     public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
         _ = try liveContext()
         clearStickyIOError()

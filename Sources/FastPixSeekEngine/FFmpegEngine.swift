@@ -63,7 +63,11 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// Opens `url`. Blocking, bounded by the policy's timeout. `options` are
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
     /// With `memory`, the bytes are demuxed from memory and `url` only names them.
-    public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: FallibleBuffer<UInt8>? = nil) throws {
+    /// `referenceStream`: the stream seeks resolve on, which must be a video stream
+    /// (`.invalidArgument` otherwise, with a log line saying why); nil: the best video
+    /// stream, else the best audio stream (`av_find_best_stream`).
+    public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: FallibleBuffer<UInt8>? = nil,
+                referenceStream chosen: Int32? = nil) throws {
         // Every engine (an item, an HLS segment) starts with the allocation reserve held.
         guard MemoryReserve.ensure() else { throw EngineError(.noMemory) }
         let memoryEpoch = MemoryReserve.epoch
@@ -90,11 +94,23 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         openOptions = options
         let c = try Self.openContext(url: url, policy: policy, options: options, memoryIO: memoryIO, gate: gate,
                                      ioGuard: g, guarded: false, checked: memory == nil, memoryEpoch: memoryEpoch)
-        var ref = av_find_best_stream(c, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+        var ref: Int32
         var video = true
-        if ref < 0 {
-            ref = av_find_best_stream(c, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
-            video = false
+        if let want = chosen {
+            if let refusal = Self.referenceRefusal(c, want) {
+                Log.emit(ABIConstants.FPX_LOG_ERROR, refusal)
+                g.unwatch()
+                var cc: UnsafeMutablePointer<AVFormatContext>? = c
+                avformat_close_input(&cc)
+                throw EngineError(.invalidArgument)
+            }
+            ref = want
+        } else {
+            ref = av_find_best_stream(c, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+            if ref < 0 {
+                ref = av_find_best_stream(c, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+                video = false
+            }
         }
         guard ref >= 0, ref < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(ref)] else {
             g.unwatch()
@@ -157,6 +173,26 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     }
 
     deinit { close() }
+
+    /// Why stream `want` of `c` cannot be the chosen reference stream (the log line of the
+    /// refusal), nil when it can: a video stream of the file (attached pictures, a cover's
+    /// one frame, are no stream to seek on).
+    static func referenceRefusal(_ c: UnsafeMutablePointer<AVFormatContext>, _ want: Int32) -> String? {
+        let n = Int32(c.pointee.nb_streams)
+        let choice = "reference_stream: stream index \(want) (fpx_player_config.reference_stream \(Int64(want) + 1))"
+        guard want >= 0, want < n, let st = c.pointee.streams[Int(want)] else {
+            return "\(choice) does not exist: the item has \(n) stream\(n == 1 ? "" : "s") (indices 0...\(max(0, n - 1)))"
+        }
+        let type = st.pointee.codecpar.pointee.codec_type
+        guard type == AVMEDIA_TYPE_VIDEO else {
+            let name = av_get_media_type_string(type).map { String(cString: $0) } ?? "unknown"
+            return "\(choice) is not a video stream but \(name): seeks resolve on a video stream's frames"
+        }
+        guard (st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) == 0 else {
+            return "\(choice) is an attached picture (cover art), not a video stream to seek on"
+        }
+        return nil
+    }
 
     public func close() {
         guard !closed else { return }

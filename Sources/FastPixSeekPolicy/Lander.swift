@@ -541,7 +541,9 @@ public final class Lander<Seam: LandingSeam> {
         guard rangeKnown, facts.seekable else { return nil }
         if samplesAreFrames { return resolveSamplesFromMemory(request, s) }
         recordHostReads()
-        var known = LandingResolver.fromGrid(request, grid: grid)
+        if request.atOrAfter, samplesAreFrames { return resolveSamplesFromMemory(request.coveringAtCeil, s) }
+        var known = request.atOrAfter ? LandingResolver.fromGridAtOrAfter(request, grid: grid)
+                                      : LandingResolver.fromGrid(request, grid: grid)
         if known == nil, request.wantsKeyframe, request.keyframeWindow != nil, let index = keyframeIndex(s) {
             known = LandingResolver.fromIndexInMemory(request, index: index, grid: grid)
         }
@@ -583,6 +585,7 @@ public final class Lander<Seam: LandingSeam> {
         guard facts.seekable else { throw EngineError(.unsupported) }
         let start = packetsRead
         if !request.memoryChecked, let l = resolveFromMemory(request, s) { return l }
+        if request.atOrAfter { return try resolveAtOrAfter(request, s, start: start, shouldStop: shouldStop) }
         if samplesAreFrames { return try resolveSamples(request, s, shouldStop: shouldStop) }
         if let l = try continueForward(request, s, shouldStop: shouldStop) { return l }
         if request.wantsKeyframe, request.keyframeWindow != nil, var index = keyframeIndex(s) {
@@ -606,6 +609,37 @@ public final class Lander<Seam: LandingSeam> {
         window.point(at: d.startIndex)
         land(d.pts, seekID: request.seekID)
         return Landing(pts: d.pts, isKeyframe: d.isKeyframe, resolution: d.resolution, coversTarget: d.coversTarget,
+                       packetsRead: packetsRead &- start)
+    }
+
+    /// The first frame at or after the target (`LandingRequest.atOrAfter`; memory was asked
+    /// first): the exact landing at `targetCeil`, which is that frame when one starts there;
+    /// else the frame after it, by a one-frame step along the grid (which reads on only when
+    /// the scan did not already prove it). Either way the host's packets start at the
+    /// keyframe the landed frame needs, stamped as an exact landing's (DECODE_ONLY before it).
+    /// Raw PCM: the sample at `targetCeil`. A target past the last frame was clamped to it
+    /// (the player clamps first), so a frame at or after it always exists.
+    func resolveAtOrAfter(_ request: LandingRequest, _ s: Seam, start: UInt64,
+                          shouldStop: () -> Bool) throws -> Landing {
+        var exact = request.coveringAtCeil
+        exact.memoryChecked = true
+        if samplesAreFrames { return try resolveSamples(exact, s, shouldStop: shouldStop) }
+        exact.memoryChecked = false
+        var first = try resolve(exact, s, shouldStop: shouldStop)
+        first.packetsRead = packetsRead &- start
+        if first.pts >= request.targetCeil {
+            first.coversTarget = Rational(first.pts) == request.target
+            return first
+        }
+        guard let st = try step(from: first.pts, forward: true, count: 1, seekID: request.seekID, s,
+                                shouldStop: shouldStop) else {
+            // No frame after it: only when the range is unknown (nothing was clamped).
+            first.coversTarget = false
+            return first
+        }
+        let key = grid.keyframe(for: st.pts)
+        return Landing(pts: st.pts, isKeyframe: key.map { $0.pts == st.pts && $0.landable } ?? false,
+                       resolution: .coveringFrame, coversTarget: Rational(st.pts) == request.target,
                        packetsRead: packetsRead &- start)
     }
 

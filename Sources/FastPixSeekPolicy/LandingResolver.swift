@@ -117,6 +117,24 @@ public enum LandingResolver {
         return Known(pts: k.pts, key: k, resolution: .keyframe, covers: k.pts == f)
     }
 
+    /// The at-or-after landing (`LandingRequest.atOrAfter`) when the grid knows the frames
+    /// around the target: the frame at `targetCeil` when there is one, else the frame after
+    /// the one covering it (the grid's segments are complete, so no frame lies between).
+    /// Its interval holds the target only when it starts exactly at the target.
+    public static func fromGridAtOrAfter(_ request: LandingRequest, grid: FrameGrid) -> Known? {
+        let T = request.targetCeil
+        guard let f = grid.coveringFrame(T) else { return nil }
+        let pick: Int64
+        if f >= T {
+            pick = f
+        } else {
+            guard let n = grid.frame(from: f, offset: 1) else { return nil }
+            pick = n
+        }
+        guard let k = grid.keyframe(for: pick) else { return nil }
+        return Known(pts: pick, key: k, resolution: .coveringFrame, covers: Rational(pick) == request.target)
+    }
+
     /// Chooses the landing from a scan.
     public static func decide(_ request: LandingRequest, scan: LandingScan) -> LandingDecision {
         let exact = scan.best ?? scan.firstKey

@@ -32,16 +32,33 @@ public struct LandingRequest: Hashable, Sendable {
     /// decide: `resolve` goes straight to the index or the scan, so memory is
     /// checked once per seek.
     public var memoryChecked = false
+    /// Lands on the first frame at or after the target instead of the one covering it
+    /// (`FrameConvention.atOrAfter`; never with `wantsKeyframe`). Decided by `Lander`.
+    public var atOrAfter = false
 
-    public init(target: Rational, wantsKeyframe: Bool, keyframeWindow: ClosedRange<Int64>?, seekID: UInt64) {
+    public init(target: Rational, wantsKeyframe: Bool, keyframeWindow: ClosedRange<Int64>?, seekID: UInt64,
+                atOrAfter: Bool = false) {
         self.target = target
         self.wantsKeyframe = wantsKeyframe
         self.keyframeWindow = wantsKeyframe ? keyframeWindow : nil
         self.seekID = seekID
+        self.atOrAfter = atOrAfter && !wantsKeyframe
     }
 
     /// floor(target): the largest tick at or before the target.
     public var targetFloor: Int64 { Int64(clamping: target.floor) }
+    /// ceil(target): the smallest tick at or after the target. Frames sit on whole ticks, so
+    /// the first frame at or after the target is the first at or after this tick.
+    public var targetCeil: Int64 { Int64(clamping: target.ceil) }
+
+    /// The exact (covering-frame) request at `targetCeil`: its landing is the first frame at
+    /// or after the target when that frame starts exactly at `targetCeil`, else the frame
+    /// just before it (`Lander.resolveAtOrAfter` then steps one frame on).
+    public var coveringAtCeil: LandingRequest {
+        var r = LandingRequest(target: Rational(targetCeil), wantsKeyframe: false, keyframeWindow: nil, seekID: seekID)
+        r.memoryChecked = memoryChecked
+        return r
+    }
 }
 
 /// Where a seek landed, as the engine found it.

@@ -11,7 +11,12 @@
  *       Seeks once to NUM/DEN, prints the outcome, then reads N packets with
  *       fpx_player_read_packet and prints one JSON object per packet.
  *
- *   PRECISION: exact | default | default-kind | keyframe:NUM/DEN
+ *   landings --reference-stream N FILE ...
+ *       Either form with fpx_player_config.reference_stream = N (0 automatic, N > 0 the
+ *       stream of index N - 1).
+ *
+ *   PRECISION: exact | at_or_after | default | default-kind | keyframe:NUM/DEN
+ *       at_or_after  fpx_precision_at_or_after()
  *       default      fpx_precision_default()
  *       default-kind {FPX_PRECISION_DEFAULT, invalid tolerance} (the raw enum value)
  *       keyframe:N/D fpx_precision_nearest_keyframe(N/D s)
@@ -169,6 +174,10 @@ static int parse_precision(const char *s, fpx_precision *out)
     }
     if (strcmp(s, "default") == 0) {
         *out = fpx_precision_default();
+        return 0;
+    }
+    if (strcmp(s, "at_or_after") == 0) {
+        *out = fpx_precision_at_or_after();
         return 0;
     }
     if (strcmp(s, "default-kind") == 0) {
@@ -332,9 +341,9 @@ static void print_range(fpx_player *p)
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: landings FILE PRECISION < targets\n"
-            "       landings FILE --read-after NUM/DEN N PRECISION\n"
-            "PRECISION: exact | default | default-kind | keyframe:NUM/DEN\n");
+            "usage: landings [--reference-stream N] FILE PRECISION < targets\n"
+            "       landings [--reference-stream N] FILE --read-after NUM/DEN N PRECISION\n"
+            "PRECISION: exact | at_or_after | default | default-kind | keyframe:NUM/DEN\n");
     return 64;
 }
 
@@ -350,7 +359,17 @@ int main(int argc, char **argv)
     int64_t ra_num = 0;
     int32_t ra_den = 1;
     long npackets = 0;
+    long reference = 0;
 
+    if (argc >= 3 && strcmp(argv[1], "--reference-stream") == 0) {
+        char *end;
+        reference = strtol(argv[2], &end, 10);
+        if (*end != '\0' || reference < INT32_MIN || reference > INT32_MAX)
+            return usage();
+        argv[2] = argv[0];
+        argv += 2;
+        argc -= 2;
+    }
     if (argc == 3) {
         file = argv[1];
         if (parse_precision(argv[2], &prec) != 0)
@@ -381,6 +400,7 @@ int main(int argc, char **argv)
 
     fpx_player_config_init(&cfg);
     cfg.delivery = FPX_DELIVERY_THREAD;
+    cfg.reference_stream = (int32_t)reference;
     rc = fpx_player_create(&cfg, &p);
     if (rc != FPX_OK) {
         fprintf(stderr, "landings: fpx_player_create: %s (%s)\n", fpx_error_name(rc),

@@ -375,7 +375,7 @@ static void bad_seeks(void)
     fpx_player *p = make_player(FPX_DELIVERY_THREAD);
     fpx_time bad_times[10];
     fpx_time bad_tols[6];
-    int bad_kinds[4] = {99, -1, 3, 0x7fffffff};
+    int bad_kinds[4] = {99, -1, 4, 0x7fffffff}; /* 3 is FPX_PRECISION_AT_OR_AFTER */
     fpx_precision pr;
     fpx_player_stats stats = {.struct_size = sizeof(fpx_player_stats)};
     uint64_t id;

@@ -99,13 +99,15 @@ def run_landings(landings_bin: Path, library: Path):
         ":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
 
     def run(media: Path, precision: str, targets: Iterable[str] = (),
-            read_after: Optional[tuple] = None) -> LandingsResult:
+            read_after: Optional[tuple] = None, reference_stream: int = 0) -> LandingsResult:
+        # fpx_player_config.reference_stream (0 automatic; N > 0 the stream of index N - 1).
+        head = [str(landings_bin)] + (["--reference-stream", str(reference_stream)] if reference_stream else [])
         if read_after is not None:
             target, n = read_after
-            cmd = [str(landings_bin), str(media), "--read-after", target, str(n), precision]
+            cmd = head + [str(media), "--read-after", target, str(n), precision]
             stdin = ""
         else:
-            cmd = [str(landings_bin), str(media), precision]
+            cmd = head + [str(media), precision]
             stdin = "".join(f"{t}\n" for t in targets)
         proc = subprocess.run(cmd, input=stdin, capture_output=True, text=True, env=env,
                               timeout=RUN_TIMEOUT_S)

@@ -73,6 +73,14 @@ class PrecisionKind(enum.IntEnum):
     #: Exactly FPX_PRECISION_NEAREST_KEYFRAME with tolerance 1/10 s. Outcomes report it in that
     #: normalized form.
     DEFAULT = 2
+    #: The first frame at or after the target (smallest pts >= target), what `ffmpeg -ss t` and
+    #: decode-and-skip return ("Conventions" in section 2). Outcomes report this kind;
+    #: resolution FPX_LANDING_COVERING_FRAME (a landing on the frame grid, as exact);
+    #: frame_covers_target 1 when the frame starts exactly at the (clamped) target;
+    #: tolerance_before 0 and tolerance_after +infinity, so within_requested_tolerance is landed
+    #: >= requested. The tolerance member is ignored. Files only (HLS: FPX_ERROR_UNSUPPORTED in
+    #: the outcome). Added in 0.4.0.
+    AT_OR_AFTER = 3
 
 
 class FinishReason(enum.IntEnum):
@@ -296,6 +304,7 @@ FPX_ERROR_ENCRYPTION = -31
 FPX_PRECISION_EXACT = 0
 FPX_PRECISION_NEAREST_KEYFRAME = 1
 FPX_PRECISION_DEFAULT = 2
+FPX_PRECISION_AT_OR_AFTER = 3
 FPX_FINISH_COMPLETED = 0
 FPX_FINISH_CANCELLED = 1
 FPX_FINISH_SUPERSEDED = 2
@@ -417,6 +426,7 @@ __all__ = [
     'FPX_PRECISION_EXACT',
     'FPX_PRECISION_NEAREST_KEYFRAME',
     'FPX_PRECISION_DEFAULT',
+    'FPX_PRECISION_AT_OR_AFTER',
     'FPX_FINISH_COMPLETED',
     'FPX_FINISH_CANCELLED',
     'FPX_FINISH_SUPERSEDED',
