@@ -473,6 +473,8 @@ class fpx_player_config(Structure):
         ("hls_variant", c_int32),
         ("hls_max_height", c_int32),
         ("hls_audio", c_int32),
+        # 0.4.0: the reference stream's choice (0 automatic, N > 0 stream N - 1)
+        ("reference_stream", c_int32),
     ]
 
 
@@ -595,6 +597,7 @@ FUNCTIONS: List[Binding] = [
     Binding("fpx_precision_exact", [], fpx_precision, None),
     Binding("fpx_precision_nearest_keyframe", [fpx_time], fpx_precision, None),
     Binding("fpx_precision_default", [], fpx_precision, None),
+    Binding("fpx_precision_at_or_after", [], fpx_precision, None),
     # Listeners and players
     Binding("fpx_listener_init", [POINTER(fpx_listener)], None, None),
     Binding("fpx_player_config_init", [POINTER(fpx_player_config)], None, None),
