@@ -72,6 +72,7 @@ reader cannot see those packets); seeking is fine: the next packet is then a DIS
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -81,28 +82,20 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional,
 
 from ._abi import (FPX_PACKET_FLAG_DECODE_ONLY, FPX_PACKET_FLAG_DISCONTINUITY,
                    FPX_PACKET_FLAG_DISPOSABLE, FPX_PACKET_FLAG_KEY)
+from .frame_errors import FrameError, FrameNotDecodedError
 from .types import MediaType, SeekOutcome, SeekPrecision, TimeLike, to_fraction
 
 if TYPE_CHECKING:
     from .player import Player
 
-__all__ = ["FrameAt", "FrameReader", "FrameNotDecodedError", "reader_for", "new_reader",
-           "DEFAULT_CACHE_SIZE", "DEFAULT_WINDOW"]
+__all__ = ["FrameAt", "FrameReader", "FrameError", "FrameNotDecodedError", "reader_for",
+           "new_reader", "DEFAULT_CACHE_SIZE", "DEFAULT_WINDOW"]
 
 #: Default number of decoded frames a reader keeps for repeated and backward requests.
 DEFAULT_CACHE_SIZE = 8
 
 #: Default number of times :meth:`FrameReader.iter_frames_at` answers per sorted window.
 DEFAULT_WINDOW = 64
-
-
-class FrameNotDecodedError(RuntimeError):
-    """The seek landed but the decoder never produced the landed frame (a damaged stream, a
-    decoder that refuses the codec). ``outcome`` is the seek's outcome."""
-
-    def __init__(self, message: str, outcome: Optional[SeekOutcome] = None) -> None:
-        super().__init__(message)
-        self.outcome = outcome
 
 
 @dataclass(frozen=True)
@@ -211,7 +204,12 @@ class FrameReader:
         self._info = player.stream_info(self._ref)
         if self._info.type != MediaType.VIDEO:
             raise ValueError("frame_at needs a video reference stream")
-        self._dec = pyav.decoder_for(self._info, **self.decoder_options)
+        try:
+            self._dec = pyav.decoder_for(self._info, **self.decoder_options)
+        except (ValueError, pyav.av.FFmpegError) as e:
+            self.reset()
+            raise FrameNotDecodedError(f"no decoder for the {self._info.codec_name!r} stream: "
+                                       f"{e}", None, _url(player)) from e
         self._item = item
         self._skipping = False
         # Continuation is the player's setting: with it on, the library continues the
@@ -219,7 +217,11 @@ class FrameReader:
         player.set_continuation(self.continuation)
 
     def _flush(self) -> None:
-        self._dec = _pyav().flush_decoder(self._dec, self._info, **self.decoder_options)
+        pyav = _pyav()
+        try:
+            self._dec = pyav.flush_decoder(self._dec, self._info, **self.decoder_options)
+        except (ValueError, pyav.av.FFmpegError) as e:
+            raise FrameNotDecodedError(f"the decoder could not be reset: {e}") from e
         self._skipping = False
         self._max_out = None
 
@@ -260,7 +262,7 @@ class FrameReader:
             # Nothing landed; whatever the seek did to the packet stream, the next packet
             # after a landed seek is a DISCONTINUITY, so the decoder needs no flush here.
             raise FrameNotDecodedError(f"the seek to {requested} s did not land "
-                                       f"({outcome.reason.name})", outcome)
+                                       f"({outcome.reason.name})", outcome, _url(player))
         want = int(outcome.landed_stream_pts)
         hit = self._cache.get(want)
         if hit is not None:
@@ -277,6 +279,11 @@ class FrameReader:
             return FrameAt(hit, requested, outcome, from_cache=True)
         try:
             frame, decoded, fed, dropped = self._decode_to(player, outcome, want)
+        except FrameError as e:
+            self._clean = False
+            if e.url is None:
+                e.url = _url(player)
+            raise
         except BaseException:
             self._clean = False
             raise
@@ -293,6 +300,8 @@ class FrameReader:
         decoded = fed = dropped = 0
         ahead: Dict[int, Any] = {}
         need_key = False
+        # The decoder's first complaint, kept as the cause of FrameNotDecodedError.
+        failure: Optional[BaseException] = None
         for p in player.packets():
             flags = p.flags
             if flags & FPX_PACKET_FLAG_DISCONTINUITY:
@@ -323,7 +332,8 @@ class FrameReader:
             fed += 1
             try:
                 frames = self._dec.decode(to_av(p))
-            except errors:
+            except errors as e:
+                failure = failure or e
                 continue  # a damaged packet: go on with the next one, as ffmpeg does
             for frame in frames:
                 decoded += 1
@@ -346,7 +356,12 @@ class FrameReader:
         else:
             # End of the item: the landed frame may still be in the reorder buffer.
             self._set_skip(False)
-            for frame in self._dec.decode(None):
+            try:
+                drained = self._dec.decode(None)
+            except errors as e:
+                failure = failure or e
+                drained = []
+            for frame in drained:
                 decoded += 1
                 if frame.pts is not None and frame.pts >= want:
                     self._remember(frame)
@@ -362,8 +377,10 @@ class FrameReader:
         if found is None:
             self._clean = False
             why = "" if overshoot is None else f" (the decoder went on to pts {overshoot})"
+            if failure is not None:
+                why += f" ({getattr(self._dec, 'name', '?')} decoder: {failure})"
             raise FrameNotDecodedError(f"the landed frame (pts {want}) was never decoded{why}",
-                                       outcome)
+                                       outcome) from failure
         return found, decoded, fed, dropped
 
     # -- many landings -------------------------------------------------------------------
@@ -444,6 +461,12 @@ class FrameReader:
                 with self._lock:
                     last = self._frame_at(player, t, precision, timeout)
             yield i, last
+
+
+def _url(player: "Player") -> Optional[str]:
+    """The player's item as the user named it (path or URL), for error messages."""
+    raw = getattr(player, "_opened", None)
+    return None if raw is None else os.fsdecode(raw)
 
 
 _SLOT = "_fpx_frame_reader"
