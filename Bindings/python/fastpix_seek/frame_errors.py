@@ -1,6 +1,6 @@
 """The errors of the frame helpers (:mod:`fastpix_seek.frames`, :mod:`fastpix_seek.pyav`).
 
-They are :class:`~fastpix_seek.errors.FastPixSeekError` subclasses (so ``except
+Both are :class:`~fastpix_seek.errors.FastPixSeekError` subclasses (so ``except
 FastPixSeekError`` catches every error of the package) and subclasses of the built-in
 exception a user would catch:
 
@@ -9,6 +9,10 @@ exception a user would catch:
   truncated stream, a decoder that refuses the codec, no decoder for it). Whatever PyAV
   raised on the way (``av.error.InvalidDataError``, ``av.error.EOFError``...) is its
   ``__cause__``, never what the caller sees.
+* :class:`FrameOutOfRangeError` (an ``IndexError``, code ``FPX_ERROR_INVALID_TIME``): a time
+  outside the frames of the item (``FrameReader.frame_range``: before item time 0, after the
+  last frame, after the last complete frame of a cut file), unless the caller asked to clamp
+  (``clamp=True``).
 
 ``outcome`` is the seek's :class:`~fastpix_seek.SeekOutcome` when there was one; ``url`` the
 item's path or URL when known (it also opens the message).
@@ -16,12 +20,13 @@ item's path or URL when known (it also opens the message).
 
 from __future__ import annotations
 
-from typing import Optional
+from fractions import Fraction
+from typing import Optional, Tuple
 
 from .errors import FastPixSeekError
 from .types import SeekOutcome
 
-__all__ = ["FrameError", "FrameNotDecodedError"]
+__all__ = ["FrameError", "FrameNotDecodedError", "FrameOutOfRangeError"]
 
 
 class FrameError(FastPixSeekError):
@@ -52,3 +57,33 @@ class FrameNotDecodedError(FrameError, RuntimeError):
     outcome (None when no seek ran); the decoder's own exception, if any, is ``__cause__``."""
 
     default_code = -12  # FPX_ERROR_INVALID_DATA
+
+
+class FrameOutOfRangeError(FrameError, IndexError):
+    """The time asked for is outside the frames of the item (see
+    :class:`~fastpix_seek.frames.FrameRange`) and the caller did not ask to clamp:
+    ``frame_at(t, clamp=True)`` answers with the nearest end's frame instead (the seek API
+    itself always clamps, and reports it in ``outcome.clamp``). ``requested`` is the time
+    asked for; ``range`` is (first frame's time, last frame's time) on the item timeline;
+    ``truncated`` is True when the item's data ends before its container says (a cut file:
+    ``range`` then ends at its last complete frame). ``outcome`` is None (no seek ran) unless
+    the cut was found by the seek that landed past it."""
+
+    default_code = -3  # FPX_ERROR_INVALID_TIME
+
+    requested: Optional[Fraction]
+    range: Optional[Tuple[Fraction, Fraction]]
+    truncated: bool
+
+    def __init__(self, message: str, outcome: Optional[SeekOutcome] = None,
+                 url: Optional[str] = None, requested: Optional[Fraction] = None,
+                 range: Optional[Tuple[Fraction, Fraction]] = None,
+                 truncated: bool = False) -> None:
+        self.requested = requested
+        self.range = range
+        self.truncated = truncated
+        super().__init__(message, outcome, url)
+
+    def __reduce__(self) -> tuple:  # type: ignore[type-arg]
+        return (type(self), (self.message, self.outcome, self.url, self.requested, self.range,
+                             self.truncated))

@@ -85,7 +85,7 @@ from .types import (DateSeekResult, DeliveryMode, IndexMode, FrameStepResult, Li
                     to_fpx_time, FrameStepDirection)
 
 if TYPE_CHECKING:
-    from .frames import FrameAt, FrameReader
+    from .frames import FrameAt, FrameRange, FrameReader
 
 __all__ = [
     "Player", "ScrubSession", "SeekPrecisionListener", "set_callback_exception_handler",
@@ -1956,45 +1956,59 @@ class Player:
 
     # -- decoded frames (fastpix_seek.frames; PyAV needed, imported on first use) ---------
     def frame_at(self, t: TimeLike, precision: Optional[SeekPrecision] = None,
-                 timeout: Optional[float] = 10.0) -> "FrameAt":
+                 timeout: Optional[float] = 10.0, *, clamp: bool = False) -> "FrameAt":
         """Seeks to ``t`` with ``precision`` (default: exact, the frame on screen at ``t``)
         and returns the landed frame decoded with PyAV, with the seek's outcome
         (:class:`fastpix_seek.frames.FrameAt`). The decoder is kept between calls and
-        continues where the packets continue. Raises ImportError without PyAV and
-        :class:`fastpix_seek.frames.FrameNotDecodedError` when nothing lands or decodes."""
+        continues where the packets continue. A ``t`` outside :meth:`frame_range` (before 0,
+        after the last frame, after the last complete frame of a cut file) raises
+        :class:`fastpix_seek.frames.FrameOutOfRangeError` (an ``IndexError``) unless
+        ``clamp=True``, which answers with the nearest end's frame. Raises ImportError
+        without PyAV and :class:`fastpix_seek.frames.FrameNotDecodedError` (a
+        ``RuntimeError``) when nothing lands or decodes, whatever PyAV raised."""
         from .frames import reader_for
-        return reader_for(self).frame_at(self, t, precision, timeout)
+        return reader_for(self).frame_at(self, t, precision, timeout, clamp=clamp)
 
     def frames_at(self, times: Iterable[TimeLike], precision: Optional[SeekPrecision] = None,
-                  timeout: Optional[float] = 10.0) -> List["FrameAt"]:
+                  timeout: Optional[float] = 10.0, *, clamp: bool = False) -> List["FrameAt"]:
         """:meth:`frame_at` for each time, answered in the order given; decoded in time order
         (forward, so the decoder continues), repeated and nearby backward requests served
         from a small cache of decoded frames. The list holds every distinct frame it
         answers; for many times use :meth:`iter_frames_at` or
         :meth:`iter_frames_in_time_order`, whose memory does not grow with their number."""
         from .frames import reader_for
-        return reader_for(self).frames_at(self, times, precision, timeout)
+        return reader_for(self).frames_at(self, times, precision, timeout, clamp=clamp)
 
     def iter_frames_at(self, times: Iterable[TimeLike], precision: Optional[SeekPrecision] = None,
                        timeout: Optional[float] = 10.0,
-                       window: Optional[int] = None) -> Iterator["FrameAt"]:
+                       window: Optional[int] = None, *, clamp: bool = False
+                       ) -> Iterator["FrameAt"]:
         """:meth:`frames_at` as an iterator in bounded memory: yields the frame at each time in
         the order given, reading ``times`` lazily and answering ``window`` (default
         ``fastpix_seek.frames.DEFAULT_WINDOW``, 64) of them at a time (sorted, each landing
         decoded once), so at most ``window`` distinct frames are held
         (:class:`fastpix_seek.frames.FrameReader.iter_frames_at`)."""
         from .frames import reader_for
-        return reader_for(self).iter_frames_at(self, times, precision, timeout, window)
+        return reader_for(self).iter_frames_at(self, times, precision, timeout, window,
+                                               clamp=clamp)
 
     def iter_frames_in_time_order(self, times: Iterable[TimeLike],
                                   precision: Optional[SeekPrecision] = None,
-                                  timeout: Optional[float] = 10.0
+                                  timeout: Optional[float] = 10.0, *, clamp: bool = False
                                   ) -> Iterator[Tuple[int, "FrameAt"]]:
         """Yields ``(index, frame)`` for every time in time order (ties in the order given;
         ``index`` is the time's position in ``times``), each landing decoded once, one frame
         held at a time (:class:`fastpix_seek.frames.FrameReader.iter_frames_in_time_order`)."""
         from .frames import reader_for
-        return reader_for(self).iter_frames_in_time_order(self, times, precision, timeout)
+        return reader_for(self).iter_frames_in_time_order(self, times, precision, timeout,
+                                                          clamp=clamp)
+
+    def frame_range(self) -> "FrameRange":
+        """The times :meth:`frame_at` answers without ``clamp``
+        (:class:`fastpix_seek.frames.FrameRange`: first frame, last frame -- the last
+        complete one of a truncated file --, until when it is shown, truncated or not)."""
+        from .frames import reader_for
+        return reader_for(self).frame_range(self)
 
     def frame_reader(self, cache_size: int = 8, skip_nonref: bool = True,
                      continuation: bool = True, **decoder_options: Any) -> "FrameReader":
