@@ -75,11 +75,12 @@ from typing import (TYPE_CHECKING, Any, AsyncIterator, Callable, Dict, Generator
 
 from . import _lib
 from . import errors as _errors
+from .item_errors import StreamIndexError, item_error
 
 _INT64_MAX = 2**63 - 1
 from .types import _SET_R, _SET_TB, _SET_ORIGIN
 from .types import (DateSeekResult, DeliveryMode, IndexMode, FrameStepResult, LiveEdgeResult,
-                    LiveSeekWindow, ItemInfo, ItemStatusInfo, Packet, HLSVariant, HLSRendition,
+                    LiveSeekWindow, ItemInfo, ItemStatus, ItemStatusInfo, Packet, HLSVariant, HLSRendition,
                     PlayerStats, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
                     SeekOutcome, SeekPrecision, StreamInfo, TimeLike, _enum, from_fpx_time,
                     to_fpx_time, FrameStepDirection)
@@ -1100,14 +1101,34 @@ class Player:
             try:
                 _lib.lib.fpx_player_wait_item(self._hq(), slice_ms, ctypes.byref(info))
                 return ItemStatusInfo._from_c(info)
-            except _errors.UnsupportedError as e:
-                why = None if e.detail else self._local_path_problem()
-                if why is None:
-                    raise
-                raise type(e)(e.code, e.message, e.function, why) from None
-            except _errors.FastPixTimeoutError:
+            except _errors.FastPixTimeoutError as e:
+                if self.item_status().status == ItemStatus.FAILED:
+                    raise self._item_error(e) from None  # the item's own I/O timed out
                 if deadline is not None and time.monotonic() >= deadline:
+                    raw = getattr(self, "_opened", None)
+                    if raw is not None:
+                        e.url = os.fsdecode(raw)
                     raise
+            except (_errors.NoItemError, _errors.InvalidHandleError, _errors.InCallbackError):
+                raise
+            except _errors.FastPixSeekError as e:
+                raise self._item_error(e) from None
+
+    def _item_error(self, e: _errors.FastPixSeekError) -> _errors.FastPixSeekError:
+        """The item's error naming its path or URL, with the cause that fits and the
+        built-in base a user would catch (fastpix_seek.item_errors)."""
+        raw = getattr(self, "_opened", None)
+        if raw is None:
+            return e
+        if isinstance(e, _errors.UnsupportedError) and not e.detail:
+            why = self._local_path_problem()
+            if why is not None:
+                e = type(e)(e.code, e.message, e.function, why)
+        try:
+            av_error = self.item_status().av_error
+        except _errors.FastPixSeekError:
+            av_error = 0
+        return item_error(e, os.fsdecode(raw), av_error)
 
     def item_info(self) -> ItemInfo:
         """Facts of the READY item: stream count, reference stream, duration, start pts, time
@@ -1119,15 +1140,35 @@ class Player:
 
     def stream_info(self, index: int) -> StreamInfo:
         """Facts of one stream of the READY item (codec, time base, size or rate, profile,
-        formats, colour, rotation, layout...; see StreamInfo). InvalidArgumentError for a bad
-        index. The C function is ``fpx_player_stream_info``."""
+        formats, colour, rotation, layout...; see StreamInfo). An index the item does not
+        have raises StreamIndexError (an InvalidArgumentError and an IndexError). The C function is ``fpx_player_stream_info``."""
         if isinstance(index, bool) or not isinstance(index, int):
             raise TypeError(f"stream index must be an int, not {type(index).__name__}")
         if not -(2 ** 31) <= index < 2 ** 31:
             raise _errors.InvalidArgumentError(detail=f"stream index {index} out of range")
         info = _lib.fpx_stream_info()
-        _lib.lib.fpx_player_stream_info(self._hq(), index, ctypes.byref(info))
+        try:
+            _lib.lib.fpx_player_stream_info(self._hq(), index, ctypes.byref(info))
+        except _errors.InvalidArgumentError as e:
+            raise self._index_error(e, "stream", index, self._stream_count()) from None
         return StreamInfo._from_c(info)
+
+    def _stream_count(self) -> Optional[int]:
+        try:
+            return self.item_info().stream_count
+        except _errors.FastPixSeekError:
+            return None
+
+    @staticmethod
+    def _index_error(e: _errors.FastPixSeekError, what: str, index: int,
+                     count: Optional[int]) -> _errors.FastPixSeekError:
+        """An index the item does not have as StreamIndexError (an IndexError too), naming
+        the index and how many there are; ``e`` itself for any other invalid argument."""
+        if count is None or 0 <= index < count:
+            return e
+        return StreamIndexError(e.code, f"no {what} {index}: the item has {count} "
+                                f"({what} indexes 0 to {count - 1})" if count else
+                                f"no {what} {index}: the item has none", e.function, e.detail)
 
     def set_continuation(self, enabled: bool) -> None:
         """Turns continuation on or off (default off; seek.h, "Continuation"): a seek, step
@@ -1186,7 +1227,10 @@ class Player:
             raise TypeError(f"index must be an int, not {type(index).__name__}")
         if not -2 ** 31 <= index < 2 ** 31:
             raise _errors.InvalidArgumentError(detail=f"index is {index!r}")
-        _lib.lib.fpx_player_hls_select_audio(self._hq(), index)
+        try:
+            _lib.lib.fpx_player_hls_select_audio(self._hq(), index)
+        except _errors.InvalidArgumentError as e:
+            raise self._index_error(e, "rendition", index, len(self.hls_renditions())) from None
 
     def hls_select_variant(self, index: int) -> None:
         """Plays variant ``index`` (of :meth:`hls_variants`; not an I-frame one) from the next
@@ -1201,14 +1245,20 @@ class Player:
             raise TypeError(f"index must be an int, not {type(index).__name__}")
         if not -2 ** 31 <= index < 2 ** 31:
             raise _errors.InvalidArgumentError(detail=f"index is {index!r}")
-        _lib.lib.fpx_player_hls_select_variant(self._hq(), index)
+        try:
+            _lib.lib.fpx_player_hls_select_variant(self._hq(), index)
+        except _errors.InvalidArgumentError as e:
+            raise self._index_error(e, "variant", index, len(self.hls_variants())) from None
 
     def set_stream_enabled(self, index: int, enabled: bool) -> None:
         """Switches a stream of the ready item off or back on: a disabled stream is discarded
         in the demuxer and never returned by read_packet(). ReferenceStreamError for the
         reference stream, InvalidArgumentError for a bad index. Blocking (waits for a seek
         in progress). The C function is ``fpx_player_set_stream_enabled``."""
-        _lib.lib.fpx_player_set_stream_enabled(self._h(), int(index), 1 if enabled else 0)
+        try:
+            _lib.lib.fpx_player_set_stream_enabled(self._h(), int(index), 1 if enabled else 0)
+        except _errors.InvalidArgumentError as e:
+            raise self._index_error(e, "stream", int(index), self._stream_count()) from None
         if not enabled and self._pre:
             # seek.h: a disabled stream's packets are never returned, buffered ones included
             keep = [r for r in self._pre if r[0] is None or r[1][3] != index]
