@@ -76,7 +76,9 @@ decodes damaged finds a smaller cut. Times past it raise :class:`FrameOutOfRange
 :class:`FrameNotDecodedError`.
 
 PyAV is optional: this module imports ``av`` only when a decoder is first needed and raises
-ImportError with an explanation when it is missing. Supported: PyAV 10 (Debian 12's
+ImportError with an explanation when it is missing. The ``frames`` extra
+(``pip install 'fastpix-seek[frames]'``) installs PyAV with numpy and Pillow, which the
+frames' ``to_ndarray()`` and ``to_image()`` need (PyAV depends on neither). Supported: PyAV 10 (Debian 12's
 ``python3-av``) to the newest release, through :mod:`fastpix_seek.pyav`.
 
 Do not read packets yourself between the calls on the same player without seeking (the
@@ -196,8 +198,8 @@ def _pyav() -> Any:
         from . import pyav
     except ImportError as e:
         raise ImportError("Player.frame_at / frames_at decode with PyAV, which is not "
-                          "installed: pip install 'av>=10', or on Debian apt install "
-                          "python3-av") from e
+                          "installed: pip install 'fastpix-seek[frames]' (PyAV, numpy, "
+                          "Pillow) or 'av>=10', or on Debian apt install python3-av") from e
     return pyav
 
 
