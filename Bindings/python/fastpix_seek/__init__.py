@@ -16,7 +16,12 @@ Layers:
   callback types, one table binding every FPX_API function) and library loading
   (``$FASTPIX_SEEK_LIBRARY``, then the system loader, then the project's ``build/lib``).
 * :mod:`fastpix_seek.types`: enums, exact-Fraction value types, time conversion rules.
-* :mod:`fastpix_seek.player`: :class:`Player`, listeners, callback delivery and lifetimes.
+* :mod:`fastpix_seek.player`: :class:`Player` (lifecycle, items, seeks, listeners, events),
+  made of one module per concern: ``_delivery`` (callbacks, their threads and exceptions),
+  ``_calls`` (blocking calls, Ctrl-C), ``_packets``, ``_asyncio``, ``_scrub`` (scrub
+  sessions, frame steps), ``_live`` (live and DVR HLS); its module doc lists the floors.
+* :mod:`fastpix_seek.frames` and :mod:`fastpix_seek.pyav`: decoded frames with PyAV, the top
+  floor (they import no module of the player).
 * :mod:`fastpix_seek.errors`: the exception hierarchy (one class per fpx_error code).
 * :mod:`fastpix_seek.item_errors`: an item's error naming its path or URL, with the cause that
   fits and the built-in base a user would catch (FileNotFoundError, PermissionError...).

@@ -102,7 +102,7 @@ from .frame_errors import FrameError, FrameNotDecodedError, FrameOutOfRangeError
 from .types import MediaType, SeekOutcome, SeekPrecision, TimeLike, to_fraction
 
 if TYPE_CHECKING:
-    from .player import Player
+    from ._frame_player import FramePlayer as Player
 
 __all__ = ["FrameAt", "FrameRange", "FrameReader", "FrameError", "FrameNotDecodedError",
            "FrameOutOfRangeError", "reader_for", "new_reader", "DEFAULT_CACHE_SIZE",

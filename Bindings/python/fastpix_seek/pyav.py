@@ -60,7 +60,7 @@ from .frame_errors import FrameNotDecodedError
 from .types import MediaType, Packet, StreamInfo
 
 if TYPE_CHECKING:
-    from .player import Player
+    from ._frame_player import FramePlayer as Player
 
 __all__ = ["Decoder", "decoder_for", "decoder_name", "flush_decoder", "to_av_packet",
            "decode_landed_frame", "PYAV_VERSION"]
