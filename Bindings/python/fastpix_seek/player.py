@@ -804,9 +804,15 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin):
         NotFoundError for unknown ids."""
         if isinstance(listener_id, bool) or not isinstance(listener_id, int):
             raise TypeError(f"listener id must be an int, not {type(listener_id).__name__}")
+        # The code's text lists every cause (missing file, HTTP 404...); here only one fits.
+        why = "no listener with this id"
         if not 0 <= listener_id < 2 ** 64:
-            raise _errors.NotFoundError(detail=f"listener id {listener_id}")
-        _lib.lib.fpx_player_remove_listener(self._h(), listener_id)
+            raise _errors.NotFoundError(None, why, None, f"listener id {listener_id}")
+        try:
+            _lib.lib.fpx_player_remove_listener(self._h(), listener_id)
+        except _errors.NotFoundError as e:
+            raise _errors.NotFoundError(e.code, why, e.function,
+                                        f"listener id {listener_id}") from None
         self._listener_keys.pop(listener_id, None)
 
     # -- events ------------------------------------------------------------------------

@@ -206,6 +206,17 @@ def test_bad_stream_index_is_an_index_error(sample: Path) -> None:
         assert p.stream_info(n - 1).index == n - 1
 
 
+def test_unknown_listener_id_says_only_that(sample: Path) -> None:
+    with Player(sample) as p:
+        for lid in (12345, -1):
+            with pytest.raises(NotFoundError) as ei:
+                p.remove_listener(lid)
+            e = ei.value
+            assert e.message == "no listener with this id" and str(lid) in str(e)
+            assert "HTTP" not in str(e) and "file" not in str(e)
+            assert not isinstance(e, FileNotFoundError)
+
+
 def test_permission_error_class_bases() -> None:
     """The refinements stay the library code's classes."""
     assert issubclass(MediaPermissionError, NotFoundError)
