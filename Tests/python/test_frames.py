@@ -70,7 +70,7 @@ def test_frames_at_random_order(fixtures_dir, hevc_opengop, library, name):
     times += [times[3]]  # a repeat
     with Player(path) as p:
         p.wait_item(timeout=20)
-        res = p.frames_at(times)
+        res = p.frames_at(times, clamp=True)  # end + 5 is out of range (test_frames_range.py)
     check(path, res, times)
     assert res[-1].frame is res[3].frame  # decoded once
 
@@ -217,6 +217,9 @@ class ContinuingPlayer:
 
     def item_info(self):
         return self._item
+
+    def seekable_range(self):
+        return self.gt.first_time, self.gt.last_time
 
     def stream_info(self, i):
         return self._info

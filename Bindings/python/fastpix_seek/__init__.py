@@ -16,8 +16,17 @@ Layers:
   callback types, one table binding every FPX_API function) and library loading
   (``$FASTPIX_SEEK_LIBRARY``, then the system loader, then the project's ``build/lib``).
 * :mod:`fastpix_seek.types`: enums, exact-Fraction value types, time conversion rules.
-* :mod:`fastpix_seek.player`: :class:`Player`, listeners, callback delivery and lifetimes.
+* :mod:`fastpix_seek.player`: :class:`Player` (lifecycle, items, seeks, listeners, events),
+  made of one module per concern: ``_delivery`` (callbacks, their threads and exceptions),
+  ``_calls`` (blocking calls, Ctrl-C), ``_packets``, ``_asyncio``, ``_scrub`` (scrub
+  sessions, frame steps), ``_live`` (live and DVR HLS); its module doc lists the floors.
+* :mod:`fastpix_seek.frames` and :mod:`fastpix_seek.pyav`: decoded frames with PyAV, the top
+  floor (they import no module of the player).
 * :mod:`fastpix_seek.errors`: the exception hierarchy (one class per fpx_error code).
+* :mod:`fastpix_seek.item_errors`: an item's error naming its path or URL, with the cause that
+  fits and the built-in base a user would catch (FileNotFoundError, PermissionError...).
+* :mod:`fastpix_seek.frame_errors`: the frame helpers' errors (FrameNotDecodedError, a
+  RuntimeError; FrameOutOfRangeError, an IndexError).
 
 Importing raises ImportError when the library cannot be found or is older than
 :data:`EXPECTED_VERSION`.
@@ -36,6 +45,9 @@ from ._log import set_log_level
 from ._lib import EXPECTED_VERSION, library_path, library_version
 from .errors import *  # noqa: F401,F403
 from .errors import __all__ as _errors_all
+from .frame_errors import FrameError, FrameNotDecodedError, FrameOutOfRangeError
+from .item_errors import (HTTPAccessError, MediaIsADirectoryError, MediaNotFoundError,
+                          MediaPermissionError, StreamIndexError)
 from .player import (MAX_CALLBACK_ERRORS, CallbackExceptionHandler, Player, ScrubSession,
                      SeekPrecisionListener, default_callback_exception_handler,
                      get_callback_exception_handler, set_callback_exception_handler)
@@ -112,5 +124,7 @@ __all__ = [
     "default_callback_exception_handler", "CallbackExceptionHandler", "MAX_CALLBACK_ERRORS",
     "EXPECTED_VERSION", "library_path", "library_version", "version", "errors",
     "ffmpeg_versions", "FFmpegVersions",
+    "FrameError", "FrameNotDecodedError", "FrameOutOfRangeError", "MediaNotFoundError",
+    "MediaPermissionError", "MediaIsADirectoryError", "HTTPAccessError", "StreamIndexError",
     "__version__", *_errors_all,
 ]

@@ -79,6 +79,9 @@ class FastPixSeekError(Exception):
         function: the C function that returned the code, or ``None`` when the binding raised
             the error itself.
         detail: extra context added by the binding (``None`` when there is none).
+        url: the item's path or URL when the error is about it (the binding names it: errors
+            of ``Player.wait_item``, the frame helpers), else ``None``; the text then opens
+            with it.
     """
 
     #: The code a subclass stands for; the base class uses whatever code it is given.
@@ -89,6 +92,7 @@ class FastPixSeekError(Exception):
     message: str
     function: Optional[str]
     detail: Optional[str]
+    url: Optional[str] = None
 
     def __init__(self, code: Optional[int] = None, message: Optional[str] = None,
                  function: Optional[str] = None, detail: Optional[str] = None) -> None:
@@ -101,7 +105,7 @@ class FastPixSeekError(Exception):
         super().__init__(self._text())
 
     def _text(self) -> str:
-        head = f"{self.function}: " if self.function else ""
+        head = f"{self.url}: " if self.url else f"{self.function}: " if self.function else ""
         tail = f" ({self.detail})" if self.detail else ""
         return f"{head}{self.name} ({self.code}): {self.message}{tail}"
 
@@ -109,7 +113,8 @@ class FastPixSeekError(Exception):
         return self._text()
 
     def __reduce__(self) -> tuple:  # type: ignore[type-arg]  # picklable despite the keyword-style constructor
-        return (type(self), (self.code, self.message, self.function, self.detail))
+        return (type(self), (self.code, self.message, self.function, self.detail),
+                {"url": self.url})
 
 
 #: fpx_error_string, installed by fastpix_seek._lib once the library is bound, so errors the

@@ -61,8 +61,24 @@ Neither holds the reader's lock while suspended at a ``yield``: other calls on t
 may run between two answers (each answer is right on its own; the decoder then restarts where
 needed).
 
+Range. A time outside :meth:`FrameReader.frame_range` (``Player.frame_range``) raises
+:class:`FrameOutOfRangeError`, an ``IndexError`` (as torchcodec and decord do), unless the
+call passes ``clamp=True``: then the first or the last frame answers (``FrameAt.requested``
+keeps the time asked for). In range: from item time 0 (or the first frame, if earlier) until
+the last frame stops being shown (the item's duration, or the last frame's time plus its
+duration). The seek API itself (``Player.seek*``) keeps clamping and reports it in
+``outcome.clamp``. On a truncated file (an interrupted download, a copy cut short) the range
+ends at the last *complete* frame, decoded without errors from packets read whole, and says
+``truncated``: the library flags a file whose seekable range ends well short of its duration
+(``ItemInfo.seekable_range_truncated``), and a landing that runs into the end of the data or
+decodes damaged finds a smaller cut. Times past it raise :class:`FrameOutOfRangeError` with
+``truncated=True``, never PyAV's ``EOFError``; every other decode failure is
+:class:`FrameNotDecodedError`.
+
 PyAV is optional: this module imports ``av`` only when a decoder is first needed and raises
-ImportError with an explanation when it is missing. Supported: PyAV 10 (Debian 12's
+ImportError with an explanation when it is missing. The ``frames`` extra
+(``pip install 'fastpix-seek[frames]'``) installs PyAV with numpy and Pillow, which the
+frames' ``to_ndarray()`` and ``to_image()`` need (PyAV depends on neither). Supported: PyAV 10 (Debian 12's
 ``python3-av``) to the newest release, through :mod:`fastpix_seek.pyav`.
 
 Do not read packets yourself between the calls on the same player without seeking (the
@@ -72,6 +88,7 @@ reader cannot see those packets); seeking is fine: the next packet is then a DIS
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -79,15 +96,17 @@ from fractions import Fraction
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ._abi import (FPX_PACKET_FLAG_DECODE_ONLY, FPX_PACKET_FLAG_DISCONTINUITY,
-                   FPX_PACKET_FLAG_DISPOSABLE, FPX_PACKET_FLAG_KEY)
+from ._abi import (FPX_PACKET_FLAG_CORRUPT, FPX_PACKET_FLAG_DECODE_ONLY,
+                   FPX_PACKET_FLAG_DISCONTINUITY, FPX_PACKET_FLAG_DISPOSABLE, FPX_PACKET_FLAG_KEY)
+from .frame_errors import FrameError, FrameNotDecodedError, FrameOutOfRangeError
 from .types import MediaType, SeekOutcome, SeekPrecision, TimeLike, to_fraction
 
 if TYPE_CHECKING:
-    from .player import Player
+    from ._frame_player import FramePlayer as Player
 
-__all__ = ["FrameAt", "FrameReader", "FrameNotDecodedError", "reader_for", "new_reader",
-           "DEFAULT_CACHE_SIZE", "DEFAULT_WINDOW"]
+__all__ = ["FrameAt", "FrameRange", "FrameReader", "FrameError", "FrameNotDecodedError",
+           "FrameOutOfRangeError", "reader_for", "new_reader", "DEFAULT_CACHE_SIZE",
+           "DEFAULT_WINDOW", "TAIL_ATTEMPTS"]
 
 #: Default number of decoded frames a reader keeps for repeated and backward requests.
 DEFAULT_CACHE_SIZE = 8
@@ -95,14 +114,10 @@ DEFAULT_CACHE_SIZE = 8
 #: Default number of times :meth:`FrameReader.iter_frames_at` answers per sorted window.
 DEFAULT_WINDOW = 64
 
-
-class FrameNotDecodedError(RuntimeError):
-    """The seek landed but the decoder never produced the landed frame (a damaged stream, a
-    decoder that refuses the codec). ``outcome`` is the seek's outcome."""
-
-    def __init__(self, message: str, outcome: Optional[SeekOutcome] = None) -> None:
-        super().__init__(message)
-        self.outcome = outcome
+#: How many GOPs back from the cut :meth:`FrameReader.frame_range` looks for the last complete
+#: frame of a truncated file before it gives up (a cut inside a keyframe loses one GOP; more
+#: than a few whole GOPs without one complete frame is a damaged file, not a cut one).
+TAIL_ATTEMPTS = 4
 
 
 @dataclass(frozen=True)
@@ -135,13 +150,56 @@ class FrameAt:
         return self.outcome.landed_time
 
 
+@dataclass(frozen=True)
+class FrameRange:
+    """The times the frame helpers answer (:meth:`FrameReader.frame_range`,
+    ``Player.frame_range``), on the item timeline, exact.
+
+    ``start``: the first frame's time; ``end``: the last frame the helpers can return (on a
+    truncated file the last *complete* frame: its packet and every packet before it in
+    decode order were read whole); ``until``: where the last frame stops being on screen (the
+    item's duration, or ``end`` plus the last frame's duration; None when unknown);
+    ``truncated``: the item's data ends before its container says (the library's
+    ``seekable_range_truncated``, or a cut found while decoding); ``seekable_end``: the end
+    of the library's seekable range (the seek API's clamp bound; past ``end`` on a cut file,
+    whose index still lists frames whose data is gone).
+
+    A time ``t`` is in range (:meth:`contains`) when ``min(0, start) <= t`` and ``t < until``
+    (or ``t <= end`` when ``until`` is unknown): item time 0 is the item's start even when the
+    first frame comes a little later (it answers with the first frame), and the last frame
+    answers until it stops being on screen, as in a player."""
+
+    start: Fraction
+    end: Fraction
+    until: Optional[Fraction]
+    truncated: bool
+    seekable_end: Fraction
+
+    def contains(self, t: TimeLike) -> bool:
+        """True when ``t`` is in range (see the class doc)."""
+        x = to_fraction(t)
+        if x < min(Fraction(0), self.start):
+            return False
+        return x <= self.end or (self.until is not None and x < self.until)
+
+
+def _whole_frames(frames: Iterable[Any]) -> List[int]:
+    """The pts of the frames a decoder put out without errors (PyAV's ``is_corrupt``: the
+    decoder concealed damage, e.g. a picture whose data was cut)."""
+    return [f.pts for f in frames if f.pts is not None and not getattr(f, "is_corrupt", False)]
+
+
+def _s(t: Fraction) -> str:
+    return f"{float(t):.6g} s"
+
+
 def _pyav() -> Any:
     try:
         from . import pyav
     except ImportError as e:
         raise ImportError("Player.frame_at / frames_at decode with PyAV, which is not "
-                          "installed: pip install 'av>=10', or on Debian apt install "
-                          "python3-av") from e
+                          "installed: pip install 'fastpix-seek[frames]' (PyAV, numpy, "
+                          "Pillow) or 'av>=10', or on Debian apt install python3-av") from e
     return pyav
 
 
@@ -181,6 +239,12 @@ class FrameReader:
         # Frames the decoder put out after the last landed one (same decode call): whatever
         # cache_size says, the next landing may be one of them when the packets continue.
         self._ahead: Dict[int, Any] = {}
+        # The item's FrameRange (frame_range), for self._range_item.
+        self._range: Optional[FrameRange] = None
+        self._range_item: Any = None
+        self._range_verified = False  # its end was checked by decoding the tail
+        # _decode_to ran out of packets (end of the item) without the landed frame.
+        self._hit_end = False
         #: Counters over the reader's life: frames decoded, packets fed, disposable dropped.
         self.frames_decoded = 0
         self.packets_fed = 0
@@ -196,6 +260,8 @@ class FrameReader:
         self._clean = True
         self._skipping = False
         self._max_out = None
+        self._range = None
+        self._range_item = None
 
     # -- the decoder ---------------------------------------------------------------------
 
@@ -211,7 +277,12 @@ class FrameReader:
         self._info = player.stream_info(self._ref)
         if self._info.type != MediaType.VIDEO:
             raise ValueError("frame_at needs a video reference stream")
-        self._dec = pyav.decoder_for(self._info, **self.decoder_options)
+        try:
+            self._dec = pyav.decoder_for(self._info, **self.decoder_options)
+        except (ValueError, pyav.av.FFmpegError) as e:
+            self.reset()
+            raise FrameNotDecodedError(f"no decoder for the {self._info.codec_name!r} stream: "
+                                       f"{e}", None, _url(player)) from e
         self._item = item
         self._skipping = False
         # Continuation is the player's setting: with it on, the library continues the
@@ -219,7 +290,11 @@ class FrameReader:
         player.set_continuation(self.continuation)
 
     def _flush(self) -> None:
-        self._dec = _pyav().flush_decoder(self._dec, self._info, **self.decoder_options)
+        pyav = _pyav()
+        try:
+            self._dec = pyav.flush_decoder(self._dec, self._info, **self.decoder_options)
+        except (ValueError, pyav.av.FFmpegError) as e:
+            raise FrameNotDecodedError(f"the decoder could not be reset: {e}") from e
         self._skipping = False
         self._max_out = None
 
@@ -237,30 +312,174 @@ class FrameReader:
         while len(c) > self.cache_size:
             c.popitem(last=False)
 
+    # -- the range -----------------------------------------------------------------------
+
+    def frame_range(self, player: "Player") -> FrameRange:
+        """The times this reader answers without clamping (:class:`FrameRange`). Its end is
+        the last *complete* frame: the item's tail is decoded once (one GOP, kept for the
+        item) and a frame counts when it decoded without errors (``av.Frame.is_corrupt``
+        false) from packets read whole; a file whose data ends before that is
+        ``truncated``. Items of unknown duration (live) are not decoded to their end: their
+        range is the library's seekable range."""
+        with self._lock:
+            self._prepare(player)
+            return self._range_of(player, verify=True)
+
+    def _range_of(self, player: "Player", verify: bool = False) -> FrameRange:
+        """The cached range; computed from the library's seekable range and duration, and
+        checked by decoding the tail when the library flags the item truncated or ``verify``
+        (frame_range, or a landing that hit the end of the data)."""
+        item = player.item_info()
+        if (self._range is not None and item == self._range_item and item.duration is not None
+                and (self._range_verified or not verify)):
+            return self._range  # a live item's range moves: asked again each time
+        start, end = player.seekable_range()
+        until: Optional[Fraction] = None
+        if item.duration is not None and item.duration > end:
+            until = item.duration
+        elif self._info is not None and self._info.frame_rate:
+            until = end + 1 / Fraction(self._info.frame_rate)
+        rng = FrameRange(start, end, until, False, end)
+        self._range_verified = False
+        if item.duration is not None and (item.seekable_range_truncated or verify):
+            last, shown = self._tail(player, start, end)
+            if item.seekable_range_truncated or last < end:
+                rng = FrameRange(start, last, shown, True, end)
+            self._range_verified = True
+        self._range, self._range_item = rng, item
+        return rng
+
+    def _tail(self, player: "Player", start: Fraction,
+              end: Fraction) -> Tuple[Fraction, Optional[Fraction]]:
+        """The last complete frame's time and the time it stops being shown (its time plus
+        its duration), decoding from the last keyframe before the seekable end with a decoder
+        of its own. A frame is complete when it decoded without errors and its packet came
+        before the first CORRUPT one (a packet cut short) in decode order. When the last GOP
+        has none, the GOP before it is tried (:data:`TAIL_ATTEMPTS` in all)."""
+        pyav = _pyav()
+        self._clean = False  # these seeks move the packet stream under the main decoder
+        target = end
+        for _ in range(TAIL_ATTEMPTS):
+            out = player.seek_wait(target, SeekPrecision.exact())
+            if not out.finished or out.landed_time is None:
+                break
+            try:
+                dec = pyav.decoder_for(self._info, **self.decoder_options)
+            except (ValueError, pyav.av.FFmpegError) as e:
+                raise FrameNotDecodedError(f"no decoder for the {self._info.codec_name!r} "
+                                           f"stream: {e}", out, _url(player)) from e
+            whole: Dict[int, Tuple[Fraction, Optional[Fraction]]] = {}
+            cut = False
+            earliest: Optional[Fraction] = None
+            decoded: List[int] = []
+            for p in player.packets():
+                if p.stream_index != self._ref or p.pts is None:
+                    continue
+                t = p.item_time
+                if t is not None and (earliest is None or t < earliest):
+                    earliest = t
+                if p.flags & FPX_PACKET_FLAG_CORRUPT:
+                    cut = True
+                if cut or t is None:
+                    continue  # from the cut on, no frame is complete
+                whole[p.pts] = (t, None if not p.duration or p.time_base is None
+                                else p.duration * Fraction(p.time_base))
+                try:
+                    decoded.extend(_whole_frames(dec.decode(pyav.to_av_packet(p))))
+                except pyav.av.FFmpegError:
+                    continue
+            try:
+                decoded.extend(_whole_frames(dec.decode(None)))
+            except pyav.av.FFmpegError:
+                pass
+            done = [whole[q] for q in decoded if q in whole]
+            if done:
+                last, dur = max(done, key=lambda e: e[0])
+                if dur is None and self._info.frame_rate:
+                    dur = 1 / Fraction(self._info.frame_rate)
+                return last, None if dur is None else last + dur
+            if earliest is None or earliest <= start:
+                break
+            target = earliest - Fraction(1, 1000)  # the GOP before this one
+        raise FrameNotDecodedError(f"no complete frame found before the end of the data at "
+                                   f"{_s(end)}", None, _url(player))
+
+    def _out_of_range(self, player: "Player", requested: Fraction, rng: FrameRange,
+                      outcome: Optional[SeekOutcome] = None) -> FrameOutOfRangeError:
+        where = (f"after the last complete frame ({_s(rng.end)}) of a truncated file "
+                 f"(its data ends before the {_s(rng.seekable_end)} the seekable range reaches)"
+                 if rng.truncated and requested > rng.end else
+                 f"outside the item's frames ({_s(rng.start)} to {_s(rng.end)}"
+                 + (f", shown until {_s(rng.until)}" if rng.until is not None else "") + ")")
+        return FrameOutOfRangeError(f"{_s(requested)} is {where}; clamp=True answers with the "
+                                    f"nearest frame instead", outcome, _url(player), requested,
+                                    (rng.start, rng.end), rng.truncated)
+
     # -- one landing ---------------------------------------------------------------------
 
     def frame_at(self, player: "Player", t: TimeLike,
                  precision: Optional[SeekPrecision] = None,
-                 timeout: Optional[float] = 10.0) -> FrameAt:
+                 timeout: Optional[float] = 10.0, *, clamp: bool = False) -> FrameAt:
         """Seeks ``player`` to ``t`` with ``precision`` (default: exact) and returns the
-        landed frame (see :meth:`Player.frame_at`). Thread-safe: requests on one reader run
-        one at a time."""
+        landed frame (see :meth:`Player.frame_at`). A ``t`` outside :meth:`frame_range`
+        raises :class:`FrameOutOfRangeError` (an IndexError) unless ``clamp`` is True (then
+        the first or last frame answers). Thread-safe: requests on one reader run one at a
+        time."""
         with self._lock:
-            return self._frame_at(player, t, precision, timeout)
+            return self._frame_at(player, t, precision, timeout, clamp)
 
     def _frame_at(self, player: "Player", t: TimeLike, precision: Optional[SeekPrecision],
-                  timeout: Optional[float]) -> FrameAt:
+                  timeout: Optional[float], clamp: bool = False) -> FrameAt:
         self._prepare(player)
         requested = to_fraction(t)
+        rng = self._range_of(player)
+        target = requested
+        if not rng.contains(requested):
+            if not clamp:
+                raise self._out_of_range(player, requested, rng)
+            target = rng.start if requested < rng.start else rng.end
+        try:
+            got = self._land(player, requested, target, precision, timeout)
+        except FrameNotDecodedError as e:
+            # The packets ended before the landed frame: a file cut short (whether or not
+            # the library flagged it). Its last complete frame bounds the range from now on.
+            landed = None if e.outcome is None else e.outcome.landed_time
+            if not self._hit_end or landed is None or self._range_verified:
+                raise
+            try:
+                rng = self._range_of(player, verify=True)
+            except FrameNotDecodedError:
+                raise e from e.__cause__  # no complete frame at all: not a cut, a decoder
+            if landed <= rng.end:
+                raise
+            if not clamp:
+                raise self._out_of_range(player, requested, rng, e.outcome) from e
+            return self._land(player, requested, rng.end, precision, timeout)
+        if getattr(got.frame, "is_corrupt", False) and not self._range_verified:
+            # A damaged landed frame: the data may end in it (a cut TS's last PES is not
+            # flagged). Past the last complete frame it is out of range; before it, damage
+            # in the middle of the file, returned as decoded (frame.is_corrupt tells).
+            try:
+                rng = self._range_of(player, verify=True)
+            except FrameNotDecodedError:
+                return got
+            if got.time is not None and got.time > rng.end:
+                if not clamp:
+                    raise self._out_of_range(player, requested, rng, got.outcome)
+                return self._land(player, requested, rng.end, precision, timeout)
+        return got
+
+    def _land(self, player: "Player", requested: Fraction, target: Fraction,
+              precision: Optional[SeekPrecision], timeout: Optional[float]) -> FrameAt:
         if self.continuation and self._clean and self._max_out is not None:
             player.report_decoded(self._max_out)
-        outcome = player.seek_wait(requested, SeekPrecision.exact() if precision is None
+        outcome = player.seek_wait(target, SeekPrecision.exact() if precision is None
                                    else precision, timeout=timeout)
         if not outcome.finished or outcome.landed_stream_pts is None:
             # Nothing landed; whatever the seek did to the packet stream, the next packet
             # after a landed seek is a DISCONTINUITY, so the decoder needs no flush here.
-            raise FrameNotDecodedError(f"the seek to {requested} s did not land "
-                                       f"({outcome.reason.name})", outcome)
+            raise FrameNotDecodedError(f"the seek to {_s(target)} did not land "
+                                       f"({outcome.reason.name})", outcome, _url(player))
         want = int(outcome.landed_stream_pts)
         hit = self._cache.get(want)
         if hit is not None:
@@ -277,6 +496,11 @@ class FrameReader:
             return FrameAt(hit, requested, outcome, from_cache=True)
         try:
             frame, decoded, fed, dropped = self._decode_to(player, outcome, want)
+        except FrameError as e:
+            self._clean = False
+            if e.url is None:
+                e.url = _url(player)
+            raise
         except BaseException:
             self._clean = False
             raise
@@ -293,6 +517,9 @@ class FrameReader:
         decoded = fed = dropped = 0
         ahead: Dict[int, Any] = {}
         need_key = False
+        # The decoder's first complaint, kept as the cause of FrameNotDecodedError.
+        failure: Optional[BaseException] = None
+        self._hit_end = False
         for p in player.packets():
             flags = p.flags
             if flags & FPX_PACKET_FLAG_DISCONTINUITY:
@@ -323,7 +550,8 @@ class FrameReader:
             fed += 1
             try:
                 frames = self._dec.decode(to_av(p))
-            except errors:
+            except errors as e:
+                failure = failure or e
                 continue  # a damaged packet: go on with the next one, as ffmpeg does
             for frame in frames:
                 decoded += 1
@@ -345,8 +573,14 @@ class FrameReader:
                 break
         else:
             # End of the item: the landed frame may still be in the reorder buffer.
+            self._hit_end = True
             self._set_skip(False)
-            for frame in self._dec.decode(None):
+            try:
+                drained = self._dec.decode(None)
+            except errors as e:
+                failure = failure or e
+                drained = []
+            for frame in drained:
                 decoded += 1
                 if frame.pts is not None and frame.pts >= want:
                     self._remember(frame)
@@ -362,24 +596,27 @@ class FrameReader:
         if found is None:
             self._clean = False
             why = "" if overshoot is None else f" (the decoder went on to pts {overshoot})"
+            if failure is not None:
+                why += f" ({getattr(self._dec, 'name', '?')} decoder: {failure})"
             raise FrameNotDecodedError(f"the landed frame (pts {want}) was never decoded{why}",
-                                       outcome)
+                                       outcome) from failure
         return found, decoded, fed, dropped
 
     # -- many landings -------------------------------------------------------------------
 
     def frames_at(self, player: "Player", times: Iterable[TimeLike],
                   precision: Optional[SeekPrecision] = None,
-                  timeout: Optional[float] = 10.0) -> List[FrameAt]:
+                  timeout: Optional[float] = 10.0, *, clamp: bool = False) -> List[FrameAt]:
         """The frame at each time, in the order given (see :meth:`Player.frames_at`). The list
         holds every distinct frame it answers: for many times, :meth:`iter_frames_at` or
         :meth:`iter_frames_in_time_order` hold a bounded number (module doc, "Memory")."""
         req = [to_fraction(t) for t in times]
         with self._lock:
-            return self._frames_at(player, req, precision, timeout)
+            return self._frames_at(player, req, precision, timeout, clamp)
 
     def _frames_at(self, player: "Player", req: List[Fraction],
-                   precision: Optional[SeekPrecision], timeout: Optional[float]) -> List[FrameAt]:
+                   precision: Optional[SeekPrecision], timeout: Optional[float],
+                   clamp: bool) -> List[FrameAt]:
         order = sorted(range(len(req)), key=lambda i: req[i])
         out: List[Optional[FrameAt]] = [None] * len(req)
         done: Dict[Fraction, FrameAt] = {}
@@ -387,7 +624,7 @@ class FrameReader:
             t = req[i]
             r = done.get(t)
             if r is None:
-                r = self._frame_at(player, t, precision, timeout)
+                r = self._frame_at(player, t, precision, timeout, clamp)
                 done[t] = r
             out[i] = r
         return [r for r in out if r is not None]
@@ -395,7 +632,7 @@ class FrameReader:
     def iter_frames_at(self, player: "Player", times: Iterable[TimeLike],
                        precision: Optional[SeekPrecision] = None,
                        timeout: Optional[float] = 10.0,
-                       window: Optional[int] = None) -> Iterator[FrameAt]:
+                       window: Optional[int] = None, *, clamp: bool = False) -> Iterator[FrameAt]:
         """The frame at each time, yielded in the order given, holding at most ``window``
         distinct frames (plus the cache): ``times`` is read lazily, ``window`` at a time, and
         each window is answered as :meth:`frames_at` answers a list (sorted, each landing
@@ -406,17 +643,17 @@ class FrameReader:
             window = DEFAULT_WINDOW
         if isinstance(window, bool) or not isinstance(window, int) or window < 1:
             raise ValueError(f"window must be an int >= 1, not {window!r}")
-        return self._iter_windows(player, iter(times), precision, timeout, window)
+        return self._iter_windows(player, iter(times), precision, timeout, window, clamp)
 
     def _iter_windows(self, player: "Player", times: Iterator[TimeLike],
                       precision: Optional[SeekPrecision], timeout: Optional[float],
-                      window: int) -> Iterator[FrameAt]:
+                      window: int, clamp: bool) -> Iterator[FrameAt]:
         while True:
             req = [to_fraction(t) for t in islice(times, window)]
             if not req:
                 return
             with self._lock:
-                answers = self._frames_at(player, req, precision, timeout)
+                answers = self._frames_at(player, req, precision, timeout, clamp)
             # Yielded outside the lock; the window's frames go as the caller consumes them.
             answers.reverse()
             while answers:
@@ -424,26 +661,32 @@ class FrameReader:
 
     def iter_frames_in_time_order(self, player: "Player", times: Iterable[TimeLike],
                                   precision: Optional[SeekPrecision] = None,
-                                  timeout: Optional[float] = 10.0
+                                  timeout: Optional[float] = 10.0, *, clamp: bool = False
                                   ) -> Iterator[Tuple[int, FrameAt]]:
         """``(index, frame)`` for every time, yielded in time order (ties in the order given;
         ``index`` is the time's position in ``times``), each landing decoded once and one
         frame held at a time (plus the cache). The times are read and checked before the first
         answer (module doc, "Memory")."""
         req = [to_fraction(t) for t in times]
-        return self._iter_time_order(player, req, precision, timeout)
+        return self._iter_time_order(player, req, precision, timeout, clamp)
 
     def _iter_time_order(self, player: "Player", req: List[Fraction],
-                         precision: Optional[SeekPrecision],
-                         timeout: Optional[float]) -> Iterator[Tuple[int, FrameAt]]:
+                         precision: Optional[SeekPrecision], timeout: Optional[float],
+                         clamp: bool) -> Iterator[Tuple[int, FrameAt]]:
         last: Optional[FrameAt] = None
         for i in sorted(range(len(req)), key=lambda k: req[k]):
             t = req[i]
             if last is None or last.requested != t:
                 last = None  # drop the previous frame before decoding the next
                 with self._lock:
-                    last = self._frame_at(player, t, precision, timeout)
+                    last = self._frame_at(player, t, precision, timeout, clamp)
             yield i, last
+
+
+def _url(player: "Player") -> Optional[str]:
+    """The player's item as the user named it (path or URL), for error messages."""
+    raw = getattr(player, "_opened", None)
+    return None if raw is None else os.fsdecode(raw)
 
 
 _SLOT = "_fpx_frame_reader"

@@ -31,12 +31,22 @@ discarded edit-list priming samples).
 
 PyAV is not a dependency of fastpix_seek: importing this module raises ImportError with
 an explanation when ``av`` is not installed (``pip install 'av>=10'`` or Debian's
-``python3-av``). PyAV may carry another FFmpeg than the library's: the codec is chosen by
-name and configured from the container's extradata, never from the library's pointers.
+``python3-av``; ``pip install 'fastpix-seek[frames]'`` adds PyAV, numpy and Pillow). PyAV may
+carry another FFmpeg than the library's: the decoder is chosen in PyAV's FFmpeg and
+configured from the container's extradata, never from the library's pointers.
+
+Which decoder. :func:`decoder_for` picks the decoder FFmpeg itself picks for the stream's
+codec, as ``av.open`` does (``avcodec_find_decoder`` on the codec's id, in the libavcodec
+PyAV is linked with: :func:`decoder_name`), not the decoder that has the codec's name:
+FFmpeg's decoder named ``av1`` decodes only through a hardware accelerator, so an AV1
+stream gets ``libdav1d`` (or ``libaom-av1``), as in ``ffmpeg -i``.
 """
 
 from __future__ import annotations
 
+import ctypes
+import functools
+import os
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Optional
 
@@ -46,13 +56,14 @@ except ImportError as e:  # pragma: no cover - exercised only without PyAV
     raise ImportError("fastpix_seek.pyav needs PyAV >= 10: pip install 'av>=10', "
                       "or apt install python3-av") from e
 
+from .frame_errors import FrameNotDecodedError
 from .types import MediaType, Packet, StreamInfo
 
 if TYPE_CHECKING:
-    from .player import Player
+    from ._frame_player import FramePlayer as Player
 
-__all__ = ["Decoder", "decoder_for", "flush_decoder", "to_av_packet", "decode_landed_frame",
-           "PYAV_VERSION"]
+__all__ = ["Decoder", "decoder_for", "decoder_name", "flush_decoder", "to_av_packet",
+           "decode_landed_frame", "PYAV_VERSION"]
 
 #: A PyAV decoder: ``av.VideoCodecContext`` or ``av.AudioCodecContext`` (typed ``Any``
 #: because PyAV 10 ships no type information and newer releases type ``CodecContext.create``
@@ -63,15 +74,71 @@ Decoder = Any
 PYAV_VERSION = tuple(int(x) for x in str(av.__version__).split(".")[:3] if x.isdigit())
 
 
-def decoder_for(info: StreamInfo, **options: Any) -> Decoder:
-    """A PyAV decoder for a stream: created from ``info.codec_name`` and configured with its
-    extradata, codec tag, and the video size / audio rate and layout the container reports.
-    ``options`` are set as attributes on the context first (e.g. ``thread_count=1``).
-    Raises ValueError for a codec PyAV does not know."""
+@functools.lru_cache(maxsize=1)
+def _pyav_libavcodec() -> Optional[ctypes.CDLL]:
+    """The libavcodec PyAV runs on (its wheel's own copy, or the system's for Debian's
+    python3-av), found among the libraries mapped into this process by its version
+    (``av.library_versions``); None where it cannot be told (no /proc, no match)."""
+    want = tuple(av.library_versions.get("libavcodec", ()))
     try:
-        ctx: Decoder = av.CodecContext.create(info.codec_name, "r")
+        with open("/proc/self/maps") as maps:
+            paths = {line.split(None, 5)[5].strip() for line in maps
+                     if len(line.split(None, 5)) == 6}
+    except OSError:
+        return None
+    home = os.path.dirname(os.path.dirname(os.path.abspath(str(av.__file__))))
+    found = []
+    for path in sorted(paths, key=lambda q: not q.startswith(home)):  # PyAV's own copy first
+        if not os.path.basename(path).startswith("libavcodec") or not os.path.isfile(path):
+            continue
+        try:
+            lib = ctypes.CDLL(path)  # already loaded: dlopen hands back the same copy
+            lib.avcodec_version.restype = ctypes.c_uint
+            v = int(lib.avcodec_version())
+        except (OSError, AttributeError):
+            continue
+        if (v >> 16, (v >> 8) & 0xFF, v & 0xFF) == want:
+            found.append(lib)
+    if not found:
+        return None
+    lib = found[0]
+    lib.avcodec_find_decoder.restype = ctypes.c_void_p
+    lib.avcodec_find_decoder.argtypes = [ctypes.c_int]
+    return lib
+
+
+def decoder_name(codec_name: str) -> str:
+    """The name of the decoder FFmpeg (PyAV's) picks for a codec, as ``av.open`` and
+    ``ffmpeg -i`` do: the first non-experimental decoder registered for the codec's id
+    (``avcodec_find_decoder``), e.g. ``"libdav1d"`` for ``"av1"``, ``"h264"`` for
+    ``"h264"``. Falls back to ``codec_name`` itself where PyAV's libavcodec cannot be
+    reached. Raises ValueError for a codec PyAV does not know."""
+    try:
+        codec_id = int(av.codec.Codec(codec_name, "r").id)
     except (ValueError, av.FFmpegError) as e:
-        raise ValueError(f"PyAV has no decoder for {info.codec_name!r}") from e
+        raise ValueError(f"PyAV has no decoder for {codec_name!r}") from e
+    lib = _pyav_libavcodec()
+    if lib is not None:
+        ptr = lib.avcodec_find_decoder(codec_id)
+        if ptr:
+            # AVCodec.name is the struct's first member in every FFmpeg release.
+            name = ctypes.c_char_p.from_address(ptr).value
+            if name:
+                return name.decode("ascii", "replace")
+    return codec_name
+
+
+def decoder_for(info: StreamInfo, **options: Any) -> Decoder:
+    """A PyAV decoder for a stream: the decoder FFmpeg picks for ``info.codec_name``
+    (:func:`decoder_name`, as ``av.open`` does), configured with its extradata, codec tag,
+    and the video size / audio rate and layout the container reports. ``options`` are set
+    as attributes on the context first (e.g. ``thread_count=1``). Raises ValueError for a
+    codec PyAV does not know."""
+    name = decoder_name(info.codec_name)
+    try:
+        ctx: Decoder = av.CodecContext.create(name, "r")
+    except (ValueError, av.FFmpegError) as e:
+        raise ValueError(f"PyAV has no decoder for {info.codec_name!r} ({name!r})") from e
     for k, v in options.items():
         setattr(ctx, k, v)
     if info.extradata:
@@ -139,19 +206,40 @@ def decode_landed_frame(player: "Player", landed_pts: int,
     """Reads packets from the player's current position (right after a seek or a frame step)
     and decodes the stream ``stream_index`` (default: the reference stream) until the frame
     with pts ``landed_pts`` comes out; returns that frame (``av.VideoFrame`` for video).
-    ``options`` go to :func:`decoder_for`. Raises RuntimeError if that frame never comes."""
+    ``options`` go to :func:`decoder_for`. Raises
+    :class:`~fastpix_seek.frames.FrameNotDecodedError` (a RuntimeError) if that frame never
+    comes, whatever the decoder raised on the way (its ``__cause__``)."""
     ref = player.item_info().reference_stream if stream_index is None else stream_index
     info = player.stream_info(ref)
-    dec = decoder_for(info, **options)
+    failure: Optional[BaseException] = None
+    try:
+        dec = decoder_for(info, **options)
+    except ValueError as e:
+        raise FrameNotDecodedError(str(e), url=_url(player)) from e
     for p in player.packets():
         if p.is_discontinuity:
             dec = flush_decoder(dec, info, **options)
         if p.stream_index != ref or p.is_disposable:  # no later frame needs a disposable one
             continue
-        for frame in dec.decode(to_av_packet(p)):
+        try:
+            frames = dec.decode(to_av_packet(p))
+        except av.FFmpegError as e:
+            failure = failure or e
+            continue  # a damaged packet: go on with the next one, as ffmpeg does
+        for frame in frames:
             if frame.pts == landed_pts:
                 return frame
-    for frame in dec.decode(None):  # end of file: drain the reorder buffer
-        if frame.pts == landed_pts:
-            return frame
-    raise RuntimeError(f"the landed frame (pts {landed_pts}) was never decoded")
+    try:
+        for frame in dec.decode(None):  # end of file: drain the reorder buffer
+            if frame.pts == landed_pts:
+                return frame
+    except av.FFmpegError as e:
+        failure = failure or e
+    why = "" if failure is None else f" ({failure})"
+    raise FrameNotDecodedError(f"the landed frame (pts {landed_pts}) was never decoded{why}",
+                               url=_url(player)) from failure
+
+
+def _url(player: "Player") -> Optional[str]:
+    raw = getattr(player, "_opened", None)
+    return None if raw is None else os.fsdecode(raw)

@@ -17,9 +17,13 @@ def public_members():
         if inspect.isclass(obj) and obj.__module__.startswith("fastpix_seek"):
             if issubclass(obj, BaseException) or issubclass(obj, int):
                 continue  # exceptions carry their docs per class; enums are values
-            for mname, m in vars(obj).items():
-                if mname.startswith("_"):
+            # The class and the package's classes it is made of (Player's concern mixins).
+            own = [k for k in obj.__mro__ if k.__module__.startswith("fastpix_seek")]
+            seen = set()
+            for mname, m in [(n, v) for k in own for n, v in vars(k).items()]:
+                if mname.startswith("_") or mname in seen:
                     continue
+                seen.add(mname)
                 fn = m.fget if isinstance(m, property) else getattr(m, "__func__", m)
                 if isinstance(m, property) or inspect.isfunction(fn):
                     yield f"{name}.{mname}", fn

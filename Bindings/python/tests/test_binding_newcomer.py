@@ -16,8 +16,11 @@ def test_a_directory_is_named_as_a_directory(tmp_path: Path, form: str):
     with Player(url) as p:
         with pytest.raises(UnsupportedError) as ei:
             p.wait_item(timeout=10)
-    assert ei.value.detail == f"{tmp_path} is a directory, not a media file"
-    assert str(ei.value).endswith(f"({tmp_path} is a directory, not a media file)")
+    # Issue 29.7: the path opens the text, the cause is the one that fits, and it is the
+    # built-in a user would catch (open() on a directory raises IsADirectoryError).
+    assert isinstance(ei.value, IsADirectoryError) and ei.value.url == url
+    assert ei.value.message == "a directory, not a media file"
+    assert str(ei.value) == f"{url}: FPX_ERROR_UNSUPPORTED (-13): a directory, not a media file"
 
 
 def test_other_unsupported_items_keep_the_library_message(tmp_path: Path):

@@ -21,7 +21,7 @@ import fastpix_seek
 from fastpix_seek import (ClampKind, DeliveryMode, FinishReason, InCallbackError,
                           ItemStatus, Player, SeekOutcome, SeekPrecision,
                           SeekPrecisionListener)
-from fastpix_seek import player as player_mod
+from fastpix_seek import _delivery as player_mod  # the registry lives with the callbacks
 
 
 class Recorder(SeekPrecisionListener):
