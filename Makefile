@@ -70,7 +70,7 @@ SWIFT_RELEASE_FLAGS := -c release --disable-local-rpath -Xswiftc -static-stdlib 
 SWIFT_LIB_LINK_FLAGS := -Xlinker --version-script=$(MAP) \
 	-Xlinker -soname=libfastpixseek.so.$(SOVERSION) \
 	-Xlinker -z -Xlinker nodelete \
-	$(foreach f,malloc calloc realloc posix_memalign _Znwm _ZnwmSt11align_val_t _ZN5swift28swift_abortAllocationFailureEmm,-Xlinker --wrap=$(f))
+	$(foreach f,malloc calloc realloc posix_memalign _Znwm _ZnwmSt11align_val_t swift_slowAlloc _ZN5swift28swift_abortAllocationFailureEmm,-Xlinker --wrap=$(f))
 SWIFT_COMMON_FLAGS := $(SWIFT_RELEASE_FLAGS) --scratch-path $(SCRATCH)
 SWIFT_LIB_FLAGS := $(SWIFT_COMMON_FLAGS) $(SWIFT_LIB_LINK_FLAGS)
 SWIFT_CLI_FLAGS := $(SWIFT_COMMON_FLAGS)

@@ -65,5 +65,28 @@ public func fpxWrapOperatorNewAligned(_ size: Int, _ alignment: Int) -> UnsafeMu
     return nil
 }
 
+/// swift_slowAlloc(size, alignMask), the Swift runtime's allocator of objects, metadata and
+/// UnsafeMutablePointer.allocate, as every other object of the runtime and the Swift code
+/// calls it (--wrap=swift_slowAlloc): the same choice as the runtime's own (malloc for an
+/// alignment malloc gives, posix_memalign above it, 16 for alignMask ~0), through the
+/// wrappers above, and on failure the runtime's report and SIGABRT. The runtime's own
+/// swift_slowAlloc reports through swift_abortAllocationFailure from Swift 6.1 on (wrapped
+/// too); Swift 6.0.3's (Debian 13's swiftlang) ends the process with a bare ud2 (SIGILL, no
+/// message), so without this wrapper the documented end (seek.h section 6) held for one
+/// toolchain only.
+@_cdecl("__wrap_swift_slowAlloc")
+public func fpxWrapSwiftSlowAlloc(_ size: Int, _ alignMask: UInt) -> UnsafeMutableRawPointer? {
+    if alignMask <= 7 {
+        if let p = fpxWrapMalloc(size) { return p }
+    } else {
+        let alignment = alignMask == UInt.max ? 16 : Int(bitPattern: alignMask &+ 1)
+        var p: UnsafeMutableRawPointer?
+        if fpxWrapPosixMemalign(&p, alignment, size) == 0, let p { return p }
+    }
+    if size == 0 { return nil } // malloc(0) may return NULL; the runtime asks for 0 bytes never
+    fpxAbortAllocationFailure(UInt(bitPattern: size), alignMask)
+    return nil
+}
+
 /// ENOMEM without importing Glibc's errno machinery here.
 private let ENOMEM_CODE: Int32 = 12

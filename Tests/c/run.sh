@@ -338,14 +338,21 @@ fi
 
 # (g) the allocator of the objects linked into the library is the library's wrapper, which
 # releases its reserve and retries, and the runtime's allocation-failure report its own,
-# which allocates nothing (the Makefile's --wrap; seek.h section 6): swift_slowAlloc calls
-# __wrap_malloc and __wrap__ZN5swift28swift_abortAllocationFailureEmm.
-slow=$(objdump -d --no-show-raw-insn --disassemble=swift_slowAlloc "$LIB" 2>/dev/null)
-if grep -q 'call.*<__wrap_malloc>' <<<"$slow" &&
-    grep -q 'call.*<__wrap__ZN5swift28swift_abortAllocationFailureEmm>' <<<"$slow"; then
-    pass "(g) swift_slowAlloc allocates through the library's wrapper and reports through its own (--wrap)"
+# which allocates nothing (the Makefile's --wrap; seek.h section 6): no call reaches the
+# runtime's own swift_slowAlloc (Swift 6.0.3's traps with a bare ud2 on failure), every one
+# goes to __wrap_swift_slowAlloc, whose code releases the reserve and ends in the library's
+# report (fpxAbortAllocationFailure); whatever the runtime still calls malloc or
+# swift_abortAllocationFailure from goes to __wrap_malloc and the wrapped report.
+objdump -d --no-show-raw-insn "$LIB" >"$TMP/lib.dis" 2>/dev/null
+slow_direct=$(grep -cE '(call|jmp) +[0-9a-f]+ <swift_slowAlloc>' "$TMP/lib.dis" || true)
+slow_wrapped=$(grep -cE '(call|jmp) +[0-9a-f]+ <__wrap_swift_slowAlloc>' "$TMP/lib.dis" || true)
+wrap_impl=$(awk '/^[0-9a-f]+ <\$s11FastPixSeek21fpxWrapSwiftSlowAlloc/ {on = 1; next} /^[0-9a-f]+ </ {on = 0} on' "$TMP/lib.dis")
+if [ "$slow_direct" -eq 0 ] && [ "$slow_wrapped" -gt 0 ] &&
+    grep -q 'MemoryReserve.*release' <<<"$wrap_impl" &&
+    grep -qE 'fpxAbortAllocationFailure|__wrap__ZN5swift28swift_abortAllocationFailureEmm' <<<"$wrap_impl"; then
+    pass "(g) swift_slowAlloc's $slow_wrapped callers allocate through the library's wrapper (reserve, then its own report; --wrap)"
 else
-    fail "(g) swift_slowAlloc does not call __wrap_malloc and __wrap__ZN5swift28swift_abortAllocationFailureEmm (objdump -d)"
+    fail "(g) the runtime's allocator is not the library's: $slow_direct calls to swift_slowAlloc itself, $slow_wrapped to __wrap_swift_slowAlloc, or the wrapper lacks the reserve or the report (objdump -d)"
 fi
 
 # (e) the generated tables are fresh: every table of the ABI (Swift error cases, names and
