@@ -61,7 +61,10 @@ UNINST_PC  := $(OUT)/lib/fastpixseek-uninstalled.pc
 # and the tool need nothing from their own directory).
 # SWIFT_COMMON_FLAGS (every -Xswiftc flag included) must be the same for both products:
 # a different compile flag would make each build recompile every module the other compiled.
-SWIFT_RELEASE_FLAGS := -c release --disable-local-rpath -Xswiftc -static-stdlib -Xswiftc -use-ld=lld
+# --build-id: a GNU build ID note in both ELF files (debuggers and Debian's -dbgsym packages
+# find the debug symbols by it); swift.org's driver asks the linker for one, Debian 13's
+# swiftlang 6.0.3 does not.
+SWIFT_RELEASE_FLAGS := -c release --disable-local-rpath -Xswiftc -static-stdlib -Xswiftc -use-ld=lld -Xlinker --build-id=sha1
 # --wrap: the allocator of the objects linked into the library (the static Swift runtime,
 # the Swift code) and the runtime's report of a failed allocation go to the library's own,
 # which release the library's reserve and retry, then abort with the runtime's message,

@@ -336,6 +336,14 @@ else
     fail "(f) exports without the version FASTPIXSEEK_1: $(echo $unversioned | head -c 400) ($nver versioned of $(wc -l <"$TMP/lib.syms"))"
 fi
 
+# (d) a GNU build ID (debuggers and Debian's -dbgsym packages find the symbols by it; the
+# Makefile asks for it: Debian 13's swiftlang driver does not by itself).
+if readelf -n "$LIB" 2>/dev/null | grep -q 'Build ID: [0-9a-f]\{40\}'; then
+    pass "(d) libfastpixseek.so.1 carries a GNU build ID"
+else
+    fail "(d) libfastpixseek.so.1 has no GNU build ID note (readelf -n)"
+fi
+
 # (g) the allocator of the objects linked into the library is the library's wrapper, which
 # releases its reserve and retries, and the runtime's allocation-failure report its own,
 # which allocates nothing (the Makefile's --wrap; seek.h section 6): no call reaches the
