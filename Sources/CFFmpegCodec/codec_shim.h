@@ -39,6 +39,8 @@ static inline AVFrame *fpx_cli_frame_alloc(void) { return av_frame_alloc(); }
 static inline void fpx_cli_frame_free(AVFrame *f) { av_frame_free(&f); }
 static inline int fpx_cli_frame_width(const AVFrame *f) { return f->width; }
 static inline int fpx_cli_frame_height(const AVFrame *f) { return f->height; }
+/* Shrinks a picture's height (the rows below are left out when it is written). */
+static inline void fpx_cli_frame_crop_height(AVFrame *f, int h) { if (h > 0 && h < f->height) f->height = h; }
 
 /* Frames until the one with pts `want` (1: in `out`), 0 when the decoder wants input,
    negative when it is drained or fails. Frames before it are discarded; the ones after

@@ -104,15 +104,18 @@ struct FrameVisit {
     var outcome: SeekOutcome? = nil
     var pts: Int64? = nil     // the landed frame's stream pts, when decoded
     var error: String? = nil  // nil: the frame was decoded
+    var skipped: String? = nil  // not a failure: `accept` declined the landing, nothing decoded
     var framesDecoded: UInt64 = 0
     var packetsFed: UInt64 = 0
 }
 
 /// Visits `times` in increasing order; `each` gets every visit, with the decoded frame in
-/// `decoder.frame` when `visit.error` is nil (unreferenced after `each` returns). Returns
+/// `decoder.frame` when `visit.error` and `visit.skipped` are nil (unreferenced after `each`
+/// returns). `accept` may decline a landing before anything is decoded (its reason). Returns
 /// the visits in the order given.
 func visitFrames(_ player: Player, _ decoder: FrameDecoder, _ times: [(text: String, time: MediaTime)],
                  precision: (MediaTime) -> SeekPrecision, keyframeOnly: Bool = false,
+                 accept: (SeekOutcome) -> String? = { _ in nil },
                  each: (inout FrameVisit) -> Void) -> [FrameVisit] {
     try? player.setupSeekManager()
     // Keyframe-only landings restart at their keyframe (one packet): nothing to continue.
@@ -131,6 +134,8 @@ func visitFrames(_ player: Player, _ decoder: FrameDecoder, _ times: [(text: Str
             if !o.finished || o.landedStreamPTS == nil {
                 visits[i].error = "the seek did not land (\(finishReasonName(o.reason))"
                     + (o.error.map { ", \($0.name)" } ?? "") + ")"
+            } else if let why = accept(o) {
+                visits[i].skipped = why
             } else if let pts = o.landedStreamPTS {
                 if decoder.decode(to: pts, drainAtKeyframe: keyframeOnly && o.landedIsKeyframe) {
                     visits[i].pts = pts
