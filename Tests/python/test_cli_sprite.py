@@ -304,3 +304,34 @@ def test_hls_item_over_http(tmp_path):
         assert best == n and dist < 2.0, (start, best, dist)
     check_sdk_rule(sheet)
     check_vtt(out, sheet, s)
+
+
+def test_progress_only_on_a_terminal(fixtures_dir, tmp_path):
+    """With standard error on a terminal (a pty) a progress bar is drawn there, and erased;
+    test_text_output_and_errors checks that a pipe gets none."""
+    import os
+    import pty
+    media = fixtures_dir / "mp4_bframes.mp4"
+    master, slave = pty.openpty()
+    try:
+        r = subprocess.run([str(CLI), "sprite", str(media), "-o", str(tmp_path / "o"), "--interval", "0.5"],
+                           stdout=subprocess.PIPE, stderr=slave, text=True, timeout=120)
+        os.close(slave)
+        slave = -1
+        err = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            err += chunk
+    finally:
+        if slave >= 0:
+            os.close(slave)
+        os.close(master)
+    assert r.returncode == 0
+    text = err.decode()
+    assert "sprite [" in text and "] 24/24" in text, text
+    assert "wrote" in r.stdout and "sprite [" not in r.stdout
