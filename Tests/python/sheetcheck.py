@@ -4,6 +4,7 @@ converted to rgb24, compared with a cell cut out of the written image (decoded b
 too). Used by test_cli_frame.py, test_cli_sprite.py and Benchmarks/sprite_bench.py."""
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -45,3 +46,39 @@ def nearest(frames: np.ndarray, picture: np.ndarray, n: int, span: int = 3):
     d = {k: mad(frames[k], picture) for k in range(lo, hi + 1)}
     best = min(d, key=lambda k: d[k])
     return best, d[best]
+
+
+def jpeg_error(picture: np.ndarray, quality: int = 3) -> float:
+    """What JPEG costs this picture when ffmpeg itself writes it (mjpeg at qscale `quality`,
+    4:2:0 full range, as `fpx-seek sprite` does by default) and reads it back: the yardstick
+    of a JPEG tile."""
+    h, w, _ = picture.shape
+    jpg = subprocess.run(["ffmpeg", "-v", "error", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "-i", "-",
+                          "-pix_fmt", "yuvj420p", "-q:v", str(quality), "-f", "mjpeg", "-"],
+                         input=np.ascontiguousarray(picture).tobytes(), capture_output=True, check=True).stdout
+    back = subprocess.run(["ffmpeg", "-v", "error", "-f", "mjpeg", "-i", "-", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
+                          input=jpg, capture_output=True, check=True).stdout
+    return mad(np.frombuffer(back, np.uint8).reshape(h, w, 3), picture)
+
+
+def check_sprite(media: Path, out: Path, summary: dict, jpeg: bool, frames: np.ndarray = None) -> int:
+    """Every tile of an `fpx-seek sprite` run (its --json summary) is ffmpeg's picture of the
+    frame it claims (by stream pts, through ffprobe's frame list): the closest of its
+    neighbours, within 2 levels (PNG) or 1.5 times ffmpeg's own JPEG round trip of that
+    picture plus 1 (JPEG). Returns the number of tiles checked; raises AssertionError."""
+    import groundtruth as gtm
+    gt = gtm.load(str(media))
+    sheet = json.loads((out / "spritesheet.json").read_text())
+    w, h = sheet["tile_width"], sheet["tile_height"]
+    if frames is None:
+        frames = frames_scaled(media, w, h)
+    images = {name: image(out / name) for name in summary["images"]}
+    for tile, detail in zip(sheet["tiles"], summary["tile_list"]):
+        n = gt.frame_index(detail["stream_pts"])
+        assert n is not None, detail
+        name = tile.get("url", sheet["url"]).rsplit("/", 1)[-1]
+        picture = cell(images[name], tile["x"], tile["y"], w, h)
+        best, d = nearest(frames, picture, n)
+        limit = 1.5 * jpeg_error(frames[n]) + 1.0 if jpeg else 2.0
+        assert best == n and d < limit, (media.name, tile, n, best, d, limit)
+    return len(sheet["tiles"])

@@ -110,18 +110,6 @@ def check_sdk_rule(sheet: dict):
     assert sdk_tile(sheet, sheet["duration"]) is tiles[-1]
 
 
-def jpeg_error(picture: np.ndarray) -> float:
-    """What JPEG costs this picture when ffmpeg itself writes it (mjpeg, qscale 3, 4:2:0 full
-    range, as the sprite's default) and reads it back: the yardstick of a JPEG tile."""
-    h, w, _ = picture.shape
-    jpg = subprocess.run(["ffmpeg", "-v", "error", "-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "-i", "-",
-                          "-pix_fmt", "yuvj420p", "-q:v", "3", "-f", "mjpeg", "-"], input=picture.tobytes(),
-                         capture_output=True, check=True).stdout
-    back = subprocess.run(["ffmpeg", "-v", "error", "-f", "mjpeg", "-i", "-", "-f", "rawvideo", "-pix_fmt", "rgb24", "-"],
-                          input=jpg, capture_output=True, check=True).stdout
-    return sc.mad(np.frombuffer(back, np.uint8).reshape(h, w, 3), picture)
-
-
 def check_pictures(media: Path, out: Path, sheet: dict, summary: dict, gt, tolerance):
     """Every tile is ffmpeg's picture of the frame whose time is the tile's start: the closest
     of its neighbours, within `tolerance` levels (PNG), or for JPEG (tolerance None) within
@@ -140,7 +128,7 @@ def check_pictures(media: Path, out: Path, sheet: dict, summary: dict, gt, toler
         picture = sc.cell(images[tile.get("url", sheet["url"])], tile["x"], tile["y"], w, h)
         assert picture.shape == (h, w, 3)
         best, d = sc.nearest(frames, picture, n)
-        limit = tolerance if tolerance is not None else 1.5 * jpeg_error(frames[n]) + 1.0
+        limit = tolerance if tolerance is not None else 1.5 * sc.jpeg_error(frames[n]) + 1.0
         assert best == n and d < limit, (tile, n, best, d, limit)
     return times
 
