@@ -29,8 +29,8 @@ with one decoder and continuation (as `frame`).
 --width W (default 160) and --height H (default: in proportion) size a tile; --format png
 writes PNG (exact pixels) instead of JPEG; --quality Q is JPEG's qscale (2 best ... 31,
 default 3). Pictures are scaled by libswscale (bicubic) and written by libavcodec's mjpeg/png
-encoders. More tiles than --max-rows R rows (default: as many as fit in 8192 pixels) go on
-more images: sprite.jpg, sprite-1.jpg, ...; spritesheet.json's "url" then names the first
+encoders. An image is at most 16384 pixels wide (--columns x --width) and high; more tiles
+than --max-rows R rows (default: as many as fit in 8192 pixels) go on more images: sprite.jpg, sprite-1.jpg, ...; spritesheet.json's "url" then names the first
 and every tile has its own "url" too (readers that know only the one url read single-image
 sheets; the VTT names each tile's image). --base-url URL is put before the image names in
 the JSON and the VTT (default: none, names relative to DIR).
@@ -84,6 +84,8 @@ func runSprite(_ args: [String]) {
     let tileW = int("--width", 160, 16...4096)
     let fixedH: Int32? = o.flags["--height"] != nil ? int("--height", 90, 16...4096) : nil
     let columns = int("--columns", 10, 1...256)
+    let maxRows: Int32? = o.flags["--max-rows"] != nil ? int("--max-rows", 1, 1...16384) : nil
+    guard Int(columns) * Int(tileW) <= 16384 else { fail("--columns x --width must be at most 16384 pixels", code: Exit.usage) }
     let quality = int("--quality", 3, 2...31)
     let format = o.flags["--format"] ?? "jpeg"
     guard ["jpeg", "jpg", "png"].contains(format) else { fail("--format needs jpeg or png", code: Exit.usage) }
@@ -180,7 +182,8 @@ func runSprite(_ args: [String]) {
             tileH = max(2, Int32((Int64(fh) * Int64(tileW) + Int64(fw) / 2) / Int64(max(fw, 1))))
         }
         if rowsPerImage == 0 {
-            rowsPerImage = o.flags["--max-rows"] != nil ? int("--max-rows", 1, 1...100000) : max(1, 8192 / tileH)
+            // An image is at most 16384 pixels high (8192 unless --max-rows asks for more).
+            rowsPerImage = min(maxRows ?? max(1, 8192 / tileH), max(1, 16384 / tileH))
         }
         let perImage = Int(columns * rowsPerImage)
         let slot = tiles.count

@@ -251,6 +251,8 @@ def test_text_output_and_errors(fixtures_dir, tmp_path):
     assert run(media, "-o", tmp_path / "x", "--interval", "1", "--tiles", "3").returncode == 2
     assert run(media, "-o", tmp_path / "x", "--precision", "sideways").returncode == 2
     assert run(media, "-o", tmp_path / "x", "--width", "3").returncode == 2
+    assert run(media, "-o", tmp_path / "x", "--width", "400", "--columns", "50").returncode == 2   # > 16384 px
+    assert run(media, "-o", tmp_path / "x", "--max-rows", "0").returncode == 2
     r = run(fixtures_dir / "audio.m4a", "-o", tmp_path / "x")
     assert r.returncode == 1 and "no video" in r.stderr
     (tmp_path / "file").write_text("")
