@@ -63,10 +63,15 @@ def make_corpus(d: Path, duration: int) -> List[Path]:
                 log(f"making {path.name}")
                 extra = ["-g", str(g), "-keyint_min", str(g)] if codec == "h264" else \
                     ["-x265-params", f"log-level=error:keyint={g}:min-keyint={g}:scenecut=0:bframes=3"]
-                tmp = path.with_suffix(".tmp.mp4")
+                tmp = path.with_suffix(f".tmp{os.getpid()}.mp4")
                 subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i",
                                 f"testsrc2=size={size}:rate=25", "-t", str(duration), *opts, *extra,
                                 "-pix_fmt", "yuv420p", "-movflags", "+faststart", str(tmp)], check=True)
+                # A file that ffmpeg itself decodes with no complaint, or none.
+                check = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-i", str(tmp), "-f", "null", "-"],
+                                       capture_output=True, text=True)
+                if check.returncode != 0 or check.stderr.strip():
+                    raise RuntimeError(f"{tmp} does not decode cleanly: {check.stderr[:500]}")
                 tmp.rename(path)
     return out
 

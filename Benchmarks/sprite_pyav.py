@@ -46,6 +46,7 @@ def main() -> None:
         canvas = np.full((rows * h, min(a.columns, len(times)) * w, 3), 32, np.uint8)
         for i, t in enumerate(times):
             c.seek(int(t / tb), stream=v, backward=True, any_frame=False)
+            v.codec_context.flush_buffers()  # the frames of the previous run are not this one's
             on_screen = None
             for frame in c.decode(v):
                 decoded += 1

@@ -111,11 +111,18 @@ func runSprite(_ args: [String]) {
     }
     let baseURL = o.flags["--base-url"] ?? ""
 
-    let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS, options: o)
+    // Exact mode reads the reference stream's packets once first (FPX_INDEX_FULL: no decoding),
+    // so that the frame grid knows every keyframe and the seeks from one tile to the next
+    // continue the packets wherever that is cheaper than restarting at a keyframe, however far
+    // apart the tiles are (without it the library continues only to about one keyframe
+    // interval past what it has read, 1 s while it knows no two keyframes).
+    let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS, options: o, indexMode: exact ? .full : .keyframes)
     defer { player.destroy() }
     guard engine.itemInfo.hasVideo, let decoder = FrameDecoder(player: player, engine: engine) else {
         fail("\(url) has no video stream this tool can decode", code: Exit.failure)
     }
+    let container = engine.itemInfo.formatName.map { String(cString: $0) } ?? ""
+    if exact && !container.hasPrefix("hls") { waitForIndex(player, timeoutMS: max(o.timeoutMS, 60_000)) }
     guard let range = (try? player.seekableRange()) ?? nil else { fail("\(url): the seekable range is unknown", code: Exit.failure) }
     let duration = engine.itemInfo.duration.isNumeric ? engine.itemInfo.duration : range.end
     // Requested times: the first frame's time rounded up to the microsecond, then every interval.

@@ -325,3 +325,34 @@ def test_progress_only_on_a_terminal(fixtures_dir, tmp_path):
     text = err.decode()
     assert "sprite [" in text and "] 24/24" in text, text
     assert "wrote" in r.stdout and "sprite [" not in r.stdout
+
+
+@pytest.fixture(scope="module")
+def gop10(tmp_path_factory) -> Path:
+    """20 s, 320x180, 25 fps H.264, 3 B-frames, a keyframe every 10 s."""
+    out = tmp_path_factory.mktemp("sprite10") / "gop10.mp4"
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25", "-t", "20",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-bf", "3", "-g", "250", "-keyint_min", "250",
+                    "-sc_threshold", "0", "-pix_fmt", "yuv420p", str(out)], check=True)
+    return out
+
+
+def test_exact_mode_continues_across_a_long_gop(gop10, tmp_path):
+    """Tiles 2.5 s apart inside 10 s GOPs: exact mode reads the packets once first (the full
+    index), so each seek continues the packets from the tile before instead of restarting at
+    the keyframe: about the frames up to the last tile are decoded once, not a keyframe's
+    pre-roll per tile."""
+    gt = gtm.load(str(gop10))
+    out = tmp_path / "out"
+    s = sprite(gop10, out, "--precision", "exact", "--interval", "2.5", "--format", "png", "--width", "80")
+    assert s["tiles"] == 8 and s["failed"] == 0
+    idx = [gt.frame_index(t["stream_pts"]) for t in s["tile_list"]]
+    assert idx == [int(Fraction(5, 2) * 25 * k) for k in range(8)]  # the frames on screen
+    keys = [gt.frame_index(k.pts) for k in gt.keyframes]
+    restart = sum(n - max(k for k in keys if k <= n) + 1 for n in idx)
+    assert s["frames_decoded"] <= idx[-1] + 1 + 8, (s["frames_decoded"], idx[-1])
+    assert s["frames_decoded"] * 3 < restart, (s["frames_decoded"], restart)  # restarting: 384 of 756 here
+    sheet = read_sheet(out)
+    check_pictures(gop10, out, sheet, s, gt, 2.0)
+    check_sdk_rule(sheet)
+    check_vtt(out, sheet, s)
