@@ -23,8 +23,11 @@ a picture at or before t. Two requests landing on the same frame make one tile.
 --precision keyframe[:TOL] (the default, TOL half the interval): each tile is the keyframe
 nearest its time within TOL, from the container's index, and only that keyframe is decoded
 (its packet, then the decoder is drained); a time with no keyframe within TOL gets no tile
-of its own (nothing is decoded for it; the tile before it is its preview). --precision exact: the frame on screen at each time, the times visited in order
-with one decoder and continuation (as `frame`).
+of its own (nothing is decoded for it; the tile before it is its preview).
+--precision exact: the frame on screen at each time, the times visited in order with one
+decoder and continuation (as `frame`); for a file the reference stream's packets are read
+once first (the library's full index, no decoding), so that a seek continues from the tile
+before across a long GOP.
 
 --width W (default 160) and --height H (default: in proportion) size a tile; --format png
 writes PNG (exact pixels) instead of JPEG; --quality Q is JPEG's qscale (2 best ... 31,
