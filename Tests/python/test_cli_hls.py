@@ -196,6 +196,11 @@ def test_a_time_that_fails_does_not_lose_the_others(site, tmp_path):
         lines = t.stdout.splitlines()
         assert lines[1].startswith("3.5 s -> failed: the seek did not land") and "TIMEOUT" in lines[1]
         assert lines[-1].startswith(f"wrote {png} (4 frames")
+        # One TIME, and it fails: nothing is written, exit 1.
+        single = tmp_path / "one.png"
+        t = cli("frame", url, "3.5", "-o", single, "--timeout", "800")
+        assert t.returncode == 1 and "nothing to write" in t.stderr and not single.exists()
+        assert t.stdout.startswith("3.5 s -> failed: the seek did not land")
     finally:
         Faulty.stall = {}
     # The cells: ffmpeg's pictures of the frames at 0.5, 5.5 and 1.5 s; the failed one blank.
