@@ -1,7 +1,7 @@
-/* libavcodec + libswscale for `fpx-seek frame` only (never linked into libfastpixseek):
- * decoding the landed frame the way Examples/c/frames_at.c does, scaling it into an RGB
- * picture (one frame, or a cell of a contact sheet) and writing that as PNG with
- * libavcodec's png encoder. Static inline C so that the tool needs no C target: Swift
+/* libavcodec + libswscale for `fpx-seek frame` and `fpx-seek sprite` only (never linked
+ * into libfastpixseek): decoding the landed frame the way Examples/c/frames_at.c does,
+ * scaling it into an RGB picture (one frame, or a cell of a contact sheet or sprite) and
+ * writing that as PNG or JPEG with libavcodec's png / mjpeg encoder. Static inline C so that the tool needs no C target: Swift
  * calls these prefixed functions. Every function returns 0 / a pointer on success and a
  * negative AVERROR / NULL on failure. */
 #ifndef FPX_CFFMPEG_CODEC_SHIM_H
@@ -11,6 +11,7 @@
 #include <libavutil/imgutils.h>
 #include <libswscale/swscale.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,11 +39,14 @@ static inline AVFrame *fpx_cli_frame_alloc(void) { return av_frame_alloc(); }
 static inline void fpx_cli_frame_free(AVFrame *f) { av_frame_free(&f); }
 static inline int fpx_cli_frame_width(const AVFrame *f) { return f->width; }
 static inline int fpx_cli_frame_height(const AVFrame *f) { return f->height; }
+/* Shrinks a picture's height (the rows below are left out when it is written). */
+static inline void fpx_cli_frame_crop_height(AVFrame *f, int h) { if (h > 0 && h < f->height) f->height = h; }
 
 /* Frames until the one with pts `want` (1: in `out`), 0 when the decoder wants input,
    negative when it is drained or fails. Frames before it are discarded; the ones after
-   it stay in the decoder (the packets may continue, see seek.h). */
-static inline int fpx_cli_receive(AVCodecContext *d, int64_t want, AVFrame *out)
+   it stay in the decoder (the packets may continue, see seek.h). *max_out is the largest
+   pts returned (INT64_MIN: none yet), *decoded counts the frames returned. */
+static inline int fpx_cli_receive(AVCodecContext *d, int64_t want, AVFrame *out, int64_t *max_out, uint64_t *decoded)
 {
     for (;;) {
         int rc = avcodec_receive_frame(d, out);
@@ -50,6 +54,9 @@ static inline int fpx_cli_receive(AVCodecContext *d, int64_t want, AVFrame *out)
             return 0;
         if (rc < 0)
             return rc;
+        (*decoded)++;
+        if (out->best_effort_timestamp != AV_NOPTS_VALUE && out->best_effort_timestamp > *max_out)
+            *max_out = out->best_effort_timestamp;
         if (out->best_effort_timestamp == want)
             return 1;
         av_frame_unref(out);
@@ -104,12 +111,16 @@ static inline int fpx_cli_blit(AVFrame *dst, const AVFrame *src, int x, int y, i
     return rc == h ? 0 : AVERROR(EINVAL);
 }
 
-/* Writes an RGB24 picture as PNG with libavcodec's png encoder. */
-static inline int fpx_cli_write_png(const AVFrame *rgb, const char *path)
+/* Writes an RGB24 picture as PNG (jpeg_quality 0) or as JPEG with libavcodec's mjpeg
+   encoder at qscale jpeg_quality (2 best ... 31; full-range 4:2:0, converted by
+   libswscale). */
+static inline int fpx_cli_write_image(const AVFrame *rgb, const char *path, int jpeg_quality)
 {
-    const AVCodec *c = avcodec_find_encoder(AV_CODEC_ID_PNG);
+    const AVCodec *c = avcodec_find_encoder(jpeg_quality ? AV_CODEC_ID_MJPEG : AV_CODEC_ID_PNG);
     AVCodecContext *e = c ? avcodec_alloc_context3(c) : NULL;
     AVPacket *pkt = av_packet_alloc();
+    AVFrame *yuv = NULL;
+    const AVFrame *in = rgb;
     FILE *fp = NULL;
     int rc = AVERROR(ENOMEM);
     if (!e || !pkt)
@@ -118,7 +129,36 @@ static inline int fpx_cli_write_png(const AVFrame *rgb, const char *path)
     e->height = rgb->height;
     e->pix_fmt = AV_PIX_FMT_RGB24;
     e->time_base = (AVRational){1, 25};
-    if ((rc = avcodec_open2(e, c, NULL)) < 0 || (rc = avcodec_send_frame(e, rgb)) < 0 ||
+    if (jpeg_quality) {
+        struct SwsContext *s;
+        yuv = av_frame_alloc();
+        if (!yuv)
+            goto out;
+        yuv->format = AV_PIX_FMT_YUVJ420P;
+        yuv->width = rgb->width;
+        yuv->height = rgb->height;
+        if ((rc = av_frame_get_buffer(yuv, 0)) < 0)
+            goto out;
+        s = sws_getContext(rgb->width, rgb->height, AV_PIX_FMT_RGB24, rgb->width, rgb->height, AV_PIX_FMT_YUVJ420P,
+                           SWS_BICUBIC, NULL, NULL, NULL);
+        rc = AVERROR(EINVAL);
+        if (!s)
+            goto out;
+        if (sws_scale(s, (const uint8_t *const *)rgb->data, rgb->linesize, 0, rgb->height, yuv->data, yuv->linesize) !=
+            rgb->height) {
+            sws_freeContext(s);
+            goto out;
+        }
+        sws_freeContext(s);
+        e->pix_fmt = AV_PIX_FMT_YUVJ420P;
+        e->color_range = AVCOL_RANGE_JPEG;
+        e->flags |= AV_CODEC_FLAG_QSCALE;
+        e->global_quality = FF_QP2LAMBDA * jpeg_quality;
+        yuv->quality = e->global_quality;
+        yuv->pict_type = AV_PICTURE_TYPE_I;
+        in = yuv;
+    }
+    if ((rc = avcodec_open2(e, c, NULL)) < 0 || (rc = avcodec_send_frame(e, in)) < 0 ||
         (rc = avcodec_send_frame(e, NULL)) < 0 || (rc = avcodec_receive_packet(e, pkt)) < 0)
         goto out;
     fp = fopen(path, "wb");
@@ -130,8 +170,11 @@ static inline int fpx_cli_write_png(const AVFrame *rgb, const char *path)
     if (fclose(fp) != 0 && rc == 0)
         rc = AVERROR(EIO);
 out:
+    av_frame_free(&yuv);
     av_packet_free(&pkt);
     avcodec_free_context(&e);
     return rc;
 }
+
+static inline int fpx_cli_write_png(const AVFrame *rgb, const char *path) { return fpx_cli_write_image(rgb, path, 0); }
 #endif

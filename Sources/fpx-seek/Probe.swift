@@ -14,7 +14,9 @@ warning on standard error, and --json says "truncated": true. An HLS master
 playlist's variants and renditions are listed ("variants", "renditions"); the audio
 rendition played with its own playlist is a stream of the item ("demuxed", its
 "stream_index"), the others are listed only. --variant N plays variant N, --audio N
-audio rendition N (-1: none).
+audio rendition N (-1: none). HLS holes (EXT-X-GAP segments, segments that failed twice)
+met by the full demux are listed ("holes": the media sequence number of the latest segment
+of each run of holes, why, how many segments, and where reading went on).
 """
 
 func runProbe(_ args: [String]) {
@@ -41,7 +43,21 @@ func runProbe(_ args: [String]) {
         }
         return
     }
+    // HLS holes (seek.h, "Gaps") are met while reading: each time the item's hole count grows,
+    // note the latest hole and where reading went on (the first packet after it).
+    var holes: [(sequence: Int64, reason: HoleReason, segments: UInt64, resumedAt: MediaTime?)] = []
+    var holeCount: UInt64 = 0
     while let p = try? player.readPacket() {
+        let h = engine.holeReport
+        if h.count > holeCount {
+            holes.append((h.lastSequence, h.lastReason, h.count - holeCount, nil))
+            holeCount = h.count
+        }
+        if let last = holes.last, last.resumedAt == nil, p.streamIndex == info.referenceStream, let pts = p.pts {
+            var tl = info.timeline
+            if let o = p.itemOriginPTS { tl.originTicks = o }
+            holes[holes.count - 1].resumedAt = tl.itemTime(ofTicks: pts)
+        }
         guard p.streamIndex == info.referenceStream, p.flags & PacketView.flagDiscard == 0 else { continue }
         frames += 1
         if p.flags & PacketView.flagKey != 0 { keyframes += 1 }
@@ -69,6 +85,12 @@ func runProbe(_ args: [String]) {
         }.joined(separator: ",")
         out += "]"
         if let l = engine.hlsListing { out += "," + hlsListingJSON(l) }
+        if engine.hlsListing != nil || !holes.isEmpty {
+            out += ",\"holes\":[" + holes.map { h in
+                "{\"last_sequence\":\(h.sequence),\"reason\":\(jsonString(holeReasonName(h.reason))),\"segments\":\(h.segments),"
+                    + "\"resumed_at\":" + (h.resumedAt.map(jsonTime) ?? "null") + "}"
+            }.joined(separator: ",") + "]"
+        }
         out += "}"
         print(out)
         return
@@ -85,6 +107,11 @@ func runProbe(_ args: [String]) {
     print("  reference stream #\(info.referenceStream), time base \(info.timeline.timeBaseNum)/\(info.timeline.timeBaseDen), item start at pts \(info.startPTS ?? info.timeline.originTicks)")
     print("  frames           \(frames), keyframes \(keyframes)" + (keyframes > 0 ? ", mean GOP \(fmt(Double(frames) / Double(keyframes), 1)) frames" : ""))
     if let l = engine.hlsListing { printHLSListing(l) }
+    for h in holes {
+        let what = h.reason == .gap ? "EXT-X-GAP" : "failed twice"
+        print("  hole             " + (h.segments > 1 ? "\(h.segments) segments up to " : "") + "segment \(h.sequence) (\(what)), "
+              + (h.resumedAt.map { "reading went on at \(fmt($0.seconds)) s" } ?? "nothing read after it"))
+    }
     for s in streams {
         let name = s.codecName.map { String(cString: $0) } ?? "unknown"
         let d = s.details

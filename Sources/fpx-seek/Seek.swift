@@ -15,6 +15,8 @@ and the result says "clamped". exact gives the frame on screen at TIME; `ffmpeg 
 gives the first frame at or after TIME (see `fpx-seek --help`).
 A negative TIME may follow `--` (`seek f -- -3`) or stand alone (`seek f -3`).
 --json prints one object (fpx-seek.schema.json, "seek_outcome").
+HLS: a TIME in a hole (an EXT-X-GAP segment, or one that failed twice) lands on the first
+frame after it: the "hole" line (--json "landed_past_hole": gap or failed) says so.
 Exit code 1 when the seek did not land.
 """
 
@@ -35,7 +37,8 @@ func outcomeJSON(_ o: SeekOutcome) -> String {
     out += "\"resolution\":\(jsonString(resolutionName(o.resolution))),"
     out += "\"clamp\":{\"kind\":\(jsonString(clampName(o.clamp))),\"did_clamp\":\(o.clamp.didClamp),\"clamped_to\":\(jsonTime(o.clamp.clampedTo)),"
     out += "\"explanation\":\(jsonString("\(o.clamp.explanation)"))},"
-    out += "\"latency_ns\":\(o.latencyNanoseconds),\"packets_read\":\(o.packetsRead)}"
+    out += "\"latency_ns\":\(o.latencyNanoseconds),\"packets_read\":\(o.packetsRead),"
+    out += "\"landed_past_hole\":\(jsonString(holeReasonName(o.landedPastHole)))}"
     return out
 }
 
@@ -107,6 +110,7 @@ func printOutcome(_ o: SeekOutcome) {
         case .none: how = "-"
         }
         print("resolved    \(how)")
+        if let h = holeNote(o) { print("hole        \(h)") }
     } else {
         print("finished    no (\(finishReasonName(o.reason)), \(o.error.map { "\($0.message)" } ?? "-"))")
     }

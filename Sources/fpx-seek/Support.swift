@@ -247,9 +247,10 @@ func localPathProblem(_ url: String) -> String? {
 }
 
 /// Opens a player on `url` and waits for it; exits with a clear line on failure.
-func openPlayer(_ url: String, timeoutMS: UInt64, options o: Options? = nil) -> (Player, PlayerEngine) {
+func openPlayer(_ url: String, timeoutMS: UInt64, options o: Options? = nil,
+                indexMode: IndexMode = .keyframes) -> (Player, PlayerEngine) {
     if let problem = localPathProblem(url) { fail("cannot open \(url): \(problem)", code: Exit.failure) }
-    var config = Player.Config(delivery: .thread, ioTimeoutNanoseconds: timeoutMS * 1_000_000)
+    var config = Player.Config(delivery: .thread, ioTimeoutNanoseconds: timeoutMS * 1_000_000, indexMode: indexMode)
     if let v = o?.flags["--variant"] {
         // HLS: the variant to play, 0-based as `probe` lists them (fpx_player_config.hls_variant).
         guard let i = Int(v), i >= 0 else { fail("--variant needs a variant index (0, 1, ...; see probe)", code: Exit.usage) }
@@ -270,6 +271,21 @@ func openPlayer(_ url: String, timeoutMS: UInt64, options o: Options? = nil) -> 
         fail("cannot open \(url): \(e.message) (\(e.name))", code: Exit.failure)
     }
     return (player, engine)
+}
+
+/// Waits for the background index of IndexMode.full (seek.h, FPX_INDEX_FULL) to complete,
+/// at most `timeoutMS`; returns at once when it does not start (HLS items, a failed index:
+/// no frame indexed within 500 ms). True when it completed.
+@discardableResult
+func waitForIndex(_ player: Player, timeoutMS: UInt64) -> Bool {
+    let start = monotonicSeconds()
+    while true {
+        let s = player.statistics
+        if s.indexComplete { return true }
+        let waited = monotonicSeconds() - start
+        if waited * 1000 > Double(timeoutMS) || (s.indexFrames == 0 && waited > 0.5) { return false }
+        usleep(2000)
+    }
 }
 
 /// A seekable range ending well before the container's duration (SeekableRangeCheck, the

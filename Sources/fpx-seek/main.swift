@@ -16,6 +16,7 @@ commands:
   scrub FILE|URL SAMPLES  replay a scrub gesture; show the one coalesced seek
   report FILE|URL         a seekability report of the encode (table, --json, --svg)
   frame FILE|URL TIME...  write the frame at TIME (or a contact sheet of several) as PNG
+  sprite FILE|URL -o DIR  seek preview thumbnails: sprite image(s), spritesheet.json, WebVTT
   live URL [ACTION]       HLS: the seekable window, seek to the live edge, or to a date
 
 Run `fpx-seek <command> --help` for a command's options. Times are seconds on the
@@ -62,6 +63,7 @@ case "step": runStep(argv)
 case "scrub": runScrub(argv)
 case "report": runReport(argv)
 case "frame": runFrame(argv)
+case "sprite": runSprite(argv)
 case "live": runLive(argv)
 default: fail("unknown command '\(command)' (try --help)", code: Exit.usage)
 }

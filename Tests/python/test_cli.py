@@ -249,7 +249,7 @@ def test_missing_file_exits_1():
     assert p.returncode == 1 and "FPX_ERROR_NOT_FOUND" in p.stderr
 
 
-@pytest.mark.parametrize("cmd", ["probe", "seek", "step", "scrub", "report", "live"])
+@pytest.mark.parametrize("cmd", ["probe", "seek", "step", "scrub", "report", "live", "frame", "sprite"])
 def test_every_subcommand_has_help(cmd):
     p = run(cmd, "--help")
     assert p.returncode == 0 and p.stdout.startswith("usage: fpx-seek " + cmd)
