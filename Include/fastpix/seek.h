@@ -2011,6 +2011,17 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * any other METHOD (SAMPLE-AES, SAMPLE-AES-CTR, ...), another KEYFORMAT, a
  * key that cannot be fetched (av_error keeps FFmpeg's code) or is not 16
  * bytes, a segment that does not decrypt. A key failure is never a hole.
+ *
+ * Byte ranges. A segment with EXT-X-BYTERANGE, and an init section with
+ * EXT-X-MAP BYTERANGE, is fetched over http(s) with one closed request for
+ * exactly its range (Range: bytes=first-last), never the whole resource nor
+ * an open-ended range. A server that ignores Range (200 with the whole
+ * resource) is still read right: the request is made once more from byte 0
+ * (Range: bytes=0-last) and the bytes before the range are read and dropped
+ * (a warning in the log), at most max_buffer_bytes of them: a range that
+ * starts farther into such a server's resource is FPX_ERROR_TOO_LARGE, in the
+ * seek or read that needed it (never a hole). A local file's range is read
+ * from its offset.
  */
 
 typedef struct fpx_live_seek_window {
