@@ -1959,8 +1959,13 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  *
  * Start. Reading with no seek starts at the segment EXT-X-START names (else
  * the live edge's segment of a live playlist, else the first), from its
- * first packet (PRECISE=YES is not applied: the segment's start), and
- * fpx_player_current_time() and a first frame step start there too. The
+ * first packet (PRECISE=YES is not applied: the segment's start); when that
+ * segment is a hole (see "Gaps"), at the next one that can be read, and when
+ * only holes follow it (a live playlist whose newest segments are EXT-X-GAP,
+ * an EXT-X-START in trailing holes), at the last one before it that can be
+ * read. An item fails to open for holes only when no segment of its playlist
+ * can be read (FPX_ERROR_NOT_FOUND). fpx_player_current_time() and a first
+ * frame step start where reading does. The
  * timeline is the same with or without EXT-X-START.
  *
  * The seekable window of a live playlist is [start of the oldest segment,
@@ -1980,7 +1985,8 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * Gaps. A segment marked EXT-X-GAP is never fetched; a segment whose
  * download fails with HTTP 404 or 5xx (or a missing local file) is tried once
  * more at once, and when that fails too it is a hole as well. Holes are
- * skipped, in VOD and live alike, and never fail the item:
+ * skipped, in VOD and live alike, and never fail an item that has a segment
+ * that can be read (the start: see "Start" above):
  * - reading (fpx_player_read_packet) goes on at the next segment that can be
  *   read; its first packet is flagged FPX_PACKET_FLAG_DISCONTINUITY (flush:
  *   the frames before and after the hole do not continue each other);

@@ -203,28 +203,28 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         // to learn the stream's time base.
         // Playback starts where RFC 8216 says: EXT-X-START, else the live edge
         // of a live playlist, else the beginning.
-        // Holes there (seek.h, "Gaps") are skipped: the next segment that can be read.
+        // Holes there (seek.h, "Gaps") are skipped: the next segment that can be read, else
+        // (trailing holes: a live edge or an EXT-X-START among them) the last one before.
         let startIndex = media.segmentIndex(at: media.preferredStartOffset) ?? (segments.count - 1)
-        var k = startIndex
-        var found: (Segment, FFmpegEngine)?
+        var opened: [Int: FFmpegEngine] = [:]
         var early: [Int64: HoleReason] = [:]
-        while found == nil {
-            guard k < segments.count else { throw EngineError(.notFound) }
+        let choice = try HLSHoles.startSegment(at: startIndex, count: segments.count) { k in
             let s = segments[k]
-            k += 1
-            if s.gap {
-                early[s.sequence] = .gap
-                HLSEngine.report(feed, s.sequence, .gap)
-                continue
-            }
+            if let r = early[s.sequence] { return r }
             do {
-                found = (s, try HLSEngine.openTwice { try cache.open(s) })
+                if s.gap { throw SegmentHole(reason: .gap) }
+                opened[k] = try HLSEngine.openTwice { try cache.open(s) }
+                return .none
             } catch let h as SegmentHole {
                 early[s.sequence] = h.reason
                 HLSEngine.report(feed, s.sequence, h.reason)
+                return h.reason
             }
         }
-        let (seg, e) = found!
+        guard let k = choice, let e = opened[k] else { throw EngineError(.notFound) }
+        // Only the chosen segment's engine is kept (the search opens one at most, but say so).
+        for (i, o) in opened where i != k { o.close() }
+        let seg = segments[k]
         holes = early
         timeline = Timeline(timeBaseNum: e.timeline.timeBaseNum, timeBaseDen: e.timeline.timeBaseDen, originTicks: 0)
         referenceStream = e.referenceStream
