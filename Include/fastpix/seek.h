@@ -2009,7 +2009,13 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * policy as the segments (the key of a remote playlist only over http or
  * https) and must be exactly 16 bytes; the IV is the tag's IV attribute (a
  * 128-bit number), else the segment's media sequence number (RFC 8216
- * 5.2). Key bytes and key URIs never reach the log. Init sections
+ * 5.2). Key bytes and key URIs never reach the log, at any level: the
+ * library's lines never name them, and FFmpeg's own lines written while a
+ * key is fetched (its http request line "GET /key?token=...", the request
+ * headers, a redirect's Location, at FPX_LOG_DEBUG and FPX_LOG_TRACE) are
+ * dropped, whatever the level (a host that keeps FFmpeg's logger,
+ * FPX_LOG_KEEP_FFMPEG_CALLBACK, gets FFmpeg's lines itself: see "Logging").
+ * Init sections
  * (EXT-X-MAP) are taken as clear, and a byte range of an encrypted resource
  * is decrypted as if it were the whole resource. FPX_ERROR_ENCRYPTION,
  * in the item status (the open fails) or the seek or read that needed the

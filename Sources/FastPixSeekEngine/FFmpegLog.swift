@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import CFFmpeg
 import FastPixSeekCore
 
@@ -36,10 +39,38 @@ public enum FFmpegLog {
     }
 
     public static var isInstalled: Bool { m.locked { installed } }
+
+    /// The calling thread's depth of `withoutFFmpegLines` (a thread-specific value: FFmpeg
+    /// logs on the thread that called it, and its protocols never hand work to others).
+    private static let quietKey: pthread_key_t = {
+        var k = pthread_key_t()
+        // Failing leaves the key 0, another key's: never made to fail here (PTHREAD_KEYS_MAX
+        // is 1024 and this library makes one), and checked by the C host test.
+        _ = pthread_key_create(&k, nil)
+        return k
+    }()
+
+    /// Runs `body` with FFmpeg's own log lines of the calling thread dropped, whatever the
+    /// log level: a fetch whose URL is a secret (an EXT-X-KEY URI and its query; seek.h,
+    /// "Encryption"), where FFmpeg's http writes the request line (`GET /key?token=...`),
+    /// its headers and a redirect's Location at DEBUG and TRACE. The library's own lines
+    /// (`Log.emit`) are unaffected: they never name such a URL.
+    static func withoutFFmpegLines<T>(_ body: () throws -> T) rethrows -> T {
+        let k = quietKey
+        let depth = Int(bitPattern: pthread_getspecific(k))
+        pthread_setspecific(k, UnsafeRawPointer(bitPattern: depth + 1))
+        defer { pthread_setspecific(k, depth == 0 ? nil : UnsafeRawPointer(bitPattern: depth)) }
+        return try body()
+    }
+
+    /// Whether the calling thread is inside `withoutFFmpegLines`.
+    static var isQuietThread: Bool { pthread_getspecific(quietKey) != nil }
 }
 
+/// FFmpeg's callback asks this first, for every message: the level (one atomic load), and
+/// only for a wanted line whether the thread is in `withoutFFmpegLines`.
 @_cdecl("fastpixseek_log_wants")
-func fastpixseekLogWants(_ level: Int32) -> Int32 { Log.wants(level) ? 1 : 0 }
+func fastpixseekLogWants(_ level: Int32) -> Int32 { Log.wants(level) && !FFmpegLog.isQuietThread ? 1 : 0 }
 
 /// A formatted piece of a line (FFmpeg sometimes writes one line in several
 /// calls): assembled here and delivered one line per message.

@@ -223,7 +223,10 @@ enum HLSFetch {
         if let b = cache[k.uri] { return b }
         let got: FallibleBuffer<UInt8>
         do {
-            got = try HLSFetch.fetch(k.uri, guard: g, fromRemote: remote, limit: 64, stop: stop)
+            // FFmpeg's http names the URL in its lines (DEBUG, TRACE): none reach the log.
+            got = try FFmpegLog.withoutFFmpegLines {
+                try HLSFetch.fetch(k.uri, guard: g, fromRemote: remote, limit: 64, stop: stop)
+            }
         } catch let e as EngineError {
             // A cancel or an interrupt stays what it is.
             if e.code == .cancelled || e.code == .interrupted { throw e }
