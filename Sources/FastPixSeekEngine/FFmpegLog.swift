@@ -3,6 +3,7 @@ import Glibc
 #endif
 import CFFmpeg
 import FastPixSeekCore
+import Synchronization
 
 /// Routes FFmpeg's log (`av_log_set_callback`, process-wide) into `Log`.
 ///
@@ -41,14 +42,15 @@ public enum FFmpegLog {
     public static var isInstalled: Bool { m.locked { installed } }
 
     /// The calling thread's depth of `withoutFFmpegLines` (a thread-specific value: FFmpeg
-    /// logs on the thread that called it, and its protocols never hand work to others).
-    private static let quietKey: pthread_key_t = {
+    /// logs on the thread that called it, and its protocols never hand work to others). Nil
+    /// when no key could be made (PTHREAD_KEYS_MAX reached by the process): then
+    /// `quietAnywhere` counts the scopes of every thread, and FFmpeg's lines are dropped on
+    /// all threads while any is in one (more is dropped, never a secret shown).
+    private static let quietKey: pthread_key_t? = {
         var k = pthread_key_t()
-        // Failing leaves the key 0, another key's: never made to fail here (PTHREAD_KEYS_MAX
-        // is 1024 and this library makes one), and checked by the C host test.
-        _ = pthread_key_create(&k, nil)
-        return k
+        return pthread_key_create(&k, nil) == 0 ? k : nil
     }()
+    private static let quietAnywhere = Atomic<Int>(0)
 
     /// Runs `body` with FFmpeg's own log lines of the calling thread dropped, whatever the
     /// log level: a fetch whose URL is a secret (an EXT-X-KEY URI and its query; seek.h,
@@ -56,15 +58,22 @@ public enum FFmpegLog {
     /// its headers and a redirect's Location at DEBUG and TRACE. The library's own lines
     /// (`Log.emit`) are unaffected: they never name such a URL.
     static func withoutFFmpegLines<T>(_ body: () throws -> T) rethrows -> T {
-        let k = quietKey
+        guard let k = quietKey else {
+            quietAnywhere.add(1, ordering: .sequentiallyConsistent)
+            defer { quietAnywhere.subtract(1, ordering: .sequentiallyConsistent) }
+            return try body()
+        }
         let depth = Int(bitPattern: pthread_getspecific(k))
         pthread_setspecific(k, UnsafeRawPointer(bitPattern: depth + 1))
         defer { pthread_setspecific(k, depth == 0 ? nil : UnsafeRawPointer(bitPattern: depth)) }
         return try body()
     }
 
-    /// Whether the calling thread is inside `withoutFFmpegLines`.
-    static var isQuietThread: Bool { pthread_getspecific(quietKey) != nil }
+    /// Whether FFmpeg's lines of the calling thread are dropped now.
+    static var isQuietThread: Bool {
+        guard let k = quietKey else { return quietAnywhere.load(ordering: .sequentiallyConsistent) > 0 }
+        return pthread_getspecific(k) != nil
+    }
 }
 
 /// FFmpeg's callback asks this first, for every message: the level (one atomic load), and
