@@ -529,6 +529,11 @@
  * previous version of its playlist while it parses a reload, so up to twice
  * that. With the default cap, a VOD playlist of 550,000 segments (12.5 MB)
  * opens and adds about 40 MB to the process's peak RSS.
+ * Live HLS state is bounded by the window: what the item keeps per segment,
+ * key or discontinuity domain (holes met, AES-128 keys with their bytes,
+ * domain anchors) is forgotten once no segment of the playlist's current
+ * window needs it, so a live item's memory does not grow with the stream's
+ * length (key rotation, gaps and discontinuities included).
  * What libavformat reads and allocates to find the streams is bounded by
  * probesize 5 MB, max_probe_packets 2500 and formatprobesize 1 MiB (set on
  * every open; FFmpeg 5.1's defaults). Allocations a demuxer sizes from the
@@ -1952,7 +1957,8 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  *   is looked for in (the frames decide where it lands, as for files).
  * The anchor is read (downloaded) when its domain is first needed: at open
  * for the first domain and the start segment's, later ones at their first
- * seek, step or read; it is then kept for the item's life (a live playlist
+ * seek, step or read; it is then kept while segments of the domain are in
+ * the playlist (for the item's life in VOD and EVENT playlists; a live playlist
  * anchors a domain by its first segment listed at that time). Packet pts
  * convert to item time by fpx_packet.item_origin_pts; start_pts is that
  * value in the first domain.
@@ -2001,11 +2007,13 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  *   naming the media sequence number and the reason). The status listener
  *   is not called for it: the item stays READY.
  * A hole is known once met: a GAP from the playlist, a failed segment from
- * its second failed download. It stays a hole for the life of the item.
+ * its second failed download. It stays a hole while it is in the playlist
+ * (a live hole that left the window is forgotten, its count kept).
  *
  * Encryption. Segments under EXT-X-KEY METHOD=AES-128 (KEYFORMAT absent or
  * "identity") are decrypted (AES-128-CBC with libavutil, PKCS#7 padding
- * checked). The key is fetched once per key URI under the same protocol
+ * checked). The key is fetched once per key URI (kept while a segment of
+ * the playlist uses it) under the same protocol
  * policy as the segments (the key of a remote playlist only over http or
  * https) and must be exactly 16 bytes; the IV is the tag's IV attribute (a
  * 128-bit number), else the segment's media sequence number (RFC 8216

@@ -273,10 +273,41 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     // MARK: Segments
 
+    /// The window's first MSN when the per-segment state was last bounded (`forgetBehindWindow`).
+    private var boundedAt: Int64?
+
+    /// Bounds the state kept per segment, key and domain by the window (issue 28.8; seek.h,
+    /// "Memory"): once the window has slid, the holes (by MSN, here and in the feed's
+    /// report), the keys (URI and bytes) no window segment uses, and the anchors of
+    /// domains no window segment is in are forgotten. None of them can be needed again: a
+    /// segment that left the window is never read (FPX_ERROR_EXPIRED). Engine lock; runs
+    /// before each segment fetch (the only way that state grows), O(window) per slide.
+    private func forgetBehindWindow() {
+        let segs = feed.window
+        guard let first = segs.first, let last = segs.last, boundedAt != first.sequence else { return }
+        boundedAt = first.sequence
+        let msns = first.sequence...last.sequence
+        holes = holes.filter { msns.contains($0.key) }
+        let domains = first.discontinuitySequence...last.discontinuitySequence
+        anchors = anchors.filter { domains.contains($0.key) }
+        cache.forgetKeys(except: segs.list.keyURIs)
+        let reported = feed.forgetHoles(outside: msns)
+        Log.emit(Log.debug, "fastpixseek: HLS live state: window \(segs.count) segments, \(cache.keyCount) keys, "
+                 + "\(holes.count) holes, \(reported) holes reported, \(anchors.count) domains")
+    }
+
+    /// The discontinuity sequences of the window's segments (first...last), nil when empty.
+    var windowDomains: ClosedRange<Int64>? {
+        let segs = feed.window
+        guard let first = segs.first, let last = segs.last else { return nil }
+        return first.discontinuitySequence...last.discontinuitySequence
+    }
+
     /// The engine of a segment, fetched and demuxed if needed; `SegmentHole` for a hole
     /// (seek.h, "Gaps": a GAP is never fetched, a 404/5xx is tried twice).
     private func engine(for s: Segment, stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
         if let e = cache[s.sequence] { return e }
+        forgetBehindWindow()
         if let h = holes[s.sequence] { throw SegmentHole(reason: h) }
         if feed.isClosing { throw EngineError(.cancelled) }
         do {

@@ -307,6 +307,8 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         guard let s = try video.originSeconds(ofDomain: d) else { return nil }
         let t = timeline
         let o = Int64(clamping: (s * Rational(Int128(t.timeBaseDen), Int128(t.timeBaseNum))).floor)
+        // Bounded by the variant's window (issue 28.8): domains that left it are forgotten.
+        if let w = video.windowDomains { origins = origins.filter { w.contains($0.key) } }
         origins[d] = o
         return o
     }

@@ -50,6 +50,20 @@ final class HLSHolesTests: XCTestCase {
         XCTAssertEqual(asked, [2, 3, 1])
     }
 
+    func testTheReportForgetsHolesThatLeftTheWindow() {
+        var r = HoleReport()
+        for q in Int64(0)..<10 { r.record(sequence: q, reason: .gap) }
+        r.record(sequence: 3, reason: .failed, playlist: 1)
+        XCTAssertEqual(r.remembered, 11)
+        r.forget(playlist: 0, outside: 7...12)
+        XCTAssertEqual(r.remembered, 4)  // 7, 8, 9 and the rendition's 3
+        XCTAssertEqual(r.count, 11)      // the count stays
+        XCTAssertFalse(r.record(sequence: 8, reason: .gap))  // still counted once
+        r.forget(playlist: 1, outside: 7...12)
+        XCTAssertEqual(r.remembered, 3)
+        XCTAssertEqual(r.lastSequence, 3)
+    }
+
     func testStepsSkipHoles() {
         let h = holes([2: .gap, 3: .gap])
         XCTAssertEqual(HLSHoles.stepTarget(from: 1, forward: true, count: 6, hole: h), 4)

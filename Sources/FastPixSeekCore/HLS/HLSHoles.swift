@@ -81,6 +81,16 @@ public struct HoleReport: Hashable, Sendable {
 
     public init() {}
 
+    /// How many holes are remembered to be counted once (bounded by the windows: `forget`).
+    public var remembered: Int { seen.count }
+
+    /// Forgets the holes of `playlist` whose media sequence number is outside `window` (they
+    /// left the playlist and cannot be met again; issue 28.8: a live item's state is bounded
+    /// by its window). The count and the latest hole stay.
+    public mutating func forget(playlist: Int = 0, outside window: ClosedRange<Int64>) {
+        seen = seen.filter { $0.playlist != playlist || window.contains($0.sequence) }
+    }
+
     /// Records a hole of `playlist` (0: the variant's, 1: a separate audio rendition's, whose
     /// media sequence numbers are its own); true when it is new (not counted before).
     @discardableResult
