@@ -2042,6 +2042,16 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * starts farther into such a server's resource is FPX_ERROR_TOO_LARGE, in the
  * seek or read that needed it (never a hole). A local file's range is read
  * from its offset.
+ *
+ * I-frame playlists. A media playlist with EXT-X-I-FRAMES-ONLY, opened by its
+ * own URL (a master's I-frame variants are listed, never played), plays its
+ * I-frames, TS or fMP4: seeks land on them, steps walk them. A segment's
+ * bytes are demuxed as far as they go: an fMP4 I-frame entry is a moof and
+ * the fragment's first sample only (as Shaka Packager writes them), and the
+ * samples its moof names past the range are not read. A segment whose bytes
+ * end before its container's header does (a byte range too short) is
+ * FPX_ERROR_INVALID_DATA, with an FPX_LOG_ERROR line naming its media
+ * sequence number.
  */
 
 typedef struct fpx_live_seek_window {

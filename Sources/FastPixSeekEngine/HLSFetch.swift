@@ -210,7 +210,17 @@ enum HLSFetch {
             try decrypt(bytes, from: segmentStart, key: k, iv: info.iv(sequence: s.sequence))
         }
         guard bytes.count > 0 else { throw EngineError(.invalidData) }
-        return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
+        do {
+            return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
+        } catch let e as EngineError where e.code == .eof || e.code == .io {
+            // Demuxed from memory: no I/O happened, so an end or an I/O code is the segment's
+            // own bytes ending before its container does (a byte range too short: issue 28.5),
+            // named as such, never as a connection error. Logged with the MSN, not the URI.
+            let what = s.byteRange.map { "a byte range of \($0.length) bytes" } ?? "\(bytes.count) bytes"
+            Log.emit(Log.error, "fastpixseek: HLS segment \(s.sequence) cannot be demuxed: its bytes end before its "
+                     + "container's header does (\(what)" + (s.map != nil ? ", behind its init section)" : ")"))
+            throw EngineError(.invalidData, avError: e.avError)
+        }
     }
 
 
