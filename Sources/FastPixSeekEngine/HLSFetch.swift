@@ -53,7 +53,9 @@ enum HLSFetch {
         // A byte range over http(s) is one closed request for exactly the range (issue 28.4):
         // FFmpeg's http sends `Range: bytes=offset-(end_offset - 1)` and its reads stop at
         // end_offset. A server that ignores Range answers 200 with the whole resource, which
-        // FFmpeg's http refuses for an offset past 0 (EPERM): then once more from byte 0
+        // FFmpeg's http refuses for an offset past 0 (its connect fails with -1, EPERM, when
+        // the answer does not start at the offset asked: no Content-Range starting there);
+        // then once more from byte 0
         // (`bytes=0-(end - 1)`, still closed), and the bytes before the range are read and
         // dropped (`discard`, bounded by the buffer cap).
         let http = range != nil && ProtocolGate.protocolName(url).map { $0 == "http" || $0 == "https" } == true
