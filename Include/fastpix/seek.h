@@ -566,6 +566,11 @@
  * previous version of its playlist while it parses a reload, so up to twice
  * that. With the default cap, a VOD playlist of 550,000 segments (12.5 MB)
  * opens and adds about 40 MB to the process's peak RSS.
+ * Live HLS state is bounded by the window: what the item keeps per segment,
+ * key or discontinuity domain (holes met, AES-128 keys with their bytes,
+ * domain anchors) is forgotten once no segment of the playlist's current
+ * window needs it, so a live item's memory does not grow with the stream's
+ * length (key rotation, gaps and discontinuities included).
  * What libavformat reads and allocates to find the streams is bounded by
  * probesize 5 MB, max_probe_packets 2500 and formatprobesize 1 MiB (set on
  * every open; FFmpeg 5.1's defaults). Allocations a demuxer sizes from the
@@ -2016,15 +2021,21 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  *   is looked for in (the frames decide where it lands, as for files).
  * The anchor is read (downloaded) when its domain is first needed: at open
  * for the first domain and the start segment's, later ones at their first
- * seek, step or read; it is then kept for the item's life (a live playlist
+ * seek, step or read; it is then kept while segments of the domain are in
+ * the playlist (for the item's life in VOD and EVENT playlists; a live playlist
  * anchors a domain by its first segment listed at that time). Packet pts
  * convert to item time by fpx_packet.item_origin_pts; start_pts is that
  * value in the first domain.
  *
  * Start. Reading with no seek starts at the segment EXT-X-START names (else
  * the live edge's segment of a live playlist, else the first), from its
- * first packet (PRECISE=YES is not applied: the segment's start), and
- * fpx_player_current_time() and a first frame step start there too. The
+ * first packet (PRECISE=YES is not applied: the segment's start); when that
+ * segment is a hole (see "Gaps"), at the next one that can be read, and when
+ * only holes follow it (a live playlist whose newest segments are EXT-X-GAP,
+ * an EXT-X-START in trailing holes), at the last one before it that can be
+ * read. An item fails to open for holes only when no segment of its playlist
+ * can be read (FPX_ERROR_NOT_FOUND). fpx_player_current_time() and a first
+ * frame step start where reading does. The
  * timeline is the same with or without EXT-X-START.
  *
  * The seekable window of a live playlist is [start of the oldest segment,
@@ -2044,7 +2055,8 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * Gaps. A segment marked EXT-X-GAP is never fetched; a segment whose
  * download fails with HTTP 404 or 5xx (or a missing local file) is tried once
  * more at once, and when that fails too it is a hole as well. Holes are
- * skipped, in VOD and live alike, and never fail the item:
+ * skipped, in VOD and live alike, and never fail an item that has a segment
+ * that can be read (the start: see "Start" above):
  * - reading (fpx_player_read_packet) goes on at the next segment that can be
  *   read; its first packet is flagged FPX_PACKET_FLAG_DISCONTINUITY (flush:
  *   the frames before and after the hole do not continue each other);
@@ -2059,15 +2071,23 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  *   naming the media sequence number and the reason). The status listener
  *   is not called for it: the item stays READY.
  * A hole is known once met: a GAP from the playlist, a failed segment from
- * its second failed download. It stays a hole for the life of the item.
+ * its second failed download. It stays a hole while it is in the playlist
+ * (a live hole that left the window is forgotten, its count kept).
  *
  * Encryption. Segments under EXT-X-KEY METHOD=AES-128 (KEYFORMAT absent or
  * "identity") are decrypted (AES-128-CBC with libavutil, PKCS#7 padding
- * checked). The key is fetched once per key URI under the same protocol
+ * checked). The key is fetched once per key URI (kept while a segment of
+ * the playlist uses it) under the same protocol
  * policy as the segments (the key of a remote playlist only over http or
  * https) and must be exactly 16 bytes; the IV is the tag's IV attribute (a
  * 128-bit number), else the segment's media sequence number (RFC 8216
- * 5.2). Key bytes and key URIs never reach the log. Init sections
+ * 5.2). Key bytes and key URIs never reach the log, at any level: the
+ * library's lines never name them, and FFmpeg's own lines written while a
+ * key is fetched (its http request line "GET /key?token=...", the request
+ * headers, a redirect's Location, at FPX_LOG_DEBUG and FPX_LOG_TRACE) are
+ * dropped, whatever the level (a host that keeps FFmpeg's logger,
+ * FPX_LOG_KEEP_FFMPEG_CALLBACK, gets FFmpeg's lines itself: see "Logging").
+ * Init sections
  * (EXT-X-MAP) are taken as clear, and a byte range of an encrypted resource
  * is decrypted as if it were the whole resource. FPX_ERROR_ENCRYPTION,
  * in the item status (the open fails) or the seek or read that needed the
@@ -2075,6 +2095,27 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * any other METHOD (SAMPLE-AES, SAMPLE-AES-CTR, ...), another KEYFORMAT, a
  * key that cannot be fetched (av_error keeps FFmpeg's code) or is not 16
  * bytes, a segment that does not decrypt. A key failure is never a hole.
+ *
+ * Byte ranges. A segment with EXT-X-BYTERANGE, and an init section with
+ * EXT-X-MAP BYTERANGE, is fetched over http(s) with one closed request for
+ * exactly its range (Range: bytes=first-last), never the whole resource nor
+ * an open-ended range. A server that ignores Range (200 with the whole
+ * resource) is still read right: the request is made once more from byte 0
+ * (Range: bytes=0-last) and the bytes before the range are read and dropped
+ * (a warning in the log), at most max_buffer_bytes of them: a range that
+ * starts farther into such a server's resource is FPX_ERROR_TOO_LARGE, in the
+ * seek or read that needed it (never a hole). A local file's range is read
+ * from its offset.
+ *
+ * I-frame playlists. A media playlist with EXT-X-I-FRAMES-ONLY, opened by its
+ * own URL (a master's I-frame variants are listed, never played), plays its
+ * I-frames, TS or fMP4: seeks land on them, steps walk them. A segment's
+ * bytes are demuxed as far as they go: an fMP4 I-frame entry is a moof and
+ * the fragment's first sample only (as Shaka Packager writes them), and the
+ * samples its moof names past the range are not read. A segment whose bytes
+ * end before its container's header does (a byte range too short) is
+ * FPX_ERROR_INVALID_DATA, with an FPX_LOG_ERROR line naming its media
+ * sequence number.
  */
 
 typedef struct fpx_live_seek_window {

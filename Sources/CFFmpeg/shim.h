@@ -10,6 +10,7 @@
 #include <libavformat/avformat.h>
 #include <libavutil/avutil.h>
 #include <libavutil/aes.h>
+#include <libavutil/opt.h>
 #include <libavutil/error.h>
 #include <libavutil/mathematics.h>
 #include <libavutil/pixdesc.h>
@@ -20,6 +21,14 @@
 
 static inline int64_t fpx_av_nopts_value(void) { return AV_NOPTS_VALUE; }
 static inline int fpx_averror_eof(void) { return AVERROR_EOF; }
+/* The byte offset an open http(s) AVIOContext's protocol is at: before the body is read, the
+ * start of the server's Content-Range (0 when it answered 200 with the whole resource); -1 for
+ * a protocol without the option (file). */
+static inline int64_t fpx_avio_protocol_offset(AVIOContext *io) {
+    int64_t v = -1;
+    if (av_opt_get_int(io, "offset", AV_OPT_SEARCH_CHILDREN, &v) < 0) return -1;
+    return v;
+}
 static inline int fpx_averror_exit(void) { return AVERROR_EXIT; }
 static inline int fpx_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int fpx_averror_enoent(void) { return AVERROR(ENOENT); }

@@ -203,28 +203,28 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         // to learn the stream's time base.
         // Playback starts where RFC 8216 says: EXT-X-START, else the live edge
         // of a live playlist, else the beginning.
-        // Holes there (seek.h, "Gaps") are skipped: the next segment that can be read.
+        // Holes there (seek.h, "Gaps") are skipped: the next segment that can be read, else
+        // (trailing holes: a live edge or an EXT-X-START among them) the last one before.
         let startIndex = media.segmentIndex(at: media.preferredStartOffset) ?? (segments.count - 1)
-        var k = startIndex
-        var found: (Segment, FFmpegEngine)?
+        var opened: [Int: FFmpegEngine] = [:]
         var early: [Int64: HoleReason] = [:]
-        while found == nil {
-            guard k < segments.count else { throw EngineError(.notFound) }
+        let choice = try HLSHoles.startSegment(at: startIndex, count: segments.count) { k in
             let s = segments[k]
-            k += 1
-            if s.gap {
-                early[s.sequence] = .gap
-                HLSEngine.report(feed, s.sequence, .gap)
-                continue
-            }
+            if let r = early[s.sequence] { return r }
             do {
-                found = (s, try HLSEngine.openTwice { try cache.open(s) })
+                if s.gap { throw SegmentHole(reason: .gap) }
+                opened[k] = try HLSEngine.openTwice { try cache.open(s) }
+                return .none
             } catch let h as SegmentHole {
                 early[s.sequence] = h.reason
                 HLSEngine.report(feed, s.sequence, h.reason)
+                return h.reason
             }
         }
-        let (seg, e) = found!
+        guard let k = choice, let e = opened[k] else { throw EngineError(.notFound) }
+        // Only the chosen segment's engine is kept (the search opens one at most, but say so).
+        for (i, o) in opened where i != k { o.close() }
+        let seg = segments[k]
         holes = early
         timeline = Timeline(timeBaseNum: e.timeline.timeBaseNum, timeBaseDen: e.timeline.timeBaseDen, originTicks: 0)
         referenceStream = e.referenceStream
@@ -273,10 +273,41 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     // MARK: Segments
 
+    /// The window's first MSN when the per-segment state was last bounded (`forgetBehindWindow`).
+    private var boundedAt: Int64?
+
+    /// Bounds the state kept per segment, key and domain by the window (issue 28.8; seek.h,
+    /// "Memory"): once the window has slid, the holes (by MSN, here and in the feed's
+    /// report), the keys (URI and bytes) no window segment uses, and the anchors of
+    /// domains no window segment is in are forgotten. None of them can be needed again: a
+    /// segment that left the window is never read (FPX_ERROR_EXPIRED). Engine lock; runs
+    /// before each segment fetch (the only way that state grows), O(window) per slide.
+    private func forgetBehindWindow() {
+        let segs = feed.window
+        guard let first = segs.first, let last = segs.last, boundedAt != first.sequence else { return }
+        boundedAt = first.sequence
+        let msns = first.sequence...last.sequence
+        holes = holes.filter { msns.contains($0.key) }
+        let domains = first.discontinuitySequence...last.discontinuitySequence
+        anchors = anchors.filter { domains.contains($0.key) }
+        cache.forgetKeys(except: segs.list.keyURIs)
+        let reported = feed.forgetHoles(outside: msns)
+        Log.emit(Log.debug, "fastpixseek: HLS live state: window \(segs.count) segments, \(cache.keyCount) keys, "
+                 + "\(holes.count) holes, \(reported) holes reported, \(anchors.count) domains")
+    }
+
+    /// The discontinuity sequences of the window's segments (first...last), nil when empty.
+    var windowDomains: ClosedRange<Int64>? {
+        let segs = feed.window
+        guard let first = segs.first, let last = segs.last else { return nil }
+        return first.discontinuitySequence...last.discontinuitySequence
+    }
+
     /// The engine of a segment, fetched and demuxed if needed; `SegmentHole` for a hole
     /// (seek.h, "Gaps": a GAP is never fetched, a 404/5xx is tried twice).
     private func engine(for s: Segment, stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
         if let e = cache[s.sequence] { return e }
+        forgetBehindWindow()
         if let h = holes[s.sequence] { throw SegmentHole(reason: h) }
         if feed.isClosing { throw EngineError(.cancelled) }
         do {

@@ -50,32 +50,78 @@ enum HLSFetch {
         try ProtocolGate.check(url, policy: g.policy.protocols, fromRemote: fromRemote)
         let memoryEpoch = MemoryReserve.epoch
         var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
-        var opts: OpaquePointer?
-        if let t = g.timeoutNanoseconds, t > 0 {
-            try setOption(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))))
+        // A byte range over http(s) is one closed request for exactly the range (issue 28.4):
+        // FFmpeg's http sends `Range: bytes=offset-(end_offset - 1)` and its reads stop at
+        // end_offset. A server that ignores Range answers 200 with the whole resource, which
+        // FFmpeg's http refuses for an offset past 0 (its connect fails with -1, EPERM, when
+        // the answer does not start at the offset asked: no Content-Range starting there);
+        // then once more from byte 0
+        // (`bytes=0-(end - 1)`, still closed), and the bytes before the range are read and
+        // dropped (`discard`, bounded by the buffer cap).
+        let http = range != nil && ProtocolGate.protocolName(url).map { $0 == "http" || $0 == "https" } == true
+        func open(from offset: Int64?) throws -> UnsafeMutablePointer<AVIOContext> {
+            var opts: OpaquePointer?
+            if let t = g.timeoutNanoseconds, t > 0 {
+                try setOption(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))))
+            }
+            try setOption(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols))
+            if let r = range, let o = offset {
+                try setOption(&opts, "offset", String(o))
+                try setOption(&opts, "end_offset", String(r.end))
+            }
+            var io: UnsafeMutablePointer<AVIOContext>?
+            let ret = avio_open2(&io, url, AVIO_FLAG_READ, &cb, &opts)
+            av_dict_free(&opts)
+            guard ret >= 0, let ctx = io else {
+                if ret >= 0 { throw EngineError(.internal) }
+                throw OpenFailure(code: ret)
+            }
+            return ctx
         }
-        try setOption(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols))
 
         g.begin(stop: stop)
         defer { g.end() }
         var io: UnsafeMutablePointer<AVIOContext>?
-        let ret = avio_open2(&io, url, AVIO_FLAG_READ, &cb, &opts)
-        av_dict_free(&opts)
-        guard ret >= 0, let ctx = io else { throw openError(ret, guard: g, checked: true, epoch: memoryEpoch) }
+        var from: Int64? = nil
+        if let r = range, http, r.length > 0 { from = r.offset }
+        do {
+            do {
+                io = try open(from: from)
+            } catch let f as OpenFailure where f.code == -Int32(EPERM) && (from ?? 0) > 0 && !g.wasCut {
+                // The server ignored the Range (FFmpeg's http refuses a 200 to an offset).
+                try checkDiscard(from ?? 0, guard: g)
+                from = 0
+                io = try open(from: 0)
+            }
+        } catch let f as OpenFailure {
+            throw openError(f.code, guard: g, checked: true, epoch: memoryEpoch)
+        }
+        guard let ctx = io else { throw EngineError(.internal) }
         // Bytes arriving re-arm the silence deadline from the interrupt callback, however
         // large the reads below (IOGuard); the watch ends before the context is freed.
         g.watch(io: ctx)
         defer { g.unwatch(); avio_closep(&io) }
-        // A byte range: seek to it (a Range request over http, lseek for files).
-        if let r = range, r.offset > 0 {
+        var want = limit
+        if let r = range { want = Int(clamping: r.length) }
+        if range != nil && want > limit { throw EngineError(.tooLarge) }
+        if let r = range, let f = from {
+            // Where the server's answer starts: the range (206), or byte 0 (asked from 0, or a
+            // server that ignores Range, 200): read and drop the bytes before the range.
+            let at = fpx_avio_protocol_offset(ctx)
+            if at != f {
+                Log.emit(Log.error, "fastpixseek: HLS byte range: the server answered another range")
+                throw EngineError(.invalidData)
+            }
+            if at < r.offset {
+                try discard(ctx, r.offset - at, guard: g)
+            }
+        } else if let r = range, r.offset > 0 {
+            // A byte range of a file (lseek), or of another protocol: seek to it.
             let got = avio_seek(ctx, r.offset, SEEK_SET)
             if got < 0 { throw g.error(for: Int32(truncatingIfNeeded: got)) }
         }
-        var want = limit
-        if let r = range { want = Int(clamping: r.length) }
         let size = avio_size(ctx)
         if range == nil && size > Int64(limit) { throw EngineError(.tooLarge) }
-        if range != nil && want > limit { throw EngineError(.tooLarge) }
         func grow(_ n: Int) throws {
             do { try out.reserve(n) } catch { throw EngineError(.noMemory) }
         }
@@ -101,6 +147,39 @@ enum HLSFetch {
         if g.wasCut { throw g.error(for: fpx_averror_exit()) }
         return out
     }
+
+    /// Reads and drops the `count` bytes before a byte range, from a server that ignored the
+    /// Range request (a 200 with the whole resource). Bounded: at most the buffer cap
+    /// (`max_buffer_bytes`) is read for nothing, a range farther into the resource is
+    /// FPX_ERROR_TOO_LARGE; the bytes re-arm the deadlines as any others do. Logged once per
+    /// download as a warning (without the URI).
+    static func discard(_ ctx: UnsafeMutablePointer<AVIOContext>, _ count: Int64, guard g: IOGuard) throws {
+        try checkDiscard(count, guard: g)
+        Log.emit(Log.warning, "fastpixseek: HLS byte range: the server ignores Range requests; "
+                 + "reading and dropping the \(count) bytes before the range")
+        var left = count
+        let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 65536)
+        defer { scratch.deallocate() }
+        while left > 0 {
+            let n = avio_read(ctx, scratch, Int32(min(left, 65536)))
+            if n == fpx_averror_eof() || n == 0 { throw EngineError(.invalidData) }
+            if n < 0 { throw g.error(for: n) }
+            left -= Int64(n)
+            g.credit(bytes: Int(n))
+        }
+    }
+
+    /// FPX_ERROR_TOO_LARGE when `count` bytes before a range are more than may be dropped.
+    static func checkDiscard(_ count: Int64, guard g: IOGuard) throws {
+        if count > Int64(max(1, g.policy.maxBufferBytes)) {
+            Log.emit(Log.error, "fastpixseek: HLS byte range: the server ignores Range requests and the range starts "
+                     + "\(count) bytes in, past the buffer cap")
+            throw EngineError(.tooLarge)
+        }
+    }
+
+    /// A failed avio_open2, by FFmpeg's code.
+    private struct OpenFailure: Error { let code: Int32 }
 
     /// Downloads a segment (its byte range, if any) and demuxes it from memory,
     /// behind its init section when it has one (fMP4: EXT-X-MAP). The init
@@ -133,7 +212,17 @@ enum HLSFetch {
             try decrypt(bytes, from: segmentStart, key: k, iv: info.iv(sequence: s.sequence))
         }
         guard bytes.count > 0 else { throw EngineError(.invalidData) }
-        return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
+        do {
+            return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
+        } catch let e as EngineError where e.code == .eof || e.code == .io {
+            // Demuxed from memory: no I/O happened, so an end or an I/O code is the segment's
+            // own bytes ending before its container does (a byte range too short: issue 28.5),
+            // named as such, never as a connection error. Logged with the MSN, not the URI.
+            let what = s.byteRange.map { "a byte range of \($0.length) bytes" } ?? "\(bytes.count) bytes"
+            Log.emit(Log.error, "fastpixseek: HLS segment \(s.sequence) cannot be demuxed: its bytes end before its "
+                     + "container's header does (\(what)" + (s.map != nil ? ", behind its init section)" : ")"))
+            throw EngineError(.invalidData, avError: e.avError)
+        }
     }
 
 
@@ -146,7 +235,10 @@ enum HLSFetch {
         if let b = cache[k.uri] { return b }
         let got: FallibleBuffer<UInt8>
         do {
-            got = try HLSFetch.fetch(k.uri, guard: g, fromRemote: remote, limit: 64, stop: stop)
+            // FFmpeg's http names the URL in its lines (DEBUG, TRACE): none reach the log.
+            got = try FFmpegLog.withoutFFmpegLines {
+                try HLSFetch.fetch(k.uri, guard: g, fromRemote: remote, limit: 64, stop: stop)
+            }
         } catch let e as EngineError {
             // A cancel or an interrupt stays what it is.
             if e.code == .cancelled || e.code == .interrupted { throw e }

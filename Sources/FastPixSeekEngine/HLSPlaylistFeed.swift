@@ -87,6 +87,20 @@ final class HLSPlaylistFeed: @unchecked Sendable {
 
     var holeReport: HoleReport { m.locked { holes } }
 
+    /// Forgets the holes outside this feed's window `window` (MSNs), here and, for a
+    /// rendition feed, in the item's report (issue 28.8). Returns how many are remembered.
+    @discardableResult
+    func forgetHoles(outside window: ClosedRange<Int64>) -> Int {
+        let n = m.locked { holes.forget(playlist: 0, outside: window); return holes.remembered }
+        // Outside `m`: leaf locks are never nested.
+        holeSink?.forgetHoles(playlist: 1, outside: window)
+        return n
+    }
+
+    private func forgetHoles(playlist: Int, outside window: ClosedRange<Int64>) {
+        m.locked { holes.forget(playlist: playlist, outside: window) }
+    }
+
     func segment(_ sequence: Int64) -> HLSEngine.Segment? {
         m.locked { segments.index(ofSequence: sequence).map { segments[$0] } }
     }

@@ -307,6 +307,12 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         guard let s = try video.originSeconds(ofDomain: d) else { return nil }
         let t = timeline
         let o = Int64(clamping: (s * Rational(Int128(t.timeBaseDen), Int128(t.timeBaseNum))).floor)
+        // Bounded by the windows (issue 28.8): domains that left both the variant's and the
+        // rendition's are forgotten.
+        let v = video.windowDomains, a = audio.windowDomains
+        if v != nil || a != nil {
+            origins = origins.filter { v?.contains($0.key) == true || a?.contains($0.key) == true }
+        }
         origins[d] = o
         return o
     }

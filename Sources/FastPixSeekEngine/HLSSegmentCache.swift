@@ -72,6 +72,17 @@ final class HLSSegmentCache: @unchecked Sendable {
         e.close()
     }
 
+    /// Drops the keys no segment of the window uses any more (issue 28.8: with a key per
+    /// segment, the cache would otherwise grow with the stream).
+    func forgetKeys(except kept: Set<String>) {
+        if keys.keys.contains(where: { !kept.contains($0) }) {
+            keys = keys.filter { kept.contains($0.key) }
+        }
+    }
+
+    /// The keys held (a test's measure of bounded live state, in the DEBUG log line).
+    var keyCount: Int { keys.count }
+
     /// Applies to every segment engine, now and later.
     func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
         if enabled { disabledStreams.remove(index) } else { disabledStreams.insert(index) }

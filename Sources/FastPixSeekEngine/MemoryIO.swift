@@ -35,7 +35,7 @@ final class MemoryIO {
 private let memoryRead: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?, Int32) -> Int32 = { opaque, buf, size in
     guard let opaque = opaque, let buf = buf, size > 0 else { return fpx_averror_eof() }
     let io = Unmanaged<MemoryIO>.fromOpaque(opaque).takeUnretainedValue()
-    let n = min(Int(size), io.bytes.count - io.position)
+    let n = min(Int(size), io.bytes.count - min(io.position, io.bytes.count))
     guard n > 0 else { return fpx_averror_eof() }
     io.bytes.withUnsafeBufferPointer { src in
         guard let base = src.baseAddress else { return }
@@ -57,7 +57,12 @@ private let memorySeek: @convention(c) (UnsafeMutableRawPointer?, Int64, Int32) 
     case SEEK_END: target = size &+ offset
     default: return -1
     }
-    guard target >= 0, target <= size else { return -1 }
-    io.position = Int(target)
+    // Past the end is allowed, as lseek allows it: reads there are EOF. A byte range that
+    // holds only part of what its container describes ends there, cleanly: an fMP4 I-frame
+    // playlist's entry is a moof and its first sample (Shaka Packager), whose trun names
+    // samples past the range; refusing the seek made the mov demuxer fail with that code
+    // ("partial file": -1, EPERM), which reached the host as FPX_ERROR_IO (issue 28.5).
+    guard target >= 0 else { return -1 }
+    io.position = Int(clamping: target)
     return target
 }

@@ -33,6 +33,37 @@ final class HLSHolesTests: XCTestCase {
         XCTAssertEqual(asked, [1, 2])
     }
 
+    func testTheStartFallsBackToTheLastReadableSegmentBeforeTrailingHoles() {
+        // A live playlist whose last 4 of 10 segments are holes: its edge (7) is among them.
+        let live = holes([6: .gap, 7: .gap, 8: .gap, 9: .gap])
+        XCTAssertEqual(HLSHoles.startSegment(at: 7, count: 10, hole: live), 5)
+        // An EXT-X-START in trailing holes, one of them a failed download.
+        XCTAssertEqual(HLSHoles.startSegment(at: 9, count: 10, hole: holes([8: .gap, 9: .failed])), 7)
+        // A hole with a readable segment after it: the first after, as before.
+        XCTAssertEqual(HLSHoles.startSegment(at: 2, count: 6, hole: holes([2: .gap])), 3)
+        XCTAssertEqual(HLSHoles.startSegment(at: 1, count: 6, hole: live), 1)
+        // Only holes: nil (the open fails).
+        XCTAssertNil(HLSHoles.startSegment(at: 0, count: 2, hole: holes([0: .gap, 1: .gap])))
+        // Asked in order: the start, the ones after it, then back from the start.
+        var asked: [Int] = []
+        _ = HLSHoles.startSegment(at: 2, count: 4, hole: { asked.append($0); return $0 >= 2 ? .gap : .none })
+        XCTAssertEqual(asked, [2, 3, 1])
+    }
+
+    func testTheReportForgetsHolesThatLeftTheWindow() {
+        var r = HoleReport()
+        for q in Int64(0)..<10 { r.record(sequence: q, reason: .gap) }
+        r.record(sequence: 3, reason: .failed, playlist: 1)
+        XCTAssertEqual(r.remembered, 11)
+        r.forget(playlist: 0, outside: 7...12)
+        XCTAssertEqual(r.remembered, 4)  // 7, 8, 9 and the rendition's 3
+        XCTAssertEqual(r.count, 11)      // the count stays
+        XCTAssertFalse(r.record(sequence: 8, reason: .gap))  // still counted once
+        r.forget(playlist: 1, outside: 7...12)
+        XCTAssertEqual(r.remembered, 3)
+        XCTAssertEqual(r.lastSequence, 3)
+    }
+
     func testStepsSkipHoles() {
         let h = holes([2: .gap, 3: .gap])
         XCTAssertEqual(HLSHoles.stepTarget(from: 1, forward: true, count: 6, hole: h), 4)

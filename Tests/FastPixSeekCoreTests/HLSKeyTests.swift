@@ -40,6 +40,17 @@ final class HLSKeyTests: XCTestCase {
         XCTAssertEqual(s.key(at: 2)?.iv(sequence: 9), [UInt8](repeating: 0, count: 15) + [9])
         // IV=0x0102: a 128-bit number, right-aligned.
         XCTAssertEqual(s.key(at: 3)?.iv(sequence: 10), [UInt8](repeating: 0, count: 14) + [1, 2])
+        // What a key cache keeps for this window (issue 28.8): every key in effect, resolved.
+        XCTAssertEqual(s.keyURIs, ["http://h/p/k1.bin", "http://h/k2.bin"])
+    }
+
+    func testKeyURIsAreThoseOfTheWindowsSegments() throws {
+        // Key rotation: a URI per segment; a tag after the last segment applies to none.
+        var text = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-MEDIA-SEQUENCE:40\n"
+        for n in 40..<44 { text += "#EXT-X-KEY:METHOD=AES-128,URI=\"key?n=\(n)\"\n#EXTINF:1,\ns\(n).ts\n" }
+        text += "#EXT-X-KEY:METHOD=AES-128,URI=\"key?n=99\"\n"
+        XCTAssertEqual(try media(text).segments.keyURIs, Set((40..<44).map { "http://h/p/key?n=\($0)" }))
+        XCTAssertEqual(try media("#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\na.ts\n").segments.keyURIs, [])
     }
 
     func testRefusals() {

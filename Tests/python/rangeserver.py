@@ -9,25 +9,34 @@ import threading
 import time
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Iterator, Type
+from typing import Iterator, List, Optional, Tuple, Type
 
 
 class RangeHandler(SimpleHTTPRequestHandler):
     """Serves files with `Range: bytes=a-b` support. Subclasses may set `delay` (seconds
-    before every response) and `chunk_pause` (seconds after every 8 KiB of body)."""
+    before every response) and `chunk_pause` (seconds after every 8 KiB of body), and
+    `ignore_range` (answer 200 with the whole file whatever the Range, as some servers do).
+    `record`, when a subclass sets it to a list, gets `(path, Range header or None)` for every
+    request, in arrival order (see `recording`)."""
 
     delay = 0.0
     chunk_pause = 0.0
+    ignore_range = False
+    record: Optional[List[Tuple[str, Optional[str]]]] = None
+    record_lock = threading.Lock()
 
     def log_message(self, *args):  # keep test output clean
         pass
 
     def send_head(self):
+        if self.record is not None:
+            with self.record_lock:
+                self.record.append((self.path, self.headers.get("Range")))
         if self.delay:
             time.sleep(self.delay)
         path = self.translate_path(self.path)
         rng = self.headers.get("Range")
-        if not rng or not os.path.isfile(path):
+        if not rng or self.ignore_range or not os.path.isfile(path):
             return super().send_head()
         size = os.path.getsize(path)
         start_s, _, end_s = rng.replace("bytes=", "").partition("-")
@@ -50,7 +59,10 @@ class RangeHandler(SimpleHTTPRequestHandler):
     def copyfile(self, source, outputfile):
         remaining = getattr(self, "_remaining", None)
         if remaining is None and not self.chunk_pause:
-            return super().copyfile(source, outputfile)
+            try:
+                return super().copyfile(source, outputfile)
+            except OSError:  # the client went away (it had what it wanted)
+                return
         while remaining is None or remaining > 0:
             chunk = source.read(8192 if remaining is None else min(8192, remaining))
             if not chunk:
@@ -91,3 +103,9 @@ def serve(directory: Path, handler: Type[RangeHandler] = RangeHandler) -> Iterat
         server.shutdown()
         server.server_close()
         t.join(5)
+
+
+def recording(ignore_range: bool = False) -> Type[RangeHandler]:
+    """A RangeHandler class of its own whose `record` list gets every request's path and Range
+    header (a new list per call, so concurrent tests do not share one)."""
+    return type("RecordingHandler", (RangeHandler,), {"record": [], "ignore_range": ignore_range})

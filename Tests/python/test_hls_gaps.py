@@ -190,3 +190,91 @@ def test_steps_cross_the_hole(media, server):
         r = p.step_frame(direction=__import__("fastpix_seek").FrameStepDirection.BACKWARD)
         assert r.did_step and r.landed_stream_pts == last1
     assert Faulty.seen["s2.ts"] == 0
+
+
+# --- Holes at the edge (issue 28.6): trailing holes never fail an item that has a readable
+# segment; the start falls back to the last readable segment before them (seek.h, "Gaps").
+
+M = 10  # one-second segments
+
+
+@pytest.fixture(scope="module")
+def media10(tmp_path_factory):
+    d = tmp_path_factory.mktemp("edge")
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=128x96:rate=30", "-t", str(M),
+                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "2", "-f", "hls", "-hls_time", "1",
+                    "-hls_playlist_type", "vod", "-hls_segment_filename", str(d / "s%d.ts"), str(d / "orig.m3u8")],
+                   check=True)
+    pk = {i: probe(d / f"s{i}.ts") for i in range(M)}
+    return d, pk
+
+
+@pytest.fixture()
+def server10(media10):
+    d, _ = media10
+    Faulty.seen = Counter()
+    Faulty.fail = {}
+    with serve(d, Faulty) as base:
+        yield base
+
+
+def edge_playlist(d: Path, name: str, gap=(), rename: Dict[int, str] = {}, live=False, start=None) -> str:
+    lines = ["#EXTM3U", "#EXT-X-VERSION:8", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:0"]
+    if not live:
+        lines.append("#EXT-X-PLAYLIST-TYPE:VOD")
+    if start is not None:
+        lines.append(f"#EXT-X-START:TIME-OFFSET={start}")
+    for i in range(M):
+        if i in gap:
+            lines.append("#EXT-X-GAP")
+        lines += ["#EXTINF:1.000000,", rename.get(i, f"s{i}.ts")]
+    if not live:
+        lines.append("#EXT-X-ENDLIST")
+    (d / name).write_text("\n".join(lines) + "\n")
+    return name
+
+
+EDGE_CASES = {
+    # A live playlist whose last 4 of 10 segments are GAP: its edge (10 - 3 x 1 s) is in them.
+    "live_trailing_gaps": dict(live=True, gap=(6, 7, 8, 9), start_at=5),
+    # A VOD whose EXT-X-START falls in trailing gaps.
+    "vod_start_in_trailing_gaps": dict(start="8.5", gap=(7, 8, 9), start_at=6),
+    # ... or in trailing segments that cannot be downloaded (404 twice).
+    "vod_start_in_trailing_failures": dict(start="9.5", rename={8: "nope8.ts", 9: "nope9.ts"}, start_at=7),
+}
+
+
+@pytest.mark.parametrize("case", sorted(EDGE_CASES))
+def test_trailing_holes_start_at_the_last_readable_segment_before_them(media10, server10, case):
+    from fastpix_seek import HoleReason, SeekPrecision
+    d, pk = media10
+    c = EDGE_CASES[case]
+    name = edge_playlist(d, f"{case}.m3u8", gap=c.get("gap", ()), rename=c.get("rename", {}),
+                         live=c.get("live", False), start=c.get("start"))
+    k = c["start_at"]
+    with open_player(f"{server10}/{name}") as p:
+        # Reading with no seek starts at that segment's first packet.
+        first = p.read_packet()
+        assert (first.pts, first.dts) == (int(pk[k][0]["pts"]), int(pk[k][0]["dts"])), (first.pts, pk[k][0])
+        st = p.item_status()
+        assert st.status.name == "READY" and st.segments_skipped >= 1, st
+        # The packets go on to that segment's end (no hole was read as media).
+        got = [first] + [p.read_packet() for _ in range(len(pk[k]) - 1)]
+        assert [(x.pts, x.dts, x.size) for x in got] == [(int(w["pts"]), int(w["dts"]), int(w["size"])) for w in pk[k]]
+        # A seek into the trailing hole lands on the last frame before it (nothing after).
+        o = p.seek_and_wait(Fraction(2 * M - 1, 2), SeekPrecision.exact())
+        assert o.finished, o
+        assert o.landed_stream_pts == max(int(x["pts"]) for x in pk[k])
+        assert o.landed_past_hole in (HoleReason.GAP, HoleReason.FAILED) and not o.frame_covers_target
+    for i in c.get("gap", ()):
+        assert Faulty.seen[f"s{i}.ts"] == 0  # a GAP is never fetched
+
+
+def test_an_item_of_holes_only_still_fails(media10, server10):
+    d, _ = media10
+    from fastpix_seek import Player
+    name = edge_playlist(d, "allgaps.m3u8", gap=tuple(range(M)))
+    from fastpix_seek.errors import NotFoundError
+    with Player(f"{server10}/{name}") as p:
+        with pytest.raises(NotFoundError):
+            p.wait_item(timeout=20)

@@ -46,6 +46,18 @@ public enum HLSHoles {
         return nil
     }
 
+    /// The segment an item starts in (seek.h, "Gaps" and "Start"): the start segment `i`
+    /// (EXT-X-START's, the live edge's, or the first) when it is no hole; else the first
+    /// after it that is none; else, when only holes follow (trailing holes: a live edge or
+    /// an EXT-X-START among them), the last one before it. Nil when every segment is a
+    /// hole. `hole(k)` is asked in that order and may fetch to find out.
+    public static func startSegment(at i: Int, count: Int, hole: (Int) throws -> HoleReason) rethrows -> Int? {
+        switch try landing(covering: min(max(i, 0), count - 1), count: count, hole: hole) {
+        case .segment(let k)?, .firstFrameAfter(let k, _)?, .lastFrameBefore(let k, _)?: return k
+        case nil: return nil
+        }
+    }
+
     /// The segment a step continues in after running off segment `from`: the next one
     /// (forward) or previous one that is no hole, skipping holes; nil when none is left
     /// in the window that way.
@@ -68,6 +80,16 @@ public struct HoleReport: Hashable, Sendable {
     private var seen: Set<Key> = []
 
     public init() {}
+
+    /// How many holes are remembered to be counted once (bounded by the windows: `forget`).
+    public var remembered: Int { seen.count }
+
+    /// Forgets the holes of `playlist` whose media sequence number is outside `window` (they
+    /// left the playlist and cannot be met again; issue 28.8: a live item's state is bounded
+    /// by its window). The count and the latest hole stay.
+    public mutating func forget(playlist: Int = 0, outside window: ClosedRange<Int64>) {
+        seen = seen.filter { $0.playlist != playlist || window.contains($0.sequence) }
+    }
 
     /// Records a hole of `playlist` (0: the variant's, 1: a separate audio rendition's, whose
     /// media sequence numbers are its own); true when it is new (not counted before).

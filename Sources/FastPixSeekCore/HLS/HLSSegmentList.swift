@@ -267,6 +267,21 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
                       iv: k.hasIV ? (k.ivHi, k.ivLo) : nil)
     }
 
+    /// The URIs (resolved) of every AES-128 key some segment of the list is encrypted with:
+    /// what a key cache must keep for this window (issue 28.8). One pass over the key side
+    /// table, not over the segments.
+    public var keyURIs: Set<String> {
+        var out: Set<String> = []
+        let ks = storage.keys
+        for j in 0..<ks.count {
+            let k = ks[j]
+            guard !k.none, Int(k.from) < count else { continue }
+            let raw = storage.string(k.uriOffset, k.uriLength)
+            out.insert(baseURL.map { HLSURL.resolve(base: $0, reference: raw) } ?? raw)
+        }
+        return out
+    }
+
     /// Marked EXT-X-GAP: never fetched.
     public func gap(at i: Int) -> Bool { storage.entries[i].flags & HLSSegmentList.flagGap != 0 }
 
