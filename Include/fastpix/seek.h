@@ -119,9 +119,11 @@
  * packets start at the keyframe the landed frame needs, DECODE_ONLY before
  * it); past the last frame it lands on the last frame, clamped
  * (FPX_CLAMP_TO_SEEKABLE_END, within_requested_tolerance 0), where `ffmpeg
- * -ss` outputs nothing. Files only: an HLS item's at-or-after seek fails
- * with FPX_ERROR_UNSUPPORTED (seek exact, then step one frame forward when
- * the landed frame starts before t).
+ * -ss` outputs nothing. On HLS items too: a target after a segment's last
+ * frame lands on the first frame of the next readable segment (past any
+ * hole, as "Gaps" says). (Open GOP across segments is not handled yet for
+ * any precision: the leading frames of a segment's first I frame that are
+ * carried in the next segment cannot be decoded from the packets given.)
  *
  * `ffmpeg -ss t` reads t on the item timeline, as this library does (0 is
  * the container's start). Tools that print a stream's own pts in seconds
@@ -856,8 +858,8 @@ typedef enum fpx_precision_kind {
      *  landing on the frame grid, as exact); frame_covers_target 1 when the
      *  frame starts exactly at the (clamped) target; tolerance_before 0 and
      *  tolerance_after +infinity, so within_requested_tolerance is landed >=
-     *  requested. The tolerance member is ignored. Files only (HLS:
-     *  FPX_ERROR_UNSUPPORTED in the outcome). Added in 0.4.0. */
+     *  requested. The tolerance member is ignored. Files and HLS items.
+     *  Added in 0.4.0. */
     FPX_PRECISION_AT_OR_AFTER = 3
 } fpx_precision_kind;
 

@@ -91,6 +91,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     public let timeline: Timeline
     public let referenceStream: Int32
     public let hasVideo: Bool
+    /// At-or-after landings: each segment's Lander lands them, and `resolve` crosses to the
+    /// next readable segment when the target is past a segment's last frame.
+    public var landsAtOrAfter: Bool { true }
     private let ticksPerSecond: Rational
 
     /// The playlist window and its live reloads (its own leaf lock, "tm").
@@ -524,7 +527,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         let shift = Rational(pts(ofTicks: 0, a))
         var req = LandingRequest(target: request.target + shift, wantsKeyframe: request.wantsKeyframe,
                                  keyframeWindow: request.keyframeWindow.map { pts(ofTicks: $0.lowerBound, a)...pts(ofTicks: $0.upperBound, a) },
-                                 seekID: request.seekID)
+                                 seekID: request.seekID, atOrAfter: request.atOrAfter)
         // A keyframe window past this segment's last frame: the next segment's first keyframe
         // may be nearer. Open it before resolving here, so that opening it cannot evict this one.
         var nextFirst: Int64?
@@ -533,6 +536,17 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             nextFirst = try framesOrNil(segs[i + 1])?.lowerBound
         }
         let here = try engine(for: seg).resolve(req, shouldStop: shouldStop)
+        // The first frame at or after a target past this segment's last frame is the first
+        // frame of the next readable segment (past any hole); with none, the landing here
+        // stays (the end of the range).
+        if request.atOrAfter, Rational(ticks(ofPTS: here.pts, a)) < request.target,
+           let after = try HLSHoles.landing(covering: i + 1, count: segs.count, hole: { try holeState(segs[$0]) }) {
+            switch after {
+            case .segment(let k): return try landPastHole(segs[k], first: true, reason: .none, request, shouldStop)
+            case .firstFrameAfter(let k, let r): return try landPastHole(segs[k], first: true, reason: r, request, shouldStop)
+            case .lastFrameBefore: break
+            }
+        }
         if let w = request.keyframeWindow, let n = nextFirst,
            SegmentLanding.keyframeAcrossBoundary(target: request.target, window: w, here: ticks(ofPTS: here.pts, a),
                                                  hereIsKeyframe: here.resolution == .keyframe, nextFirstKey: n) == .next {
@@ -548,7 +562,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         return finish(here, seg: seg, anchor: a, seekID: request.seekID)
     }
 
-    /// An exact landing on the first (or last) frame of `seg`, next to a hole.
+    /// An exact landing on the first (or last) frame of `seg`, next to a hole (`reason`), or,
+    /// with no hole (`.none`), the first frame of the segment after an at-or-after target.
     private func landPastHole(_ seg: Segment, first: Bool, reason: HoleReason, _ request: LandingRequest,
                               _ shouldStop: @escaping () -> Bool) throws -> Landing {
         let a = try anchor(for: seg)

@@ -152,6 +152,8 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     public var timeline: Timeline { video.timeline }
     public var referenceStream: Int32 { video.referenceStream }
     public var hasVideo: Bool { video.hasVideo }
+    /// At-or-after landings: those of the playing feed (HLSEngine lands them across segments).
+    public var landsAtOrAfter: Bool { video.landsAtOrAfter }
     public var startTicks: Int64? { video.startTicks }
     public var hlsListing: HLSListing? { video.hlsListing }
     public var holeReport: HoleReport { video.holeReport }

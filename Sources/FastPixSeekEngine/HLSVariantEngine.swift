@@ -114,6 +114,8 @@ public final class HLSVariantEngine: MediaEngine, PacketSource, @unchecked Senda
     public var timeline: Timeline { owner.timeline }
     public var referenceStream: Int32 { owner.referenceStream }
     public var hasVideo: Bool { owner.hasVideo }
+    /// At-or-after landings: those of the playing feed (HLSEngine lands them across segments).
+    public var landsAtOrAfter: Bool { inner.landsAtOrAfter }
     public var startTicks: Int64? { owner.startTicks }
     public var hlsListing: HLSListing? { listing }
     /// Every feed's holes are counted in the owner's report (HLSPlaylistFeed.holeSink).

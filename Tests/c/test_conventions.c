@@ -1,5 +1,6 @@
 /* The conventions of seek.h section 2 through the C API: FPX_PRECISION_AT_OR_AFTER (its
- * constructor, outcome, verdict, clamping, packets, scrub end, HLS refusal), the stream-pts
+ * constructor, outcome, verdict, clamping, packets, scrub end, HLS across segment ends; another
+ * reference stream refused on HLS), the stream-pts
  * conversion with fpx_item_info.start_pts, and fpx_player_config.reference_stream (size
  * rules, invalid choices, the log line saying why). Frame lists come from ffprobe; the
  * comparisons against ffmpeg -ss and PyAV are in Tests/python/test_conventions.py.
@@ -420,23 +421,56 @@ int main(int argc, char **argv) {
         CHECK(system(cmd) == 0);
     }
 
-    SECTION("HLS: at or after is refused (UNSUPPORTED), and so is another reference stream");
+    SECTION("HLS: at or after on every frame, across segment ends (ffprobe's frames of the playlist)");
     snprintf(hlsdir, sizeof hlsdir, "%s", "/tmp/fpx-conv-hls.XXXXXX");
     REQUIRE(mkdtemp(hlsdir) != NULL);
     snprintf(hls, sizeof hls, "%s/v.m3u8", hlsdir);
+    /* B-frames (veryfast, bf 2), a keyframe a second, 1 s segments: 3 segments of 25 frames. */
     snprintf(cmd, sizeof cmd,
-             "ffmpeg -nostdin -v error -f lavfi -i testsrc2=size=64x48:rate=25 -t 2 -c:v libx264 "
-             "-preset ultrafast -g 25 -f hls -hls_time 1 -hls_playlist_type vod '%s' >/dev/null 2>&1", hls);
+             "ffmpeg -nostdin -v error -f lavfi -i testsrc2=size=64x48:rate=25 -t 3 -c:v libx264 "
+             "-preset veryfast -bf 2 -g 25 -f hls -hls_time 1 -hls_playlist_type vod '%s' >/dev/null 2>&1", hls);
     REQUIRE(system(cmd) == 0);
-    p = open_with(hls, 0, &wait_rc);
-    REQUIRE(p != NULL && wait_rc == FPX_OK);
-    CHECK_OK(seek(p, fpx_time_make(1, 2), fpx_precision_at_or_after(), &o));
-    CHECK_EQ(o.finished, 0);
-    CHECK_EQ(o.reason, FPX_FINISH_FAILED);
-    CHECK_EQ(o.error, FPX_ERROR_UNSUPPORTED);
-    CHECK_OK(seek(p, fpx_time_make(1, 2), fpx_precision_exact(), &o));
-    CHECK_EQ(o.finished, 1);
-    fpx_player_destroy(p);
+    {
+        frames fh;
+        size_t k, bad_on = 0, bad_between = 0, bad_before = 0;
+        REQUIRE(probe_frames(&fh, hls, 0) >= 70);
+        p = open_with(hls, 0, &wait_rc);
+        REQUIRE(p != NULL && wait_rc == FPX_OK);
+        info = item_info(p);
+        CHECK_EQ(info.time_base_den, 90000);
+        CHECK_EQ(info.start_pts, fh.pts[0]);
+        for (k = 0; k < fh.n; k++) {
+            int64_t on = fh.pts[k] - info.start_pts; /* item ticks of frame k */
+            /* on frame k: frame k */
+            CHECK_OK(seek(p, fpx_time_make(on, 90000), fpx_precision_at_or_after(), &o));
+            if (!(o.finished == 1 && o.landed_stream_pts == fh.pts[k])) bad_on++;
+            /* one tick before frame k: frame k */
+            if (k > 0) {
+                CHECK_OK(seek(p, fpx_time_make(on - 1, 90000), fpx_precision_at_or_after(), &o));
+                if (!(o.finished == 1 && o.landed_stream_pts == fh.pts[k] && o.accuracy.within_requested_tolerance))
+                    bad_before++;
+            }
+            /* between frame k and k + 1 (the segment ends among them): frame k + 1 */
+            if (k + 1 < fh.n) {
+                int64_t mid = (fh.pts[k] + fh.pts[k + 1]) / 2 - info.start_pts;
+                CHECK_OK(seek(p, fpx_time_make(mid, 90000), fpx_precision_at_or_after(), &o));
+                if (!(o.finished == 1 && o.landed_stream_pts == fh.pts[k + 1] && o.frame_covers_target == 0))
+                    bad_between++;
+            }
+        }
+        NOTE("%zu frames: at or after wrong on %zu (on a frame), %zu (a tick before), %zu (between)", fh.n,
+             bad_on, bad_before, bad_between);
+        CHECK_EQ(bad_on, 0);
+        CHECK_EQ(bad_before, 0);
+        CHECK_EQ(bad_between, 0);
+        /* Exact keeps its meaning there: between frames k and k + 1 it is frame k. */
+        CHECK_OK(seek(p, fpx_time_make((fh.pts[24] + fh.pts[25]) / 2 - info.start_pts, 90000), fpx_precision_exact(), &o));
+        CHECK_EQ(o.landed_stream_pts, fh.pts[24]);
+        fpx_player_destroy(p);
+        free(fh.pts);
+    }
+
+    SECTION("HLS: another reference stream than the automatic one is refused (UNSUPPORTED)");
     p = open_with(hls, 1, &wait_rc); /* the automatic one: accepted */
     REQUIRE(p != NULL);
     CHECK_OK(wait_rc);

@@ -78,8 +78,7 @@ class PrecisionKind(enum.IntEnum):
     #: resolution FPX_LANDING_COVERING_FRAME (a landing on the frame grid, as exact);
     #: frame_covers_target 1 when the frame starts exactly at the (clamped) target;
     #: tolerance_before 0 and tolerance_after +infinity, so within_requested_tolerance is landed
-    #: >= requested. The tolerance member is ignored. Files only (HLS: FPX_ERROR_UNSUPPORTED in
-    #: the outcome). Added in 0.4.0.
+    #: >= requested. The tolerance member is ignored. Files and HLS items. Added in 0.4.0.
     AT_OR_AFTER = 3
 
 
