@@ -345,8 +345,10 @@ public func fpxPlayerItemInfo(_ h: OpaquePointer?, _ info: UnsafeMutablePointer<
         c.seekable = i.seekable ? 1 : 0
         c.format_name = i.formatName
         // The range as the engine published it (no I/O, no engine lock: callback-safe).
-        if let w = try p.readyEngine().liveWindow(), !w.isLive {
-            c.seekable_range_truncated = SeekableRangeCheck.isTruncated(duration: i.duration, seekableEnd: w.end) ? 1 : 0
+        let e = try p.readyEngine()
+        if let w = e.liveWindow(), !w.isLive {
+            c.seekable_range_truncated = SeekableRangeCheck.isTruncated(duration: i.duration, seekableEnd: w.end,
+                                                                        endsAtCut: e.seekableRangeEndsAtCut) ? 1 : 0
         }
         slot.store(c)
     }

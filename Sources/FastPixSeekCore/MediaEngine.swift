@@ -55,6 +55,11 @@ public protocol MediaEngine: AnyObject, Sendable {
     /// engine cannot say yet. Concurrent: callable without the engine lock.
     func liveWindow() -> LiveWindow?
 
+    /// The published seekable range ends before a packet cut short by the end of the
+    /// data (a truncated file: the range ends at the last frame read whole before it).
+    /// False until the range is measured, and for engines that cannot tell. Concurrent.
+    var seekableRangeEndsAtCut: Bool { get }
+
     /// The item time of a wall-clock date (Unix microseconds), when the item
     /// is date-addressable and the date is inside the window.
     func itemTime(forDateMicroseconds us: Int64) -> MediaTime?
@@ -111,6 +116,7 @@ public protocol MediaEngine: AnyObject, Sendable {
 
 public extension MediaEngine {
     func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?) { (false, nil) }
+    var seekableRangeEndsAtCut: Bool { false }
     func resolveFromMemory(_ request: LandingRequest) -> Landing? { nil }
     var holeReport: HoleReport { HoleReport() }
     var landsAtOrAfter: Bool { false }

@@ -11,4 +11,12 @@ public enum SeekableRangeCheck {
         let short = duration.seconds - end.seconds
         return short > 1 && short > duration.seconds / 10
     }
+
+    /// The rule of fpx_item_info.seekable_range_truncated: the range ends well before the
+    /// duration (above), or the engine found the data ending in a packet cut short, the
+    /// range then ending at the last frame read whole (`MediaEngine.seekableRangeEndsAtCut`,
+    /// whatever the duration says).
+    public static func isTruncated(duration: MediaTime, seekableEnd end: MediaTime, endsAtCut: Bool) -> Bool {
+        endsAtCut || isTruncated(duration: duration, seekableEnd: end)
+    }
 }

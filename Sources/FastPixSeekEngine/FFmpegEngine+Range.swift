@@ -17,6 +17,8 @@ extension FFmpegEngine {
                           holdBack: .zero)
     }
 
+    public var seekableRangeEndsAtCut: Bool { Self.publishLock.locked { publishedEndsAtCut } }
+
     public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? { nil }
 
     public func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?) {
@@ -31,8 +33,11 @@ extension FFmpegEngine {
         defer {
             ioGuard.end()
             if lander.rangeKnown {
-                let published = lander.range
-                Self.publishLock.locked { publishedRange = published }
+                let published = lander.range, cut = lander.rangeEndsAtCut
+                Self.publishLock.locked {
+                    publishedRange = published
+                    publishedEndsAtCut = cut
+                }
             }
         }
         return try lander.seekableRange(self)

@@ -12,7 +12,7 @@ import FastPixSeekCore
 /// positioning, packets and their headers, the container's index) and turns the
 /// window's packets into the host's.
 // @unchecked Sendable: its mutable state is used under the player's engine lock only, except
-// `publishedRange` (guarded by `publishLock`) and `ioGuard` (its own monitor), which the
+// `publishedRange` and `publishedEndsAtCut` (guarded by `publishLock`) and `ioGuard` (its own monitor), which the
 // concurrent members (`interrupt()`, `liveWindow`) use; the facts are immutable (`ItemFacts`).
 public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable {
     var ctx: UnsafeMutablePointer<AVFormatContext>?
@@ -160,8 +160,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         let fmtFlags = c.pointee.iformat?.pointee.flags ?? 0
         let byByte = seekableAtOpen && c.pointee.pb != nil
             && (fmtFlags & AVFMT_TS_DISCONT) != 0 && (fmtFlags & AVFMT_NO_BYTE_SEEK) == 0
-        // The file's size: only byte positioning uses it (no I/O: the protocol knows it).
-        let size = byByte ? (c.pointee.pb.map { avio_size($0) } ?? -1) : -1
+        // The file's size, for byte positioning and the policy's test of a packet cut short
+        // by the end of the data (no I/O: the file and http protocols know it).
+        let size = seekableAtOpen ? (c.pointee.pb.map { avio_size($0) } ?? -1) : -1
         lander = Lander(facts: DemuxerFacts(
             referenceStream: ref, ticksPerSecond: ticksPerSecond, settleCount: videoDelay + 1, originTicks: origin,
             durationEndTicks: durationEnd, seekable: seekableAtOpen, positionsByByte: byByte,
@@ -332,7 +333,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         return DemuxedPacket(stream: p.pointee.stream_index, pts: Self.pts(p), dts: Self.dts(p),
                              duration: p.pointee.duration, isKey: Self.isKey(p), isDiscard: Self.isDiscard(p),
                              skipSamples: onRef ? fpx_packet_skip_samples(p) : 0,
-                             pos: p.pointee.pos >= 0 ? p.pointee.pos : nil, size: Int(max(0, p.pointee.size)))
+                             pos: p.pointee.pos >= 0 ? p.pointee.pos : nil, size: Int(max(0, p.pointee.size)),
+                             isCorrupt: (p.pointee.flags & fpx_pkt_flag_corrupt()) != 0)
     }
 
     /// The presentation time a landing sees (the policy's priming rules).
@@ -379,6 +381,8 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// A copy of the range for `liveWindow()`, which runs without the engine lock.
     static let publishLock = Monitor()
     var publishedRange: ClosedRange<Int64>?
+    /// `Lander.rangeEndsAtCut` as of the published range (guarded by `publishLock`).
+    var publishedEndsAtCut = false
 
     public var itemInfo: ItemInfo {
         ItemInfo(streamCount: facts.streamCount, referenceStream: referenceStream, hasVideo: hasVideo,

@@ -40,6 +40,9 @@ public final class Lander<Seam: LandingSeam> {
     /// The seekable range [first frame, last frame] in ticks, once measured.
     public private(set) var range: ClosedRange<Int64>?
     public private(set) var rangeKnown = false
+    /// The measured range ends before a packet cut short by the end of the data (a
+    /// truncated file: `scanLastFrame`), so its end is the last frame read whole.
+    public private(set) var rangeEndsAtCut = false
     /// The container's keyframe index when trusted (see `IndexTrust`).
     public private(set) var keyIndex: KeyframeIndex?
     private var indexRead = false
@@ -466,8 +469,9 @@ public final class Lander<Seam: LandingSeam> {
 
     /// [first frame, last frame], measured once: the smallest landable pts of the
     /// opening packets, and the largest of the tail (positioned near the end,
-    /// read to EOF, backing off when too few packets came). Leaves the reads at
-    /// the start, with no landing.
+    /// read to EOF, backing off when too few packets came) read whole: on a file
+    /// cut short, the last frame before the cut (`scanLastFrame`). Leaves the reads
+    /// at the start, with no landing.
     public func seekableRange(_ s: Seam) throws -> ClosedRange<Int64>? {
         if rangeKnown { return range }
         guard facts.seekable else { rangeKnown = true; range = nil; return nil }
@@ -505,26 +509,36 @@ public final class Lander<Seam: LandingSeam> {
         return minPTS
     }
 
+    /// The largest landable pts of the tail. A file cut short (an interrupted
+    /// download, `head -c`) ends in a packet whose bytes are not all there
+    /// (`DemuxedPacket.isCut`: flagged corrupt, or past the file's size): that
+    /// packet and every reference packet after it in decode order are no frames
+    /// of the range, which ends at the last frame read whole before it, and
+    /// `rangeEndsAtCut` says so. A cut packet followed by a whole reference
+    /// packet is damage inside the data, not its end: the tail counts as before.
+    /// No I/O beyond the tail's reads.
     func scanLastFrame(_ s: Seam) throws -> Int64? {
         let endTicks = facts.durationEndTicks ?? Int64.max / 4
         var backoff = facts.ticksPerSecond
+        rangeEndsAtCut = false
         for _ in 0..<Budget.lastFrameAttempts {
             let target = endTicks &- backoff
             let atStart = target <= facts.originTicks
             if atStart { _ = try move(s, .start) } else if try !move(s, .ticks(target)) { _ = try move(s, .start) }
-            var maxPTS: Int64?
-            var refPackets = 0
+            var tail = TailScan()
             while let e = try read(s) {
                 s.release(e.packet)
-                guard e.header.stream == ref else { continue }
-                refPackets += 1
-                if !e.notLandable, let t = e.presents ?? e.header.dts {
-                    let last = lastFrame(of: e, presenting: t)
-                    maxPTS = max(maxPTS ?? last, last)
-                }
+                let cut = e.header.isCut(fileSize: facts.fileSize)
+                let onRef = e.header.stream == ref
+                var last: Int64?
+                if onRef, !e.notLandable, let t = e.presents ?? e.header.dts { last = lastFrame(of: e, presenting: t) }
+                tail.add(onRef: onRef, cut: cut, lastFrame: last)
             }
-            if let m = maxPTS, refPackets > 2 * facts.settleCount + 2 || atStart { return m }
-            if atStart { return maxPTS }
+            let (m, whole) = tail.result
+            if m != nil && whole > 2 * facts.settleCount + 2 || atStart {
+                rangeEndsAtCut = tail.endsAtCut && m != nil
+                return m
+            }
             backoff = backoff > Int64.max / 4 ? backoff : backoff * 2
         }
         return nil

@@ -54,10 +54,23 @@ public struct DemuxedPacket: Hashable, Sendable {
     public var pos: Int64?
     /// Payload bytes.
     public var size: Int
+    /// Flagged corrupt by the demuxer (FFmpeg's AV_PKT_FLAG_CORRUPT: among others, a
+    /// packet libavformat read short because the data ended).
+    public var isCorrupt: Bool
     public init(stream: Int32, pts: Int64?, dts: Int64?, duration: Int64 = 0, isKey: Bool, isDiscard: Bool = false,
-                skipSamples: Int64 = 0, pos: Int64? = nil, size: Int = 0) {
+                skipSamples: Int64 = 0, pos: Int64? = nil, size: Int = 0, isCorrupt: Bool = false) {
         self.stream = stream; self.pts = pts; self.dts = dts; self.duration = duration; self.isKey = isKey
         self.isDiscard = isDiscard; self.skipSamples = skipSamples; self.pos = pos; self.size = size
+        self.isCorrupt = isCorrupt
+    }
+
+    /// The packet's bytes are not all in the data: flagged corrupt, or its byte range
+    /// ends past `fileSize` (the size of the data, when known). The policy's test of a
+    /// file cut short (`Lander.scanLastFrame`).
+    public func isCut(fileSize: Int64?) -> Bool {
+        if isCorrupt { return true }
+        guard let total = fileSize, let p = pos, p >= 0 else { return false }
+        return p > total &- Int64(size)
     }
 }
 
@@ -107,7 +120,8 @@ public struct DemuxerFacts: Hashable, Sendable {
     public var seeksByPTS: Bool
     /// Each positioning costs a round trip (a remote input).
     public var costlySeeks: Bool
-    /// The file's size in bytes, when known.
+    /// The file's size in bytes, when the protocol knows it without I/O (a local file, an
+    /// HTTP Content-Length). Byte positioning and the test of a cut packet use it.
     public var fileSize: Int64?
     /// Cap on the packet window's payload bytes.
     public var maxWindowBytes: Int
