@@ -9,8 +9,9 @@
   range ends at its last complete frame (ffprobe's packet positions say which packets the
   cut left whole; the frame has the full file's pixels) and says it was truncated; times
   past it raise the typed error (never PyAV's raw ``EOFError``), ``clamp=True`` answers with
-  that last complete frame. A cut the library does not flag (less than 1 s short) is found
-  while decoding and reported the same way.
+  that last complete frame. A cut inside the last packet (less than 1 s short) is flagged
+  by the library too (the packet libavformat read short); a cut it cannot see (a TS's last
+  PES) is found while decoding and reported the same way.
 """
 from __future__ import annotations
 
@@ -129,11 +130,12 @@ def test_truncated_mp4(full_mp4, library, tmp_path):
         p.wait_item(timeout=20)
         assert p.item_info().seekable_range_truncated
         rng = p.frame_range()
-        assert rng.truncated and rng.seekable_end >= rng.end
+        # The library's own range ends at the last complete frame too (test_truncated_range.py).
+        assert rng.truncated and rng.seekable_end == rng.end
         last = p.frame_at(rng.end)
         assert last.pts == want and framecheck.frame_md5(last.frame) == md5[want]
         assert last.time == rng.end
-        for t in (rng.until, rng.seekable_end, rng.seekable_end + 1, Fraction(9)):
+        for t in (rng.until, rng.seekable_end + 1, Fraction(9)):
             assert t is not None
             with pytest.raises(FrameOutOfRangeError) as ei:
                 p.frame_at(t)
@@ -178,10 +180,11 @@ def test_truncated_ts(full_mp4, library, tmp_path, frac):
             assert framecheck.frame_md5(r.frame) == md5[r.pts]
 
 
-def test_unflagged_cut_in_the_last_frame(full_mp4, library, tmp_path):
-    """Cut inside the last packet (a few hundred bytes short: the library does not flag it):
-    the landing on the last frame cannot be decoded; frame_at says IndexError, truncated, at
-    the last complete frame, never EOFError or a raw PyAV error."""
+def test_cut_in_the_last_frame(full_mp4, library, tmp_path):
+    """Cut inside the last packet (a few hundred bytes short, too little for the duration
+    rule): the library finds the packet libavformat read short, flags the item truncated and
+    ends its range at the last complete frame; frame_at past it says IndexError, truncated,
+    never EOFError or a raw PyAV error; clamp=True gives that last complete frame."""
     from fastpix_seek import Player
     from fastpix_seek.frames import FrameOutOfRangeError
     pk = _packets(full_mp4)
@@ -192,16 +195,15 @@ def test_unflagged_cut_in_the_last_frame(full_mp4, library, tmp_path):
     md5 = framecheck.md5_by_pts(str(full_mp4))
     with Player(cut) as p:
         p.wait_item(timeout=20)
-        assert not p.item_info().seekable_range_truncated
+        assert p.item_info().seekable_range_truncated
         _, end = p.seekable_range()
-        try:
-            r = p.frame_at(end)
-        except FrameOutOfRangeError as e:
-            assert e.truncated and e.outcome is not None and isinstance(e, IndexError)
-            assert p.frame_range().truncated and p.frame_range().end < end
-            r = p.frame_at(end, clamp=True)
-        else:
-            # The landed frame was complete: then it must be ffmpeg's.
-            assert r.pts != last["pts"]
-        assert r.pts == want and framecheck.frame_md5(r.frame) == md5[want]
-        assert p.frame_range().end == r.time
+        r = p.frame_at(end)
+        assert r.pts == want != last["pts"] and framecheck.frame_md5(r.frame) == md5[want]
+        rng = p.frame_range()
+        assert rng.truncated and rng.end == r.time == end
+        for t in (rng.until, end + 1):
+            with pytest.raises(FrameOutOfRangeError) as ei:
+                p.frame_at(t)
+            assert ei.value.truncated and isinstance(ei.value, IndexError)
+            c = p.frame_at(t, clamp=True)
+            assert c.pts == want and framecheck.frame_md5(c.frame) == md5[want]
