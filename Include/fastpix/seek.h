@@ -140,7 +140,9 @@
  * the landed frame in both clocks (landed_media_time, landed_stream_pts).
  *
  * The seekable range of a file is [first frame, last frame] on the item
- * timeline. Seeks outside it are clamped (see fpx_clamp_kind).
+ * timeline. Seeks outside it are clamped (see fpx_clamp_kind). On a file cut
+ * short (an interrupted download, a partial copy) the last frame is the last
+ * one read whole: see fpx_item_info.seekable_range_truncated.
  *
  * =========================================================================
  * 3. Threading
@@ -1063,12 +1065,22 @@ typedef struct fpx_item_info {
     int32_t time_base_den;
     int seekable;            /**< the container can seek */
     const char *format_name; /**< static; valid for the life of the process */
-    /** 1 when the seekable range ends well before the container's duration
-     *  (more than 1 s and more than 10 % of the duration short): a truncated
-     *  or damaged file whose header still announces the whole duration; the
-     *  frames past the range are missing and seeks there are clamped to its
-     *  end. 0 otherwise, and when the duration or the range is unknown (HLS,
-     *  live). Added in 0.4.0. */
+    /** 1 when the file is truncated or damaged: its header still announces
+     *  frames its data does not hold, the frames past the range are missing,
+     *  and seeks there (exact ones included) are clamped to the range's end.
+     *  Either rule sets it:
+     *  - the data ends inside a packet (libavformat read it short and flagged
+     *    it AV_PKT_FLAG_CORRUPT, or its bytes lie past the end of the file):
+     *    the seekable range then ends at the last frame whose packet was read
+     *    whole, before that packet in decode order (not on the frame whose
+     *    data is cut). Found while the range is measured, with no extra I/O.
+     *    libavformat's MP4/MOV demuxer reports such a packet; its Matroska
+     *    demuxer drops a cut block without a trace (the range still ends at
+     *    the last whole frame, and only the rule below flags the file), and
+     *    its MPEG-TS demuxer returns a cut last PES unflagged;
+     *  - the seekable range ends well before the container's duration (more
+     *    than 1 s and more than 10 % of the duration short).
+     *  0 otherwise, and when neither can be told (HLS, live). Added in 0.4.0. */
     int seekable_range_truncated;
 } fpx_item_info;
 
@@ -1570,7 +1582,9 @@ FPX_API int fpx_player_stream_info(fpx_player *player, int stream_index,
 /**
  * The seekable range on the item timeline: [first frame, last frame]. The
  * player measures it while opening (it demuxes the first packets and the
- * last GOP), so this does no I/O for a READY file item. Blocking only for
+ * last GOP), so this does no I/O for a READY file item. On a file cut short
+ * the last frame is the last one read whole (see
+ * fpx_item_info.seekable_range_truncated). Blocking only for
  * items whose range must be read from the network. Callback-safe: no.
  */
 FPX_API int fpx_player_seekable_range(fpx_player *player, fpx_time *start, fpx_time *end);
