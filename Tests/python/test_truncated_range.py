@@ -1,8 +1,8 @@
 """The library's own seekable range on a file cut short (issue 29.6, library part), through
 the C ABI (the ctypes Player: fpx_player_seekable_range, fpx_item_info, fpx_player_seek_wait).
 
-An MP4 (index up front) and an MKV of the same H.264 (B-frames) + AAC, cut with ``head -c``
-at several points, one of them inside the last video packet:
+An MP4 (index up front), a fragmented MP4 and an MKV of the same H.264 (B-frames) + AAC, cut
+with ``head -c`` at several points, one of them inside the last video packet:
 
 * the seekable range ends at the last *complete* frame: the largest pts of the video packets
   read, in decode order, before the first one the cut left incomplete. Ground truth from
@@ -10,8 +10,8 @@ at several points, one of them inside the last video packet:
   file's size, and ffprobe's packets of the cut file (a packet libavformat read short or
   dropped is not complete); ffmpeg's decode of the cut file gives that frame the whole
   file's pixels (framemd5);
-* ``seekable_range_truncated`` is 1 for every MP4 cut (libavformat flags the packet it read
-  short AV_PKT_FLAG_CORRUPT), and for the MKV cuts far enough from the end for the duration
+* ``seekable_range_truncated`` is 1 for every MP4 and fragmented MP4 cut (libavformat flags
+  the packet it read short AV_PKT_FLAG_CORRUPT), and for the MKV cuts far enough from the end for the duration
   rule (libavformat's Matroska demuxer drops a cut block without a trace, so a cut near the
   end of an MKV is not flagged: only its range end is checked there);
 * an exact seek past the new end, up to the container's duration, clamps to it
@@ -62,7 +62,11 @@ def sources(tmp_path_factory) -> Dict[str, Path]:
     mkv = d / "full.mkv"
     subprocess.run(["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-i",
                     str(mp4), "-map", "0", "-c", "copy", str(mkv)], check=True, timeout=60)
-    return {"mp4": mp4, "mkv": mkv}
+    fmp4 = d / "frag.mp4"
+    subprocess.run(["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-i",
+                    str(mp4), "-map", "0", "-c", "copy", "-movflags",
+                    "frag_keyframe+empty_moov+default_base_moof", str(fmp4)], check=True, timeout=60)
+    return {"mp4": mp4, "mkv": mkv, "fmp4": fmp4}
 
 
 def _last_complete(full: Path, cut: Path) -> int:
@@ -84,11 +88,12 @@ def _last_complete(full: Path, cut: Path) -> int:
 def _cut_points(full: Path) -> Dict[str, int]:
     size = full.stat().st_size
     last = max(_packets(full), key=lambda q: q["pos"])  # the video packet nearest the end
-    return {"30%": size * 30 // 100, "60%": size * 60 // 100, "95%": size * 95 // 100,
+    return {"30%": size * 30 // 100, "45%": size * 45 // 100, "60%": size * 60 // 100,
+            "80%": size * 80 // 100, "95%": size * 95 // 100,
             "in-last-video-packet": last["pos"] + last["size"] // 2}
 
 
-@pytest.mark.parametrize("kind", ["mp4", "mkv"])
+@pytest.mark.parametrize("kind", ["mp4", "fmp4", "mkv"])
 def test_untouched_file_not_truncated(sources, library, kind):
     from fastpix_seek import Player, SeekPrecision
     full = sources[kind]
@@ -101,13 +106,13 @@ def test_untouched_file_not_truncated(sources, library, kind):
         assert out.landed_stream_pts == last
 
 
-@pytest.mark.parametrize("kind", ["mp4", "mkv"])
-@pytest.mark.parametrize("point", ["30%", "60%", "95%", "in-last-video-packet"])
+@pytest.mark.parametrize("kind", ["mp4", "fmp4", "mkv"])
+@pytest.mark.parametrize("point", ["30%", "45%", "60%", "80%", "95%", "in-last-video-packet"])
 def test_cut_range_ends_at_last_complete_frame(sources, library, tmp_path, kind, point):
     from fastpix_seek import ClampKind, Player, SeekPrecision
     full = sources[kind]
     at = _cut_points(full)[point]
-    cut = tmp_path / f"cut.{kind}"
+    cut = tmp_path / f"cut{full.suffix}"
     cut.write_bytes(full.read_bytes()[:at])
     want = _last_complete(full, cut)
     whole_md5 = framecheck.md5_by_pts(str(full))
@@ -124,7 +129,7 @@ def test_cut_range_ends_at_last_complete_frame(sources, library, tmp_path, kind,
         out = p.seek_wait(end, SeekPrecision.exact())
         assert out.finished and out.landed_stream_pts == want, (point, returned)
         assert out.landed_time == end
-        if kind == "mp4" or point in ("30%", "60%"):
+        if kind != "mkv" or point in ("30%", "45%", "60%", "80%"):
             assert info.seekable_range_truncated
         # Exact seeks past the new end, up to the duration: clamped to it, landing on it.
         for t in (end + Fraction(1, 100), (end + duration) / 2, duration):
