@@ -515,7 +515,10 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin):
             why = self._local_path_problem()
             if why is not None:
                 e = type(e)(e.code, e.message, e.function, why)
-        e = self._reference_refusal(e)
+        refused = self._reference_refusal(e)
+        if refused is not e:
+            refused.url = os.fsdecode(raw)  # the cause is known: no table of causes
+            return refused
         try:
             av_error = self.item_status().av_error
         except _errors.FastPixSeekError:
