@@ -17,7 +17,7 @@ tool it names, through the binding:
 * an HLS item refuses ``which="at_or_after"`` with UnsupportedError.
 
 Run: make && FPX_FIXTURES=/work/fixtures python3 -m pytest -q Tests/python/test_conventions_python.py
-(also run with Debian's /usr/bin/python3 and python3-av 10 by tools/test-all.sh).
+(passes with Debian's /usr/bin/python3 and python3-av 10 too: PATH=/usr/bin:/bin /usr/bin/python3 -m pytest ...).
 """
 from __future__ import annotations
 
