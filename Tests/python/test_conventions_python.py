@@ -269,6 +269,13 @@ def check_stream_floats(path: Path, stream: int, **player: Any) -> None:
                 assert r.stream_time == r.pts * r.outcome.stream_time_base
         got = p.frames_at([t for _, t in pyav_times], which="at_or_after", timeline="stream")
         assert [r.pts for r in got] == pts, "PyAV frame.time floats"
+        # numpy arrays of them, through the bounded iterators too
+        import numpy as np
+        arr = np.array(floats, dtype=np.float64)
+        it = p.iter_frames_at(arr[::-1], which="at_or_after", timeline="stream", window=50)
+        assert [r.pts for r in it] == pts[::-1]
+        ordered = p.iter_frames_in_time_order(arr, timeline="stream")
+        assert [(i, r.pts) for i, r in ordered] == list(enumerate(pts))
 
 
 @pytest.mark.parametrize("name", CONVENTION_FIXTURES)
@@ -513,3 +520,45 @@ def test_hls_refuses_at_or_after(hls_vod, library):
                 in str(ej.value)), ej.value
     finally:
         p.close()
+
+
+# ---------------------------------------------------------------------------------------------
+# the READMEs' examples of the conventions, as written
+# ---------------------------------------------------------------------------------------------
+
+def readme_block(path: Path) -> str:
+    """The python block of ``path`` that shows which="at_or_after", dedented."""
+    import textwrap
+    text = path.read_text()
+    for block in text.split("```python")[1:]:
+        code = block.split("```")[0]
+        if 'which="at_or_after"' in code:
+            return textwrap.dedent(code.rstrip().lstrip("\n")) + "\n"
+    raise AssertionError(f"no conventions example in {path}")
+
+
+@pytest.mark.parametrize("readme,movie,source", [
+    ("README.md", "movie.mp4", "mp4_bframes.mp4"),
+    ("Bindings/python/README.md", "movie.mkv", None)])
+def test_readme_conventions_examples_run(readme, movie, source, fixtures_dir, two_videos,
+                                         library, tmp_path, monkeypatch):
+    """Run as written, on a file of that name: the fixture (README.md), the two-video MKV
+    (Bindings/python/README.md asks for stream 2). Each ``which="at_or_after"`` answer is
+    ffprobe's first frame at or after its time."""
+    if source is None and two_videos.suffix != ".mkv":
+        pytest.skip("the example names an MKV")
+    media = fixtures_dir / source if source else two_videos
+    (tmp_path / movie).symlink_to(media)
+    monkeypatch.chdir(tmp_path)
+    scope: Dict[str, Any] = {}
+    exec("from fastpix_seek import Player\n" + readme_block(REPO / readme), scope)
+    f = scope["f"]
+    stream = f.outcome.stream_index
+    pts = [q for q, _ in probe_pts_times(media, stream)]
+    tb = f.outcome.stream_time_base
+    origin = Fraction(f.pts * tb) - f.time
+    assert f.pts == first_at_or_after(pts, (Fraction(5, 2) + origin) / tb)
+    g = scope["g"]
+    assert g.pts == first_at_or_after(pts, round(Fraction(0.033367) / tb))
+    if source is None:
+        assert stream == 2
