@@ -471,6 +471,35 @@ def test_reference_stream_refusals_are_typed_and_say_why(two_videos, library):
     assert issubclass(StreamIndexError, FastPixSeekError)
 
 
+def test_reference_stream_refuses_an_attached_picture(tmp_path, library):
+    """A cover picture is a video stream to ffprobe (disposition attached_pic), not one to
+    seek on: the open fails, saying so; the movie's own stream opens."""
+    from fastpix_seek import InvalidArgumentError, Player
+    cover, movie = tmp_path / "cover.png", tmp_path / "cover.mp4"
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                    "color=red:size=64x64", "-frames:v", "1", str(cover)], check=True, timeout=60)
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-f", "lavfi", "-i",
+                    "testsrc2=size=160x120:rate=25", "-i", str(cover), "-t", "1", "-map", "0:v",
+                    "-map", "1", "-c:v:0", "libx264", "-preset", "ultrafast", "-c:v:1", "png",
+                    "-disposition:v:1", "attached_pic", str(movie)], check=True, timeout=60)
+    streams = gtm.probe(str(movie))["streams"]
+    assert [(s["codec_type"], s["disposition"]["attached_pic"]) for s in streams] == \
+        [("video", 0), ("video", 1)]
+    p = Player(movie, reference_stream=1)
+    try:
+        with pytest.raises(InvalidArgumentError, match="reference_stream=1: stream 1 is an "
+                                                       "attached picture"):
+            p.wait_item(timeout=20)
+    finally:
+        p.close()
+    with open_player(movie, reference_stream=0) as q:
+        assert q.item_info().reference_stream == 0
+        gt = gtm.load(str(movie))
+        assert gt.stream.index == 0
+        want = first_at_or_after(gt.pts_list(), gt.to_ticks(Fraction(1, 2)))
+        assert q.frame_at(Fraction(1, 2), which="at_or_after").pts == want
+
+
 def test_reference_stream_refusal_without_the_log(two_videos, library):
     """With the library's log off the error still names the choice and the causes that fit."""
     from fastpix_seek import FPX_LOG_INFO, FPX_LOG_QUIET, InvalidArgumentError, Player, set_log_level
