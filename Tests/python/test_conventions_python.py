@@ -14,7 +14,8 @@ tool it names, through the binding:
 * ``Player(reference_stream=i)`` on a file with two video streams (made with ffmpeg -map):
   every answer is a frame of stream i (ffprobe's grid of that stream, ffmpeg's pixels of that
   stream), and refused choices raise typed errors naming the stream and why;
-* an HLS item refuses ``which="at_or_after"`` with UnsupportedError.
+* on an HLS item, ``which="at_or_after"`` gives ffprobe's first frame at or after t of the
+  playlist, across segment ends; another reference stream is refused with UnsupportedError.
 
 Run: make && FPX_FIXTURES=/work/fixtures python3 -m pytest -q Tests/python/test_conventions_python.py
 (passes with Debian's /usr/bin/python3 and python3-av 10 too: PATH=/usr/bin:/bin /usr/bin/python3 -m pytest ...).
@@ -517,7 +518,7 @@ def test_reference_stream_refusal_without_the_log(two_videos, library):
 
 
 # ---------------------------------------------------------------------------------------------
-# HLS: at or after is refused, typed
+# HLS: at or after across segment ends; another reference stream refused, typed
 # ---------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
@@ -532,14 +533,33 @@ def hls_vod(tmp_path_factory) -> Path:
     return d / "v.m3u8"
 
 
-def test_hls_refuses_at_or_after(hls_vod, library):
+def test_hls_at_or_after_across_segments(hls_vod, library):
+    """Every frame's midpoint to the next (the segment ends among them) gives the next frame,
+    by ffprobe's frames of the playlist (stream pts, as FrameAt.pts)."""
+    from fastpix_seek import Player
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                          "frame=pts", "-of", "csv=p=0", str(hls_vod)],
+                         capture_output=True, text=True, check=True, timeout=60).stdout
+    pts = sorted({int(x.split(",")[0]) for x in out.split() if x.split(",")[0] not in ("", "N/A")})
+    assert len(pts) >= 80
+    with open_player(hls_vod) as p:
+        info = p.item_info()
+        ref = info.reference_stream
+        tb = info.time_base
+        start = int(info.start_pts)
+        assert p.frame_at(1).pts is not None  # on screen: fine
+        for k in range(len(pts) - 1):
+            mid = Fraction(pts[k] + pts[k + 1], 2)
+            got = p.frame_at((mid - start) * tb, which="at_or_after")
+            assert got.pts == pts[k + 1], (k, got.pts, pts[k + 1])
+            on = p.frame_at((pts[k] - start) * tb, which="on_screen")
+            assert on.pts == pts[k], (k, on.pts, pts[k])
+
+
+def test_hls_refuses_another_reference_stream(hls_vod, library):
     from fastpix_seek import Player, UnsupportedError
     with open_player(hls_vod) as p:
         ref = p.item_info().reference_stream
-        assert p.frame_at(1).pts is not None  # on screen: fine
-        with pytest.raises(UnsupportedError) as ei:
-            p.frame_at(1, which="at_or_after")
-        assert "which='at_or_after'" in str(ei.value) and ei.value.url == str(hls_vod)
     other = 1 - ref
     p = Player(hls_vod, reference_stream=other)
     try:

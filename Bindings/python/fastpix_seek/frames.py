@@ -101,7 +101,7 @@ reference stream's time base, so ffprobe's ``pts_time`` (printed to the microsec
 PyAV's ``frame.time`` land on their frame (:meth:`ItemInfo.item_time
 <fastpix_seek.ItemInfo.item_time>`). With ``which="at_or_after"`` the range ends at the last
 frame's time (after it no frame starts: :class:`FrameOutOfRangeError` unless ``clamp=True``);
-an HLS item refuses it (:class:`~fastpix_seek.errors.UnsupportedError`).
+on an HLS item too (a time after a segment's last frame gives the next segment's first).
 
 PyAV is optional: this module imports ``av`` only when a decoder is first needed and raises
 ImportError with an explanation when it is missing. The ``frames`` extra
@@ -584,17 +584,6 @@ class FrameReader:
         if not outcome.finished or outcome.landed_stream_pts is None:
             # Nothing landed; whatever the seek did to the packet stream, the next packet
             # after a landed seek is a DISCONTINUITY, so the decoder needs no flush here.
-            refused = outcome.exception
-            if isinstance(refused, _errors.UnsupportedError) and _is_at_or_after(precision):
-                # seek.h: an HLS item refuses at-or-after seeks (a typed answer, not a
-                # decode failure): seek exact and step one frame when it starts before t.
-                refused.detail = ("which='at_or_after' (SeekPrecision.at_or_after()) is for "
-                                  "files: this item (HLS) refuses it; use the default "
-                                  "which='on_screen' and step one frame forward when the "
-                                  "frame starts before t")
-                refused.url = _url(player)
-                refused.args = (refused._text(),)
-                raise refused
             raise FrameNotDecodedError(f"the seek to {_s(target)} did not land "
                                        f"({outcome.reason.name})", outcome, _url(player))
         want = int(outcome.landed_stream_pts)
