@@ -286,8 +286,8 @@ class SeekPrecision:
         starts exactly at the target both are that frame. Its outcome is within tolerance
         when ``landed >= requested`` (``tolerance_before`` 0, ``tolerance_after`` infinite,
         which reads None here); past the last frame it lands on the last frame, clamped and
-        not within tolerance. Files only: an HLS item's seek fails with
-        :class:`~fastpix_seek.errors.UnsupportedError` (in ``outcome.exception``)."""
+        not within tolerance. Files and HLS items (a target after a segment's last frame
+        lands on the next segment's first)."""
         return cls._from_c(_lib.lib.fpx_precision_at_or_after())
 
     @property
