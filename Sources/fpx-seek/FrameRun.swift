@@ -114,7 +114,8 @@ struct FrameVisit {
 /// returns). `accept` may decline a landing before anything is decoded (its reason). Returns
 /// the visits in the order given.
 func visitFrames(_ player: Player, _ decoder: FrameDecoder, _ times: [(text: String, time: MediaTime)],
-                 precision: (MediaTime) -> SeekPrecision, keyframeOnly: Bool = false,
+                 precision: (MediaTime) -> SeekPrecision, convention: FrameConvention = .onScreen,
+                 keyframeOnly: Bool = false,
                  accept: (SeekOutcome) -> String? = { _ in nil },
                  each: (inout FrameVisit) -> Void) -> [FrameVisit] {
     try? player.setupSeekManager()
@@ -129,7 +130,7 @@ func visitFrames(_ player: Player, _ decoder: FrameDecoder, _ times: [(text: Str
         let before = decoder.decoded, fedBefore = decoder.fed
         if decoder.maxOut != Int64.min && !decoder.drained { try? player.reportDecoded(pts: decoder.maxOut) }
         do {
-            let o = try seekAndWait(player, times[i].time, precision(times[i].time))
+            let o = try seekAndWait(player, times[i].time, precision(times[i].time), convention)
             visits[i].outcome = o
             if !o.finished || o.landedStreamPTS == nil {
                 visits[i].error = "the seek did not land (\(finishReasonName(o.reason))"
