@@ -313,9 +313,15 @@ func openPlayer(_ url: String, timeoutMS: UInt64, options o: Options? = nil,
         }
         fail("cannot open \(url): \(e.message) (\(e.name))", code: Exit.failure)
     }
-    if o?.streamTimeline == true && (engine.hlsListing != nil || engine.itemInfo.startPTS != nil
-                                     || engine.itemInfo.formatName.map({ String(cString: $0) == "hls" }) == true) {
+    let hls = engine.hlsListing != nil || engine.itemInfo.startPTS != nil
+        || engine.itemInfo.formatName.map({ String(cString: $0) == "hls" }) == true
+    if o?.streamTimeline == true && hls {
         fail("--timeline stream is for files; an HLS item's times are on its item timeline", code: Exit.usage)
+    }
+    if o?.convention == .atOrAfter && hls {
+        // The library refuses it (FPX_ERROR_UNSUPPORTED, seek.h "Conventions"): say so up front.
+        fail("--precision at_or_after is for files; on an HLS item seek exact, then step one frame forward "
+             + "when the landed frame starts before TIME (step --from TIME)", code: Exit.usage)
     }
     return (player, engine)
 }
