@@ -380,3 +380,51 @@ def test_reference_stream_that_is_not_video_is_exit_2(two_videos, tmp_path, choi
     assert r.stderr.startswith(f"fpx-seek: --reference-stream {choice}: {why}"), r.stderr
     assert r.stderr.count("\n") == 1 and "fpx_player_config" not in r.stderr
     assert r.stdout == "" and not (tmp_path / "x.png").exists()
+
+
+def test_reference_stream_in_sprite_and_report(two_videos, tmp_path):
+    """sprite's tiles are stream 2's pictures (ffmpeg's decode of -map 0:2, by pixels) at its
+    keyframes; report counts stream 2's frames and keyframes (ffprobe's)."""
+    frames2 = gtm.frames(str(two_videos), 2)
+    pts = [f.pts for f in frames2]
+    keys = {f.pts for f in frames2 if f.key}
+    out = tmp_path / "sprite"
+    r = run("sprite", two_videos, "-o", out, "--format", "png", "--reference-stream", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    summary = conforms(json.loads(r.stdout), "sprite")
+    sheet = json.loads((out / "spritesheet.json").read_text())
+    w, h = sheet["tile_width"], sheet["tile_height"]
+    raw = subprocess.check_output(["ffmpeg", "-nostdin", "-v", "error", "-i", str(two_videos), "-map", "0:2", "-vf",
+                                   f"scale={w}:{h}:flags=bicubic", "-fps_mode", "passthrough", "-f", "rawvideo",
+                                   "-pix_fmt", "rgb24", "-"])
+    decoded = np.frombuffer(raw, np.uint8).reshape(-1, h, w, 3)
+    assert len(decoded) == len(pts)
+    image = sc.image(out / summary["images"][0])
+    assert summary["tile_list"]
+    for tile, detail in zip(sheet["tiles"], summary["tile_list"]):
+        assert detail["stream_pts"] in keys, detail
+        n = pts.index(detail["stream_pts"])
+        best, d = sc.nearest(decoded, sc.cell(image, tile["x"], tile["y"], w, h), n)
+        assert best == n and d < 2.0, (tile, n, best, d)
+    rep = json.loads(run("report", two_videos, "--reference-stream", "2", "--targets", "10", "--json").stdout)
+    assert rep["frames"] == len(pts) and rep["keyframes"] == len(keys)
+    rep1 = json.loads(run("report", two_videos, "--targets", "10", "--json").stdout)
+    assert rep1["frames"] == len(gtm.frames(str(two_videos), 1)) != len(pts)
+
+
+def test_scrub_in_stream_seconds(early_audio, tmp_path):
+    gt = gtm.load(str(early_audio))
+    tb = gt.time_base
+    frames = pts_times(early_audio, gt.stream.index)
+    pts = [p for p, _ in frames]
+    samples = tmp_path / "g.txt"
+    samples.write_text("".join(f"{frames[i][1]}\n" for i in (10, 20, 30)))
+    r = run("scrub", early_audio, samples, "--timeline", "stream", "--precision", "exact", "--json")
+    assert r.returncode == 0, r.stderr
+    j = conforms(json.loads(r.stdout), "scrub")
+    o = j["outcome"]
+    assert o["timeline"] == "stream" and frac(o["requested_stream_time"]) == Fraction(frames[30][1])
+    assert o["landed_stream_pts"] == pts[30] and frac(o["landed_stream_time"]) == pts[30] * tb
+    # the positions the listeners saw, printed in stream seconds too
+    assert j["positions"] and all(frac(p["time"]) in {Fraction(frames[i][1]) for i in (10, 20, 30)}
+                                  for p in j["positions"])
