@@ -214,3 +214,22 @@ def test_a_time_that_fails_does_not_lose_the_others(site, tmp_path):
         n = round(float(tt) * 30)
         best, dist = sc.nearest(frames, picture, n)
         assert best == n and dist < 2.0, (tt, best, dist)
+
+
+def test_conventions_are_for_files(site, tmp_path):
+    """--timeline stream, --precision at_or_after and another --reference-stream are file
+    options (seek.h: an HLS item keeps its automatic reference stream and refuses at-or-after
+    seeks; its times stay on the item timeline): each is a clear line and exit status 2."""
+    d, base, _ = site
+    url = f"{base}/master.m3u8"
+    r = cli("seek", url, "1", "--timeline", "stream")
+    assert r.returncode == 2 and "--timeline stream is for files" in r.stderr, r.stderr
+    r = cli("seek", url, "1", "--reference-stream", "1")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("fpx-seek: --reference-stream 1: stream index 1 was chosen, but an HLS item"), r.stderr
+    for cmd in (["seek", url, "1"], ["frame", url, "1", "-o", tmp_path / "x.png"], ["step", url, "--from", "1"]):
+        r = cli(*cmd, "--precision", "at_or_after")
+        assert r.returncode == 2 and "--precision at_or_after is for files" in r.stderr, (cmd, r.stderr)
+        assert not (tmp_path / "x.png").exists()
+    r = cli("seek", url, "1", "--reference-stream", "0", "--precision", "exact", "--json")  # the automatic one
+    assert r.returncode == 0 and json.loads(r.stdout)["stream_index"] == 0, r.stderr
