@@ -318,11 +318,6 @@ func openPlayer(_ url: String, timeoutMS: UInt64, options o: Options? = nil,
     if o?.streamTimeline == true && hls {
         fail("--timeline stream is for files; an HLS item's times are on its item timeline", code: Exit.usage)
     }
-    if o?.convention == .atOrAfter && hls {
-        // The library refuses it (FPX_ERROR_UNSUPPORTED, seek.h "Conventions"): say so up front.
-        fail("--precision at_or_after is for files; on an HLS item seek exact, then step one frame forward "
-             + "when the landed frame starts before TIME (step --from TIME)", code: Exit.usage)
-    }
     return (player, engine)
 }
 
