@@ -136,3 +136,40 @@ def test_a_second_landing_on_the_last_frames(fixtures_dir, tmp_path, name):
         want = n - 3 if k == 0 else n - 2 if k < 4 else n - 1
         best, d = sc.nearest(frames, sc.cell(sheet, 4 + k * 84, 4, 80, h), want)
         assert best == want and d < 2.0, (k, best, d)
+
+
+def _encoders() -> str:
+    return subprocess.run(["ffmpeg", "-hide_banner", "-encoders"], capture_output=True, text=True).stdout
+
+
+@pytest.mark.parametrize("codec", ["libaom-av1", "libx265"])
+def test_every_codec_the_decoder_has(codec, tmp_path):
+    """fpx-seek frame on AV1 (FFmpeg's native `av1` decoder needs hardware: the tool must pick
+    the software one, as ffmpeg does) and on HEVC with B-frames, made with Debian's ffmpeg:
+    every cell is ffmpeg's picture of the frame covering its time, the last frames included."""
+    if codec not in _encoders():
+        pytest.fail(f"Debian's ffmpeg has no {codec} encoder here")  # a missing encoder is a broken setup
+    path = tmp_path / ("av1.mp4" if codec == "libaom-av1" else "hevc.mkv")
+    extra = (["-cpu-used", "8", "-g", "25"] if codec == "libaom-av1"
+             else ["-preset", "ultrafast", "-x265-params", "bframes=3:keyint=25:log-level=none"])
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x96:rate=25", "-t", "3",
+                    "-c:v", codec, *extra, "-pix_fmt", "yuv420p", str(path)], check=True, timeout=300)
+    gt = gtm.load(str(path))
+    pts = gt.pts_list()
+    last = gt.to_item(pts[-1])
+    times = [Fraction(1, 3), Fraction(13, 10), Fraction(5, 2), last, last - Fraction(1, 25)]
+    png = tmp_path / "sheet.png"
+    r = subprocess.run([str(CLI), "frame", str(path), *[f"{t.numerator}/{t.denominator}" for t in times],
+                        "-o", str(png), "--width", "80", "--columns", "5", "--json"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    j = conforms(json.loads(r.stdout), "frame")
+    assert j["written"] and j["failed"] == 0
+    sheet = sc.image(png)
+    h = j["cell"]["height"]
+    frames = sc.frames_scaled(path, 80, h)
+    for k, (t, v) in enumerate(zip(times, j["times"])):
+        assert v["ok"] and v["landed_stream_pts"] == gt.covering(t).pts, (t, v)
+        n = gt.frame_index(gt.covering(t).pts)
+        best, d = sc.nearest(frames, sc.cell(sheet, 4 + k * 84, 4, 80, h), n)
+        assert best == n and d < 2.0, (codec, t, n, best, d)
