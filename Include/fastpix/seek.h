@@ -379,8 +379,9 @@
  * vouch for is FFmpeg's own code: libavformat, and the libavcodec decoders
  * that avformat_find_stream_info runs during an open, turn most of their
  * allocation failures into AVERROR(ENOMEM), not every one (with FFmpeg 5.1
- * a call through a NULL pointer inside libavcodec, SIGSEGV, was seen once
- * in 75 runs of 1,000 players at 512 MiB to 1 GiB; see RELIABILITY.md).
+ * a SIGSEGV inside libavcodec, and one inside libavformat's opening of a
+ * local file, were each seen about once in 70 runs of 1,000 players at 512
+ * MiB to 1 GiB; see RELIABILITY.md).
  * Under Linux's default overcommit, exhaustion ends in the OOM killer
  * instead. The threads the library starts have 1 MiB stacks, whatever
  * RLIMIT_STACK says. A host that must outlive memory exhaustion runs the

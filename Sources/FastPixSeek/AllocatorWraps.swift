@@ -76,14 +76,14 @@ public func fpxWrapOperatorNewAligned(_ size: Int, _ alignment: Int) -> UnsafeMu
 /// toolchain only.
 @_cdecl("__wrap_swift_slowAlloc")
 public func fpxWrapSwiftSlowAlloc(_ size: Int, _ alignMask: UInt) -> UnsafeMutableRawPointer? {
+    let n = max(size, 1) // never NULL, not even for 0 bytes (the runtime's callers never check)
     if alignMask <= 7 {
-        if let p = fpxWrapMalloc(size) { return p }
+        if let p = fpxWrapMalloc(n) { return p }
     } else {
         let alignment = alignMask == UInt.max ? 16 : Int(bitPattern: alignMask &+ 1)
         var p: UnsafeMutableRawPointer?
-        if fpxWrapPosixMemalign(&p, alignment, size) == 0, let p { return p }
+        if fpxWrapPosixMemalign(&p, alignment, n) == 0, let p { return p }
     }
-    if size == 0 { return nil } // malloc(0) may return NULL; the runtime asks for 0 bytes never
     fpxAbortAllocationFailure(UInt(bitPattern: size), alignMask)
     return nil
 }

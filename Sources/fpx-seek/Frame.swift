@@ -6,10 +6,11 @@ import FastPixSeekCore
 
 let frameUsage = """
 usage: fpx-seek frame FILE|URL TIME [TIME...] -o OUT.png [--width W] [--columns N] [--precision P] [--json]
-                      [--timeout MS] [--variant N] [--audio N]
+                      [--reference-stream N] [--timeline item|stream] [--timeout MS] [--variant N] [--audio N]
 
-Seeks to each TIME (exact by default: the frame on screen at TIME), decodes the landed
-frame with libavcodec and writes it as PNG, so you can look at what landed. One TIME: the
+Seeks to each TIME (exact by default: the frame on screen at TIME; --precision at_or_after:
+the first frame at or after TIME, the frame `ffmpeg -ss TIME -i FILE -frames:v 1` writes),
+decodes the landed frame with libavcodec and writes it as PNG, so you can look at what landed. One TIME: the
 frame at its own size (or --width W, height in proportion). Several: a contact sheet, the
 frames in the order given, --columns N per row (default 4), each --width W wide (default
 320). Prints one line per TIME, in the order given: the landed time, the frame's pts and
@@ -24,6 +25,9 @@ A TIME that fails (its seek does not land, its frame cannot be decoded) does not
 others: its line says why, its cell of the sheet stays blank (dark grey) and the sheet is
 still written. HLS: --variant N and --audio N as for `seek`; a TIME in a hole (an
 EXT-X-GAP or failed segment) lands on the first frame after it, and its line says so.
+--reference-stream N: the frames of video stream N (as ffprobe numbers streams).
+--timeline stream: TIMEs and landed times in the reference stream's own pts seconds
+(ffprobe's pts_time, PyAV's frame.time) instead of the item timeline (files only).
 --json prints one object instead of the lines (fpx-seek.schema.json, "frame").
 Exit code 0 when every TIME was written; 1 when any TIME failed (the others are still
 written) or nothing could be written; 2 usage error.
@@ -53,8 +57,9 @@ func holesJSON(_ h: HoleReport) -> String {
 }
 
 func runFrame(_ args: [String]) {
-    let o = parseOptions(args, valued: ["--precision", "--timeout", "-o", "--output", "--width", "--columns", "--variant", "--audio"],
-                         switches: [], usage: frameUsage)
+    let o = parseOptions(args, valued: ["--precision", "--timeout", "-o", "--output", "--width", "--columns", "--variant", "--audio",
+                                        "--reference-stream", "--timeline"],
+                         switches: [], usage: frameUsage, atOrAfter: true)
     // -o is a short option: parseOptions only takes --long ones, so look for it here.
     var positional = o.positional
     var out = o.flags["--output"]
@@ -83,6 +88,8 @@ func runFrame(_ args: [String]) {
 
     let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS, options: o)
     defer { player.destroy() }
+    let clock = o.streamTimeline ? StreamClock(engine.itemInfo) : nil
+    if let c = clock { times = times.map { ($0.text, c.itemTime($0.time)) } }
     guard engine.itemInfo.hasVideo, let decoder = FrameDecoder(player: player, engine: engine) else {
         fail("\(url) has no video stream this tool can decode", code: Exit.failure)
     }
@@ -93,7 +100,7 @@ func runFrame(_ args: [String]) {
     var cellW: Int32 = 0, cellH: Int32 = 0
     let single = times.count == 1
     let pad: Int32 = single ? 0 : 4
-    let visits = visitFrames(player, decoder, times, precision: { _ in precision }) { v in
+    let visits = visitFrames(player, decoder, times, precision: { _ in precision }, convention: o.convention) { v in
         guard v.error == nil, let pts = v.pts else { return }
         let f = decoder.frame
         if sheet == nil {
@@ -120,7 +127,8 @@ func runFrame(_ args: [String]) {
     if o.json {
         var j = "{\"url\":\(jsonString(url)),\"output\":\(jsonString(outPath)),\"written\":\(writeError == nil),"
         j += "\"write_error\":" + (writeError.map(jsonString) ?? "null") + ","
-        j += "\"precision\":\(precisionJSON(precision)),\"columns\":\(min(columns, Int32(times.count))),"
+        j += "\"precision\":\(precisionJSON(precision, o.convention)),\"timeline\":\(jsonString(clock == nil ? "item" : "stream")),"
+        j += "\"reference_stream\":\(engine.itemInfo.referenceStream),\"columns\":\(min(columns, Int32(times.count))),"
         j += "\"cell\":" + (sheet != nil ? "{\"width\":\(cellW),\"height\":\(cellH)}" : "null") + ","
         j += "\"failed\":\(failed),\"frames_decoded\":\(decoder.decoded),\"packets_decoded\":\(decoder.fed),"
         j += "\"disposable_dropped\":\(decoder.dropped),\"holes\":\(holesJSON(engine.holeReport)),"
@@ -131,8 +139,9 @@ func runFrame(_ args: [String]) {
                 + "\"ok\":\(v.error == nil),\"error\":" + (v.error.map(jsonString) ?? "null") + ","
                 + "\"landed\":" + (v.error == nil ? jsonTime(v.outcome!.accuracy.landedMediaTime) : "null") + ","
                 + "\"landed_stream_pts\":" + (v.pts.map { "\($0)" } ?? "null") + ","
+                + "\"landed_stream_time\":" + (clock.flatMap { c in v.pts.map { jsonTime(c.seconds(ofPTS: $0)) } } ?? "null") + ","
                 + "\"frames_decoded\":\(v.framesDecoded),\"packets_decoded\":\(v.packetsFed),"
-                + "\"outcome\":" + (v.outcome.map(outcomeJSON) ?? "null") + "}"
+                + "\"outcome\":" + (v.outcome.map { outcomeJSON($0, clock: clock) } ?? "null") + "}"
         }.joined(separator: ",")
         j += "]}"
         print(j)
@@ -142,8 +151,9 @@ func runFrame(_ args: [String]) {
             if let e = v.error {
                 print("\(v.text) s -> failed: \(e)")
             } else if let oc = v.outcome, let pts = v.pts {
-                let a = oc.accuracy
-                print("\(v.text) s -> \(fmt(a.landedMediaTime.seconds)) s  (\(rationalText(a.landedMediaTime)), "
+                // --timeline stream: the landed frame's pts seconds (ffprobe's pts_time).
+                let l = clock.map { $0.seconds(ofPTS: pts) } ?? oc.accuracy.landedMediaTime
+                print("\(v.text) s -> \(fmt(l.seconds)) s  (\(rationalText(l)), "
                       + "stream pts \(pts))  \(resultLine(oc))" + (holeNote(oc).map { "; \($0)" } ?? ""))
             }
         }

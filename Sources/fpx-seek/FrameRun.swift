@@ -24,6 +24,8 @@ final class FrameDecoder {
     /// The largest pts the decoder returned since its last flush (Int64.min: none).
     var maxOut = Int64.min
     var decoded: UInt64 = 0, fed: UInt64 = 0, dropped: UInt64 = 0
+    /// A landing failed: continuation stays off for the rest of the run (`reset`).
+    var failed = false
 
     init?(player: Player, engine: PlayerEngine) {
         let ref = engine.itemInfo.referenceStream
@@ -92,6 +94,7 @@ final class FrameDecoder {
     /// continuing (the library would otherwise continue packets into a decoder that lost them).
     func reset() {
         drained = true
+        failed = true
         try? player.setContinuation(false)
     }
 }
@@ -114,7 +117,8 @@ struct FrameVisit {
 /// returns). `accept` may decline a landing before anything is decoded (its reason). Returns
 /// the visits in the order given.
 func visitFrames(_ player: Player, _ decoder: FrameDecoder, _ times: [(text: String, time: MediaTime)],
-                 precision: (MediaTime) -> SeekPrecision, keyframeOnly: Bool = false,
+                 precision: (MediaTime) -> SeekPrecision, convention: FrameConvention = .onScreen,
+                 keyframeOnly: Bool = false,
                  accept: (SeekOutcome) -> String? = { _ in nil },
                  each: (inout FrameVisit) -> Void) -> [FrameVisit] {
     try? player.setupSeekManager()
@@ -125,11 +129,23 @@ func visitFrames(_ player: Player, _ decoder: FrameDecoder, _ times: [(text: Str
         return c != 0 ? c < 0 : a < b
     }
     var visits = times.enumerated().map { FrameVisit(index: $0.offset, text: $0.element.text, requested: $0.element.time) }
+    var continuing = !keyframeOnly
     for i in order {
         let before = decoder.decoded, fedBefore = decoder.fed
         if decoder.maxOut != Int64.min && !decoder.drained { try? player.reportDecoded(pts: decoder.maxOut) }
+        // A drained decoder (the end of the packets, a failure) holds nothing to continue: this
+        // seek restarts at its keyframe. Continuing would read on from where the packets ended,
+        // and a second landing on the last frames (of a B-frame stream: drained out at the end)
+        // would find no packet left.
+        if continuing && decoder.drained {
+            try? player.setContinuation(false)
+            continuing = false
+        } else if !continuing && !keyframeOnly && !decoder.drained && !decoder.failed {
+            try? player.setContinuation(true)
+            continuing = true
+        }
         do {
-            let o = try seekAndWait(player, times[i].time, precision(times[i].time))
+            let o = try seekAndWait(player, times[i].time, precision(times[i].time), convention)
             visits[i].outcome = o
             if !o.finished || o.landedStreamPTS == nil {
                 visits[i].error = "the seek did not land (\(finishReasonName(o.reason))"

@@ -4,7 +4,7 @@ import Glibc
 import FastPixSeekCore
 
 let probeUsage = """
-usage: fpx-seek probe FILE|URL [--json] [--timeout MS] [--variant N] [--audio N]
+usage: fpx-seek probe FILE|URL [--json] [--timeout MS] [--reference-stream N] [--variant N] [--audio N]
 
 Prints the container, duration, seekable range (first to last frame), the
 reference stream (the one seeks resolve on), frame and keyframe counts (a full
@@ -13,14 +13,15 @@ before the container's duration (a truncated or damaged file) it prints a one-li
 warning on standard error, and --json says "truncated": true. An HLS master
 playlist's variants and renditions are listed ("variants", "renditions"); the audio
 rendition played with its own playlist is a stream of the item ("demuxed", its
-"stream_index"), the others are listed only. --variant N plays variant N, --audio N
+"stream_index"), the others are listed only. --reference-stream N makes video stream N
+(as ffprobe numbers streams) the reference stream. --variant N plays variant N, --audio N
 audio rendition N (-1: none). HLS holes (EXT-X-GAP segments, segments that failed twice)
 met by the full demux are listed ("holes": the media sequence number of the latest segment
 of each run of holes, why, how many segments, and where reading went on).
 """
 
 func runProbe(_ args: [String]) {
-    let o = parseOptions(args, valued: ["--timeout", "--variant", "--audio"], switches: [], usage: probeUsage)
+    let o = parseOptions(args, valued: ["--timeout", "--variant", "--audio", "--reference-stream"], switches: [], usage: probeUsage)
     guard o.positional.count == 1 else { fail("probe needs exactly one FILE|URL (see --help)", code: Exit.usage) }
     let url = o.positional[0]
     let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS, options: o)

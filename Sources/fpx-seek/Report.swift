@@ -4,7 +4,7 @@ import Glibc
 import FastPixSeekCore
 
 let reportUsage = """
-usage: fpx-seek report FILE|URL [--targets N] [--seed S] [--json] [--svg FILE]
+usage: fpx-seek report FILE|URL [--targets N] [--seed S] [--json] [--svg FILE] [--reference-stream N]
 
 A seekability report of an encode:
   - keyframe interval statistics of the reference stream;
@@ -48,14 +48,14 @@ func quantile(_ xs: [Double], _ q: Double) -> Double {
 }
 
 func runReport(_ args: [String]) {
-    let o = parseOptions(args, valued: ["--targets", "--seed", "--svg", "--timeout"], switches: [], usage: reportUsage)
+    let o = parseOptions(args, valued: ["--targets", "--seed", "--svg", "--timeout", "--reference-stream"], switches: [], usage: reportUsage)
     guard o.positional.count == 1 else { fail("report needs exactly one FILE|URL (see --help)", code: Exit.usage) }
     guard let n = Int(o.flags["--targets"] ?? "100"), n >= 1, n <= 1_000_000 else {
         fail("--targets needs an integer in 1...1000000", code: Exit.usage)
     }
     guard let seed = UInt64(o.flags["--seed"] ?? "1") else { fail("--seed needs an unsigned integer", code: Exit.usage) }
     let url = o.positional[0]
-    let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS)
+    let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS, options: o)
     defer { player.destroy() }
     let info = engine.itemInfo
     let tl = info.timeline

@@ -5,6 +5,7 @@ import FastPixSeekCore
 
 let scrubUsage = """
 usage: fpx-seek scrub FILE|URL SAMPLES [--precision P] [--throttle MS] [--json]
+                      [--reference-stream N] [--timeline item|stream]
 
 Replays a scrub gesture. SAMPLES is a file (or - for stdin) with one sample a
 line: `TIME`, or `MS TIME` where MS is the sample's offset in milliseconds from
@@ -12,6 +13,9 @@ the start of the gesture (samples are then replayed in real time). The first
 sample begins the gesture, every sample is an update, and the last one ends it
 with the single coalesced seek. Prints the throttled positions the listeners
 saw, the state changes, the one seek's outcome and the player's counters.
+--precision at_or_after ends the gesture on the first frame at or after the last sample.
+--reference-stream N scrubs on video stream N (as ffprobe numbers streams). --timeline
+stream: sample TIMEs and printed times in the reference stream's own pts seconds.
 """
 
 // @unchecked Sendable: `positions` and `states` are guarded by `m`.
@@ -47,7 +51,8 @@ extension String {
 }
 
 func runScrub(_ args: [String]) {
-    let o = parseOptions(args, valued: ["--precision", "--throttle", "--timeout"], switches: [], usage: scrubUsage)
+    let o = parseOptions(args, valued: ["--precision", "--throttle", "--timeout", "--reference-stream", "--timeline"], switches: [],
+                         usage: scrubUsage, atOrAfter: true)
     guard o.positional.count == 2 else { fail("scrub needs FILE|URL and SAMPLES (see --help)", code: Exit.usage) }
     guard let lines = readLines(o.positional[1]) else { fail("cannot read \(o.positional[1])", code: Exit.usage) }
     var samples: [(ms: Double?, t: MediaTime)] = []
@@ -62,8 +67,11 @@ func runScrub(_ args: [String]) {
         }
     }
     guard samples.count >= 1 else { fail("SAMPLES has no sample", code: Exit.usage) }
-    let (player, _) = openPlayer(o.positional[0], timeoutMS: o.timeoutMS)
+    let (player, engine) = openPlayer(o.positional[0], timeoutMS: o.timeoutMS, options: o)
     defer { player.destroy() }
+    let clock = o.streamTimeline ? StreamClock(engine.itemInfo) : nil
+    if let c = clock { samples = samples.map { ($0.ms, c.itemTime($0.t)) } }
+    let shownTime: (MediaTime) -> MediaTime = { t in clock.map { $0.streamTime(t) } ?? t }
     try? player.setupSeekManager()
     guard let session = player.scrubSession else { fail("no scrub session", code: Exit.failure) }
     if let t = o.flags["--throttle"] {
@@ -87,7 +95,7 @@ func runScrub(_ args: [String]) {
     // Guarded by `done`: written by the callback, read by this thread, both holding it.
     nonisolated(unsafe) var result: ScrubResult?
     do {
-        _ = try session.end(at: samples[samples.count - 1].t, precision: o.precision) { r in done.locked { result = r; done.broadcast() } }
+        _ = try session.end(at: samples[samples.count - 1].t, precision: o.precision, convention: o.convention) { r in done.locked { result = r; done.broadcast() } }
     } catch let e as ErrorCode { fail("scrub end refused: \(e.message) (\(e.name))", code: Exit.failure) } catch {}
     let r: ScrubResult = done.locked { while result == nil { done.wait() }; return result! }
     usleep(20_000)
@@ -97,8 +105,8 @@ func runScrub(_ args: [String]) {
     if o.json {
         var out = "{\"samples\":\(r.sampleCount),\"seeks_issued\":\(issued),\"was_cancelled\":\(r.wasCancelled),"
         out += "\"states\":[" + states.map { jsonString(["idle", "scrubbing", "settling"][Int($0.rawValue)]) }.joined(separator: ",") + "],"
-        out += "\"positions\":[" + positions.map { "{\"time\":\(jsonTime($0.time)),\"sample_count\":\($0.sampleCount)}" }.joined(separator: ",") + "],"
-        out += "\"outcome\":" + (r.outcome.map(outcomeJSON) ?? "null") + "}"
+        out += "\"positions\":[" + positions.map { "{\"time\":\(jsonTime(shownTime($0.time))),\"sample_count\":\($0.sampleCount)}" }.joined(separator: ",") + "],"
+        out += "\"outcome\":" + (r.outcome.map { outcomeJSON($0, clock: clock) } ?? "null") + "}"
         print(out)
     } else {
         print("samples     \(plural(r.sampleCount, "update")), \(plural(positions.count, "throttled position event")), \(plural(issued, "seek")) issued")
@@ -107,9 +115,9 @@ func runScrub(_ args: [String]) {
         let shown: [ScrubPosition?] = positions.count <= 10 ? positions : Array(positions.prefix(3)) + [nil] + Array(positions.suffix(5))
         for p in shown {
             guard let p = p else { print("position    ... \(positions.count - 8) more not shown (--json lists every position)"); continue }
-            print("position    \(fmt(p.time.seconds)) s after \(plural(p.sampleCount, "sample"))")
+            print("position    \(fmt(shownTime(p.time).seconds)) s after \(plural(p.sampleCount, "sample"))")
         }
         print("-- the coalesced seek --")
-        if let out = r.outcome { printOutcome(out) } else { print("cancelled") }
+        if let out = r.outcome { printOutcome(out, clock: clock) } else { print("cancelled") }
     }
 }

@@ -7,7 +7,7 @@ import FastPixSeekCore
 let spriteUsage = """
 usage: fpx-seek sprite FILE|URL -o DIR [--interval SEC | --tiles N] [--width W] [--height H] [--columns N]
                        [--format jpeg|png] [--quality Q] [--precision keyframe[:TOL]|exact] [--max-rows R]
-                       [--base-url URL] [--json] [--timeout MS] [--variant N] [--audio N]
+                       [--base-url URL] [--json] [--timeout MS] [--reference-stream N] [--variant N] [--audio N]
 
 Seek preview thumbnails: writes into DIR (made if missing)
   sprite.jpg          the tiles, --columns N per row (default 10), no padding
@@ -39,6 +39,7 @@ sheets; the VTT names each tile's image). --base-url URL is put before the image
 the JSON and the VTT (default: none, names relative to DIR).
 
 HLS: --variant N and --audio N as for `seek`; a tile time in a hole lands past it.
+--reference-stream N: the tiles of video stream N (as ffprobe numbers streams).
 Progress on standard error when it is a terminal. --json prints a summary object
 (fpx-seek.schema.json, "sprite"). Exit code 0 when every requested time gave a tile (or
 a duplicate); 1 when some failed (the others are written; the summary lists them) or
@@ -65,7 +66,7 @@ struct Tile {
 func runSprite(_ args: [String]) {
     let o = parseOptions(args, valued: ["--precision", "--timeout", "-o", "--output", "--width", "--height", "--columns",
                                         "--interval", "--tiles", "--format", "--quality", "--max-rows", "--base-url",
-                                        "--variant", "--audio"],
+                                        "--variant", "--audio", "--reference-stream"],
                          switches: [], usage: spriteUsage)
     var positional = o.positional
     var out = o.flags["--output"]

@@ -69,10 +69,10 @@ func parsePrecision(_ s: String) -> SeekPrecision? {
 /// "1 packet", "2 packets".
 func plural(_ n: some BinaryInteger, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
 
-/// The precision as the command line spells it: exact, keyframe:1/10.
-func precisionText(_ p: SeekPrecision) -> String {
+/// The precision as the command line spells it: exact, at_or_after, keyframe:1/10.
+func precisionText(_ p: SeekPrecision, _ c: FrameConvention = .onScreen) -> String {
     switch p {
-    case .exact: return "exact"
+    case .exact: return c == .atOrAfter ? "at_or_after" : "exact"
     case .nearestKeyframe(let t):
         if MediaTime.compare(t, MediaTime(value: SeekPrecision.maxToleranceSeconds, timescale: 1)) == 0 { return "nearest_keyframe (any distance)" }
         return "keyframe:\(rationalText(t))"
@@ -85,11 +85,11 @@ func rationalText(_ t: MediaTime) -> String {
     return r.description
 }
 
-/// `{"kind":"exact"|"nearest_keyframe","tolerance":"1/10","tolerance_seconds":0.1}`
-func precisionJSON(_ p: SeekPrecision) -> String {
+/// `{"kind":"exact"|"at_or_after"|"nearest_keyframe","tolerance":"1/10","tolerance_seconds":0.1}`
+func precisionJSON(_ p: SeekPrecision, _ c: FrameConvention = .onScreen) -> String {
     let kind: String
     switch p {
-    case .exact: kind = "exact"
+    case .exact: kind = c == .atOrAfter ? "at_or_after" : "exact"
     case .nearestKeyframe: kind = "nearest_keyframe"
     }
     return "{\"kind\":\"\(kind)\",\"tolerance\":\(jsonString(rationalText(p.tolerance))),\"tolerance_seconds\":\(jsonDouble(p.tolerance.seconds))}"
@@ -183,6 +183,12 @@ func fmt(_ d: Double, _ places: Int = 6) -> String {
 struct Options {
     var json = false
     var precision = SeekPrecision.default
+    /// `--precision at_or_after` is `.exact` with `.atOrAfter` (seek.h, "Conventions").
+    var convention = FrameConvention.onScreen
+    /// `--reference-stream N`: the stream index (as ffprobe counts) seeks resolve on; nil automatic.
+    var referenceStream: Int32?
+    /// `--timeline stream`: TIMEs given and printed in the reference stream's own pts seconds.
+    var streamTimeline = false
     var timeoutMS: UInt64 = 10_000
     var positional: [String] = []
     var flags: [String: String] = [:]
@@ -190,7 +196,9 @@ struct Options {
 }
 
 /// Parses `args` with the options a subcommand accepts: `valued` take a value.
-func parseOptions(_ args: [String], valued: Set<String>, switches allowed: Set<String>, usage: String) -> Options {
+/// `atOrAfter`: the subcommand takes `--precision at_or_after`.
+func parseOptions(_ args: [String], valued: Set<String>, switches allowed: Set<String>, usage: String,
+                  atOrAfter: Bool = false) -> Options {
     var o = Options()
     var i = 0
     while i < args.count {
@@ -210,10 +218,25 @@ func parseOptions(_ args: [String], valued: Set<String>, switches allowed: Set<S
                 let v = args[i]
                 switch a {
                 case "--precision":
+                    if v == "at_or_after" {
+                        guard atOrAfter else { fail("--precision at_or_after is not available here (see --help)", code: Exit.usage) }
+                        o.precision = .exact
+                        o.convention = .atOrAfter
+                        break
+                    }
                     guard let p = parsePrecision(v) else {
-                        fail("--precision needs exact, default, nearest_keyframe or nearest_keyframe:TOL (short: keyframe:TOL) with 0 <= TOL <= \(SeekPrecision.maxToleranceSeconds) s", code: Exit.usage)
+                        fail("--precision needs exact, \(atOrAfter ? "at_or_after, " : "")default, nearest_keyframe or nearest_keyframe:TOL (short: keyframe:TOL) with 0 <= TOL <= \(SeekPrecision.maxToleranceSeconds) s", code: Exit.usage)
                     }
                     o.precision = p
+                    o.convention = .onScreen
+                case "--reference-stream":
+                    guard let n = Int32(v), n >= 0 else {
+                        fail("--reference-stream needs a stream index (0, 1, ... as ffprobe and `probe` count them)", code: Exit.usage)
+                    }
+                    o.referenceStream = n
+                case "--timeline":
+                    guard v == "item" || v == "stream" else { fail("--timeline needs item or stream", code: Exit.usage) }
+                    o.streamTimeline = v == "stream"
                 case "--timeout":
                     guard let t = UInt64(v) else { fail("--timeout needs milliseconds", code: Exit.usage) }
                     o.timeoutMS = t
@@ -261,16 +284,79 @@ func openPlayer(_ url: String, timeoutMS: UInt64, options o: Options? = nil,
         guard let i = Int(v), i >= -1 else { fail("--audio needs a rendition index (0, 1, ...; see probe) or -1", code: Exit.usage) }
         config.hlsAudio = HLSRenditions.Choice(index: i >= 0 ? i : nil, off: i == -1)
     }
+    config.referenceStream = o?.referenceStream
+    // The library says why a chosen reference stream is refused in its log (seek.h,
+    // fpx_player_config.reference_stream): keep its error lines for our one-line error.
+    let refusal = LogCapture()
+    if config.referenceStream != nil && !verboseLog {
+        Log.setSink(level: Log.error) { _, line in refusal.append(line) }
+    }
     guard let player = Player(config: config, factory: makeFFmpegEngine) else {
         fail("cannot create a player", code: Exit.failure)
     }
     do { try player.open(url) } catch { fail("cannot open \(url)", code: Exit.failure) }
     let status = player.waitItem(timeoutNanoseconds: nil)
+    if config.referenceStream != nil && !verboseLog { Log.setSink(level: Log.quiet, nil) }
     guard status.status == .ready, let engine = try? player.readyEngine() else {
         let e = status.error ?? .internal
+        if let n = config.referenceStream, e == .invalidArgument || e == .unsupported {
+            // A usage error: the option names no video stream of this item (or the item is HLS).
+            // The log line names the C field too: "reference_stream: stream index 1 (fpx_player_config...) is ...".
+            let why = refusal.lines.first { $0.contains("reference_stream") }.map { line -> String in
+                var t = String(line.drop(while: { $0 != ":" }).dropFirst(2))
+                if let open = t.firstRange(of: " (fpx_player_config"), let close = t[open.upperBound...].firstIndex(of: ")") {
+                    t.removeSubrange(open.lowerBound...close)
+                }
+                return t
+            }
+            fail("--reference-stream \(n): " + (why ?? "not a video stream of \(url) (\(e.name))"), code: Exit.usage)
+        }
         fail("cannot open \(url): \(e.message) (\(e.name))", code: Exit.failure)
     }
+    let hls = engine.hlsListing != nil || engine.itemInfo.startPTS != nil
+        || engine.itemInfo.formatName.map({ String(cString: $0) == "hls" }) == true
+    if o?.streamTimeline == true && hls {
+        fail("--timeline stream is for files; an HLS item's times are on its item timeline", code: Exit.usage)
+    }
     return (player, engine)
+}
+
+/// Set by main for --verbose (the library's log lines then go to stderr).
+nonisolated(unsafe) var verboseLog = false
+
+// @unchecked Sendable: `lines` is guarded by `m`.
+final class LogCapture: @unchecked Sendable {
+    private let m = Monitor()
+    private var kept: [String] = []
+    func append(_ s: String) { m.locked { kept.append(s) } }
+    var lines: [String] { m.locked { kept } }
+}
+
+/// The reference stream's own clock (`--timeline stream`): its pts in seconds, as ffprobe's
+/// pts_time, PyAV's frame.time and frame-index APIs count, against the item timeline
+/// (0 = the container's start). seek.h, "Conventions": item time = s - start_pts x tb.
+struct StreamClock {
+    let num: Int32, den: Int32, origin: Int64
+
+    init(_ info: ItemInfo) {
+        num = info.timeline.timeBaseNum; den = info.timeline.timeBaseDen
+        origin = info.startPTS ?? info.timeline.originTicks
+    }
+
+    private var originTime: MediaTime {
+        MediaTime(exactly: Rational(Int128(origin) * Int128(num), Int128(den)), preferredTimescales: [den])
+    }
+    /// A time in stream pts seconds as item time (exact).
+    func itemTime(_ s: MediaTime) -> MediaTime { MediaTime.subtract(s, originTime) }
+    /// An item time in stream pts seconds (exact).
+    func streamTime(_ t: MediaTime) -> MediaTime {
+        guard t.isNumeric else { return t }
+        return MediaTime.subtract(t, MediaTime.subtract(.zero, originTime))
+    }
+    /// A stream pts in seconds (exact): ffprobe's pts_time.
+    func seconds(ofPTS pts: Int64) -> MediaTime {
+        MediaTime(exactly: Rational(Int128(pts) * Int128(num), Int128(den)), preferredTimescales: [den])
+    }
 }
 
 /// Waits for the background index of IndexMode.full (seek.h, FPX_INDEX_FULL) to complete,
@@ -299,11 +385,13 @@ func truncationWarning(duration: MediaTime, range: (start: MediaTime, end: Media
 }
 
 /// Seeks and waits for the outcome.
-func seekAndWait(_ player: Player, _ target: MediaTime, _ precision: SeekPrecision) throws -> SeekOutcome {
+func seekAndWait(_ player: Player, _ target: MediaTime, _ precision: SeekPrecision,
+                 _ convention: FrameConvention = .onScreen) throws -> SeekOutcome {
     let done = Monitor()
     // Guarded by `done`: written by the callback, read by this thread, both holding it.
     nonisolated(unsafe) var result: SeekOutcome?
-    _ = try player.seek(to: target, precision: precision) { o in done.locked { result = o; done.broadcast() } }
+    let st = try SeekTarget(time: target, precision: precision, convention: convention)
+    _ = try player.seek(st) { o in done.locked { result = o; done.broadcast() } }
     return done.locked {
         while result == nil { done.wait() }
         return result!

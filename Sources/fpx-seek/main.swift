@@ -20,7 +20,13 @@ commands:
   live URL [ACTION]       HLS: the seekable window, seek to the live edge, or to a date
 
 Run `fpx-seek <command> --help` for a command's options. Times are seconds on the
-item timeline (0 = the item's start), as decimals (92.5) or exact rationals (1001/30000).
+item timeline (0 = the item's start: the container's start), as decimals (92.5) or exact
+rationals (1001/30000); with --timeline stream (seek, frame, step, scrub; files only) they
+are the reference stream's own pts seconds instead (ffprobe's pts_time, PyAV's frame.time),
+which differ by the container's start (an MKV whose audio starts 7 ms before the video, an
+MPEG-TS stamped from 1.4 s). --reference-stream N (seek, frame, step, scrub, probe, report,
+sprite): seek on video stream N, 0-based as ffprobe counts streams, instead of the best one;
+a stream that does not exist or is not video is a usage error (exit code 2).
 
 common options:
   --json         machine-readable output
@@ -34,13 +40,21 @@ options still parse after `--` (`seek f -- -3 --json`).
 JSON output follows the JSON Schema in $PREFIX/share/fpx-seek/fpx-seek.schema.json
 (docs/fpx-seek.schema.json in the source tree).
 
-precisions (--precision): exact, nearest_keyframe[:TOL] (short: keyframe[:TOL]), default.
-exact lands on the frame on screen at TIME (the one whose display interval holds it, as
-AVFoundation and mpv do); `ffmpeg -ss TIME` starts at the first frame at or after TIME,
-which is the next one whenever TIME falls inside a frame. For that frame, seek exact and,
-when the landed frame starts before TIME, step one frame forward (`step FILE --from TIME`).
+precisions (--precision): exact, at_or_after, nearest_keyframe[:TOL] (short: keyframe[:TOL]),
+default. exact lands on the frame on screen at TIME (the one whose display interval holds
+it, as AVFoundation and mpv do); at_or_after (seek, frame, step --from, scrub; files only)
+on the first frame at or after TIME, as `ffmpeg -ss TIME -i FILE`, the PyAV decode-and-skip
+recipe and frame-index APIs count: the next frame whenever TIME falls inside one.
 
-exit codes: 0 success, 1 open/seek/I/O failure, 2 usage error,
+  you come from                    their frame at t             fpx-seek
+  AVFoundation, mpv, a player      on screen: largest pts <= t  --precision exact
+  ffmpeg -ss t -i F -frames:v 1    smallest pts >= t, item t    --precision at_or_after
+  PyAV: seek, decode, skip pts<t   smallest pts >= t, pts secs  --precision at_or_after --timeline stream
+  frame index i (decord, ...)      i-th frame in pts order      --precision at_or_after --timeline stream
+                                                                at frame i's pts_time (ffprobe)
+
+exit codes: 0 success, 1 open/seek/I/O failure, 2 usage error (a --reference-stream that
+            is not a video stream of the item included),
             3 refused with a typed reason (a frame step, a date outside the window)
 """
 
@@ -50,6 +64,7 @@ var argv = Array(CommandLine.arguments.dropFirst())
 FFmpegLog.installIfAllowed()
 if let i = argv.firstIndex(of: "--verbose") {
     argv.remove(at: i)
+    verboseLog = true
     Log.setSink(level: Log.info) { _, line in fputs(line + "\n", stderr) }
 }
 guard let command = argv.first else { fputs(usage + "\n", stderr); exit(Exit.usage) }

@@ -195,6 +195,8 @@ static inline void check_ltoa_(long v, char *buf)
     buf[i] = 0;
 }
 
+static unsigned check_watchdog_seconds_;
+
 static inline void check_alarm_(int sig)
 {
     char num[32];
@@ -203,7 +205,10 @@ static inline void check_alarm_(int sig)
      * lock (a torn read only affects the printed number). */
     check_write_("\nFAIL [");
     check_write_((const char *)check_section_);
-    check_write_("] watchdog: the test hung (deadlock or a call that never returned)\n");
+    check_write_("] watchdog: the whole test did not finish within its budget of ");
+    check_ltoa_((long)check_watchdog_seconds_, num);
+    check_write_(num);
+    check_write_(" s (a hang -- a deadlock or a call that never returned -- or a machine too loaded to run it in time)\n");
     check_ltoa_(check_passed_, num);
     check_write_(num);
     check_write_(" passed, ");
@@ -220,6 +225,7 @@ static inline void check_watchdog(unsigned seconds)
     sa.sa_handler = check_alarm_;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGALRM, &sa, NULL);
+    check_watchdog_seconds_ = seconds;
     alarm(seconds);
 }
 

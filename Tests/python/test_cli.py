@@ -418,9 +418,10 @@ def test_exact_verdict_is_explained_next_to_it(fixtures_dir: Path):
 
 
 def test_help_says_how_exact_relates_to_ffmpeg_ss():
-    h = run("--help").stdout
-    assert "`ffmpeg -ss TIME` starts at the first frame at or after TIME" in h
-    assert "step FILE --from TIME" in h
+    h = " ".join(run("--help").stdout.split())
+    assert "at_or_after (seek, frame, step --from, scrub; files only) on the first frame at or after TIME, as `ffmpeg -ss TIME -i FILE`" in h
+    assert "ffmpeg -ss t -i F -frames:v 1 smallest pts >= t, item t --precision at_or_after" in h
+    assert "--timeline stream" in h and "--reference-stream N" in h
 
 
 def test_truncated_file_is_reported(fixtures_dir: Path, tmp_path: Path):

@@ -108,3 +108,68 @@ def test_json_single_frame_and_last_frame(fixtures_dir, tmp_path, name):
     assert [v["landed_stream_pts"] for v in j["times"]] == [gt.covering(t).pts for t in times]
     assert j["holes"] == {"segments_skipped": 0, "last_skipped_sequence": None, "last_skip_reason": "none"}
     assert "variants" not in j
+
+
+@pytest.mark.parametrize("name", ["mp4_bframes.mp4", "hevc_opengop.mkv"])
+def test_a_second_landing_on_the_last_frames(fixtures_dir, tmp_path, name):
+    """The frame before the last of a B-frame stream comes out of the decoder only when it is
+    drained at the end of the packets; a second TIME landing on it (reached by continuing from
+    the frame before, then exact inside it and on it again) restarts at its keyframe instead of continuing past the end (it failed: "the landed
+    frame ... could not be decoded"). Every cell is ffmpeg's picture of its frame."""
+    path = fixtures_dir / name
+    gt = gtm.load(str(path))
+    pts = gt.pts_list()
+    n = len(pts)
+    a, b = gt.to_item(pts[-2]), gt.to_item(pts[-1])
+    times = [gt.to_item(pts[-3]), a, (a + b) / 2, a + Fraction(1, 10**6), b, b]
+    png = tmp_path / "end.png"
+    r = subprocess.run([str(CLI), "frame", str(path), *[f"{t.numerator}/{t.denominator}" for t in times], "-o",
+                        str(png), "--width", "80", "--columns", "6", "--json"], capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr
+    j = conforms(json.loads(r.stdout), "frame")
+    assert [v["landed_stream_pts"] for v in j["times"]] == [pts[-3]] + [pts[-2]] * 3 + [pts[-1]] * 2
+    h = j["cell"]["height"]
+    frames = sc.frames_scaled(path, 80, h)
+    sheet = sc.image(png)
+    for k, v in enumerate(j["times"]):
+        want = n - 3 if k == 0 else n - 2 if k < 4 else n - 1
+        best, d = sc.nearest(frames, sc.cell(sheet, 4 + k * 84, 4, 80, h), want)
+        assert best == want and d < 2.0, (k, best, d)
+
+
+def _encoders() -> str:
+    return subprocess.run(["ffmpeg", "-hide_banner", "-encoders"], capture_output=True, text=True).stdout
+
+
+@pytest.mark.parametrize("codec", ["libaom-av1", "libx265"])
+def test_every_codec_the_decoder_has(codec, tmp_path):
+    """fpx-seek frame on AV1 (FFmpeg's native `av1` decoder needs hardware: the tool must pick
+    the software one, as ffmpeg does) and on HEVC with B-frames, made with Debian's ffmpeg:
+    every cell is ffmpeg's picture of the frame covering its time, the last frames included."""
+    if codec not in _encoders():
+        pytest.fail(f"Debian's ffmpeg has no {codec} encoder here")  # a missing encoder is a broken setup
+    path = tmp_path / ("av1.mp4" if codec == "libaom-av1" else "hevc.mkv")
+    extra = (["-cpu-used", "8", "-g", "25"] if codec == "libaom-av1"
+             else ["-preset", "ultrafast", "-x265-params", "bframes=3:keyint=25:log-level=none"])
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x96:rate=25", "-t", "3",
+                    "-c:v", codec, *extra, "-pix_fmt", "yuv420p", str(path)], check=True, timeout=300)
+    gt = gtm.load(str(path))
+    pts = gt.pts_list()
+    last = gt.to_item(pts[-1])
+    times = [Fraction(1, 3), Fraction(13, 10), Fraction(5, 2), last, last - Fraction(1, 25)]
+    png = tmp_path / "sheet.png"
+    r = subprocess.run([str(CLI), "frame", str(path), *[f"{t.numerator}/{t.denominator}" for t in times],
+                        "-o", str(png), "--width", "80", "--columns", "5", "--json"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    j = conforms(json.loads(r.stdout), "frame")
+    assert j["written"] and j["failed"] == 0
+    sheet = sc.image(png)
+    h = j["cell"]["height"]
+    frames = sc.frames_scaled(path, 80, h)
+    for k, (t, v) in enumerate(zip(times, j["times"])):
+        assert v["ok"] and v["landed_stream_pts"] == gt.covering(t).pts, (t, v)
+        n = gt.frame_index(gt.covering(t).pts)
+        best, d = sc.nearest(frames, sc.cell(sheet, 4 + k * 84, 4, 80, h), n)
+        assert best == n and d < 2.0, (codec, t, n, best, d)

@@ -7,6 +7,7 @@ is ffprobe of the segments and ffmpeg's decode of the playlist."""
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 import subprocess
 import sys
 import threading
@@ -214,3 +215,34 @@ def test_a_time_that_fails_does_not_lose_the_others(site, tmp_path):
         n = round(float(tt) * 30)
         best, dist = sc.nearest(frames, picture, n)
         assert best == n and dist < 2.0, (tt, best, dist)
+
+
+def test_conventions_on_hls(site, tmp_path):
+    """--timeline stream and another --reference-stream are file options (seek.h: an HLS item
+    keeps its automatic reference stream; its times stay on the item timeline): each is a
+    clear line and exit status 2. --precision at_or_after lands on HLS items too, across
+    segment ends: the first frame at or after t of ffprobe's frames of the playlist."""
+    d, base, _ = site
+    url = f"{base}/master.m3u8"
+    r = cli("seek", url, "1", "--timeline", "stream")
+    assert r.returncode == 2 and "--timeline stream is for files" in r.stderr, r.stderr
+    r = cli("seek", url, "1", "--reference-stream", "1")
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("fpx-seek: --reference-stream 1: stream index 1 was chosen, but an HLS item"), r.stderr
+    out = subprocess.run(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts",
+                          "-of", "csv=p=0", str(d / "orig.m3u8")], capture_output=True, text=True,
+                         check=True).stdout
+    pts = sorted({int(x.split(",")[0]) for x in out.split() if x.split(",")[0] not in ("", "N/A")})
+    start = pts[0]
+    for k in (10, 28, 29, 30, 58, 59, 60):  # 1 s segments of 30 frames: the ends among them
+        mid = Fraction(pts[k] + pts[k + 1] - 2 * start, 2 * 90000)
+        r = cli("seek", f"{base}/orig.m3u8", f"{float(mid):.6f}", "--precision", "at_or_after", "--json")
+        assert r.returncode == 0, r.stderr
+        got = json.loads(r.stdout)
+        assert got["landed_stream_pts"] == pts[k + 1], (k, got["landed_stream_pts"], pts[k + 1])
+        r = cli("seek", f"{base}/orig.m3u8", f"{float(mid):.6f}", "--precision", "exact", "--json")
+        assert json.loads(r.stdout)["landed_stream_pts"] == pts[k], k
+    r = cli("frame", url, "1.01", "-o", tmp_path / "x.png", "--precision", "at_or_after")
+    assert r.returncode == 0 and (tmp_path / "x.png").exists(), r.stderr
+    r = cli("seek", url, "1", "--reference-stream", "0", "--precision", "exact", "--json")  # the automatic one
+    assert r.returncode == 0 and json.loads(r.stdout)["stream_index"] == 0, r.stderr

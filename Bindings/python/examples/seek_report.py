@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Seek a media file N times and print where each seek landed.
 
-    python3 seek_report.py FILE [--n 100] [--precision exact|default|keyframe:TOL]
+    python3 seek_report.py FILE [--n 100] [--precision exact|at_or_after|default|keyframe:TOL]
                                 [--seed 1] [--exact-times]
 
 Targets are random item times from half a second before the start to half a second past the
@@ -10,8 +10,10 @@ requested time, the landed frame's time, delta = landed - requested (exact), a v
 clamp kind and how the landing was resolved. Verdicts:
 
     covers    exact precision: the landed frame's interval holds the (clamped) target
+    at/after  at-or-after precision: the landed frame starts at or after the target
     within    keyframe precision: landed inside [requested - tol, requested + tol]
-    outside   keyframe precision: outside that window (e.g. the target was clamped)
+    outside   keyframe precision: outside that window (e.g. the target was clamped);
+              at-or-after precision: a target past the last frame, clamped to it
     MISS      exact precision, but the frame does not cover the target (a library bug)
     <reason>  the seek did not finish (superseded, cancelled, failed, no_seek_manager)
 
@@ -56,6 +58,8 @@ def parse_precision(text: str) -> SeekPrecision:
         return SeekPrecision.exact()
     if text == "default":
         return SeekPrecision.default()
+    if text == "at_or_after":
+        return SeekPrecision.at_or_after()
     if text.startswith("keyframe:"):
         return SeekPrecision.nearest_keyframe(text.split(":", 1)[1])
     raise argparse.ArgumentTypeError(f"unknown precision {text!r}")
@@ -84,6 +88,8 @@ def verdict(o: SeekOutcome) -> str:
         return o.verdict
     if o.precision.kind == PrecisionKind.EXACT:
         return "covers" if o.frame_covers_target else "MISS"
+    if o.precision.kind == PrecisionKind.AT_OR_AFTER:
+        return "at/after" if o.within_tolerance else "outside"
     return "within" if o.within_tolerance else "outside"
 
 
@@ -92,7 +98,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("file")
     ap.add_argument("--n", type=int, default=100, help="number of seeks (default 100)")
     ap.add_argument("--precision", type=parse_precision, default=SeekPrecision.exact(),
-                    help="exact (default), default, or keyframe:TOLERANCE")
+                    help="exact (default), at_or_after, default, or keyframe:TOLERANCE")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--exact-times", action="store_true", help="print times as Fractions")
     ap.add_argument("--timeout", type=float, default=30.0, help="seconds per seek")

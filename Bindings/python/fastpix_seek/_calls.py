@@ -23,7 +23,8 @@ def _check_precision(precision: Any) -> SeekPrecision:
         return SeekPrecision.default()
     if not isinstance(precision, SeekPrecision):
         raise TypeError(f"precision must be a SeekPrecision (SeekPrecision.exact(), "
-                        f".nearest_keyframe(tol) or .default()), not {type(precision).__name__}")
+                        f".at_or_after(), .nearest_keyframe(tol) or .default()), not "
+                        f"{type(precision).__name__}")
     return precision
 
 def _timeout_ms(timeout: Optional[float], what: str) -> int:

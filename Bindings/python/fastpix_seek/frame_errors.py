@@ -11,8 +11,8 @@ exception a user would catch:
   ``__cause__``, never what the caller sees.
 * :class:`FrameOutOfRangeError` (an ``IndexError``, code ``FPX_ERROR_INVALID_TIME``): a time
   outside the frames of the item (``FrameReader.frame_range``: before item time 0, after the
-  last frame, after the last complete frame of a cut file), unless the caller asked to clamp
-  (``clamp=True``).
+  last frame -- with ``which="at_or_after"``, after the last frame's time --, after the last
+  complete frame of a cut file), unless the caller asked to clamp (``clamp=True``).
 
 ``outcome`` is the seek's :class:`~fastpix_seek.SeekOutcome` when there was one; ``url`` the
 item's path or URL when known (it also opens the message).
@@ -64,7 +64,8 @@ class FrameOutOfRangeError(FrameError, IndexError):
     :class:`~fastpix_seek.frames.FrameRange`) and the caller did not ask to clamp:
     ``frame_at(t, clamp=True)`` answers with the nearest end's frame instead (the seek API
     itself always clamps, and reports it in ``outcome.clamp``). ``requested`` is the time
-    asked for; ``range`` is (first frame's time, last frame's time) on the item timeline;
+    asked for, on the item timeline (a ``timeline="stream"`` time converted, as in the
+    message); ``range`` is (first frame's time, last frame's time) on the item timeline;
     ``truncated`` is True when the item's data ends before its container says (a cut file:
     ``range`` then ends at its last complete frame). ``outcome`` is None (no seek ran) unless
     the cut was found by the seek that landed past it."""

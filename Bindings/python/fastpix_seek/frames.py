@@ -13,6 +13,7 @@
             ...
         for i, f in p.iter_frames_in_time_order(many_times):   # time order; i: index in many_times
             ...
+        f = p.frame_at(0.033367, which="at_or_after", timeline="stream")   # as ffprobe/PyAV count
 
 :meth:`Player.frame_at` and :meth:`Player.frames_at` are thin methods over
 :class:`FrameReader`, which keeps one PyAV decoder per player between calls and follows the
@@ -75,6 +76,33 @@ decodes damaged finds a smaller cut. Times past it raise :class:`FrameOutOfRange
 ``truncated=True``, never PyAV's ``EOFError``; every other decode failure is
 :class:`FrameNotDecodedError`.
 
+Conventions. Tools mean different frames by "the frame at t" and different clocks by "t"
+(seek.h section 2, "Conventions"). Every frame helper takes both as keyword options, the
+defaults being the seed's:
+
+* which frame: ``which="on_screen"`` (the default; precision exact): the frame on screen at
+  t, the largest pts <= t, as AVFoundation, mpv or any player shows t.
+  ``which="at_or_after"`` (:meth:`SeekPrecision.at_or_after
+  <fastpix_seek.SeekPrecision.at_or_after>`): the first frame at or after t, the smallest
+  pts >= t, what ``ffmpeg -ss t`` outputs first, what PyAV's recipe (seek backward, decode,
+  skip ``pts < t``) returns, and frame i of a frame-index API (asked at frame i's pts).
+* which clock: ``timeline="item"`` (the default): item time, 0 the container's start, the
+  clock of the seek API, of ``ffmpeg -ss`` and of ``FrameAt.time``. ``timeline="stream"``:
+  the reference stream's own pts seconds, the clock of ffprobe's ``pts_time``, PyAV's
+  ``frame.time``, ``pts * time_base`` and ``FrameAt.stream_time``.
+* which video stream: ``Player(url, reference_stream=i)``, i the stream's index as
+  ``Player.stream_info``, ffprobe and PyAV (``container.streams[i]``) count them; None (the
+  default) lets the library pick (the best video stream).
+
+The two clocks differ by the container's start (:attr:`ItemInfo.origin
+<fastpix_seek.ItemInfo.origin>`): an MKV whose audio starts 7 ms before its video, an MPEG-TS
+stamped from 1.4 s. With ``timeline="stream"`` a float is read as the nearest tick of the
+reference stream's time base, so ffprobe's ``pts_time`` (printed to the microsecond) and
+PyAV's ``frame.time`` land on their frame (:meth:`ItemInfo.item_time
+<fastpix_seek.ItemInfo.item_time>`). With ``which="at_or_after"`` the range ends at the last
+frame's time (after it no frame starts: :class:`FrameOutOfRangeError` unless ``clamp=True``);
+on an HLS item too (a time after a segment's last frame gives the next segment's first).
+
 PyAV is optional: this module imports ``av`` only when a decoder is first needed and raises
 ImportError with an explanation when it is missing. The ``frames`` extra
 (``pip install 'fastpix-seek[frames]'``) installs PyAV with numpy and Pillow, which the
@@ -96,17 +124,34 @@ from fractions import Fraction
 from itertools import islice
 from typing import TYPE_CHECKING, Any, Dict, Iterable, Iterator, List, Optional, Tuple
 
+from . import errors as _errors
 from ._abi import (FPX_PACKET_FLAG_CORRUPT, FPX_PACKET_FLAG_DECODE_ONLY,
                    FPX_PACKET_FLAG_DISCONTINUITY, FPX_PACKET_FLAG_DISPOSABLE, FPX_PACKET_FLAG_KEY)
 from .frame_errors import FrameError, FrameNotDecodedError, FrameOutOfRangeError
-from .types import MediaType, SeekOutcome, SeekPrecision, TimeLike, to_fraction
+from .types import (MediaType, PrecisionKind, SeekOutcome, SeekPrecision, TimeLike,
+                    to_fraction)
 
 if TYPE_CHECKING:
     from ._frame_player import FramePlayer as Player
 
 __all__ = ["FrameAt", "FrameRange", "FrameReader", "FrameError", "FrameNotDecodedError",
            "FrameOutOfRangeError", "reader_for", "new_reader", "DEFAULT_CACHE_SIZE",
-           "DEFAULT_WINDOW", "TAIL_ATTEMPTS"]
+           "DEFAULT_WINDOW", "TAIL_ATTEMPTS", "ON_SCREEN", "AT_OR_AFTER", "ITEM", "STREAM"]
+
+#: ``which=``: the frame on screen at t, the largest pts <= t (the default; the seed's
+#: ``exact``, what a player shows at t).
+ON_SCREEN = "on_screen"
+#: ``which=``: the first frame at or after t, the smallest pts >= t (``ffmpeg -ss t``, PyAV's
+#: seek-decode-and-skip recipe, frame-index APIs; :meth:`SeekPrecision.at_or_after`).
+AT_OR_AFTER = "at_or_after"
+#: ``timeline=``: times on the item timeline, 0 the container's start (the default; the seek
+#: API's clock, and ``ffmpeg -ss``'s).
+ITEM = "item"
+#: ``timeline=``: times in the reference stream's own pts seconds (ffprobe's ``pts_time``,
+#: PyAV's ``frame.time``, ``pts * time_base``), converted by :meth:`ItemInfo.item_time
+#: <fastpix_seek.ItemInfo.item_time>` (a float is read as the nearest tick of the stream's
+#: time base).
+STREAM = "stream"
 
 #: Default number of decoded frames a reader keeps for repeated and backward requests.
 DEFAULT_CACHE_SIZE = 8
@@ -125,7 +170,9 @@ class FrameAt:
     """One answer of :meth:`Player.frame_at` / :meth:`Player.frames_at`.
 
     ``frame``: the decoded ``av.VideoFrame`` (its ``pts`` is the landed pts); ``requested``:
-    the time asked for (item timeline, exact); ``outcome``: the seek's
+    the time asked for on the item timeline, exact (with ``timeline="stream"`` the time given,
+    converted: :meth:`ItemInfo.stream_seconds <fastpix_seek.ItemInfo.stream_seconds>` gives
+    it back); ``outcome``: the seek's
     :class:`~fastpix_seek.SeekOutcome` (landed time, covers-target verdict, clamp...);
     ``from_cache``: served from the reader's cache, no packet decoded; ``decoded``: frames the
     decoder produced for this answer (0 from the cache); ``packets``: packets fed to it;
@@ -149,6 +196,14 @@ class FrameAt:
         """The landed frame's time on the item timeline (outcome.landed_time)."""
         return self.outcome.landed_time
 
+    @property
+    def stream_time(self) -> Optional[Fraction]:
+        """The landed frame's time in the reference stream's own pts seconds (``pts *
+        time_base``: ffprobe's ``pts_time``, PyAV's ``frame.time``), exact."""
+        tb = self.outcome.stream_time_base
+        pts = self.outcome.landed_stream_pts
+        return None if tb is None or pts is None else pts * tb
+
 
 @dataclass(frozen=True)
 class FrameRange:
@@ -167,7 +222,9 @@ class FrameRange:
     A time ``t`` is in range (:meth:`contains`) when ``min(0, start) <= t`` and ``t < until``
     (or ``t <= end`` when ``until`` is unknown): item time 0 is the item's start even when the
     first frame comes a little later (it answers with the first frame), and the last frame
-    answers until it stops being on screen, as in a player."""
+    answers until it stops being on screen, as in a player. With ``which="at_or_after"`` the
+    range ends at ``end`` itself: after the last frame's time no frame starts (``ffmpeg -ss``
+    outputs nothing there, frame-index APIs raise IndexError)."""
 
     start: Fraction
     end: Fraction
@@ -175,11 +232,13 @@ class FrameRange:
     truncated: bool
     seekable_end: Fraction
 
-    def contains(self, t: TimeLike) -> bool:
-        """True when ``t`` is in range (see the class doc)."""
+    def contains(self, t: TimeLike, which: str = ON_SCREEN) -> bool:
+        """True when the item time ``t`` is in range for ``which`` (see the class doc)."""
         x = to_fraction(t)
         if x < min(Fraction(0), self.start):
             return False
+        if _precision_for(which, None) is not None:  # at or after: a frame must start at or after
+            return x <= self.end
         return x <= self.end or (self.until is not None and x < self.until)
 
 
@@ -191,6 +250,43 @@ def _whole_frames(frames: Iterable[Any]) -> List[int]:
 
 def _s(t: Fraction) -> str:
     return f"{float(t):.6g} s"
+
+
+def _precision_for(which: str, precision: Optional[SeekPrecision]) -> Optional[SeekPrecision]:
+    """The seek precision of ``which`` (module doc, "Conventions") and ``precision``: None
+    (exact) or ``precision`` for ON_SCREEN; ``SeekPrecision.at_or_after()`` for AT_OR_AFTER,
+    which ``precision`` may repeat but not contradict."""
+    if which == ON_SCREEN:
+        return precision
+    if which == AT_OR_AFTER:
+        if precision is not None and (not isinstance(precision, SeekPrecision)
+                                      or precision.kind != PrecisionKind.AT_OR_AFTER):
+            raise ValueError(f"which='at_or_after' is the precision SeekPrecision.at_or_after(); "
+                             f"precision={precision} asks for another: pass one of the two")
+        return SeekPrecision(PrecisionKind.AT_OR_AFTER, Fraction(0))
+    raise ValueError(f"which must be {ON_SCREEN!r} (the frame on screen at t, the default) or "
+                     f"{AT_OR_AFTER!r} (the first frame at or after t, as ffmpeg -ss), not "
+                     f"{which!r}")
+
+
+def _is_at_or_after(precision: Optional[SeekPrecision]) -> bool:
+    return isinstance(precision, SeekPrecision) and precision.kind == PrecisionKind.AT_OR_AFTER
+
+
+def _item_times(player: "Player", times: Iterable[TimeLike], timeline: str) -> List[Fraction]:
+    """``times`` on the item timeline: as they are for ITEM; for STREAM, from the reference
+    stream's own pts seconds (:meth:`ItemInfo.item_time`, a float read as the nearest tick)."""
+    if timeline == ITEM:
+        return [to_fraction(t) for t in times]
+    if timeline == STREAM:
+        ts = list(times)
+        if not ts:
+            return []
+        item = player.item_info()
+        return [item.item_time(t) for t in ts]
+    raise ValueError(f"timeline must be {ITEM!r} (item time, 0 the container's start: the "
+                     f"default) or {STREAM!r} (the reference stream's own pts seconds, as "
+                     f"ffprobe's pts_time and PyAV's frame.time), not {timeline!r}")
 
 
 def _pyav() -> Any:
@@ -405,10 +501,14 @@ class FrameReader:
                                    f"{_s(end)}", None, _url(player))
 
     def _out_of_range(self, player: "Player", requested: Fraction, rng: FrameRange,
-                      outcome: Optional[SeekOutcome] = None) -> FrameOutOfRangeError:
+                      outcome: Optional[SeekOutcome] = None,
+                      at_or_after: bool = False) -> FrameOutOfRangeError:
         where = (f"after the last complete frame ({_s(rng.end)}) of a truncated file "
                  f"(its data ends before the {_s(rng.seekable_end)} the seekable range reaches)"
                  if rng.truncated and requested > rng.end else
+                 f"after the last frame ({_s(rng.end)}): no frame starts at or after it "
+                 f"(which='at_or_after'; ffmpeg -ss outputs none there)"
+                 if at_or_after and requested > rng.end else
                  f"outside the item's frames ({_s(rng.start)} to {_s(rng.end)}"
                  + (f", shown until {_s(rng.until)}" if rng.until is not None else "") + ")")
         return FrameOutOfRangeError(f"{_s(requested)} is {where}; clamp=True answers with the "
@@ -419,14 +519,19 @@ class FrameReader:
 
     def frame_at(self, player: "Player", t: TimeLike,
                  precision: Optional[SeekPrecision] = None,
-                 timeout: Optional[float] = 10.0, *, clamp: bool = False) -> FrameAt:
+                 timeout: Optional[float] = 10.0, *, clamp: bool = False,
+                 which: str = ON_SCREEN, timeline: str = ITEM) -> FrameAt:
         """Seeks ``player`` to ``t`` with ``precision`` (default: exact) and returns the
-        landed frame (see :meth:`Player.frame_at`). A ``t`` outside :meth:`frame_range`
-        raises :class:`FrameOutOfRangeError` (an IndexError) unless ``clamp`` is True (then
-        the first or last frame answers). Thread-safe: requests on one reader run one at a
-        time."""
+        landed frame (see :meth:`Player.frame_at`). ``which`` and ``timeline`` choose the
+        convention (module doc, "Conventions"): ``which="at_or_after"`` the first frame at or
+        after ``t``, ``timeline="stream"`` a ``t`` in the reference stream's pts seconds. A
+        ``t`` outside :meth:`frame_range` raises :class:`FrameOutOfRangeError` (an
+        IndexError) unless ``clamp`` is True (then the first or last frame answers).
+        Thread-safe: requests on one reader run one at a time."""
+        prec = _precision_for(which, precision)
+        requested = _item_times(player, (t,), timeline)[0]
         with self._lock:
-            return self._frame_at(player, t, precision, timeout, clamp)
+            return self._frame_at(player, requested, prec, timeout, clamp)
 
     def _frame_at(self, player: "Player", t: TimeLike, precision: Optional[SeekPrecision],
                   timeout: Optional[float], clamp: bool = False) -> FrameAt:
@@ -434,9 +539,10 @@ class FrameReader:
         requested = to_fraction(t)
         rng = self._range_of(player)
         target = requested
-        if not rng.contains(requested):
+        after = _is_at_or_after(precision)
+        if not rng.contains(requested, AT_OR_AFTER if after else ON_SCREEN):
             if not clamp:
-                raise self._out_of_range(player, requested, rng)
+                raise self._out_of_range(player, requested, rng, at_or_after=after)
             target = rng.start if requested < rng.start else rng.end
         try:
             got = self._land(player, requested, target, precision, timeout)
@@ -453,7 +559,7 @@ class FrameReader:
             if landed <= rng.end:
                 raise
             if not clamp:
-                raise self._out_of_range(player, requested, rng, e.outcome) from e
+                raise self._out_of_range(player, requested, rng, e.outcome, after) from e
             return self._land(player, requested, rng.end, precision, timeout)
         if getattr(got.frame, "is_corrupt", False) and not self._range_verified:
             # A damaged landed frame: the data may end in it (a cut TS's last PES is not
@@ -465,7 +571,7 @@ class FrameReader:
                 return got
             if got.time is not None and got.time > rng.end:
                 if not clamp:
-                    raise self._out_of_range(player, requested, rng, got.outcome)
+                    raise self._out_of_range(player, requested, rng, got.outcome, after)
                 return self._land(player, requested, rng.end, precision, timeout)
         return got
 
@@ -606,13 +712,16 @@ class FrameReader:
 
     def frames_at(self, player: "Player", times: Iterable[TimeLike],
                   precision: Optional[SeekPrecision] = None,
-                  timeout: Optional[float] = 10.0, *, clamp: bool = False) -> List[FrameAt]:
-        """The frame at each time, in the order given (see :meth:`Player.frames_at`). The list
-        holds every distinct frame it answers: for many times, :meth:`iter_frames_at` or
+                  timeout: Optional[float] = 10.0, *, clamp: bool = False,
+                  which: str = ON_SCREEN, timeline: str = ITEM) -> List[FrameAt]:
+        """The frame at each time, in the order given (see :meth:`Player.frames_at`;
+        ``which`` and ``timeline`` as in :meth:`frame_at`). The list holds every distinct
+        frame it answers: for many times, :meth:`iter_frames_at` or
         :meth:`iter_frames_in_time_order` hold a bounded number (module doc, "Memory")."""
-        req = [to_fraction(t) for t in times]
+        prec = _precision_for(which, precision)
+        req = _item_times(player, times, timeline)
         with self._lock:
-            return self._frames_at(player, req, precision, timeout, clamp)
+            return self._frames_at(player, req, prec, timeout, clamp)
 
     def _frames_at(self, player: "Player", req: List[Fraction],
                    precision: Optional[SeekPrecision], timeout: Optional[float],
@@ -632,24 +741,28 @@ class FrameReader:
     def iter_frames_at(self, player: "Player", times: Iterable[TimeLike],
                        precision: Optional[SeekPrecision] = None,
                        timeout: Optional[float] = 10.0,
-                       window: Optional[int] = None, *, clamp: bool = False) -> Iterator[FrameAt]:
+                       window: Optional[int] = None, *, clamp: bool = False,
+                       which: str = ON_SCREEN, timeline: str = ITEM) -> Iterator[FrameAt]:
         """The frame at each time, yielded in the order given, holding at most ``window``
         distinct frames (plus the cache): ``times`` is read lazily, ``window`` at a time, and
         each window is answered as :meth:`frames_at` answers a list (sorted, each landing
         decoded once). ``window`` >= 1 (None: :data:`DEFAULT_WINDOW`); a larger one decodes
-        less for times in random order. Errors are raised when the window that holds their
-        time is answered (module doc, "Memory")."""
+        less for times in random order. ``which`` and ``timeline`` as in :meth:`frame_at`
+        (checked at the call). Errors are raised when the window that holds their time is
+        answered (module doc, "Memory")."""
         if window is None:
             window = DEFAULT_WINDOW
         if isinstance(window, bool) or not isinstance(window, int) or window < 1:
             raise ValueError(f"window must be an int >= 1, not {window!r}")
-        return self._iter_windows(player, iter(times), precision, timeout, window, clamp)
+        prec = _precision_for(which, precision)
+        _item_times(player, (), timeline)  # checks the name
+        return self._iter_windows(player, iter(times), prec, timeout, window, clamp, timeline)
 
     def _iter_windows(self, player: "Player", times: Iterator[TimeLike],
                       precision: Optional[SeekPrecision], timeout: Optional[float],
-                      window: int, clamp: bool) -> Iterator[FrameAt]:
+                      window: int, clamp: bool, timeline: str = ITEM) -> Iterator[FrameAt]:
         while True:
-            req = [to_fraction(t) for t in islice(times, window)]
+            req = _item_times(player, islice(times, window), timeline)
             if not req:
                 return
             with self._lock:
@@ -661,14 +774,17 @@ class FrameReader:
 
     def iter_frames_in_time_order(self, player: "Player", times: Iterable[TimeLike],
                                   precision: Optional[SeekPrecision] = None,
-                                  timeout: Optional[float] = 10.0, *, clamp: bool = False
+                                  timeout: Optional[float] = 10.0, *, clamp: bool = False,
+                                  which: str = ON_SCREEN, timeline: str = ITEM
                                   ) -> Iterator[Tuple[int, FrameAt]]:
         """``(index, frame)`` for every time, yielded in time order (ties in the order given;
         ``index`` is the time's position in ``times``), each landing decoded once and one
-        frame held at a time (plus the cache). The times are read and checked before the first
-        answer (module doc, "Memory")."""
-        req = [to_fraction(t) for t in times]
-        return self._iter_time_order(player, req, precision, timeout, clamp)
+        frame held at a time (plus the cache). ``which`` and ``timeline`` as in
+        :meth:`frame_at`. The times are read and checked before the first answer (module
+        doc, "Memory")."""
+        prec = _precision_for(which, precision)
+        req = _item_times(player, times, timeline)
+        return self._iter_time_order(player, req, prec, timeout, clamp)
 
     def _iter_time_order(self, player: "Player", req: List[Fraction],
                          precision: Optional[SeekPrecision], timeout: Optional[float],

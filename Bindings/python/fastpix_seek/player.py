@@ -34,7 +34,7 @@ from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, cast
 
-from . import _lib
+from . import _lib, _log
 from . import errors as _errors
 from ._asyncio import _AsyncMixin
 from ._base import PathLike, SeekCallback
@@ -49,7 +49,7 @@ from ._delivery import (MAX_CALLBACK_ERRORS, CallbackExceptionHandler, SeekPreci
 from ._live import _LiveMixin
 from ._packets import _PacketsMixin
 from ._scrub import ScrubSession, _ScrubMixin
-from .frames import FrameAt, FrameRange, FrameReader, new_reader, reader_for
+from .frames import ITEM, ON_SCREEN, FrameAt, FrameRange, FrameReader, new_reader, reader_for
 from .item_errors import StreamIndexError, item_error
 from .types import (DeliveryMode, HLSRendition, HLSVariant, IndexMode, ItemInfo, ItemStatus,
                     ItemStatusInfo, PlayerStats, SeekOutcome, SeekPrecision, StreamInfo, TimeLike,
@@ -81,7 +81,9 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin):
     """A FastPixSeek player: one media item, precision seeks, packets.
 
     ``Player(url=None, *, delivery=DeliveryMode.THREAD, io_timeout=10.0, wakeup=None,
-    seek_manager=True, protocols=None, max_buffer_bytes=None, index_mode=IndexMode.KEYFRAMES)``
+    seek_manager=True, protocols=None, max_buffer_bytes=None, index_mode=IndexMode.KEYFRAMES,
+    hls_variant=None, hls_max_bandwidth=None, hls_max_height=None, hls_audio=None,
+    reference_stream=None)``
 
     * ``url``: opened at once when given (see :meth:`open`); wait with :meth:`wait_item`.
     * ``delivery``: where callbacks run (see :mod:`fastpix_seek._delivery`).
@@ -107,6 +109,17 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin):
       of :meth:`hls_renditions` (0-based; it must be an AUDIO one), -1 for no separate audio,
       None for the automatic choice (the variant's AUDIO group: DEFAULT, else AUTOSELECT,
       else the first). A rendition with its own URI is a stream of the item.
+    * ``reference_stream``: the stream seeks resolve on (``fpx_player_config.reference_stream``;
+      seek.h section 2): None for the library's choice (the best video stream, else the best
+      audio stream), or a stream index, 0-based as :meth:`stream_info`, ffprobe and PyAV
+      count them, naming a video stream of every item this player opens. Landings, steps,
+      the seekable range, item time 0, the time base of outcomes and the frame helpers all
+      follow it. An index the item lacks fails the open with
+      :class:`~fastpix_seek.item_errors.StreamIndexError` (an ``IndexError``), a stream that
+      is not video (audio, an attached cover picture) with
+      :class:`~fastpix_seek.errors.InvalidArgumentError`, an HLS item (which keeps its own
+      choice) with :class:`~fastpix_seek.errors.UnsupportedError`: :meth:`wait_item` raises
+      them, naming the stream and why. Negative: InvalidArgumentError here.
 
     ``io_timeout`` values that int64 milliseconds cannot hold raise
     :class:`~fastpix_seek.errors.InvalidArgumentError` (never a silent wrap to "no bound").
@@ -128,7 +141,8 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin):
                  hls_variant: Optional[int] = None,
                  hls_max_bandwidth: Optional[int] = None,
                  hls_max_height: Optional[int] = None,
-                 hls_audio: Optional[int] = None) -> None:
+                 hls_audio: Optional[int] = None,
+                 reference_stream: Optional[int] = None) -> None:
         self._handle: Optional[_lib.PlayerHandle] = None
         self._core = _Core()
         self._close_lock = threading.Lock()
@@ -223,6 +237,19 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin):
             if not -1 <= hls_audio <= 2 ** 31 - 2:
                 raise _errors.InvalidArgumentError(detail=f"hls_audio is {hls_audio!r}")
             cfg.hls_audio = -1 if hls_audio == -1 else hls_audio + 1
+        # The reference stream: 0-based here, as stream_info; the C field counts from 1 (0:
+        # automatic).
+        if reference_stream is not None:
+            if isinstance(reference_stream, bool) or not isinstance(reference_stream, int):
+                raise TypeError(f"reference_stream must be a stream index (int) or None, not "
+                                f"{type(reference_stream).__name__}")
+            if not 0 <= reference_stream <= 2 ** 31 - 2:
+                raise _errors.InvalidArgumentError(
+                    detail=f"reference_stream is {reference_stream!r}: a stream index >= 0 "
+                           f"(0-based, as stream_info counts), or None for the automatic choice")
+            cfg.reference_stream = reference_stream + 1
+        self._reference_stream = reference_stream
+        self._refusal_mark = 0
         if wakeup is not None:
             cfg.wakeup = _wakeup
             cfg.wakeup_userdata = self._core.register(_WakeupEntry(wakeup))
@@ -418,6 +445,7 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin):
         h = self._h()
         self._invalidate_item_cache()
         self._opened = raw
+        self._refusal_mark = _log.refusal_mark()
         _lib.lib.fpx_player_open(h, raw)
 
     def _local_path_problem(self) -> Optional[str]:
@@ -487,11 +515,36 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin):
             why = self._local_path_problem()
             if why is not None:
                 e = type(e)(e.code, e.message, e.function, why)
+        refused = self._reference_refusal(e)
+        if refused is not e:
+            refused.url = os.fsdecode(raw)  # the cause is known: no table of causes
+            return refused
         try:
             av_error = self.item_status().av_error
         except _errors.FastPixSeekError:
             av_error = 0
         return item_error(e, os.fsdecode(raw), av_error)
+
+    def _reference_refusal(self, e: _errors.FastPixSeekError) -> _errors.FastPixSeekError:
+        """An open refused for the chosen reference stream (an InvalidArgumentError: no such
+        stream, not video; an UnsupportedError: an HLS item) as the error that says so: the
+        library's log line as its detail, StreamIndexError (an IndexError) for a stream the
+        item lacks; ``e`` itself for any other error."""
+        want = self._reference_stream
+        if want is None or not isinstance(e, (_errors.InvalidArgumentError,
+                                              _errors.UnsupportedError)):
+            return e
+        why = _log.reference_refusal(want, self._refusal_mark)
+        if why is None:
+            if not isinstance(e, _errors.InvalidArgumentError):
+                return e
+            # The log is off (set_log_level(FPX_LOG_QUIET)): the causes that fit.
+            why = (f"reference_stream={want}: stream {want} is not a video stream of this item "
+                   f"(it has no stream {want}, or that stream is audio, subtitles, data or an "
+                   f"attached picture)")
+        cls = (StreamIndexError if isinstance(e, _errors.InvalidArgumentError)
+               and "does not exist" in why else type(e))
+        return cls(e.code, why, e.function, None)
 
     def item_info(self) -> ItemInfo:
         """Facts of the READY item: stream count, reference stream, duration, start pts, time
@@ -843,48 +896,70 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin):
 
     # -- decoded frames (fastpix_seek.frames; PyAV imported on first use) -----------------
     def frame_at(self, t: TimeLike, precision: Optional[SeekPrecision] = None,
-                 timeout: Optional[float] = 10.0, *, clamp: bool = False) -> "FrameAt":
+                 timeout: Optional[float] = 10.0, *, clamp: bool = False,
+                 which: str = ON_SCREEN, timeline: str = ITEM) -> "FrameAt":
         """Seeks to ``t`` with ``precision`` (default: exact, the frame on screen at ``t``)
         and returns the landed frame decoded with PyAV, with the seek's outcome
         (:class:`fastpix_seek.frames.FrameAt`). The decoder is kept between calls and
-        continues where the packets continue. A ``t`` outside :meth:`frame_range` (before 0,
-        after the last frame, after the last complete frame of a cut file) raises
-        :class:`fastpix_seek.frames.FrameOutOfRangeError` (an ``IndexError``) unless
-        ``clamp=True``, which answers with the nearest end's frame. Raises ImportError
-        without PyAV and :class:`fastpix_seek.frames.FrameNotDecodedError` (a
-        ``RuntimeError``) when nothing lands or decodes, whatever PyAV raised."""
-        return reader_for(self).frame_at(self, t, precision, timeout, clamp=clamp)
+        continues where the packets continue.
+
+        The conventions (:mod:`fastpix_seek.frames`, "Conventions"): ``which="on_screen"``
+        (default) is the frame on screen at ``t``, ``which="at_or_after"`` the first frame at
+        or after ``t`` (``ffmpeg -ss``, PyAV's decode-and-skip, frame-index APIs; the
+        precision ``SeekPrecision.at_or_after()``); ``timeline="item"`` (default) reads ``t``
+        on the item timeline, ``timeline="stream"`` in the reference stream's own pts seconds
+        (ffprobe's ``pts_time``, PyAV's ``frame.time``; a float is read as the nearest tick
+        of the stream's time base). The stream is the player's ``reference_stream``.
+
+        A ``t`` outside :meth:`frame_range` (before 0, after the last frame -- for
+        ``at_or_after`` after the last frame's time --, after the last complete frame of a
+        cut file) raises :class:`fastpix_seek.frames.FrameOutOfRangeError` (an
+        ``IndexError``) unless ``clamp=True``, which answers with the nearest end's frame.
+        Raises ImportError without PyAV and :class:`fastpix_seek.frames.FrameNotDecodedError`
+        (a ``RuntimeError``) when nothing lands or decodes, whatever PyAV raised; ValueError
+        for an unknown ``which`` or ``timeline``, or a ``precision`` that contradicts
+        ``which``."""
+        return reader_for(self).frame_at(self, t, precision, timeout, clamp=clamp,
+                                         which=which, timeline=timeline)
 
     def frames_at(self, times: Iterable[TimeLike], precision: Optional[SeekPrecision] = None,
-                  timeout: Optional[float] = 10.0, *, clamp: bool = False) -> List["FrameAt"]:
+                  timeout: Optional[float] = 10.0, *, clamp: bool = False,
+                  which: str = ON_SCREEN, timeline: str = ITEM) -> List["FrameAt"]:
         """:meth:`frame_at` for each time, answered in the order given; decoded in time order
         (forward, so the decoder continues), repeated and nearby backward requests served
-        from a small cache of decoded frames. The list holds every distinct frame it
-        answers; for many times use :meth:`iter_frames_at` or
-        :meth:`iter_frames_in_time_order`, whose memory does not grow with their number."""
-        return reader_for(self).frames_at(self, times, precision, timeout, clamp=clamp)
+        from a small cache of decoded frames. ``which`` and ``timeline`` as in
+        :meth:`frame_at`. The list holds every distinct frame it answers; for many times use
+        :meth:`iter_frames_at` or :meth:`iter_frames_in_time_order`, whose memory does not
+        grow with their number."""
+        return reader_for(self).frames_at(self, times, precision, timeout, clamp=clamp,
+                                          which=which, timeline=timeline)
 
     def iter_frames_at(self, times: Iterable[TimeLike], precision: Optional[SeekPrecision] = None,
                        timeout: Optional[float] = 10.0,
-                       window: Optional[int] = None, *, clamp: bool = False
+                       window: Optional[int] = None, *, clamp: bool = False,
+                       which: str = ON_SCREEN, timeline: str = ITEM
                        ) -> Iterator["FrameAt"]:
         """:meth:`frames_at` as an iterator in bounded memory: yields the frame at each time in
         the order given, reading ``times`` lazily and answering ``window`` (default
         ``fastpix_seek.frames.DEFAULT_WINDOW``, 64) of them at a time (sorted, each landing
         decoded once), so at most ``window`` distinct frames are held
-        (:class:`fastpix_seek.frames.FrameReader.iter_frames_at`)."""
+        (:class:`fastpix_seek.frames.FrameReader.iter_frames_at`). ``which`` and
+        ``timeline`` as in :meth:`frame_at`."""
         return reader_for(self).iter_frames_at(self, times, precision, timeout, window,
-                                               clamp=clamp)
+                                               clamp=clamp, which=which, timeline=timeline)
 
     def iter_frames_in_time_order(self, times: Iterable[TimeLike],
                                   precision: Optional[SeekPrecision] = None,
-                                  timeout: Optional[float] = 10.0, *, clamp: bool = False
+                                  timeout: Optional[float] = 10.0, *, clamp: bool = False,
+                                  which: str = ON_SCREEN, timeline: str = ITEM
                                   ) -> Iterator[Tuple[int, "FrameAt"]]:
         """Yields ``(index, frame)`` for every time in time order (ties in the order given;
         ``index`` is the time's position in ``times``), each landing decoded once, one frame
-        held at a time (:class:`fastpix_seek.frames.FrameReader.iter_frames_in_time_order`)."""
+        held at a time (:class:`fastpix_seek.frames.FrameReader.iter_frames_in_time_order`).
+        ``which`` and ``timeline`` as in :meth:`frame_at`."""
         return reader_for(self).iter_frames_in_time_order(self, times, precision, timeout,
-                                                          clamp=clamp)
+                                                          clamp=clamp, which=which,
+                                                          timeline=timeline)
 
     def frame_range(self) -> "FrameRange":
         """The times :meth:`frame_at` answers without ``clamp``

@@ -131,6 +131,14 @@ def to_fraction(x: Any, what: str = "time",
                     f"not {type(x).__name__}")
 
 
+def _is_float(x: Any) -> bool:
+    """A binary floating-point number: ``float`` (numpy.float64 included) or another numpy
+    floating scalar; not an exact type (int, Fraction, Decimal, str)."""
+    return isinstance(x, float) or (isinstance(x, numbers.Real)
+                                    and not isinstance(x, numbers.Rational)
+                                    and hasattr(x, "as_integer_ratio"))
+
+
 def float_to_fraction(x: Any) -> Fraction:
     """The fraction with the smallest denominator among the numbers that round to ``x``.
 
@@ -269,6 +277,19 @@ class SeekPrecision:
         """What FPX_PRECISION_DEFAULT means: nearest keyframe within 1/10 s (from the library)."""
         return cls._from_c(_lib.lib.fpx_precision_default())
 
+    @classmethod
+    def at_or_after(cls) -> "SeekPrecision":
+        """The first frame at or after the target (smallest pts >= target): what
+        ``ffmpeg -ss t``, PyAV's seek-decode-and-skip recipe and frame-index APIs return
+        (``fpx_precision_at_or_after``; seek.h section 2, "Conventions"). Whenever the
+        target falls inside a frame this is the frame after :meth:`exact`'s; when a frame
+        starts exactly at the target both are that frame. Its outcome is within tolerance
+        when ``landed >= requested`` (``tolerance_before`` 0, ``tolerance_after`` infinite,
+        which reads None here); past the last frame it lands on the last frame, clamped and
+        not within tolerance. Files and HLS items (a target after a segment's last frame
+        lands on the next segment's first)."""
+        return cls._from_c(_lib.lib.fpx_precision_at_or_after())
+
     @property
     def tolerance_seconds(self) -> float:
         """Display only."""
@@ -290,6 +311,8 @@ class SeekPrecision:
     def __str__(self) -> str:
         if self.kind == PrecisionKind.EXACT:
             return "exact"
+        if self.kind == PrecisionKind.AT_OR_AFTER:
+            return "at or after"
         return f"nearest keyframe +/-{self.tolerance} s"
 
 
@@ -401,7 +424,8 @@ class SeekOutcome:
     def within_tolerance(self) -> bool:
         """The tolerance verdict (accuracy.within_requested_tolerance). For exact seeks prefer
         frame_covers_target: zero tolerance makes this False whenever the covering frame starts
-        before the target."""
+        before the target. For at-or-after seeks it is ``landed >= requested`` (False only
+        when a target past the last frame was clamped to it)."""
         return self.accuracy.within_requested_tolerance
 
     @property
@@ -428,24 +452,31 @@ class SeekOutcome:
     def verdict(self) -> str:
         """A one-word summary for reports: the finish reason when it did not land; for an
         exact seek ``ok`` when the landed frame covers the target, else ``miss`` (its
-        zero-tolerance verdict is not the measure of an exact seek); for a keyframe
-        precision ``ok`` within the tolerance, else ``outside``."""
+        zero-tolerance verdict is not the measure of an exact seek); for an at-or-after seek
+        ``ok`` when the landed frame starts at or after the target (within tolerance), else
+        ``miss`` (a target past the last frame, clamped to it); for a keyframe precision
+        ``ok`` within the tolerance, else ``outside``."""
         if not self.finished:
             r = self.reason
             return r.name.lower() if isinstance(r, FinishReason) else f"reason{r}"
         if self.precision.kind == PrecisionKind.EXACT:
             return "ok" if self.frame_covers_target else "miss"
+        if self.precision.kind == PrecisionKind.AT_OR_AFTER:
+            return "ok" if self.within_tolerance else "miss"
         return "ok" if self.within_tolerance else "outside"
 
     def __repr__(self) -> str:
         """Short: the id, the precision, and for a landed seek the hit (exact: the frame
-        covers the target) or the tolerance verdict, the times and the cost."""
+        covers the target; at or after: it starts at or after the target) or the tolerance
+        verdict, the times and the cost."""
         if not self.finished:
             r = self.reason.name if isinstance(self.reason, FinishReason) else self.reason
             err = f", error={self.error}" if self.error else ""
             return f"SeekOutcome(#{self.seek_id} {self.precision}: {r}{err}, requested={self.requested_time})"
         if self.precision.kind == PrecisionKind.EXACT:
             judged = "hit" if self.frame_covers_target else "MISS"
+        elif self.precision.kind == PrecisionKind.AT_OR_AFTER:
+            judged = "hit" if self.within_tolerance else "MISS"
         else:
             judged = "within" if self.within_tolerance else "outside"
         clamp = "" if not self.clamp.did_clamp else f", clamped to {self.clamp.clamped_to}"
@@ -657,6 +688,41 @@ class ItemInfo:
     def duration_seconds(self) -> float:
         """The duration in seconds as a float, for display (NaN when unknown)."""
         return _seconds(self.duration)
+
+    def _stream_clock(self, what: str) -> Fraction:
+        tb = self.time_base
+        if tb is None or self.start_pts == _lib.FPX_NOPTS:
+            raise _errors.InvalidStateError(
+                detail=f"{what}: the item's start on its reference stream's timeline is "
+                       f"unknown (an HLS item whose first segment could not be read), so "
+                       f"stream seconds have no item time")
+        return tb
+
+    def item_time(self, stream_seconds: TimeLike) -> Fraction:
+        """A time in the reference stream's own pts seconds (ffprobe's ``pts_time``, PyAV's
+        ``frame.time``, ``pts * time_base``) as item time, exactly: ``stream_seconds -
+        start_pts * time_base`` (seek.h section 2, "Conventions"; the two clocks differ by
+        the container's start: an MKV whose audio starts 7 ms before its video, an MPEG-TS
+        stamped from 1.4 s).
+
+        A float (numpy floating scalars included) is read as the nearest tick of the
+        reference stream's time base: ``round(stream_seconds / time_base)`` ticks, so any
+        float printed or computed from a frame's pts -- ffprobe prints ``pts_time`` to the
+        microsecond -- is exactly that frame's pts, on any time base whose tick is longer than
+        a microsecond (1/90000, 1/30000 of 30000/1001 fps, 1/1000...). Exact types (``Fraction``,
+        ``int``, ``Decimal``, ``str``) keep their exact value. For files, and HLS before its
+        first discontinuity (seek.h, ``fpx_packet.item_origin_pts``)."""
+        tb = self._stream_clock("item_time")
+        x = to_fraction(stream_seconds, "stream time")
+        if _is_float(stream_seconds):
+            return (round(x / tb) - self.start_pts) * tb
+        return x - self.start_pts * tb
+
+    def stream_seconds(self, item_time: TimeLike) -> Fraction:
+        """An item time in the reference stream's own pts seconds, exactly (the inverse of
+        :meth:`item_time`): ``item_time + start_pts * time_base``."""
+        tb = self._stream_clock("stream_seconds")
+        return to_fraction(item_time) + self.start_pts * tb
 
     @classmethod
     def _from_c(cls, i: "_lib.fpx_item_info") -> "ItemInfo":
