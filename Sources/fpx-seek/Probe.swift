@@ -63,7 +63,7 @@ func runProbe(_ args: [String]) {
         frames += 1
         if p.flags & PacketView.flagKey != 0 { keyframes += 1 }
     }
-    let truncation = truncationWarning(duration: info.duration, range: range)
+    let truncation = truncationWarning(duration: info.duration, range: range, endsAtCut: engine.seekableRangeEndsAtCut)
     if let w = truncation { fputs("fpx-seek: \(url): \(w)\n", stderr) }
     var streams: [StreamInfo] = []
     for s in 0..<info.streamCount { if let si = engine.streamInfo(s) { streams.append(si) } }

@@ -162,7 +162,8 @@ func runSeek(_ args: [String]) {
     defer { player.destroy() }
     let clock = o.streamTimeline ? StreamClock(engine.itemInfo) : nil
     let target = clock.map { $0.itemTime(given) } ?? given
-    if let w = truncationWarning(duration: engine.itemInfo.duration, range: (try? player.seekableRange()) ?? nil) {
+    if let w = truncationWarning(duration: engine.itemInfo.duration, range: (try? player.seekableRange()) ?? nil,
+                                endsAtCut: engine.seekableRangeEndsAtCut) {
         fputs("fpx-seek: \(o.positional[0]): \(w)\n", stderr)
     }
     do { try player.setupSeekManager() } catch { fail("cannot set up the seek manager", code: Exit.failure) }

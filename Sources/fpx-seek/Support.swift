@@ -377,8 +377,13 @@ func waitForIndex(_ player: Player, timeoutMS: UInt64) -> Bool {
 /// A seekable range ending well before the container's duration (SeekableRangeCheck, the
 /// rule of fpx_item_info.seekable_range_truncated): the file is truncated or damaged.
 /// Returns the one-line warning, or nil.
-func truncationWarning(duration: MediaTime, range: (start: MediaTime, end: MediaTime)?) -> String? {
-    guard let r = range, SeekableRangeCheck.isTruncated(duration: duration, seekableEnd: r.end) else { return nil }
+func truncationWarning(duration: MediaTime, range: (start: MediaTime, end: MediaTime)?, endsAtCut: Bool) -> String? {
+    guard let r = range,
+          SeekableRangeCheck.isTruncated(duration: duration, seekableEnd: r.end, endsAtCut: endsAtCut) else { return nil }
+    if endsAtCut {
+        return "warning: the file's data ends inside a packet: the seekable range ends at \(fmt(r.end.seconds, 3)) s, "
+            + "its last frame read whole (container duration \(fmt(duration.seconds, 3)) s): the file is truncated"
+    }
     let short = duration.seconds - r.end.seconds
     return "warning: the seekable range ends at \(fmt(r.end.seconds, 3)) s, \(fmt(short, 3)) s before the container's "
         + "duration (\(fmt(duration.seconds, 3)) s): the file is truncated or damaged"

@@ -136,3 +136,19 @@ def test_cut_range_ends_at_last_complete_frame(sources, library, tmp_path, kind,
             o = p.seek_wait(t, SeekPrecision.exact())
             assert o.finished and o.clamp.kind == ClampKind.TO_SEEKABLE_END, t
             assert o.landed_stream_pts == want and o.landed_time == end
+
+
+def test_cli_probe_says_the_data_ends_inside_a_packet(sources, tmp_path):
+    """fpx-seek probe and seek warn on a cut MP4 with the library's own rule (the data ends
+    inside a packet, the range at the last frame read whole), not only the duration rule, and
+    say nothing of the untouched file."""
+    cli = REPO / "build" / "bin" / "fpx-seek"
+    full = sources["mp4"]
+    cut = tmp_path / "cut.mp4"
+    cut.write_bytes(full.read_bytes()[:_cut_points(full)["in-last-video-packet"]])
+    for cmd in (["probe", str(cut)], ["seek", str(cut), "1"]):
+        r = subprocess.run([str(cli), *cmd], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        assert "the file's data ends inside a packet" in r.stderr and "truncated" in r.stderr, (cmd, r.stderr)
+    r = subprocess.run([str(cli), "probe", str(full)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and "truncated" not in r.stderr, r.stderr

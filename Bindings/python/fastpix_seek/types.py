@@ -668,7 +668,8 @@ class ItemInfo:
     time_base: Optional[Fraction]
     seekable: bool
     format_name: str
-    #: The seekable range ends well before the duration: a truncated or damaged file
+    #: A truncated or damaged file: the file's data ends inside a packet (the seekable range
+    #: then ends at the last frame read whole), or the range ends well before the duration
     #: (``fpx_item_info.seekable_range_truncated``, 0.4.0; False from older libraries).
     seekable_range_truncated: bool = False
 
@@ -677,7 +678,7 @@ class ItemInfo:
         return (f"ItemInfo({self.format_name!r}, {self.stream_count} streams, reference #{self.reference_stream}"
                 f"{' (video)' if self.has_video else ''}, duration {d} s, start_pts {self.start_pts}, "
                 f"time_base {self.time_base}{'' if self.seekable else ', not seekable'}"
-                f"{', TRUNCATED (seekable range ends well before the duration)' if self.seekable_range_truncated else ''})")
+                f"{', TRUNCATED (the data ends inside a packet, or the range well before the duration)' if self.seekable_range_truncated else ''})")
 
     @property
     def origin(self) -> Fraction:
