@@ -382,7 +382,7 @@ func truncationWarning(duration: MediaTime, range: (start: MediaTime, end: Media
           SeekableRangeCheck.isTruncated(duration: duration, seekableEnd: r.end, endsAtCut: endsAtCut) else { return nil }
     if endsAtCut {
         return "warning: the file's data ends inside a packet: the seekable range ends at \(fmt(r.end.seconds, 3)) s, "
-            + "its last frame read whole (container duration \(fmt(duration.seconds, 3)) s): the file is truncated"
+            + "its last frame read whole (container duration \(fmt(duration.seconds, 3)) s): the file is truncated or damaged"
     }
     let short = duration.seconds - r.end.seconds
     return "warning: the seekable range ends at \(fmt(r.end.seconds, 3)) s, \(fmt(short, 3)) s before the container's "
