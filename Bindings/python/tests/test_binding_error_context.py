@@ -15,11 +15,13 @@ import os
 import pickle
 import socket
 import socketserver
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 from pathlib import Path
-from typing import Iterator, Tuple
+from typing import Any, Iterator, Tuple
 
 import pytest
 
@@ -99,7 +101,7 @@ def test_directory_is_a_directory(tmp_path: Path) -> None:
     assert str(tmp_path) in str(e) and "protocol" not in str(e)
 
 
-def test_unreadable_file_is_a_permission_error(tmp_path: Path, fixtures_dir: Path) -> None:
+def test_unreadable_file_is_a_permission_error(tmp_path: Path, fixtures_dir: Path, request: Any) -> None:
     """A mode-000 copy of a fixture, opened by a user who may not read it."""
     path = tmp_path / "locked.mp4"
     path.write_bytes((fixtures_dir / "mp4_bframes.mp4").read_bytes())
@@ -114,11 +116,23 @@ def test_unreadable_file_is_a_permission_error(tmp_path: Path, fixtures_dir: Pat
             "        print(type(e).__name__, isinstance(e, PermissionError),\n"
             "              isinstance(e, NotFoundError), e.errno, e.url == sys.argv[2], '|', e)\n")
     binding = str(Path(__file__).resolve().parents[1])
+    env = dict(os.environ)
+    if os.geteuid() == 0:
+        # The other user reads the package and the library from copies of its own (a
+        # checkout under /root, as in a Debian root, is closed to it); the file stays locked.
+        pub = Path(tempfile.mkdtemp(prefix="fpx-pub-"))  # pytest's own tmp is closed to others
+        request.addfinalizer(lambda: shutil.rmtree(pub, ignore_errors=True))
+        shutil.copytree(Path(binding) / "fastpix_seek", pub / "fastpix_seek",
+                        ignore=shutil.ignore_patterns("__pycache__"))
+        lib = pub / "libfastpixseek.so.1"
+        shutil.copy2(os.environ["FASTPIX_SEEK_LIBRARY"], lib)
+        for d in [pub, *pub.rglob("*")]:
+            d.chmod(0o755 if d.is_dir() or d == lib else 0o644)
+        binding, env["FASTPIX_SEEK_LIBRARY"] = str(pub), str(lib)
     cmd = [sys.executable, "-c", code, binding, str(path)]
     if os.geteuid() == 0:
         cmd = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", *cmd]
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=120,
-                         env=dict(os.environ))
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
     assert out.returncode == 0, out.stderr
     words = out.stdout.split("|")[0].split()
     assert words == ["MediaPermissionError", "True", "True", str(errno.EACCES), "True"], out.stdout
