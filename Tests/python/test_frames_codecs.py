@@ -119,6 +119,25 @@ def test_decoder_is_ffmpegs_own_pick(codec_files, library, name):
 
 
 @pytest.mark.parametrize("name", list(FILES))
+def test_every_frame_from_a_fresh_reader(codec_files, library, name):
+    """Each frame's own time, each from a new player and decoder, whose first packet is then
+    usually a DECODE_ONLY pre-roll one: libdav1d reads skip_frame only when it opens, so a
+    decoder opened while skipping non-reference frames would skip them for good (SVT-AV1's
+    non-reference frames: 16 of 50 lost here, and Debian 13's SVT-AV1 2.3 packs them so that
+    frame 1.0 s is one). Every frame must come out, with ffmpeg's pixels."""
+    from fastpix_seek import Player
+    path = codec_files[name]
+    gt = gtm.load(str(path))
+    times = [gt.to_item(q) for q in gt.pts_list()]
+    results = []
+    for t in times:
+        with Player(path) as p:
+            p.wait_item(timeout=20)
+            results.append(p.frame_at(t, timeout=30))
+    _check(path, results, times)
+
+
+@pytest.mark.parametrize("name", list(FILES))
 def test_frames_match_ffmpeg(codec_files, library, name):
     """Random, sorted and repeated times, then a backward walk: ffprobe's landing, ffmpeg's
     pixels."""

@@ -396,6 +396,11 @@ class FrameReader:
 
     def _set_skip(self, skip: bool) -> None:
         if skip != self._skipping:
+            if not self._dec.is_open:
+                # Some decoders read skip_frame once, when they open (libdav1d: its
+                # decode_frame_type), and would skip non-reference frames for good: open it
+                # with DEFAULT first; to those the later changes are only a hint they ignore.
+                self._dec.open()
             self._dec.skip_frame = "NONREF" if skip else "DEFAULT"
             self._skipping = skip
 

@@ -187,7 +187,15 @@ def to_av_packet(pkt: Packet) -> Any:
     """The packet as an ``av.Packet`` (payload copied), with its pts, dts and time base, and
     where the PyAV version allows it (>= 11) its duration and key/discard flags, ready for
     ``decoder.decode()``."""
-    p = av.Packet(pkt.data)
+    # The payload goes into a buffer FFmpeg allocates (av_new_packet), never one wrapping the
+    # Python bytes: freeing such a buffer takes the GIL, and a threaded decoder (libdav1d)
+    # frees packets on its own threads, so freeing the decoder from Python (which holds the
+    # GIL and waits for those threads in dav1d_flush) deadlocked (seen: a FrameReader dropped
+    # with AV1 packets still in libdav1d).
+    data = pkt.data
+    p = av.Packet(len(data))
+    if data:
+        p.update(data)
     p.pts = pkt.pts
     p.dts = pkt.dts
     if pkt.time_base is not None:
