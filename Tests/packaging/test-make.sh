@@ -135,8 +135,9 @@ if command -v man >/dev/null; then
     # Wide enough that no paragraph wraps or hyphenates; justification spaces squeezed.
     MANWIDTH=2000 man -l docs/fpx-seek.1 2>"$TMP/man.err" | tr -s " " >"$TMP/man.txt"
     [ ! -s "$TMP/man.err" ] && pass "man -l docs/fpx-seek.1: no warnings" || fail "man -l warns: $(head -n 3 "$TMP/man.err")"
-    for want in '{"kind": "exact"|"nearest_keyframe", "tolerance": "1/10", "tolerance_seconds": 0.1}' \
-                'ffmpeg -ss T starts at the first frame at or after T' 'fpx-seek step FILE --from T' \
+    for want in '{"kind": "exact"|"at_or_after"|"nearest_keyframe", "tolerance": "1/10", "tolerance_seconds": 0.1}' \
+                'ffmpeg -ss t starts at the first frame at or after t (smallest pts >= t)' \
+                'ffmpeg -ss t -i F: smallest pts >= t' 'files and HLS items) lands on the first frame at or after the target' \
                 '"truncated": true' '"clamped": true' '/usr/share/fpx-seek/fpx-seek.schema.json' \
                 'nearest_keyframe:TOL (short: keyframe:TOL)' 'options still parse after --'; do
         grep -qF -- "$want" "$TMP/man.txt" && pass "the rendered man page says: $want" || fail "the rendered man page lacks: $want"
