@@ -378,10 +378,11 @@
  * with alignment A" on stderr (without allocating) and aborts it (SIGABRT). What the library cannot
  * vouch for is FFmpeg's own code: libavformat, and the libavcodec decoders
  * that avformat_find_stream_info runs during an open, turn most of their
- * allocation failures into AVERROR(ENOMEM), not every one (with FFmpeg 5.1
- * a SIGSEGV inside libavcodec, and one inside libavformat's opening of a
- * local file, were each seen about once in 70 runs of 1,000 players at 512
- * MiB to 1 GiB; see RELIABILITY.md).
+ * allocation failures into AVERROR(ENOMEM), not every one (with FFmpeg 5.1,
+ * a SIGSEGV inside libavformat's opening of a local file was seen about once
+ * in 70 runs of 1,000 players at 512 MiB to 1 GiB, and one in its AAC
+ * decoder, which calls its MDCT through a null pointer when the MDCT's setup
+ * failed, about once in 20 runs at 512 MiB; see RELIABILITY.md).
  * Under Linux's default overcommit, exhaustion ends in the OOM killer
  * instead. The threads the library starts have 1 MiB stacks, whatever
  * RLIMIT_STACK says. A host that must outlive memory exhaustion runs the

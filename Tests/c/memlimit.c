@@ -19,9 +19,12 @@
  * A process the library aborts dies by SIGABRT (the driver checks the message).
  * A process that dies by SIGSEGV or SIGBUS first writes one line naming the shared object
  * the faulting instruction belongs to (dladdr on the signal context's instruction
- * pointer), "memlimit: SIGSEGV at 0x... in /path/libavformat.so.59 (symbol)", so that the
- * driver can tell FFmpeg's own crashes (seek.h section 6: what the library cannot vouch
- * for) from any other.
+ * pointer), "memlimit: SIGSEGV at 0x... in /path/libavformat.so.59 (symbol, offset 0x...)",
+ * or for a jump to an address no object holds (a call through a null function pointer)
+ * "at 0x0 in an unknown object, called from 0x... in OBJECT (...)", naming the caller from
+ * the return address on top of the stack (x86-64), then the fault address and the thread's
+ * name, so that the driver can tell FFmpeg's own crashes (seek.h section 6: what the
+ * library cannot vouch for) from any other.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -30,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -75,12 +79,28 @@ static void put_hex(uintptr_t v)
     put(b);
 }
 
+/* " in OBJECT (SYMBOL)" for an address inside a loaded object; 0 when none holds it. */
+static int put_object(uintptr_t a)
+{
+    Dl_info info;
+    if (!a || !dladdr((void *)a, &info) || !info.dli_fname)
+        return 0;
+    put(" in ");
+    put(info.dli_fname);
+    put(" (");
+    put(info.dli_sname ? info.dli_sname : "?");
+    put(", offset ");
+    put_hex(a - (uintptr_t)info.dli_fbase);
+    put(")");
+    return 1;
+}
+
 static void on_crash(int sig, siginfo_t *si, void *ctx)
 {
     ucontext_t *uc = ctx;
-    uintptr_t pc = 0;
-    Dl_info info;
-    (void)si;
+    uintptr_t pc = 0, caller;
+    char thread[17];
+    (void)caller;
 #if defined(__x86_64__)
     pc = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 #elif defined(__aarch64__)
@@ -91,14 +111,24 @@ static void on_crash(int sig, siginfo_t *si, void *ctx)
     put(sig == SIGSEGV ? "memlimit: SIGSEGV at " : "memlimit: SIGBUS at ");
     put_hex(pc);
     /* dladdr is not async-signal-safe on paper; the process is ending either way. */
-    if (pc && dladdr((void *)pc, &info) && info.dli_fname) {
-        put(" in ");
-        put(info.dli_fname);
-        put(" (");
-        put(info.dli_sname ? info.dli_sname : "?");
-        put(")");
-    } else {
+    if (!put_object(pc)) {
         put(" in an unknown object");
+#if defined(__x86_64__)
+        /* A call through a null (or wild) function pointer faults on its first instruction,
+         * with the caller's return address on top of the stack: name that object instead. */
+        caller = *(const uintptr_t *)(uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+        put(", called from ");
+        put_hex(caller);
+        if (!put_object(caller))
+            put(" in an unknown object");
+#endif
+    }
+    put(", fault address ");
+    put_hex((uintptr_t)si->si_addr);
+    if (prctl(PR_GET_NAME, thread, 0, 0, 0) == 0) {
+        thread[sizeof thread - 1] = 0;
+        put(", thread ");
+        put(thread);
     }
     put("\n");
     signal(sig, SIG_DFL);
