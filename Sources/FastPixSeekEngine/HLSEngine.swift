@@ -558,6 +558,16 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             return try resolveKeyframeAtLeading(request, req, window: w, seg: seg, prev: segs[j], head: h, anchor: a,
                                                 shouldStop)
         }
+        // At or after a target among this segment's leading frames: the next of them or the
+        // keyframe (the segment's reader knows its frames from the keyframe on).
+        if request.atOrAfter, let p = SegmentLanding.atOrAfterAtHead(target: req.target, head: try head(seg)) {
+            var l = try finish(try engine(for: seg).resolve(LandingRequest(target: Rational(p), wantsKeyframe: false,
+                                                                          keyframeWindow: nil, seekID: request.seekID),
+                                                           shouldStop: shouldStop),
+                               seg: seg, anchor: a, seekID: request.seekID, shouldStop)
+            l.coversTarget = Rational(p) == req.target
+            return l
+        }
         let here = try engine(for: seg).resolve(req, shouldStop: shouldStop)
         // The first frame at or after a target past this segment's last frame is the first
         // frame of the next readable segment (past any hole); with none, the landing here

@@ -191,6 +191,15 @@ public enum SegmentLanding {
         return .crossing
     }
 
+    /// An at-or-after landing whose target lies among a segment's leading frames (at or
+    /// before its first keyframe): the first of the leading frames and the keyframe at or
+    /// after it, which the segment's reader alone cannot step to. nil when the target is
+    /// past the keyframe or the segment has no leading frames (its reader lands it).
+    public static func atOrAfterAtHead(target: Rational, head: SegmentHead?) -> Int64? {
+        guard let h = head, !h.leading.isEmpty, target <= Rational(h.keyframe) else { return nil }
+        return h.leading.first { Rational($0) >= target } ?? h.keyframe
+    }
+
     /// A nearest-keyframe seek whose target lies among the leading frames of a segment
     /// (before its first keyframe, `firstKey`): the keyframes around it are the last one
     /// of the previous segment at or before the target (`before`, nil when none is in the

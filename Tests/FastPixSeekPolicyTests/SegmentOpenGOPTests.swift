@@ -151,6 +151,16 @@ final class SegmentOpenGOPTests: XCTestCase {
         XCTAssertEqual(SegmentLanding.stepAtHead(from: 90000, forward: true, head: nil), .inSegment)
     }
 
+    func testAtOrAfterAmongLeadingFrames() {
+        XCTAssertEqual(SegmentLanding.atOrAfterAtHead(target: Rational(80000), head: head), 86400)
+        XCTAssertEqual(SegmentLanding.atOrAfterAtHead(target: Rational(86400), head: head), 86400)
+        XCTAssertEqual(SegmentLanding.atOrAfterAtHead(target: Rational(86401), head: head), 90000)
+        XCTAssertEqual(SegmentLanding.atOrAfterAtHead(target: Rational(91800), head: head), 93600)
+        XCTAssertEqual(SegmentLanding.atOrAfterAtHead(target: Rational(93600), head: head), 93600)
+        XCTAssertNil(SegmentLanding.atOrAfterAtHead(target: Rational(93601), head: head))
+        XCTAssertNil(SegmentLanding.atOrAfterAtHead(target: Rational(80000), head: SegmentHead(keyframe: 90000, leading: [])))
+    }
+
     // MARK: Nearest-keyframe seeks
 
     func testKeyframeSeekAmongLeadingFrames() {

@@ -15,6 +15,7 @@ Ground truth is the source file: ffprobe's frames and keyframes, ffmpeg's decode
 * exact seeks land on the frame shown at the target, the packets delivered decode to that
   frame's picture (PyAV), every reference packet presenting before it is DECODE_ONLY and the
   landed one is not;
+* at-or-after seeks between two frames land on the later one, and its packets produce it;
 * nearest-keyframe seeks (tolerance 1 s and 0.3 s) land on the nearest keyframe inside the
   tolerance (ties to the earlier), else on the frame shown at the target, and the packets
   produce that frame;
@@ -208,6 +209,22 @@ def test_exact_seeks_decode_leading_frames(stream):
             what = f"{name}: exact {x}"
             assert o.finished and Fraction(o.landed_time) == x, (what, o)
             check_picture(p, int(o.landed_stream_pts), t.md5[x], what)
+
+
+def test_at_or_after_seeks_between_leading_frames(stream):
+    """A target between two frames lands on the later one, leading frames included."""
+    name, url, t = stream
+    with Player(url) as p:
+        p.wait_item(timeout=30)
+        for x in targets(t):
+            i = t.times.index(x)
+            if i + 1 == len(t.times):
+                continue
+            want = t.times[i + 1]
+            o = p.seek_and_wait((x + want) / 2, SeekPrecision.at_or_after())
+            what = f"{name}: at or after {(x + want) / 2}"
+            assert o.finished and Fraction(o.landed_time) == want, (what, o, want)
+            check_picture(p, int(o.landed_stream_pts), t.md5[want], what)
 
 
 @pytest.mark.parametrize("tolerance", [Fraction(1), Fraction(3, 10)])
