@@ -20,7 +20,8 @@ Ground truth is the source file: ffprobe's frames and keyframes, ffmpeg's decode
   tolerance (ties to the earlier), else on the frame shown at the target, and the packets
   produce that frame;
 * frame steps walk one frame at a time across each segment end, forward and backward, and
-  each step's packets produce its frame.
+  each step's packets produce its frame; and walk the whole stream both ways, refused past its
+  ends.
 
 Before 0.4.x the leading frames could not be decoded (the packets started at the next
 segment's I frame), nearest-keyframe seeks took a leading frame for the next segment's first
@@ -257,3 +258,20 @@ def test_steps_walk_frame_by_frame_across_segment_ends(stream):
                     what = f"{name}: {direction.name.lower()} step from {t.times[j - step]}"
                     assert r.did_step and r.landed_media_time == t.times[j], (what, r, t.times[j])
                     check_picture(p, int(r.landed_stream_pts), t.md5[t.times[j]], what)
+
+
+def test_steps_walk_the_whole_stream_both_ways(stream):
+    """From the first frame to the last and back, one frame a step, refused past either end."""
+    name, url, t = stream
+    with Player(url) as p:
+        p.wait_item(timeout=30)
+        o = p.seek_and_wait(0, SeekPrecision.exact())
+        assert o.finished and Fraction(o.landed_time) == t.times[0], o
+        for want in t.times[1:]:
+            r = p.step_frame(FrameStepDirection.FORWARD)
+            assert r.did_step and r.landed_media_time == want, (name, r, want)
+        assert not p.step_frame(FrameStepDirection.FORWARD).did_step
+        for want in reversed(t.times[:-1]):
+            r = p.step_frame(FrameStepDirection.BACKWARD)
+            assert r.did_step and r.landed_media_time == want, (name, r, want)
+        assert not p.step_frame(FrameStepDirection.BACKWARD).did_step
