@@ -44,13 +44,28 @@ extension FFmpegEngine {
     /// flags (no DECODE_ONLY threshold, no DISCONTINUITY) under `seekID`. The
     /// HLS engine calls it when reading enters a segment whose reader may have
     /// been used before (a rewind into an open segment).
-    public func restartFromBeginning(seekID: UInt64) throws {
+    public func restartFromBeginning(seekID: UInt64, landing: Int64? = nil) throws {
         _ = try liveContext()
         clearStickyIOError()
         ioGuard.begin()
         defer { ioGuard.end() }
-        try lander.restartFromBeginning(self, seekID: seekID)
+        try lander.restartFromBeginning(self, seekID: seekID, landing: landing)
     }
+
+    /// HLS open GOP: reads start at this segment's last GOP, DECODE_ONLY before `pts`, a
+    /// frame of the next segment (`Lander.preRoll`). Returns the packets read.
+    public func preRoll(landing pts: Int64, seekID: UInt64, shouldStop: @escaping () -> Bool) throws -> UInt64 {
+        _ = try liveContext()
+        clearStickyIOError()
+        guard seekable else { throw EngineError(.unsupported) }
+        ioGuard.begin(stop: shouldStop)
+        defer { ioGuard.end() }
+        return try lander.preRoll(landing: pts, seekID: seekID, self, shouldStop: shouldStop)
+    }
+
+    /// The first keyframe and the frames presenting before it (`Lander.head`), once the
+    /// seekable range was measured.
+    public var head: SegmentHead? { lander.head }
 }
 
 /// The engine as the landing policy's seam.

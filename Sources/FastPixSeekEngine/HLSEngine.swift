@@ -117,6 +117,10 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// Segments known to be holes (seek.h, "Gaps"), by media sequence number.
     private var holes: [Int64: HoleReason] = [:]
     private var currentSequence: Int64?
+    /// A landing whose reads start in the segment before its own (an open GOP's pre-roll,
+    /// `SegmentLanding.preRollSegment`): its segment and frame (segment pts). Reading into
+    /// that segment stamps its packets against the landing. Engine lock.
+    private var preRollInto: (sequence: Int64, pts: Int64)?
     /// The placement origin of the current segment's domain (PacketView.itemOriginPTS).
     private var currentOrigin: Int64?
     /// fpx_item_info.start_pts: item time 0 on the first domain's pts timeline. Set in init.
@@ -508,6 +512,16 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         return ticks(ofPTS: r.lowerBound, a)...ticks(ofPTS: r.upperBound, a)
     }
 
+    /// A segment's first keyframe and leading frames (`SegmentHead`), segment pts; nil for
+    /// a hole or a segment without a keyframe.
+    private func head(_ s: Segment) throws -> SegmentHead? {
+        do {
+            let e = try engine(for: s)
+            _ = try e.seekableRange()   // measures the head with the range
+            return e.head
+        } catch is SegmentHole { return nil }
+    }
+
     /// Fetches and demuxes what `SegmentLanding` asks for, and lands where it says.
     public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
         let segs = feed.window
@@ -533,7 +547,26 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         var nextFirst: Int64?
         if request.wantsKeyframe, let w = request.keyframeWindow,
            SegmentLanding.windowReachesNext(w, segment: i, in: sp, lastFrame: try frameTicks(seg)?.upperBound) {
-            nextFirst = try framesOrNil(segs[i + 1])?.lowerBound
+            // Its first keyframe: with an open GOP, its first frames are leading frames.
+            nextFirst = try head(segs[i + 1]).map { ticks(ofPTS: $0.keyframe, a) }
+        }
+        // A nearest-keyframe target among this segment's leading frames: the keyframe before
+        // it is the previous segment's.
+        if request.wantsKeyframe, let w = request.keyframeWindow, let h = try head(seg),
+           let j = try SegmentLanding.preRollSegment(landing: request.targetFloor &+ (a.pts &- a.ticks), segment: i, head: h,
+                                                     in: sp, readable: { try holeState(segs[$0]) == .none }) {
+            return try resolveKeyframeAtLeading(request, req, window: w, seg: seg, prev: segs[j], head: h, anchor: a,
+                                                shouldStop)
+        }
+        // At or after a target among this segment's leading frames: the next of them or the
+        // keyframe (the segment's reader knows its frames from the keyframe on).
+        if request.atOrAfter, let p = SegmentLanding.atOrAfterAtHead(target: req.target, head: try head(seg)) {
+            var l = try finish(try engine(for: seg).resolve(LandingRequest(target: Rational(p), wantsKeyframe: false,
+                                                                          keyframeWindow: nil, seekID: request.seekID),
+                                                           shouldStop: shouldStop),
+                               seg: seg, anchor: a, seekID: request.seekID, shouldStop)
+            l.coversTarget = Rational(p) == req.target
+            return l
         }
         let here = try engine(for: seg).resolve(req, shouldStop: shouldStop)
         // The first frame at or after a target past this segment's last frame is the first
@@ -555,11 +588,38 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             req.target = Rational(nk)
             req.keyframeWindow = nk...nk
             let there = try engine(for: next).resolve(req, shouldStop: shouldStop)
-            var l = finish(there, seg: next, anchor: a, seekID: request.seekID)
+            var l = try finish(there, seg: next, anchor: a, seekID: request.seekID, shouldStop)
             l.coversTarget = false
             return l
         }
-        return finish(here, seg: seg, anchor: a, seekID: request.seekID)
+        return try finish(here, seg: seg, anchor: a, seekID: request.seekID, shouldStop)
+    }
+
+    /// A nearest-keyframe seek whose target is a leading frame of `seg` (`req`: in its pts):
+    /// the previous segment's keyframe before it, `seg`'s first keyframe after it, or with
+    /// neither in the window the covering frame, with its pre-roll
+    /// (`SegmentLanding.keyframeAtLeading`).
+    private func resolveKeyframeAtLeading(_ request: LandingRequest, _ req: LandingRequest, window w: ClosedRange<Int64>,
+                                          seg: Segment, prev: Segment, head h: SegmentHead, anchor a: Anchor,
+                                          _ shouldStop: @escaping () -> Bool) throws -> Landing {
+        let before = try engine(for: prev).resolve(req, shouldStop: shouldStop)
+        let beforeKey = before.resolution == .keyframe ? ticks(ofPTS: before.pts, a) : nil
+        switch SegmentLanding.keyframeAtLeading(target: request.target, window: w, before: beforeKey,
+                                                firstKey: ticks(ofPTS: h.keyframe, a)) {
+        case .before:
+            return try finish(before, seg: prev, anchor: a, seekID: request.seekID, shouldStop)
+        case .firstKey:
+            var k = req
+            k.target = Rational(h.keyframe)
+            k.keyframeWindow = h.keyframe...h.keyframe
+            var l = try finish(try engine(for: seg).resolve(k, shouldStop: shouldStop), seg: seg, anchor: a,
+                               seekID: request.seekID, shouldStop)
+            l.coversTarget = false
+            return l
+        case .covering:
+            return try finish(try engine(for: seg).resolve(req, shouldStop: shouldStop), seg: seg, anchor: a,
+                              seekID: request.seekID, shouldStop)
+        }
     }
 
     /// An exact landing on the first (or last) frame of `seg`, next to a hole (`reason`), or,
@@ -572,20 +632,42 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         let p = first ? r.lowerBound : r.upperBound
         let l = try e.resolve(LandingRequest(target: Rational(p), wantsKeyframe: false, keyframeWindow: nil,
                                              seekID: request.seekID), shouldStop: shouldStop)
-        var out = finish(l, seg: seg, anchor: a, seekID: request.seekID)
+        var out = try finish(l, seg: seg, anchor: a, seekID: request.seekID, shouldStop)
         out.coversTarget = false
         out.pastHole = reason
         return out
     }
 
-    private func finish(_ l: Landing, seg: Segment, anchor a: Anchor, seekID: UInt64) -> Landing {
-        stamp.land(l.pts, seekID: seekID, segment: seg.sequence)
-        currentSequence = seg.sequence
-        currentOrigin = a.originPTS
+    private func finish(_ l: Landing, seg: Segment, anchor a: Anchor, seekID: UInt64,
+                        _ shouldStop: @escaping () -> Bool) throws -> Landing {
         var out = l
         out.streamPTS = l.pts
         out.pts = ticks(ofPTS: l.pts, a)
+        out.packetsRead &+= try startReads(at: l.pts, seg: seg, anchor: a, seekID: seekID, shouldStop)
         return out
+    }
+
+    /// Points the item's reads at a landing (or a step) on `pts` (segment pts) of `seg`,
+    /// whose reader is positioned for it: from the segment's own keyframe, or, for a leading
+    /// frame of an open GOP, from the previous segment's last GOP
+    /// (`SegmentLanding.preRollSegment`), DECODE_ONLY up to the frame. Returns the packets read.
+    @discardableResult
+    private func startReads(at pts: Int64, seg: Segment, anchor a: Anchor, seekID: UInt64,
+                            _ shouldStop: @escaping () -> Bool) throws -> UInt64 {
+        stamp.land(pts, seekID: seekID, segment: seg.sequence)
+        currentSequence = seg.sequence
+        currentOrigin = a.originPTS
+        preRollInto = nil
+        let segs = feed.window
+        guard let i = segs.index(ofSequence: seg.sequence),
+              let j = try SegmentLanding.preRollSegment(landing: pts, segment: i, head: try head(seg), in: spans(segs),
+                                                        readable: { try holeState(segs[$0]) == .none }) else { return 0 }
+        // One domain (`continues`): the same anchor, the same pts timeline.
+        let prev = segs[j]
+        let n = try engine(for: prev).preRoll(landing: pts, seekID: seekID, shouldStop: shouldStop)
+        currentSequence = prev.sequence
+        preRollInto = (seg.sequence, pts)
+        return n
     }
 
     public func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
@@ -607,17 +689,24 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             let a = try anchor(for: seg)
             let e = try engine(for: seg)
             let localFrom = pts(ofTicks: fromTicks, a)
-            // Step inside this segment as far as it goes, one frame at a time at its edges.
-            let r = try e.step(from: localFrom, forward: forward, count: 1, seekID: seekID, shouldStop: shouldStop)
+            // At the segment's head (an open GOP's leading frames), the policy says where;
+            // else step inside this segment as far as it goes, one frame at a time at its edges.
+            let r: StepResultKind
+            switch SegmentLanding.stepAtHead(from: localFrom, forward: forward, head: try head(seg)) {
+            case .frame(let p):
+                let l = try e.resolve(LandingRequest(target: Rational(p), wantsKeyframe: false, keyframeWindow: nil,
+                                                     seekID: seekID), shouldStop: shouldStop)
+                r = .landed(StepLanding(pts: l.pts, packetsRead: l.packetsRead))
+            case .crossing: r = .noFrame
+            case .inSegment: r = try e.step(from: localFrom, forward: forward, count: 1, seekID: seekID, shouldStop: shouldStop)
+            }
             switch r {
             case .landed(let l):
                 packets &+= l.packetsRead
                 let t = ticks(ofPTS: l.pts, a)
                 if SegmentLanding.isPastHoldBack(t, forward: forward, edge: edgeTicks) { return .atLiveEdge(.pastHoldBack) }
+                packets &+= try startReads(at: l.pts, seg: seg, anchor: a, seekID: seekID, shouldStop)
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: l.pts)
-                stamp.land(l.pts, seekID: seekID, segment: seg.sequence)
-                currentSequence = seg.sequence
-                currentOrigin = a.originPTS
                 fromTicks = t
                 remaining -= 1
             case .noFrame, .atLiveEdge:
@@ -646,10 +735,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 let l = try oe.resolve(LandingRequest(target: Rational(landedPTS), wantsKeyframe: false, keyframeWindow: nil,
                                                       seekID: seekID), shouldStop: shouldStop)
                 packets &+= l.packetsRead
+                packets &+= try startReads(at: landedPTS, seg: other, anchor: oa, seekID: seekID, shouldStop)
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: landedPTS)
-                stamp.land(landedPTS, seekID: seekID, segment: other.sequence)
-                currentSequence = other.sequence
-                currentOrigin = oa.originPTS
                 fromTicks = t
                 remaining -= 1
             }
@@ -685,7 +772,10 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             do {
                 _ = try engine(for: s, stop: shouldStop)   // a hole throws here, unfetched
                 let a = try anchor(for: s)
-                try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: stamp.seekID)
+                // After an open GOP's pre-roll, the landing's own segment: DECODE_ONLY up to it.
+                let landing = preRollInto.flatMap { $0.sequence == s.sequence ? $0.pts : nil }
+                preRollInto = nil
+                try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: stamp.seekID, landing: landing)
                 currentOrigin = a.originPTS
                 stamp.enterSegment(discontinuous: s.discontinuity)
             } catch is SegmentHole {

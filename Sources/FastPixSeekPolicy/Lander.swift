@@ -43,6 +43,11 @@ public final class Lander<Seam: LandingSeam> {
     /// The measured range ends before a packet cut short by the end of the data (a
     /// truncated file: `scanLastFrame`), so its end is the last frame read whole.
     public private(set) var rangeEndsAtCut = false
+    /// The first keyframe in decode order and the frames read after it that present
+    /// before it (an open GOP's leading frames, which decode from data before the
+    /// stream's start), measured with the range (`scanFirstFrame`). HLS: a segment's
+    /// leading frames need the previous segment (`SegmentLanding.preRollSegment`).
+    public private(set) var head: SegmentHead?
     /// The container's keyframe index when trusted (see `IndexTrust`).
     public private(set) var keyIndex: KeyframeIndex?
     private var indexRead = false
@@ -335,12 +340,32 @@ public final class Lander<Seam: LandingSeam> {
 
     /// Reads from the first packet with no landing: fresh flags (no DECODE_ONLY
     /// threshold, no DISCONTINUITY) under `seekID` (HLS: reading enters a segment).
-    public func restartFromBeginning(_ s: Seam, seekID: UInt64) throws {
+    /// `landing`: reading enters the segment a landing is in after its pre-roll in the
+    /// segment before (`preRoll`): every packet presenting before that frame is DECODE_ONLY
+    /// and carries the landing, still with no DISCONTINUITY.
+    public func restartFromBeginning(_ s: Seam, seekID: UInt64, landing: Int64? = nil) throws {
         dropPending(s)
         clearWindow(s)
         _ = try move(s, .start)
         positionLost = false
         stamp.restart(seekID: seekID)
+        if let l = landing { stamp.continueLanding(l, seekID: 0) }
+    }
+
+    /// HLS open GOP (`SegmentLanding.preRollSegment`): a landing on `pts`, a frame of the
+    /// next segment that presents after every frame here, needs this segment's last GOP.
+    /// Points the host's reads at the keyframe this stream's last frame needs (an exact
+    /// landing on it) and moves the landing to `pts`, so every packet read here that
+    /// presents before it is DECODE_ONLY and carries that landing. Returns the packets read.
+    public func preRoll(landing pts: Int64, seekID: UInt64, _ s: Seam, shouldStop: () -> Bool) throws -> UInt64 {
+        let start = packetsRead
+        guard let r = try seekableRange(s) else { throw EngineError(.noStream) }
+        _ = try resolve(LandingRequest(target: Rational(r.upperBound), wantsKeyframe: false, keyframeWindow: nil,
+                                       seekID: seekID), s, shouldStop: shouldStop)
+        // A lazy positioning (memory decided) still goes to the last frame's keyframe.
+        if let k = lazyKey, k.landing == r.upperBound { lazyKey = (pts, k.key) }
+        if stamp.discontinuityPending { stamp.land(pts, seekID: seekID) } else { stamp.continueLanding(pts, seekID: seekID) }
+        return packetsRead &- start
     }
 
     // MARK: Positioning at a known keyframe
@@ -491,21 +516,25 @@ public final class Lander<Seam: LandingSeam> {
         var minPTS: Int64?
         var refPackets = 0, after = 0
         var sawKey = false
+        var firstKey: Int64?, leading: [Int64] = []
         while let e = try read(s) {
             s.release(e.packet)
             guard e.header.stream == ref else { continue }
             refPackets += 1
             if e.header.isKey {
+                if !sawKey { firstKey = e.presents ?? e.header.dts }
                 sawKey = true
                 if firstKeyframeOffset == nil, let p = e.presents, let d = e.header.dts { firstKeyframeOffset = p &- d }
             }
             if !e.notLandable, let t = e.presents ?? e.header.dts {
                 if minPTS == nil || t < minPTS! { minPTS = t; after = 0 } else { after += 1 }
+                if sawKey, let k = firstKey, t < k { leading.append(t) }
             }
             // Enough packets past the smallest pts that nothing earlier can follow.
             if sawKey && minPTS != nil && after > max(4, 2 * facts.settleCount) { break }
             if refPackets > Budget.firstFrameReferencePackets { break }
         }
+        head = firstKey.map { SegmentHead(keyframe: $0, leading: leading) }
         return minPTS
     }
 

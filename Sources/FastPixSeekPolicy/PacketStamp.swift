@@ -157,15 +157,16 @@ public struct PacketStamp: Hashable, Sendable {
 
     /// HLS: stamps a packet a segment reader returned, from the item's state.
     /// The segment reader set DECODE_ONLY against its own landing (only the
-    /// landing segment's reader has one); this adds the item's one-shot
-    /// DISCONTINUITY (EXT-X-DISCONTINUITY), the seek id, and, for a packet of
-    /// a segment after the landing's, the landing fields: everything there
+    /// landing segment's reader has one, and the reader of the segment before it
+    /// when the landing needs its last GOP: an open GOP's pre-roll); this adds the
+    /// item's one-shot DISCONTINUITY (EXT-X-DISCONTINUITY), the seek id, and, for a
+    /// packet of a segment after the landing's, the landing fields: everything there
     /// presents after the landing, and its pts need not share the landing
     /// segment's timeline, so no in-stream landing or trim is given.
     public mutating func stampSegmentPacket(_ v: inout PacketView, segment: Int64, referenceStream: Int32) {
         if discontinuityPending { v.flags |= PacketView.flagDiscontinuity; discontinuityPending = false }
         v.seekID = seekID
-        if let l = landedPTS, let s = landedSegment, s != segment {
+        if let l = landedPTS, let s = landedSegment, segment > s {
             v.flags &= ~PacketView.flagDecodeOnly
             v.landedPTS = l
             v.landedStreamIndex = referenceStream

@@ -13,6 +13,28 @@ public struct SegmentSpan: Hashable, Sendable {
     }
 }
 
+/// The opening of a segment's reference stream, learned when it is first demuxed: its
+/// first keyframe (in decode order) and the frames that present before it, read after it
+/// (the leading pictures of an open GOP: H.264 `open-gop`, HEVC CRA with RASL pictures).
+/// Those frames reference the previous segment's last GOP: the segment alone cannot
+/// produce them. Ticks of whatever timeline the caller uses (pts of the segment, or item ticks).
+public struct SegmentHead: Hashable, Sendable {
+    /// The pts of the first keyframe in decode order.
+    public var keyframe: Int64
+    /// The pts of the landable frames read after it that present before it, ascending.
+    public var leading: [Int64]
+    public init(keyframe: Int64, leading: [Int64]) {
+        self.keyframe = keyframe
+        self.leading = leading.sorted()
+    }
+    /// Whether the frame at `pts` is one of the leading frames (presents before the keyframe).
+    public func isLeading(_ pts: Int64) -> Bool { pts < keyframe }
+    /// The same head `by` ticks later (segment pts to item ticks).
+    public func shifted(by d: Int64) -> SegmentHead {
+        SegmentHead(keyframe: keyframe &+ d, leading: leading.map { $0 &+ d })
+    }
+}
+
 /// Where an HLS landing is across segments. Pure: the HLS engine fetches and
 /// demuxes segments and asks here which one a seek or a step lands in; inside
 /// a segment, `LandingResolver` decides as for a file.
@@ -83,8 +105,8 @@ public enum SegmentLanding {
 
     /// A nearest-keyframe seek whose window spans a segment boundary: land
     /// where resolving inside the segment did (`here`), or on the next
-    /// segment's first frame (`nextFirstKey`, a keyframe: segments start with
-    /// one). The next segment's keyframe wins only inside the window and when
+    /// segment's first keyframe (`nextFirstKey`: in decode order, which is its
+    /// first frame but for an open GOP, whose leading frames present before it). The next segment's keyframe wins only inside the window and when
     /// `here` is no keyframe (the covering-frame fallback) or is strictly
     /// farther from the target; a tie goes to the earlier, `here`.
     public enum BoundaryChoice: Hashable, Sendable { case here, next }
@@ -122,5 +144,79 @@ public enum SegmentLanding {
     public static func isPastHoldBack(_ frame: Int64, forward: Bool, edge: Int64?) -> Bool {
         guard forward, let e = edge else { return false }
         return frame > e
+    }
+
+    // MARK: Open GOP across segment ends
+
+    /// Where the packets of a landing on `frame` in segment `i` start: nil when the
+    /// segment's own first keyframe decodes it; the previous segment when `frame` is a
+    /// leading frame of segment `i` (it presents before the segment's first keyframe,
+    /// `head`, and references the previous segment's last GOP), that segment continues
+    /// this one (one pts timeline) and is readable. Reading then starts at the keyframe
+    /// the previous segment's last frame needs, every packet presenting before `frame`
+    /// DECODE_ONLY, and goes on into segment `i`. With no such segment (the window's
+    /// start, a discontinuity, a hole) nil: the frame is landed as before, from `i`.
+    public static func preRollSegment<C: RandomAccessCollection>(landing frame: Int64, segment i: Int, head: SegmentHead?,
+                                                                 in segs: C, readable: (Int) throws -> Bool) rethrows -> Int?
+    where C.Element == SegmentSpan, C.Index == Int {
+        guard let h = head, h.isLeading(frame), i > 0, i < segs.count, continues(segs[i - 1], segs[i]),
+              try readable(i - 1) else { return nil }
+        return i - 1
+    }
+
+    /// A frame step from `from`, a frame of segment `i`, at the segment's head, which the
+    /// segment's reader alone cannot take (its leading frames decode from the previous
+    /// segment, so its own frame grid starts at its first keyframe).
+    public enum HeadStep: Hashable, Sendable {
+        /// Land on this frame of segment `i` (exactly, with the pre-roll it needs).
+        case frame(Int64)
+        /// Not at the head: step inside segment `i` as usual.
+        case inSegment
+        /// Backward from the segment's first frame: on to the previous segment's last frame.
+        case crossing
+    }
+
+    /// Forward from a leading frame: the next leading frame, else the first keyframe.
+    /// Backward from the first keyframe or a leading frame: the previous leading frame,
+    /// else (the first frame of the segment) the crossing to the previous segment.
+    /// Anything else, or a segment without leading frames: `.inSegment`.
+    public static func stepAtHead(from: Int64, forward: Bool, head: SegmentHead?) -> HeadStep {
+        guard let h = head, !h.leading.isEmpty else { return .inSegment }
+        if forward {
+            guard from < h.keyframe else { return .inSegment }
+            return .frame(h.leading.first { $0 > from } ?? h.keyframe)
+        }
+        guard from <= h.keyframe else { return .inSegment }
+        if let p = h.leading.last(where: { $0 < from }) { return .frame(p) }
+        return .crossing
+    }
+
+    /// An at-or-after landing whose target lies among a segment's leading frames (at or
+    /// before its first keyframe): the first of the leading frames and the keyframe at or
+    /// after it, which the segment's reader alone cannot step to. nil when the target is
+    /// past the keyframe or the segment has no leading frames (its reader lands it).
+    public static func atOrAfterAtHead(target: Rational, head: SegmentHead?) -> Int64? {
+        guard let h = head, !h.leading.isEmpty, target <= Rational(h.keyframe) else { return nil }
+        return h.leading.first { Rational($0) >= target } ?? h.keyframe
+    }
+
+    /// A nearest-keyframe seek whose target lies among the leading frames of a segment
+    /// (before its first keyframe, `firstKey`): the keyframes around it are the last one
+    /// of the previous segment at or before the target (`before`, nil when none is in the
+    /// window) and `firstKey` after it. The nearer one inside `window` wins, a tie going to
+    /// the earlier; with neither, the covering frame (a leading frame, landed with its pre-roll).
+    public enum LeadingKeyframeChoice: Hashable, Sendable { case before, firstKey, covering }
+
+    public static func keyframeAtLeading(target: Rational, window: ClosedRange<Int64>, before: Int64?,
+                                         firstKey: Int64) -> LeadingKeyframeChoice {
+        let b = before.flatMap { window.contains($0) ? $0 : nil }
+        let a = window.contains(firstKey) ? firstKey : nil
+        switch (b, a) {
+        case (nil, nil): return .covering
+        case (.some, nil): return .before
+        case (nil, .some): return .firstKey
+        case (.some(let b), .some(let a)):
+            return LandingPolicy.isBetterKeyframe(Rational(a), than: Rational(b), target: target) ? .firstKey : .before
+        }
     }
 }
