@@ -257,6 +257,13 @@ def _origin(tb: Fraction, start_pts: Optional[int], fmt_us: Optional[int]) -> in
     return round_half_away(Fraction(fmt_us, US_PER_S) / tb)
 
 
+def stream_origin(path: str, index: int) -> "tuple[Fraction, int]":
+    """Stream `index`'s time base and the origin of item time in its ticks (seek.h section 2)."""
+    st = next(s for s in probe(path)["streams"] if int(s["index"]) == index)
+    tb = Fraction(st["time_base"])
+    return tb, _origin(tb, _int_or_none(st.get("start_pts")), format_start_time_us(path))
+
+
 def frames(path: str, stream_index: Optional[int] = None) -> List[Frame]:
     """Decoded frames of a stream (default: the reference stream), sorted by pts, unique pts.
 

@@ -30,6 +30,7 @@ import jsonschema
 import numpy as np
 import pytest
 
+import framecheck
 import groundtruth as gtm
 import sheetcheck as sc
 
@@ -312,23 +313,8 @@ def test_timeline_stream_and_reference_stream_usage(fixtures_dir):
 @pytest.fixture(scope="module")
 def two_videos(tmp_path_factory) -> Path:
     """Audio, a 25 fps 160x120 video and a 30000/1001 fps 96x72 video, by ffmpeg -map."""
-    out = tmp_path_factory.mktemp("two_videos") / "two.mkv"
-    cmd = ["ffmpeg", "-nostdin", "-v", "error", "-y",
-           "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25",
-           "-f", "lavfi", "-i", "testsrc=size=96x72:rate=30000/1001",
-           "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "4",
-           "-map", "2:a", "-map", "0:v", "-map", "1:v",
-           "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g:v:0", "12", "-g:v:1", "20",
-           "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "48k", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return out
+    return Path(framecheck.make_two_videos(str(tmp_path_factory.mktemp("two_videos") / "two.mkv")))
 
-
-def stream_origin(path: Path, index: int):
-    st = next(s for s in gtm.probe(str(path))["streams"] if int(s["index"]) == index)
-    tb = Fraction(st["time_base"])
-    return tb, gtm._origin(tb, gtm._int_or_none(st.get("start_pts")), gtm.format_start_time_us(str(path)))
 
 
 def test_reference_stream_seeks_and_writes_the_chosen_video(two_videos, tmp_path):
@@ -339,7 +325,7 @@ def test_reference_stream_seeks_and_writes_the_chosen_video(two_videos, tmp_path
     p = conforms(json.loads(run("probe", two_videos, "--json", "--reference-stream", "2").stdout), "probe")
     assert p["reference_stream"] == 2
     pts = [f.pts for f in gtm.frames(str(two_videos), 2)]
-    tb, origin = stream_origin(two_videos, 2)
+    tb, origin = gtm.stream_origin(str(two_videos), 2)
     other = set(f.pts for f in gtm.frames(str(two_videos), 1))
     to_item = lambda q: (q - origin) * tb  # noqa: E731
     idx = picks(len(pts), 6)

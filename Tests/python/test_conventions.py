@@ -24,6 +24,7 @@ from typing import Dict, List, Tuple
 
 import pytest
 
+import framecheck
 import groundtruth as gtm
 
 CONVENTION_FIXTURES = ["mp4_bframes.mp4", "mkv.mkv", "ts.ts"]
@@ -190,17 +191,8 @@ def test_at_or_after_is_what_ffmpeg_ss_outputs(name, media, run_landings):
 # ---------------------------------------------------------------------------------------------
 
 def pyav_decode_and_skip(path: Path, stream: int, t_stream: Fraction, seek: bool) -> int:
-    av = pytest.importorskip("av")
-    with av.open(str(path)) as c:
-        s = c.streams[stream]
-        tb = Fraction(s.time_base.numerator, s.time_base.denominator)
-        target = t_stream / tb
-        if seek:
-            c.seek(math.floor(target), stream=s, backward=True)
-        for f in c.decode(s):
-            if f.pts is not None and f.pts >= target:
-                return f.pts
-    raise AssertionError("no frame at or after the target")
+    pytest.importorskip("av")
+    return framecheck.pyav_decode_and_skip(str(path), stream, t_stream, seek)[0]
 
 
 @pytest.fixture(scope="module")
@@ -277,24 +269,12 @@ def check_stream_seconds(path: Path, run_landings, seek: bool) -> None:
 @pytest.fixture(scope="module", params=["mkv", "mp4"])
 def two_videos(request, tmp_path_factory) -> Path:
     """Audio, a 25 fps video and a 30000/1001 fps video (other GOP, other size), by ffmpeg -map."""
-    out = tmp_path_factory.mktemp("two_videos") / f"two.{request.param}"
-    cmd = ["ffmpeg", "-nostdin", "-v", "error", "-y",
-           "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25",
-           "-f", "lavfi", "-i", "testsrc=size=96x72:rate=30000/1001",
-           "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "4",
-           "-map", "2:a", "-map", "0:v", "-map", "1:v",
-           "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g:v:0", "12", "-g:v:1", "20",
-           "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "48k", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return out
+    return Path(framecheck.make_two_videos(str(tmp_path_factory.mktemp("two_videos") / f"two.{request.param}")))
 
 
 def stream_grid(path: Path, index: int):
     """The chosen stream's frames and item-time mapping (origin as seek.h defines it)."""
-    st = next(s for s in gtm.probe(str(path))["streams"] if int(s["index"]) == index)
-    tb = Fraction(st["time_base"])
-    origin = gtm._origin(tb, gtm._int_or_none(st.get("start_pts")), gtm.format_start_time_us(str(path)))
+    tb, origin = gtm.stream_origin(str(path), index)
     return [f.pts for f in gtm.frames(str(path), index)], tb, origin
 
 

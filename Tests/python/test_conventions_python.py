@@ -78,18 +78,8 @@ def md5_of_stream(path: Path, stream: int) -> Dict[int, str]:
 
 
 def pyav_decode_and_skip(path: Path, stream: int, t_stream: Fraction, seek: bool) -> Tuple[int, str]:
-    """PyAV's recipe for "the frame at t" (t in the stream's pts seconds): seek backward to t,
-    decode, skip frames before t; (pts, md5 of its pixels)."""
-    with av.open(str(path)) as c:
-        s = c.streams[stream]
-        tb = Fraction(s.time_base.numerator, s.time_base.denominator)
-        target = t_stream / tb
-        if seek:
-            c.seek(math.floor(target), stream=s, backward=True)
-        for f in c.decode(s):
-            if f.pts is not None and f.pts >= target:
-                return f.pts, framecheck.frame_md5(f)
-    raise AssertionError("no frame at or after the target")
+    """PyAV's recipe for "the frame at t": (pts, md5 of its pixels)."""
+    return framecheck.pyav_decode_and_skip(str(path), stream, t_stream, seek)
 
 
 # ---------------------------------------------------------------------------------------------
