@@ -33,6 +33,7 @@ import pytest
 import framecheck
 import groundtruth as gtm
 import sheetcheck as sc
+from test_conventions import first_at_or_after, us_text
 
 REPO = Path(__file__).resolve().parents[2]
 CLI = REPO / "build" / "bin" / "fpx-seek"
@@ -58,18 +59,6 @@ def rat(t) -> str:
 
 def frac(j: dict) -> Fraction:
     return Fraction(j["rational"])
-
-
-def us_text(t_us: int) -> str:
-    """Microseconds as decimal seconds (ffmpeg reads -ss in microseconds; fpx-seek exactly)."""
-    sign = "-" if t_us < 0 else ""
-    a = abs(t_us)
-    return f"{sign}{a // US}.{a % US:06d}"
-
-
-def first_at_or_after(pts: List[int], ticks: Fraction) -> int:
-    i = bisect.bisect_left(pts, math.ceil(ticks))
-    return pts[min(i, len(pts) - 1)]
 
 
 def on_screen(pts: List[int], ticks: Fraction) -> int:
