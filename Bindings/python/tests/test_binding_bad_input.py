@@ -68,7 +68,7 @@ def test_library_rejects_infinite_raw_times(ready: Player):
 
 
 @pytest.mark.parametrize("bad", [None, [1], (1, 2), b"1", 1 + 2j, True, False, object(),
-                                 {"t": 1}], ids=repr)
+                                 {"t": 1}], ids=lambda v: "object()" if type(v) is object else repr(v))
 def test_wrong_target_types_raise_type_error(ready: Player, bad):
     with pytest.raises(TypeError):
         ready.seek(bad, SeekPrecision.exact())
