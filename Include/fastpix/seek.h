@@ -2503,8 +2503,9 @@ typedef struct fpx_preview {
  * FPX_ERROR_INVALID_ARGUMENT (url NULL for a sheet or track, not NULL
  * otherwise), FPX_ERROR_PREVIEW_MALFORMED, FPX_ERROR_TOO_LARGE,
  * FPX_ERROR_PROTOCOL_NOT_ALLOWED, FPX_ERROR_UNSUPPORTED, FPX_ERROR_NOT_FOUND,
- * FPX_ERROR_TIMEOUT, FPX_ERROR_NETWORK, FPX_ERROR_IO, FPX_ERROR_CANCELLED
- * (the player was destroyed meanwhile). Callback-safe: no.
+ * FPX_ERROR_TIMEOUT, FPX_ERROR_NETWORK, FPX_ERROR_CANCELLED (the player was
+ * destroyed meanwhile), and the other errors of a download (FPX_ERROR_IO...).
+ * Callback-safe: no.
  */
 FPX_API int fpx_player_set_preview_source(fpx_player *player, fpx_preview_kind kind, const char *url,
                                           fpx_preview_field *bad_field);
@@ -2519,8 +2520,9 @@ FPX_API int fpx_player_set_preview_source(fpx_player *player, fpx_preview_kind k
  * Returns FPX_OK, FPX_ERROR_INVALID_HANDLE, FPX_ERROR_INVALID_ARGUMENT
  * (preview NULL or its struct_size too small), FPX_ERROR_INVALID_TIME,
  * FPX_ERROR_NO_PREVIEW (no source), and for the keyframe index
- * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY, FPX_ERROR_ITEM_FAILED and the
- * errors of an open and a seek (FPX_ERROR_TIMEOUT, FPX_ERROR_CANCELLED, ...).
+ * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY, FPX_ERROR_ITEM_FAILED,
+ * FPX_ERROR_TIMEOUT (the preview's demuxer stalled), FPX_ERROR_CANCELLED
+ * (fpx_player_destroy meanwhile) and the other errors of an open and a seek.
  * *preview is untouched on error. Callback-safe: no.
  */
 FPX_API int fpx_player_preview(fpx_player *player, fpx_time t, fpx_preview *preview);
