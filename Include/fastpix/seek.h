@@ -2403,6 +2403,10 @@ FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
  *   player's protocol policy, timeouts and buffer cap), never the player's:
  *   the packets fpx_player_read_packet returns, the seeks and their landings
  *   are not disturbed. The range is that demuxer's seekable range.
+ * - an HLS I-frame playlist (FPX_PREVIEW_HLS_IFRAMES; EXT-X-I-FRAMES-ONLY,
+ *   each I-frame fetched by its exact byte range): the same, from the
+ *   I-frames it lists, read by the preview's own demuxer. Its item time 0 is
+ *   its first I-frame (the variant's first frame when both start together).
  * - nothing: FPX_ERROR_NO_PREVIEW, which the host turns into a
  *   timestamp-only preview.
  *
@@ -2421,7 +2425,8 @@ typedef enum fpx_preview_kind {
     FPX_PREVIEW_NONE = 0,           /**< no preview source */
     FPX_PREVIEW_SPRITESHEET = 1,    /**< a spritesheet.json (file or URL) */
     FPX_PREVIEW_WEBVTT = 2,         /**< a WebVTT thumbnail track (file or URL) */
-    FPX_PREVIEW_KEYFRAME_INDEX = 3  /**< the item's keyframes, read by the preview's own demuxer */
+    FPX_PREVIEW_KEYFRAME_INDEX = 3, /**< the item's keyframes, read by the preview's own demuxer */
+    FPX_PREVIEW_HLS_IFRAMES = 4     /**< an HLS I-frame playlist (EXT-X-I-FRAMES-ONLY), read by the preview's own demuxer */
 } fpx_preview_kind;
 
 /** The field of a preview source that is malformed (FPX_ERROR_PREVIEW_MALFORMED), or whose URL the protocol policy refused. */
@@ -2496,12 +2501,17 @@ typedef struct fpx_preview {
  * FPX_PREVIEW_FIELD_URL, _TILE_URL or _CUE_XYWH. Images are not fetched.
  * FPX_PREVIEW_KEYFRAME_INDEX and FPX_PREVIEW_NONE: url must be NULL; nothing
  * is read here (the keyframe demuxer opens at the first fpx_player_preview).
+ * FPX_PREVIEW_HLS_IFRAMES: url names the I-frame playlist (a path or URL
+ * under the protocol policy, as an item's), or is NULL for the first
+ * I-frame variant of the item's master playlist (checked as content of the
+ * master: http and https only when the master is remote); nothing is read
+ * here.
  * bad_field may be NULL; when not, it is set on every return
  * (FPX_PREVIEW_FIELD_NONE unless a field is to blame). On any error the
  * player has no preview source (FPX_PREVIEW_NONE).
  * Returns FPX_OK, FPX_ERROR_INVALID_HANDLE, FPX_ERROR_UNKNOWN_ENUM (kind),
  * FPX_ERROR_INVALID_ARGUMENT (url NULL for a sheet or track, not NULL
- * otherwise), FPX_ERROR_PREVIEW_MALFORMED, FPX_ERROR_TOO_LARGE,
+ * for the keyframe index or none), FPX_ERROR_PREVIEW_MALFORMED, FPX_ERROR_TOO_LARGE,
  * FPX_ERROR_PROTOCOL_NOT_ALLOWED, FPX_ERROR_UNSUPPORTED, FPX_ERROR_NOT_FOUND,
  * FPX_ERROR_TIMEOUT, FPX_ERROR_NETWORK, FPX_ERROR_CANCELLED (the player was
  * destroyed meanwhile), and the other errors of a download (FPX_ERROR_IO...).
@@ -2520,8 +2530,10 @@ FPX_API int fpx_player_set_preview_source(fpx_player *player, fpx_preview_kind k
  * Returns FPX_OK, FPX_ERROR_INVALID_HANDLE, FPX_ERROR_INVALID_ARGUMENT
  * (preview NULL or its struct_size too small), FPX_ERROR_INVALID_TIME,
  * FPX_ERROR_NO_PREVIEW (no source), and for the keyframe index
- * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY, FPX_ERROR_ITEM_FAILED,
- * FPX_ERROR_TIMEOUT (the preview's demuxer stalled), FPX_ERROR_CANCELLED
+ * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY, FPX_ERROR_ITEM_FAILED (the
+ * keyframe index and an I-frame variant of the item), FPX_ERROR_NO_PREVIEW
+ * also for FPX_PREVIEW_HLS_IFRAMES without a url when the item lists no
+ * I-frame variant, FPX_ERROR_TIMEOUT (the preview's demuxer stalled), FPX_ERROR_CANCELLED
  * (fpx_player_destroy meanwhile) and the other errors of an open and a seek.
  * *preview is untouched on error. Callback-safe: no.
  */

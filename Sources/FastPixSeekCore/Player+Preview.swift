@@ -23,7 +23,10 @@ extension Player {
             switch kind {
             case .none, .keyframeIndex:
                 guard url == nil else { throw ErrorCode.invalidArgument }
-                if kind == .keyframeIndex { ps.source = .keyframes(nil) }
+                if kind == .keyframeIndex { ps.source = .keyframes(KeyframeSource(kind: kind, url: nil, io: io)) }
+            case .hlsIframes:
+                if let url = url { try io.check(url, policy: config.protocols, fromRemote: false) }
+                ps.source = .keyframes(KeyframeSource(kind: kind, url: url, io: io))
             case .spritesheet, .webvtt:
                 guard let url = url else { throw ErrorCode.invalidArgument }
                 let policy = previewPolicy(stop: ps.stop)
@@ -59,26 +62,38 @@ extension Player {
                 throw ErrorCode.noPreview
             case .sheet(let s):
                 return s.preview(at: t)
-            case .keyframes(let r):
-                return try keyframePreview(t, ps, r)
+            case .keyframes(let k):
+                return try keyframePreview(t, ps, k)
             }
         }
     }
 
-    /// With `ps.busy` held: the keyframe at or before `t`, from the preview's own engine
-    /// (opened for the current item, reopened when the item changed).
-    private func keyframePreview(_ t: MediaTime, _ ps: PreviewState, _ current: KeyframeReader?) throws -> Preview {
-        let (itemID, url): (UInt64, String) = try m.locked {
+    /// What a keyframe source reads now: (item id, URL) -- the item's URL, the host's I-frame
+    /// playlist, or the item's first I-frame variant (checked as content of its master).
+    private func keyframeTarget(_ k: KeyframeSource) throws -> (UInt64, String) {
+        if k.kind == .hlsIframes, let url = k.url { return (0, url) }
+        let (itemID, itemURL, engine): (UInt64, String, PlayerEngine?) = try m.locked {
             guard !destroyed else { throw ErrorCode.cancelled }
             guard let it = item else { throw ErrorCode.noItem }
             switch it.status {
-            case .ready: return (it.id, it.url)
+            case .ready: return (it.id, it.url, it.engine)
             case .failed: throw ErrorCode.itemFailed
             default: throw ErrorCode.itemNotReady
             }
         }
-        var reader = current
-        if let r = reader, r.itemID != itemID {
+        guard k.kind == .hlsIframes else { return (itemID, itemURL) }
+        // hlsListing is immutable once open (a concurrent member): no engine lock.
+        guard let uri = engine?.hlsListing?.variants.first(where: { $0.isIFrame })?.uri else { throw ErrorCode.noPreview }
+        try k.io.check(uri, policy: config.protocols, fromRemote: k.io.isRemote(itemURL))
+        return (itemID, uri)
+    }
+
+    /// With `ps.busy` held: the keyframe at or before `t`, from the preview's own engine
+    /// (opened for the current item or I-frame playlist, reopened when that changed).
+    private func keyframePreview(_ t: MediaTime, _ ps: PreviewState, _ k: KeyframeSource) throws -> Preview {
+        let (itemID, url) = try keyframeTarget(k)
+        var reader = k.reader
+        if let r = reader, r.itemID != itemID || r.url != url {
             ps.closeReaderHeld()
             reader = nil
         }
@@ -93,8 +108,8 @@ extension Player {
             guard installed else { deadline.finish(); engine.close(); throw ErrorCode.cancelled }
             let range = try? engine.seekableRange()
             deadline.finish()
-            let r = KeyframeReader(itemID: itemID, engine: engine, range: range ?? nil)
-            ps.source = .keyframes(r)
+            let r = KeyframeReader(itemID: itemID, url: url, engine: engine, range: range ?? nil)
+            k.reader = r
             reader = r
         }
         guard let r = reader else { throw ErrorCode.internal }
@@ -122,7 +137,7 @@ extension Player {
         guard let kf = packet else { throw ErrorCode.invalidData }
         ps.lastPacket = kf
         let start = tl.itemTime(ofTicks: kf.pts ?? landing.pts)
-        var out = Preview(kind: .keyframeIndex, clamp: clamp, requested: t, time: time, start: start, end: .invalid)
+        var out = Preview(kind: k.kind, clamp: clamp, requested: t, time: time, start: start, end: .invalid)
         out.packet = kf
         return out
     }

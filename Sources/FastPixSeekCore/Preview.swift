@@ -73,16 +73,29 @@ final class LoadedSheet: @unchecked Sendable {
     }
 }
 
-/// The item's keyframes read by the preview's own engine (never the player's).
+/// Keyframes read by the preview's own engine (never the player's): the item's, or an HLS
+/// I-frame playlist's.
 final class KeyframeReader: @unchecked Sendable {
+    /// What it was opened for: the item (0 for an I-frame playlist the host named) and URL.
     let itemID: UInt64
+    let url: String
     let engine: PlayerEngine
     let range: (start: Int64, end: Int64)?
     var nextID: UInt64 = 1
-    init(itemID: UInt64, engine: PlayerEngine, range: ClosedRange<Int64>?) {
-        self.itemID = itemID; self.engine = engine
+    init(itemID: UInt64, url: String, engine: PlayerEngine, range: ClosedRange<Int64>?) {
+        self.itemID = itemID; self.url = url; self.engine = engine
         self.range = range.map { ($0.lowerBound, $0.upperBound) }
     }
+}
+
+/// A keyframe source: the item's keyframe index, or an HLS I-frame playlist (the host's URL,
+/// or nil: the item's first I-frame variant), with the reader opened for it, if any.
+final class KeyframeSource: @unchecked Sendable {
+    let kind: PreviewKind
+    let url: String?
+    let io: PreviewIO
+    var reader: KeyframeReader?
+    init(kind: PreviewKind, url: String?, io: PreviewIO) { self.kind = kind; self.url = url; self.io = io }
 }
 
 /// A player's preview source and the memory its last preview handed out.
@@ -90,7 +103,7 @@ public final class PreviewState: @unchecked Sendable {
     enum Source {
         case none
         case sheet(LoadedSheet)
-        case keyframes(KeyframeReader?)
+        case keyframes(KeyframeSource)
     }
     /// Serialises preview calls; guards `source` and `lastPacket`.
     let busy = Monitor()
@@ -119,10 +132,10 @@ public final class PreviewState: @unchecked Sendable {
 
     /// With `busy` held: closes the keyframe reader, if any.
     func closeReaderHeld() {
-        if case .keyframes(let r?) = source {
+        if case .keyframes(let k) = source, let r = k.reader {
             leaf.locked { reader = nil }
             r.engine.close()
-            source = .keyframes(nil)
+            k.reader = nil
         }
     }
 

@@ -155,6 +155,8 @@ public enum PreviewKind: Int32, CaseIterable, Sendable {
     case webvtt = 2
     /// the item's keyframes, read by the preview's own demuxer
     case keyframeIndex = 3
+    /// an HLS I-frame playlist (EXT-X-I-FRAMES-ONLY), read by the preview's own demuxer
+    case hlsIframes = 4
 }
 
 /// The C type is `fpx_preview_field`.

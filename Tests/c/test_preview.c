@@ -10,7 +10,9 @@
  *     FPX_ERROR_UNSUPPORTED (a directory), NOT_FOUND, NETWORK (a refused port), TIMEOUT (a
  *     server that never answers), CANCELLED (destroy while a source loads);
  *   - the keyframe index: the keyframe at or before t (ffprobe's keyframe list), FPX_ERROR_NO_ITEM,
- *     ITEM_NOT_READY (an open stalled on a server), ITEM_FAILED;
+ *     ITEM_NOT_READY (an open stalled on a server), ITEM_FAILED; HLS I-frames: NO_PREVIEW for
+ *     an item without an I-frame variant, the policy on the host's I-frame playlist (the
+ *     previews themselves: Tests/python/test_preview.py, on Shaka Packager's playlists);
  *   - the lifetimes: image_url valid until the next fpx_player_set_preview_source, data
  *     until the next fpx_player_preview (seeks and reads in between), *preview untouched
  *     on error, *bad_field set on every return, no source after any error;
@@ -579,6 +581,21 @@ int main(int argc, char **argv)
         }
         CHECK(memcmp(copy, v.data, size) == 0);
         free(copy);
+        fpx_player_destroy(p);
+
+        /* an I-frame variant of the item: a file lists none (NO_PREVIEW); a host's I-frame
+         * playlist the policy refuses (PROTOCOL_NOT_ALLOWED, no source after it) */
+        p = make_player(FPX_DELIVERY_THREAD);
+        REQUIRE(open_wait(p, file, NULL) == FPX_OK);
+        CHECK_OK(fpx_player_set_preview_source(p, FPX_PREVIEW_HLS_IFRAMES, NULL, NULL));
+        v = preview_at(p, fpx_time_make(1, 1), &rc);
+        CHECK_EQ(rc, FPX_ERROR_NO_PREVIEW);
+        fpx_player_destroy(p);
+        p = player_with("http", 0, 0);
+        CHECK_ERR(fpx_player_set_preview_source(p, FPX_PREVIEW_HLS_IFRAMES, path_of("x_i.m3u8"), NULL),
+                  FPX_ERROR_PROTOCOL_NOT_ALLOWED);
+        v = preview_at(p, fpx_time_make(1, 1), &rc);
+        CHECK_EQ(rc, FPX_ERROR_NO_PREVIEW);
         fpx_player_destroy(p);
 
         p = make_player(FPX_DELIVERY_THREAD);

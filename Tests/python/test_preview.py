@@ -433,3 +433,49 @@ def test_a_seek_never_waits_for_a_stalled_preview(media, tmp_path):
             Stall.release.set()
             loading.join(60)
         assert p.preview(3).rect == (160, 0, 160, 90)
+
+
+# ---- HLS I-frame playlists ----------------------------------------------------------------
+
+from test_hls_iframes import SECONDS, SEGMENT, keyframes, site  # noqa: E402,F401  (the fixture: Shaka's I-frame playlists on 127.0.0.1)
+
+
+@pytest.mark.parametrize("item,iframes", [("m1.m3u8", None), ("one.m3u8", "one_i.m3u8"), ("m2.m3u8", "many_i.m3u8")])
+def test_hls_iframe_playlist_previews(site, item, iframes):  # noqa: F811
+    import hashlib
+    d, base = site
+    tb, keys = keyframes(d / "one.m3u8")
+    by_pts = {k[0]: k for k in keys}
+    text = (d / (iframes or "one_i.m3u8")).read_text()
+    assert "#EXT-X-I-FRAMES-ONLY" in text
+    with player(f"{base}/{item}") as p:
+        p.set_preview_source(K.HLS_IFRAMES, None if iframes is None else f"{base}/{iframes}")
+        first = p.preview(0)
+        assert first.kind == K.HLS_IFRAMES and first.start == 0
+        iframe_pts = sorted(q for q in by_pts if q >= first.pts)
+        seen = set()
+        for ms in range(0, SECONDS * 1000 + 1, 1500):
+            t = Fraction(ms, 1000)
+            pv = p.preview(t)
+            # The I-frames listed are one per segment: the last one at or before t.
+            # One I-frame per segment (Shaka lists each segment's first keyframe): the last at or before t.
+            want = first.pts + min(t // SEGMENT, SECONDS // SEGMENT - 1) * SEGMENT / tb
+            assert pv.pts in by_pts and pv.pts == want, (t, pv.pts, want)
+            assert hashlib.md5(pv.data).hexdigest() == by_pts[pv.pts][2]
+            assert pv.start == (pv.pts - first.pts) * tb
+            seen.add(pv.pts)
+        assert len(seen) == SECONDS // 6 and min(seen) == iframe_pts[0]
+        assert p.preview(-1).clamp == fpx.ClampKind.TO_SEEKABLE_START
+
+
+def test_hls_iframes_need_an_iframe_variant(media):
+    with player(media) as p:
+        p.set_preview_source(K.HLS_IFRAMES)
+        with pytest.raises(E.NoPreviewError):
+            p.preview(1)
+    q = fpx.Player(protocols=["http"])
+    try:
+        with pytest.raises(E.ProtocolNotAllowedError):
+            q.set_preview_source(K.HLS_IFRAMES, "/tmp/x_i.m3u8")
+    finally:
+        q.close()

@@ -241,6 +241,8 @@ class PreviewKind(enum.IntEnum):
     WEBVTT = 2
     #: the item's keyframes, read by the preview's own demuxer
     KEYFRAME_INDEX = 3
+    #: an HLS I-frame playlist (EXT-X-I-FRAMES-ONLY), read by the preview's own demuxer
+    HLS_IFRAMES = 4
 
 
 class PreviewField(enum.IntEnum):
@@ -410,6 +412,7 @@ FPX_PREVIEW_NONE = 0
 FPX_PREVIEW_SPRITESHEET = 1
 FPX_PREVIEW_WEBVTT = 2
 FPX_PREVIEW_KEYFRAME_INDEX = 3
+FPX_PREVIEW_HLS_IFRAMES = 4
 FPX_PREVIEW_FIELD_NONE = 0
 FPX_PREVIEW_FIELD_SYNTAX = 1
 FPX_PREVIEW_FIELD_URL = 2
@@ -556,6 +559,7 @@ __all__ = [
     'FPX_PREVIEW_SPRITESHEET',
     'FPX_PREVIEW_WEBVTT',
     'FPX_PREVIEW_KEYFRAME_INDEX',
+    'FPX_PREVIEW_HLS_IFRAMES',
     'FPX_PREVIEW_FIELD_NONE',
     'FPX_PREVIEW_FIELD_SYNTAX',
     'FPX_PREVIEW_FIELD_URL',
