@@ -45,14 +45,14 @@ final class LoadedSheet: @unchecked Sendable {
     private var images: [UnsafeMutablePointer<CChar>] = []
     private var imageOf: [Int] = []
 
-    init(kind: PreviewKind, sheet: PreviewSheet, resolve: (String) throws -> String) rethrows {
+    init(kind: PreviewKind, sheet: PreviewSheet, resolve: (String) throws -> String) throws {
         self.kind = kind
         self.sheet = sheet
         var seen: [String: Int] = [:]
         for t in sheet.tiles {
             if let k = seen[t.image] { imageOf.append(k); continue }
             let url = try resolve(t.image)
-            let c = url.withCString { strdup($0)! }
+            guard let c = url.withCString({ strdup($0) }) else { throw ErrorCode.noMemory }
             images.append(c)
             seen[t.image] = images.count - 1
             imageOf.append(images.count - 1)
