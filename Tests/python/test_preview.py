@@ -12,7 +12,6 @@ import re
 import subprocess
 import sys
 import threading
-import time
 from fractions import Fraction
 from pathlib import Path
 
@@ -413,9 +412,11 @@ def test_a_seek_never_waits_for_a_stalled_preview(media, tmp_path):
     (tmp_path / "s.json").write_text(json.dumps(GOOD))
 
     class Stall(rangeserver.RangeHandler):
+        arrived = threading.Event()
         release = threading.Event()
 
         def send_head(self):
+            Stall.arrived.set()
             Stall.release.wait(60)
             return super().send_head()
 
@@ -423,7 +424,7 @@ def test_a_seek_never_waits_for_a_stalled_preview(media, tmp_path):
         loading = threading.Thread(target=lambda: p.set_preview_source(K.SPRITESHEET, base + "/s.json"),
                                    daemon=True)
         loading.start()
-        time.sleep(0.2)  # let it reach the server (ordering only; nothing is timed)
+        assert Stall.arrived.wait(60)  # the source's request is held by the server
         try:
             outcome = p.seek_wait(Fraction(2), fpx.SeekPrecision.exact())
             assert outcome.finished
