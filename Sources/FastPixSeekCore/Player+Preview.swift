@@ -136,7 +136,14 @@ extension Player {
         }
         guard let kf = packet else { throw ErrorCode.invalidData }
         ps.lastPacket = kf
-        let start = tl.itemTime(ofTicks: kf.pts ?? landing.pts)
+        // The keyframe's item time: the packet's pts from item time 0 on its own timeline
+        // (HLS: its discontinuity domain's placement), else the landing's.
+        let start: MediaTime
+        if let pts = kf.pts, let origin = kf.itemOriginPTS {
+            start = tl.duration(ofTicks: pts - origin)
+        } else {
+            start = tl.itemTime(ofTicks: kf.pts ?? landing.pts)
+        }
         var out = Preview(kind: k.kind, clamp: clamp, requested: t, time: time, start: start, end: .invalid)
         out.packet = kf
         return out

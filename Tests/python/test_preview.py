@@ -480,3 +480,28 @@ def test_hls_iframes_need_an_iframe_variant(media):
             q.set_preview_source(K.HLS_IFRAMES, "/tmp/x_i.m3u8")
     finally:
         q.close()
+
+
+def test_keyframe_index_of_an_hls_item(tmp_path):
+    """An MPEG-TS HLS item (its pts start at 1.4 s): the preview's own HLS engine gives the
+    keyframe at or before t, byte for byte ffprobe's packet, at its item time."""
+    import hashlib
+    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25",
+                    "-t", "6", "-c:v", "libx264", "-g", "25", "-keyint_min", "25", "-sc_threshold", "0",
+                    "-pix_fmt", "yuv420p", "-f", "hls", "-hls_time", "1", "-hls_list_size", "0",
+                    "-hls_playlist_type", "vod", "-hls_segment_filename", str(tmp_path / "seg%03d.ts"),
+                    str(tmp_path / "vod.m3u8")], check=True)
+    j = json.loads(subprocess.check_output(
+        ["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_data_hash", "MD5", "-show_entries",
+         "packet=pts,flags,data_hash:stream=time_base", "-of", "json", str(tmp_path / "vod.m3u8")]))
+    tb = Fraction(j["streams"][0]["time_base"])
+    keys = [(int(k["pts"]), k["data_hash"].split(":")[1]) for k in j["packets"] if "K" in k["flags"]]
+    first = min(int(k["pts"]) for k in j["packets"])
+    assert len(keys) == 6 and first == keys[0][0] and first > 0
+    with rangeserver.serve(tmp_path) as base, player(f"{base}/vod.m3u8") as p:
+        p.set_preview_source(K.KEYFRAME_INDEX)
+        for t in (Fraction(0), Fraction(1, 2), Fraction(1), Fraction(74, 25), Fraction(3), Fraction(11, 2), Fraction(100)):
+            pv = p.preview(t)
+            want = [k for k in keys if (k[0] - first) * tb <= t][-1]
+            assert (pv.pts, hashlib.md5(pv.data).hexdigest()) == want, (t, pv.pts)
+            assert pv.start == (want[0] - first) * tb, (t, pv.start)
