@@ -55,7 +55,7 @@ __all__ = [
     "unix_us_to_datetime",
     "DeliveryMode", "SeekPrecision", "SeekClamp", "SeekAccuracy", "SeekOutcome",
     "ScrubPosition", "FrameStepResult", "ScrubResult", "ItemStatusInfo", "ItemInfo",
-    "StreamInfo", "Packet", "HLSVariant", "HLSRendition",
+    "StreamInfo", "Packet", "HLSVariant", "HLSRendition", "Preview", "PreviewKind", "PreviewField",
     "PlayerStats", "IndexMode", "to_fraction", "float_to_fraction", "to_fpx_time", "from_fpx_time", "INT32_MAX", "NANOSECOND",
 ]
 
