@@ -2497,8 +2497,10 @@ typedef struct fpx_preview {
  * field that does not parse: FPX_ERROR_PREVIEW_MALFORMED with *bad_field
  * naming it. Each image URL is resolved against url and checked against the
  * policy too, as content from the network when url is remote (http and
- * https only): FPX_ERROR_PROTOCOL_NOT_ALLOWED with *bad_field
- * FPX_PREVIEW_FIELD_URL, _TILE_URL or _CUE_XYWH. Images are not fetched.
+ * https only): FPX_ERROR_PROTOCOL_NOT_ALLOWED (FPX_ERROR_UNSUPPORTED for a
+ * URL of no protocol FFmpeg knows, or a local image that is no regular file)
+ * with *bad_field FPX_PREVIEW_FIELD_URL, _TILE_URL or _CUE_XYWH. Images are
+ * not fetched.
  * FPX_PREVIEW_KEYFRAME_INDEX and FPX_PREVIEW_NONE: url must be NULL; nothing
  * is read here (the keyframe demuxer opens at the first fpx_player_preview).
  * FPX_PREVIEW_HLS_IFRAMES: url names the I-frame playlist (a path or URL

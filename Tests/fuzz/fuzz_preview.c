@@ -29,9 +29,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     rc = fpx_player_set_preview_source(p, kind, path, &field);
     FZ_RC(rc);
-    /* bad_field: set on every return; a field exactly for MALFORMED (and image URLs refused) */
+    /* bad_field: set on every return; a field for MALFORMED, none for OK; an image URL
+     * refused (PROTOCOL_NOT_ALLOWED, UNSUPPORTED) names its field */
     if (rc == FPX_ERROR_PREVIEW_MALFORMED ? field == FPX_PREVIEW_FIELD_NONE
-        : rc == FPX_ERROR_PROTOCOL_NOT_ALLOWED ? (int)field == -1 : field != FPX_PREVIEW_FIELD_NONE)
+        : (rc == FPX_ERROR_PROTOCOL_NOT_ALLOWED || rc == FPX_ERROR_UNSUPPORTED) ? (int)field == -1
+        : field != FPX_PREVIEW_FIELD_NONE)
         fz_fail("bad_field does not match the code", rc, __LINE__);
     if (rc != FPX_OK) {
         fpx_preview v;
