@@ -34,15 +34,13 @@ extension Player {
                 let bytes = try io.fetch(url, policy: policy, limit: limit)
                 let sheet = kind == .spritesheet ? try PreviewSheet.parseSpritesheet(bytes) : try PreviewSheet.parseWebVTT(bytes)
                 let remote = io.isRemote(url)
-                // The field an image URL came from, for a refusal.
-                let field: PreviewField = kind == .webvtt ? .cueXywh : .url
-                let firstImage = sheet.tiles.first?.image
                 let loaded = try LoadedSheet(kind: kind, sheet: sheet) { image in
                     let resolved = HLSURL.resolve(base: url, reference: image)
                     do {
                         try io.check(resolved, policy: config.protocols, fromRemote: remote)
                     } catch {
-                        let f: PreviewField = kind == .spritesheet && image != firstImage ? .tileUrl : field
+                        // The field the refused image URL came from.
+                        let f: PreviewField = kind == .webvtt ? .cueXywh : image == sheet.defaultImage ? .url : .tileUrl
                         throw PreviewSourceError(code(of: error), f)
                     }
                     return resolved

@@ -34,7 +34,9 @@ extension PreviewSheet {
             tiles.append(PreviewTile(start: MediaTime(value: start, timescale: 1_000_000), image: image,
                                      x: Int32(x), y: Int32(y), width: Int32(w), height: Int32(h)))
         }
-        return PreviewSheet(tiles: tiles, end: MediaTime(value: dur, timescale: 1_000_000))
+        var sheet = PreviewSheet(tiles: tiles, end: MediaTime(value: dur, timescale: 1_000_000))
+        sheet.defaultImage = url
+        return sheet
     }
 
     /// A JSON integer (digits only, no fraction or exponent) within `range`.

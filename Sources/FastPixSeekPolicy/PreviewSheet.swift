@@ -23,6 +23,8 @@ public struct PreviewSheet: Sendable {
     /// The later of the source's own end (spritesheet.json's "duration", the last cue's end)
     /// and the last tile's start.
     public let end: MediaTime
+    /// spritesheet.json's "url": the image of the tiles that name none (nil for a track).
+    public var defaultImage: String? = nil
 
     public init(tiles: [PreviewTile], end: MediaTime) {
         let sorted = tiles.enumerated().sorted { a, b in

@@ -60,6 +60,7 @@ final class PreviewSheetTests: XCTestCase {
         XCTAssertEqual(sheet.tileIndex(at: MediaTime(value: 1999999, timescale: 1_000_000)), 0)
         XCTAssertNil(sheet.tileIndex(at: MediaTime(value: -1, timescale: 1)))
         XCTAssertEqual(sheet.tiles[2].image, "b.jpg")
+        XCTAssertEqual(sheet.defaultImage, "s.jpg")
         XCTAssertEqual(MediaTime.compare(sheet.end, MediaTime(value: 4, timescale: 1)), 0)
         XCTAssertEqual(MediaTime.compare(sheet.tileEnd(0), MediaTime(value: 2, timescale: 1)), 0)
     }

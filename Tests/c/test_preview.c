@@ -420,6 +420,11 @@ int main(int argc, char **argv)
     field = FPX_PREVIEW_FIELD_NONE;
     CHECK_ERR(set_sheet(p, FPX_PREVIEW_SPRITESHEET, "nosuch.json", &field), FPX_ERROR_UNSUPPORTED);
     CHECK_EQ(field, FPX_PREVIEW_FIELD_TILE_URL);
+    write_file("first.json", "{\"url\":\"a.jpg\",\"tile_width\":1,\"tile_height\":1,\"duration\":1,"
+                             "\"tiles\":[{\"start\":0,\"x\":0,\"y\":0,\"url\":\"ftp://h/b.jpg\"}]}", 0);
+    field = FPX_PREVIEW_FIELD_NONE;
+    CHECK_ERR(set_sheet(p, FPX_PREVIEW_SPRITESHEET, "first.json", &field), FPX_ERROR_PROTOCOL_NOT_ALLOWED);
+    CHECK_EQ(field, FPX_PREVIEW_FIELD_TILE_URL); /* the first tile's own url, not the sheet's */
     {
         fpx_player *h = player_with("http", 0, 0), *small = player_with(NULL, 0, 64);
         CHECK_ERR(set_sheet(h, FPX_PREVIEW_SPRITESHEET, "s.json", NULL), FPX_ERROR_PROTOCOL_NOT_ALLOWED);
