@@ -495,7 +495,8 @@
  * supported), an http(s) file's references. A local playlist may name local
  * segments. Media demuxed from memory (HLS segments) may open nothing.
  * Refusals are FPX_ERROR_PROTOCOL_NOT_ALLOWED (the item's error) and a
- * warning in the log. Names inside a "concatf:" list file are checked by
+ * warning in the log. Preview sources and the image URLs they name are
+ * checked the same way (see "Seek previews"; images are never fetched). Names inside a "concatf:" list file are checked by
  * FFmpeg's whitelist only (concatf is not in the default list).
  *
  * Files. A local target that is not a regular file (a FIFO, a character or
