@@ -11,8 +11,10 @@
  *     server that never answers), CANCELLED (destroy while a source loads);
  *   - the keyframe index: the keyframe at or before t (ffprobe's keyframe list), FPX_ERROR_NO_ITEM,
  *     ITEM_NOT_READY (an open stalled on a server), ITEM_FAILED; HLS I-frames: NO_PREVIEW for
- *     an item without an I-frame variant, the policy on the host's I-frame playlist (the
- *     previews themselves: Tests/python/test_preview.py, on Shaka Packager's playlists);
+ *     an I-frame playlist of an MPEG-TS item (written here, byte ranges from ffprobe):
+ *     ffprobe's keyframe at or before t; NO_PREVIEW for an item without an I-frame variant,
+ *     the policy on the host's I-frame playlist (Shaka Packager's fMP4 playlists, and a
+ *     master's I-frame variant: Tests/python/test_preview.py);
  *   - the lifetimes: image_url valid until the next fpx_player_set_preview_source, data
  *     until the next fpx_player_preview (seeks and reads in between), *preview untouched
  *     on error, *bad_field set on every return, no source after any error;
@@ -593,6 +595,61 @@ int main(int argc, char **argv)
         CHECK(memcmp(copy, v.data, size) == 0);
         free(copy);
         fpx_player_destroy(p);
+
+        /* an HLS item (MPEG-TS, 1 s segments each opening with a keyframe) and an I-frame
+         * playlist written here: each entry the byte range of its segment up to the second
+         * video packet (ffprobe's positions); the preview is the I-frame at or before t,
+         * ffprobe's keyframe of the item, at its item time */
+        {
+            char hls[4096], iframes[4300], line[256], cmd[8400];
+            FILE *f, *pf;
+            int s;
+            long long first = -1;
+            REQUIRE(make_hls_vod(hls, sizeof hls, "preview", 4));
+            snprintf(iframes, sizeof iframes, "%s/iframes.m3u8", hls);
+            f = fopen(iframes, "w");
+            REQUIRE(f != NULL);
+            fputs("#EXTM3U\n#EXT-X-VERSION:4\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+                  "#EXT-X-I-FRAMES-ONLY\n", f);
+            for (s = 0; s < 4; s++) {
+                long long pos[2] = {-1, -1};
+                int k = 0;
+                snprintf(cmd, sizeof cmd, "ffprobe -v error -select_streams v:0 -show_entries packet=pos "
+                                          "-of csv=p=0 '%s/seg%03d.ts'", hls, s);
+                pf = popen(cmd, "r");
+                REQUIRE(pf != NULL);
+                while (k < 2 && fgets(line, sizeof line, pf))
+                    if (line[0] >= '0' && line[0] <= '9') /* ffprobe puts blank lines between */
+                        pos[k++] = atoll(line);
+                pclose(pf);
+                REQUIRE(pos[1] > 0);
+                fprintf(f, "#EXTINF:1.000000,\n#EXT-X-BYTERANGE:%lld@0\nseg%03d.ts\n", pos[1], s);
+            }
+            fputs("#EXT-X-ENDLIST\n", f);
+            fclose(f);
+            snprintf(cmd, sizeof cmd, "%s/vod.m3u8", hls);
+            p = make_player(FPX_DELIVERY_THREAD);
+            REQUIRE(open_wait(p, cmd, NULL) == FPX_OK);
+            CHECK_OK(fpx_player_set_preview_source(p, FPX_PREVIEW_HLS_IFRAMES, iframes, NULL));
+            for (s = 0; s <= 7; s++) { /* t = 0, 0.5, ..., 3.5 s */
+                long long want;
+                v = preview_at(p, fpx_time_make(s, 2), &rc);
+                CHECK_OK(rc);
+                if (first < 0)
+                    first = v.pts; /* t = 0: the item's first frame, a keyframe */
+                want = ffprobe_keyframe_at_or_before(cmd, first + (long long)s * 45000);
+                CHECK_EQ(v.kind, FPX_PREVIEW_HLS_IFRAMES);
+                CHECK_EQ(v.pts, want);
+                CHECK_TIME_EQ(v.start, fpx_time_make((want - first) / 90, 1000));
+                CHECK(v.flags & FPX_PACKET_FLAG_KEY);
+                CHECK(v.data != NULL && v.size > 0);
+            }
+            CHECK_EQ(first, ffprobe_keyframe_at_or_before(cmd, first));
+            fpx_player_destroy(p);
+            snprintf(cmd, sizeof cmd, "rm -rf '%s'", hls);
+            if (system(cmd) != 0)
+                NOTE("could not remove %s", hls);
+        }
 
         /* an I-frame variant of the item: a file lists none (NO_PREVIEW); a host's I-frame
          * playlist the policy refuses (PROTOCOL_NOT_ALLOWED, no source after it) */
