@@ -505,3 +505,36 @@ def test_keyframe_index_of_an_hls_item(tmp_path):
             want = [k for k in keys if (k[0] - first) * tb <= t][-1]
             assert (pv.pts, hashlib.md5(pv.data).hexdigest()) == want, (t, pv.pts)
             assert pv.start == (want[0] - first) * tb, (t, pv.start)
+
+
+def test_previews_under_asyncio_never_block_the_loop(media, sheet_dir, tmp_path):
+    """preview_async / set_preview_source_async: a keyframe preview stalled on a server (its
+    own demuxer's open) leaves the event loop running; the sheet's previews equal preview()."""
+    import asyncio
+    out, _ = sheet_dir
+    (tmp_path / "m.mp4").symlink_to(media)
+    Gate.stall.clear()
+    Gate.release.clear()
+
+    async def scenario(p: fpx.Player):
+        await p.set_preview_source_async(K.SPRITESHEET, out / "spritesheet.json")
+        assert (await p.preview_async(Fraction(3, 2))) == p.preview(Fraction(3, 2))
+        await p.set_preview_source_async(K.KEYFRAME_INDEX)
+        Gate.stall.set()
+        task = asyncio.ensure_future(p.preview_async(Fraction(2)))
+        ticks = 0
+        while ticks < 20:  # the loop runs while the preview waits on the server
+            await asyncio.sleep(0.01)
+            ticks += 1
+        assert not task.done()
+        Gate.release.set()
+        pv = await task
+        assert pv.kind == K.KEYFRAME_INDEX and pv.flags & 1
+
+    with rangeserver.serve(tmp_path, Gate) as base:
+        p = player(base + "/m.mp4", io_timeout=60)
+        try:
+            asyncio.run(scenario(p))
+        finally:
+            Gate.release.set()
+            p.close()
