@@ -189,7 +189,7 @@ static fpx_player *player_with(const char *protocols, int64_t io_timeout_ms, int
 
 struct previewer {
     fpx_player *p;
-    int rc, done;
+    int rc, done, entering;
 };
 
 static void *preview_main(void *arg)
@@ -198,6 +198,7 @@ static void *preview_main(void *arg)
     fpx_preview v;
     memset(&v, 0, sizeof v);
     v.struct_size = sizeof v;
+    flag_set(&w->entering, 1);
     w->rc = fpx_player_preview(w->p, fpx_time_make(1, 1), &v);
     flag_set(&w->done, 1);
     return NULL;
@@ -486,7 +487,27 @@ int main(int argc, char **argv)
             CHECK_OK(fpx_player_read_packet(l.p, &pk));
         }
         CHECK(!flag_get(&l.done));
-        fpx_player_destroy(l.p);
+        {
+            /* previews of one player are serialised: one waits while a source loads */
+            struct previewer w;
+            pthread_t wt;
+            memset(&w, 0, sizeof w);
+            w.p = l.p;
+            fpx_seek_outcome o;
+            REQUIRE(pthread_create(&wt, NULL, preview_main, &w) == 0);
+            while (!flag_get(&w.entering))
+                sleep_ms(1);
+            memset(&o, 0, sizeof o);
+            o.struct_size = sizeof o;
+            CHECK_OK(fpx_player_seek_wait(l.p, fpx_time_make(1, 1), fpx_precision_exact(), 30000, &o));
+            CHECK(!flag_get(&w.done) && !flag_get(&l.done));
+            fpx_player_destroy(l.p);
+            pthread_join(wt, NULL);
+            /* it got the lock after destroy dropped the source (INVALID_HANDLE only if that
+             * thread had not yet entered the call when destroy ran: a scheduling accident) */
+            if (!CHECK(w.rc == FPX_ERROR_NO_PREVIEW || w.rc == FPX_ERROR_INVALID_HANDLE))
+                NOTE("preview returned %d", w.rc);
+        }
         pthread_join(lt, NULL);
         CHECK_EQ(l.rc, FPX_ERROR_CANCELLED);
 
@@ -550,6 +571,9 @@ int main(int argc, char **argv)
         int i;
         p = make_player(FPX_DELIVERY_THREAD);
         REQUIRE(p != NULL && fpx_player_setup_seek_manager(p) == FPX_OK);
+        CHECK_OK(fpx_player_set_preview_source(p, FPX_PREVIEW_HLS_IFRAMES, NULL, NULL));
+        v = preview_at(p, fpx_time_make(1, 1), &rc);
+        CHECK_EQ(rc, FPX_ERROR_NO_ITEM); /* the item's I-frame variant: needs an item */
         CHECK_OK(fpx_player_set_preview_source(p, FPX_PREVIEW_KEYFRAME_INDEX, NULL, NULL));
         v = preview_at(p, fpx_time_make(1, 1), &rc);
         CHECK_EQ(rc, FPX_ERROR_NO_ITEM);
