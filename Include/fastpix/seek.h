@@ -2514,8 +2514,8 @@ typedef struct fpx_preview {
  * player has no preview source (FPX_PREVIEW_NONE).
  * Returns FPX_OK, FPX_ERROR_INVALID_HANDLE, FPX_ERROR_UNKNOWN_ENUM (kind),
  * FPX_ERROR_INVALID_ARGUMENT (url NULL for a sheet or track, not NULL
- * for the keyframe index or none), FPX_ERROR_PREVIEW_MALFORMED, FPX_ERROR_TOO_LARGE,
- * FPX_ERROR_PROTOCOL_NOT_ALLOWED, FPX_ERROR_UNSUPPORTED, FPX_ERROR_NOT_FOUND,
+ * for the keyframe index or none), FPX_ERROR_PREVIEW_MALFORMED,
+ * FPX_ERROR_TOO_LARGE, FPX_ERROR_PROTOCOL_NOT_ALLOWED, FPX_ERROR_UNSUPPORTED, FPX_ERROR_NOT_FOUND,
  * FPX_ERROR_TIMEOUT, FPX_ERROR_NETWORK, FPX_ERROR_CANCELLED (the player was
  * destroyed meanwhile), and the other errors of a download (FPX_ERROR_IO...).
  * Callback-safe: no.
@@ -2525,9 +2525,10 @@ FPX_API int fpx_player_set_preview_source(fpx_player *player, fpx_preview_kind k
 
 /**
  * The preview of time t (see "Seek previews"), into *preview.
- * Sheets and tracks: no I/O, never blocks. Keyframe index: blocking, on the
- * calling thread: the first call (and the first after the item changed)
- * opens the item's URL with the preview's own demuxer, bounded as an open is;
+ * Sheets and tracks: no I/O, never blocks. Keyframe index and I-frame
+ * playlist: blocking, on the calling thread: the first call (and the first
+ * after the item changed) opens the item's URL (the I-frame playlist) with
+ * the preview's own demuxer, bounded as an open is;
  * each call positions that demuxer and reads up to the keyframe, bounded as
  * a seek is. fpx_player_destroy interrupts it (FPX_ERROR_CANCELLED).
  * Returns FPX_OK, FPX_ERROR_INVALID_HANDLE, FPX_ERROR_INVALID_ARGUMENT
@@ -2536,8 +2537,9 @@ FPX_API int fpx_player_set_preview_source(fpx_player *player, fpx_preview_kind k
  * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY, FPX_ERROR_ITEM_FAILED (the
  * keyframe index and an I-frame variant of the item), FPX_ERROR_NO_PREVIEW
  * also for FPX_PREVIEW_HLS_IFRAMES without a url when the item lists no
- * I-frame variant, FPX_ERROR_TIMEOUT (the preview's demuxer stalled), FPX_ERROR_CANCELLED
- * (fpx_player_destroy meanwhile) and the other errors of an open and a seek.
+ * I-frame variant, FPX_ERROR_TIMEOUT (the preview's demuxer stalled),
+ * FPX_ERROR_CANCELLED (fpx_player_destroy meanwhile) and the other errors of
+ * an open and a seek.
  * *preview is untouched on error. Callback-safe: no.
  */
 FPX_API int fpx_player_preview(fpx_player *player, fpx_time t, fpx_preview *preview);
