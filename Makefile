@@ -314,7 +314,7 @@ test-tsan: test-tsan-c
 # its seed corpus in build/fuzz/corpus/<name>; logs in build/fuzz/<name>.log,
 # crashes as build/fuzz/crash-*. Tests/fuzz/replay.sh replays the committed seeds.
 SECONDS    ?= 60
-FUZZERS    := media api hls
+FUZZERS    := media api hls preview
 SWIFT_FUZZERS := nal
 
 .PHONY: lib-fuzz fuzz-build fuzz

@@ -20,6 +20,13 @@
  *   fpx_bench scrub FILE N
  *     N fpx_scrub_update calls, each timed alone, then N more timed as one batch.
  *     Prints "calls,median_ns,p95_ns,mean_ns_batch,timer_overhead_ns".
+ *   fpx_bench preview FILE SHEET N
+ *     Seek previews against the scrub session they serve: N fpx_scrub_update calls, then
+ *     the load of SHEET (a spritesheet.json, fpx_player_set_preview_source), N
+ *     fpx_player_preview calls on it, and 200 on the keyframe index (its own demuxer, opened
+ *     by the first), each call timed alone, along the same drag. Prints
+ *     "kind,calls,median_ns,p95_ns,first_ns" per kind (scrub_update, sheet_load, sheet,
+ *     keyframe).
  *   fpx_bench step FILE TICKS COUNT
  *     Exact seek to TICKS (cold player), then COUNT fpx_player_step_frame(BACKWARD).
  *     Prints "step,landed,ns,packets_read" per step (step 0 = the seek), then a summary line
@@ -288,6 +295,79 @@ static int cmd_scrub(int argc, char **argv)
     return 0;
 }
 
+/* Each call timed alone: median, p95 and the first one, as a CSV line. */
+static void report(const char *kind, uint64_t *v, long n)
+{
+    uint64_t first = v[0];
+    qsort(v, (size_t)n, sizeof *v, cmp_u64);
+    printf("%s,%ld,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", kind, n, v[n / 2],
+           v[(size_t)((double)n * 0.95)], first);
+}
+
+static int cmd_preview(int argc, char **argv)
+{
+    bench_player bp;
+    fpx_scrub_session *s;
+    fpx_preview pv;
+    uint64_t *v, t0, t1;
+    long n, i, k = 200;
+    if (argc != 5) {
+        fprintf(stderr, "usage: fpx_bench preview FILE SHEET N\n");
+        return 2;
+    }
+    n = atol(argv[4]);
+    if (n < 1)
+        return 2;
+    v = malloc((size_t)(n > k ? n : k) * sizeof *v);
+    if (!v)
+        return 2;
+    player_open(&bp, argv[2]);
+    check(fpx_player_scrub_session(bp.player, &s), "fpx_player_scrub_session");
+    check(fpx_scrub_begin(s, fpx_time_make(0, 30000)), "fpx_scrub_begin");
+    for (i = 0; i < n; i++) {
+        fpx_time to = fpx_time_make((int64_t)(i % 1800) * 1001, 30000);
+        int err;
+        t0 = now_ns();
+        err = fpx_scrub_update(s, to);
+        t1 = now_ns();
+        check(err, "fpx_scrub_update");
+        v[i] = t1 - t0;
+    }
+    check(fpx_scrub_cancel(s), "fpx_scrub_cancel");
+    printf("kind,calls,median_ns,p95_ns,first_ns\n");
+    report("scrub_update", v, n);
+    t0 = now_ns();
+    check(fpx_player_set_preview_source(bp.player, FPX_PREVIEW_SPRITESHEET, argv[3], NULL),
+          "fpx_player_set_preview_source");
+    v[0] = now_ns() - t0;
+    report("sheet_load", v, 1);
+    for (i = 0; i < n; i++) {
+        int err;
+        pv.struct_size = sizeof pv;
+        t0 = now_ns();
+        err = fpx_player_preview(bp.player, fpx_time_make((int64_t)(i % 1800) * 1001, 30000), &pv);
+        t1 = now_ns();
+        check(err, "fpx_player_preview");
+        v[i] = t1 - t0;
+    }
+    report("sheet", v, n);
+    check(fpx_player_set_preview_source(bp.player, FPX_PREVIEW_KEYFRAME_INDEX, NULL, NULL),
+          "fpx_player_set_preview_source");
+    for (i = 0; i < k; i++) {
+        int err;
+        pv.struct_size = sizeof pv;
+        t0 = now_ns();
+        err = fpx_player_preview(bp.player, fpx_time_make((int64_t)((i * 37) % 1800) * 1001, 30000), &pv);
+        t1 = now_ns();
+        check(err, "fpx_player_preview (keyframe index)");
+        v[i] = t1 - t0;
+    }
+    report("keyframe", v, k);
+    player_close(&bp);
+    free(v);
+    return 0;
+}
+
 static int cmd_step(int argc, char **argv)
 {
     bench_player bp;
@@ -460,10 +540,12 @@ int main(int argc, char **argv)
         return cmd_scrub(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "step") == 0)
         return cmd_step(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "preview") == 0)
+        return cmd_preview(argc, argv);
     if (argc >= 2 && strcmp(argv[1], "open") == 0)
         return in_child(open_child, argc, argv);
     if (argc >= 2 && strcmp(argv[1], "throughput") == 0)
         return cmd_throughput(argc, argv);
-    fprintf(stderr, "usage: fpx_bench seek|scrub|step|open|throughput ...\n");
+    fprintf(stderr, "usage: fpx_bench seek|scrub|preview|step|open|throughput ...\n");
     return 2;
 }

@@ -120,6 +120,8 @@ SWIFT_CORE_ENUMS = {
     "fpx_frame_step_unavailable_reason": "FrameStepUnavailableReasonCode",
     "fpx_date_seek_unavailable_reason": "DateSeekUnavailableReasonCode",
     "fpx_hole_reason": "HoleReason",
+    "fpx_preview_kind": "PreviewKind",
+    "fpx_preview_field": "PreviewField",
 }
 
 # Python names of the header's macro groups made IntFlag classes.

@@ -496,7 +496,8 @@
  * supported), an http(s) file's references. A local playlist may name local
  * segments. Media demuxed from memory (HLS segments) may open nothing.
  * Refusals are FPX_ERROR_PROTOCOL_NOT_ALLOWED (the item's error) and a
- * warning in the log. Names inside a "concatf:" list file are checked by
+ * warning in the log. Preview sources and the image URLs they name are
+ * checked the same way (see "Seek previews"; images are never fetched). Names inside a "concatf:" list file are checked by
  * FFmpeg's whitelist only (concatf is not in the default list).
  *
  * Files. A local target that is not a regular file (a FIFO, a character or
@@ -700,7 +701,9 @@ typedef enum fpx_error {
     FPX_ERROR_FFMPEG_MISMATCH = -28, /**< loaded FFmpeg majors differ from the build's; see "FFmpeg ABI" */
     FPX_ERROR_REFERENCE_STREAM = -29, /**< the reference stream cannot be disabled */
     FPX_ERROR_NO_FILE_DESCRIPTORS = -30, /**< the process (EMFILE) or system (ENFILE) is out of file descriptors */
-    FPX_ERROR_ENCRYPTION = -31 /**< HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0) */
+    FPX_ERROR_ENCRYPTION = -31, /**< HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0) */
+    FPX_ERROR_NO_PREVIEW = -32,      /**< the player has no preview source: show a timestamp-only preview (added in 0.4.0) */
+    FPX_ERROR_PREVIEW_MALFORMED = -33 /**< a preview source (spritesheet.json, WebVTT track) with a field that does not parse; fpx_player_set_preview_source names the field (added in 0.4.0) */
 } fpx_error;
 
 /**
@@ -2372,6 +2375,175 @@ FPX_API int fpx_player_hls_select_audio(fpx_player *player, int index);
  * FPX_ERROR_ITEM_NOT_READY. Callback-safe: yes.
  */
 FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
+
+/* ======================================================================= */
+/* Seek previews (added in 0.4.0)                                          */
+/* ======================================================================= */
+
+/*
+ * The picture a scrub bar shows under the finger. A player is given one
+ * preview source (fpx_player_set_preview_source) and asked for the preview
+ * of any time (fpx_player_preview), in rational time, with the clamp rule of
+ * seeks (a time before the source's range is moved to its start, one past
+ * its end to its end; fpx_clamp_kind says which):
+ * - a spritesheet.json ({"url", "tile_width", "tile_height", "duration",
+ *   "tiles": [{"start", "x", "y"}, ...]}, each tile optionally with its own
+ *   "url"; what `fpx-seek sprite` writes) or a WebVTT thumbnail track (cues
+ *   whose payload is IMAGE#xywh=x,y,w,h): the preview of t is the tile of
+ *   the last tile (cue) whose start is at or before t, as the image's URL
+ *   and the tile's rectangle in it. The range is [first start, the later of
+ *   "duration" (the last cue's end) and the last start]. A JSON start is the
+ *   number of seconds it writes rounded down to the microsecond (so a time
+ *   exactly at a landed frame's time gets that frame's tile, whatever the
+ *   decimal rounding of the JSON number); a cue's start is its millisecond
+ *   timestamp, exactly. Tiles with equal starts: the last one written.
+ * - the item's keyframe index (FPX_PREVIEW_KEYFRAME_INDEX): the preview of t
+ *   is the keyframe at or before t on the reference stream, as that
+ *   keyframe's packet, for the host's own decoder (the stream's codec
+ *   parameters are fpx_player_stream_info's of the item). It is read by the
+ *   preview's own demuxer (the item's URL opened a second time, with the
+ *   player's protocol policy, timeouts and buffer cap), never the player's:
+ *   the packets fpx_player_read_packet returns, the seeks and their landings
+ *   are not disturbed. The range is that demuxer's seekable range.
+ * - an HLS I-frame playlist (FPX_PREVIEW_HLS_IFRAMES; EXT-X-I-FRAMES-ONLY,
+ *   each I-frame fetched by its exact byte range): the same, from the
+ *   I-frames it lists, read by the preview's own demuxer. Its item time 0 is
+ *   its first I-frame (the variant's first frame when both start together).
+ * - nothing: FPX_ERROR_NO_PREVIEW, which the host turns into a
+ *   timestamp-only preview.
+ *
+ * Threads. Both calls run on the calling thread, never on the player's
+ * worker or the event thread, and take no lock that a seek, a read or an
+ * event delivery holds while it waits on I/O: a preview never waits for a
+ * seek in flight (on a stalled server, say), and a seek, a read or an event
+ * never waits for a preview. Preview calls on one player are serialised
+ * with each other (one waits while another loads a source or reads a
+ * keyframe). Sheet and track previews do no I/O at all: a scrub at touch
+ * rate costs a binary search per call.
+ */
+
+/** Where a player's previews come from. */
+typedef enum fpx_preview_kind {
+    FPX_PREVIEW_NONE = 0,           /**< no preview source */
+    FPX_PREVIEW_SPRITESHEET = 1,    /**< a spritesheet.json (file or URL) */
+    FPX_PREVIEW_WEBVTT = 2,         /**< a WebVTT thumbnail track (file or URL) */
+    FPX_PREVIEW_KEYFRAME_INDEX = 3, /**< the item's keyframes, read by the preview's own demuxer */
+    FPX_PREVIEW_HLS_IFRAMES = 4     /**< an HLS I-frame playlist (EXT-X-I-FRAMES-ONLY), read by the preview's own demuxer */
+} fpx_preview_kind;
+
+/** The field of a preview source that is malformed (FPX_ERROR_PREVIEW_MALFORMED), or whose URL the protocol policy refused. */
+typedef enum fpx_preview_field {
+    FPX_PREVIEW_FIELD_NONE = 0,         /**< no field: the source is fine, or the error is not about one */
+    FPX_PREVIEW_FIELD_SYNTAX = 1,       /**< not UTF-8 JSON whose top is an object (nested at most 32 deep); a WebVTT track without its WEBVTT line */
+    FPX_PREVIEW_FIELD_URL = 2,          /**< "url" missing, not a non-empty string, or refused by the protocol policy */
+    FPX_PREVIEW_FIELD_TILE_WIDTH = 3,   /**< "tile_width" missing or not an integer in 1..16384 */
+    FPX_PREVIEW_FIELD_TILE_HEIGHT = 4,  /**< "tile_height" missing or not an integer in 1..16384 */
+    FPX_PREVIEW_FIELD_DURATION = 5,     /**< "duration" missing or not a number in 0..1e9 seconds */
+    FPX_PREVIEW_FIELD_TILES = 6,        /**< "tiles" missing, not an array of objects, empty, or more than FPX_PREVIEW_MAX_TILES (a track: no cue, or more than that many) */
+    FPX_PREVIEW_FIELD_TILE_START = 7,   /**< a tile's "start" missing or not a number in 0..1e9 seconds */
+    FPX_PREVIEW_FIELD_TILE_X = 8,       /**< a tile's "x" missing, not an integer, negative, or x + tile_width past FPX_PREVIEW_MAX_IMAGE_SIDE */
+    FPX_PREVIEW_FIELD_TILE_Y = 9,       /**< a tile's "y" missing, not an integer, negative, or y + tile_height past FPX_PREVIEW_MAX_IMAGE_SIDE */
+    FPX_PREVIEW_FIELD_TILE_URL = 10,    /**< a tile's "url" not a non-empty string, or refused by the protocol policy */
+    FPX_PREVIEW_FIELD_CUE_TIMING = 11,  /**< a cue's timing line that does not parse ([hh:]mm:ss.ttt --> [hh:]mm:ss.ttt), or ends before it starts */
+    FPX_PREVIEW_FIELD_CUE_XYWH = 12     /**< a cue's payload not IMAGE#xywh=[pixel:]x,y,w,h with integers (w, h 1..16384, the rectangle within FPX_PREVIEW_MAX_IMAGE_SIDE), or its image refused by the protocol policy */
+} fpx_preview_field;
+
+/** The most bytes a spritesheet.json or WebVTT track may have (1 MiB, or max_buffer_bytes when smaller): FPX_ERROR_TOO_LARGE past it. */
+#define FPX_PREVIEW_MAX_SOURCE_BYTES (1 << 20)
+/** The most tiles (cues) a preview source may have. */
+#define FPX_PREVIEW_MAX_TILES 100000
+/** The image cap: every tile's rectangle lies within a FPX_PREVIEW_MAX_IMAGE_SIDE-pixel square (what `fpx-seek sprite` writes at most). */
+#define FPX_PREVIEW_MAX_IMAGE_SIDE 16384
+
+/**
+ * A preview, filled by fpx_player_preview (the output-struct rule: set
+ * struct_size to sizeof(fpx_preview) first; the library never writes past
+ * it). Sheet and track previews fill image_url and the rectangle
+ * (stream_index -1, data NULL); keyframe previews fill the packet fields
+ * (image_url NULL, rectangle 0).
+ */
+typedef struct fpx_preview {
+    size_t struct_size;
+    fpx_preview_kind kind;
+    fpx_clamp_kind clamp;     /**< FPX_CLAMP_NONE, or how `time` was moved into the source's range */
+    fpx_time requested_time;  /**< t as asked */
+    fpx_time time;            /**< t after the clamp: the time looked up */
+    fpx_time start;           /**< the tile's start (a cue's start), or the keyframe's item time */
+    fpx_time end;             /**< sheets and tracks: the next tile's start, or the range's end for the last tile (the preview holds for [start, end)); keyframes: invalid */
+    /** The tile's image: the source's URL resolved against the source's own
+     *  URL (relative names are relative to it). Valid until the next
+     *  fpx_player_set_preview_source on this player or fpx_player_destroy. */
+    const char *image_url;
+    int32_t x, y, width, height; /**< the tile's rectangle in the image, pixels */
+    int32_t stream_index;     /**< keyframes: the reference stream; else -1 */
+    uint32_t flags;           /**< keyframes: the packet's FPX_PACKET_FLAG_* (KEY set) */
+    /** Keyframes: the keyframe's packet (data, size, and FFmpeg's AVPacket).
+     *  Valid until the next fpx_player_preview or fpx_player_set_preview_source
+     *  on this player, or fpx_player_destroy, whichever comes first. */
+    const uint8_t *data;
+    size_t size;
+    int64_t pts;              /**< keyframes: the packet's pts and dts, stream ticks; else FPX_NOPTS */
+    int64_t dts;
+    const void *av_packet;
+} fpx_preview;
+
+/**
+ * Gives the player a preview source, replacing the one it had (the images
+ * and packets handed out for the old one are then invalid).
+ * FPX_PREVIEW_SPRITESHEET, FPX_PREVIEW_WEBVTT: url (a path or URL) is
+ * checked against the player's protocol policy as an item's URL is
+ * (FPX_ERROR_PROTOCOL_NOT_ALLOWED; a local target that is no regular file:
+ * FPX_ERROR_UNSUPPORTED), read whole and parsed here, on the calling thread
+ * (blocking: bounded as one download is, by io_timeout_ms, see "Time
+ * bounds"). More than FPX_PREVIEW_MAX_SOURCE_BYTES: FPX_ERROR_TOO_LARGE. A
+ * field that does not parse: FPX_ERROR_PREVIEW_MALFORMED with *bad_field
+ * naming it. Each image URL is resolved against url and checked against the
+ * policy too, as content from the network when url is remote (http and
+ * https only): FPX_ERROR_PROTOCOL_NOT_ALLOWED (FPX_ERROR_UNSUPPORTED for a
+ * URL of no protocol FFmpeg knows, or a local image that is no regular file)
+ * with *bad_field FPX_PREVIEW_FIELD_URL, _TILE_URL or _CUE_XYWH. Images are
+ * not fetched.
+ * FPX_PREVIEW_KEYFRAME_INDEX and FPX_PREVIEW_NONE: url must be NULL; nothing
+ * is read here (the keyframe demuxer opens at the first fpx_player_preview).
+ * FPX_PREVIEW_HLS_IFRAMES: url names the I-frame playlist (a path or URL
+ * under the protocol policy, as an item's), or is NULL for the first
+ * I-frame variant of the item's master playlist (checked as content of the
+ * master: http and https only when the master is remote); nothing is read
+ * here.
+ * bad_field may be NULL; when not, it is set on every return
+ * (FPX_PREVIEW_FIELD_NONE unless a field is to blame). On any error the
+ * player has no preview source (FPX_PREVIEW_NONE).
+ * Returns FPX_OK, FPX_ERROR_INVALID_HANDLE, FPX_ERROR_UNKNOWN_ENUM (kind),
+ * FPX_ERROR_INVALID_ARGUMENT (url NULL for a sheet or track, not NULL
+ * for the keyframe index or none), FPX_ERROR_PREVIEW_MALFORMED,
+ * FPX_ERROR_TOO_LARGE, FPX_ERROR_PROTOCOL_NOT_ALLOWED, FPX_ERROR_UNSUPPORTED, FPX_ERROR_NOT_FOUND,
+ * FPX_ERROR_TIMEOUT, FPX_ERROR_NETWORK, FPX_ERROR_CANCELLED (the player was
+ * destroyed meanwhile), and the other errors of a download (FPX_ERROR_IO...).
+ * Callback-safe: no.
+ */
+FPX_API int fpx_player_set_preview_source(fpx_player *player, fpx_preview_kind kind, const char *url,
+                                          fpx_preview_field *bad_field);
+
+/**
+ * The preview of time t (see "Seek previews"), into *preview.
+ * Sheets and tracks: no I/O, never blocks. Keyframe index and I-frame
+ * playlist: blocking, on the calling thread: the first call (and the first
+ * after the item changed) opens the item's URL (the I-frame playlist) with
+ * the preview's own demuxer, bounded as an open is;
+ * each call positions that demuxer and reads up to the keyframe, bounded as
+ * a seek is. fpx_player_destroy interrupts it (FPX_ERROR_CANCELLED).
+ * Returns FPX_OK, FPX_ERROR_INVALID_HANDLE, FPX_ERROR_INVALID_ARGUMENT
+ * (preview NULL or its struct_size too small), FPX_ERROR_INVALID_TIME,
+ * FPX_ERROR_NO_PREVIEW (no source), and for the keyframe index
+ * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY, FPX_ERROR_ITEM_FAILED (the
+ * keyframe index and an I-frame variant of the item), FPX_ERROR_NO_PREVIEW
+ * also for FPX_PREVIEW_HLS_IFRAMES without a url when the item lists no
+ * I-frame variant, FPX_ERROR_TIMEOUT (the preview's demuxer stalled),
+ * FPX_ERROR_CANCELLED (fpx_player_destroy meanwhile) and the other errors of
+ * an open and a seek.
+ * *preview is untouched on error. Callback-safe: no.
+ */
+FPX_API int fpx_player_preview(fpx_player *player, fpx_time t, fpx_preview *preview);
 
 /* ======================================================================= */
 /* Enum strings                                                            */

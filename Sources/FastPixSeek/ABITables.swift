@@ -41,6 +41,8 @@ enum ABITables {
         case Int32(truncatingIfNeeded: FPX_ERROR_REFERENCE_STREAM.rawValue): return "the reference stream cannot be disabled"
         case Int32(truncatingIfNeeded: FPX_ERROR_NO_FILE_DESCRIPTORS.rawValue): return "the process (EMFILE) or system (ENFILE) is out of file descriptors"
         case Int32(truncatingIfNeeded: FPX_ERROR_ENCRYPTION.rawValue): return "HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0)"
+        case Int32(truncatingIfNeeded: FPX_ERROR_NO_PREVIEW.rawValue): return "the player has no preview source: show a timestamp-only preview (added in 0.4.0)"
+        case Int32(truncatingIfNeeded: FPX_ERROR_PREVIEW_MALFORMED.rawValue): return "a preview source (spritesheet.json, WebVTT track) with a field that does not parse; fpx_player_set_preview_source names the field (added in 0.4.0)"
         default: return "unknown error"
         }
     }
@@ -80,6 +82,8 @@ enum ABITables {
         case Int32(truncatingIfNeeded: FPX_ERROR_REFERENCE_STREAM.rawValue): return "FPX_ERROR_REFERENCE_STREAM"
         case Int32(truncatingIfNeeded: FPX_ERROR_NO_FILE_DESCRIPTORS.rawValue): return "FPX_ERROR_NO_FILE_DESCRIPTORS"
         case Int32(truncatingIfNeeded: FPX_ERROR_ENCRYPTION.rawValue): return "FPX_ERROR_ENCRYPTION"
+        case Int32(truncatingIfNeeded: FPX_ERROR_NO_PREVIEW.rawValue): return "FPX_ERROR_NO_PREVIEW"
+        case Int32(truncatingIfNeeded: FPX_ERROR_PREVIEW_MALFORMED.rawValue): return "FPX_ERROR_PREVIEW_MALFORMED"
         default: return "FPX_UNKNOWN"
         }
     }
@@ -199,6 +203,8 @@ enum CFunction: String, CaseIterable, Sendable {
     case fpx_player_hls_rendition
     case fpx_player_hls_select_audio
     case fpx_player_hls_select_variant
+    case fpx_player_set_preview_source
+    case fpx_player_preview
     case fpx_finish_reason_name
     case fpx_clamp_kind_name
     case fpx_landing_resolution_name
@@ -276,7 +282,9 @@ enum CFunction: String, CaseIterable, Sendable {
              .fpx_player_report_decoded,
              .fpx_player_unread_packets,
              .fpx_player_step_frame,
-             .fpx_player_current_time:
+             .fpx_player_current_time,
+             .fpx_player_set_preview_source,
+             .fpx_player_preview:
             return false
         }
     }

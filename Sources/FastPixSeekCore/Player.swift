@@ -191,6 +191,8 @@ public final class Player: @unchecked Sendable {
     var playheadTicks: Int64?
     /// The scrub session, created with the seek manager. Guarded by `m`.
     var scrubSessionStorage: ScrubSession?
+    /// The preview source and its state (Player+Preview.swift); has its own locks.
+    let previewState = PreviewState()
     /// The scrub session, created with the seek manager (read under `m`).
     public var scrubSession: ScrubSession? { m.locked { scrubSessionStorage } }
     /// Item facts (stream info strings, extradata, codec parameters) the host
@@ -349,6 +351,7 @@ public final class Player: @unchecked Sendable {
         let packet: AnyObject? = m.locked { let p = hostPacket; hostPacket = nil; return p }
         _ = packet
         scrubSession?.shutdown()
+        previewState.shutdown()
         // The listeners are dropped by an event, not here: events already queued look the
         // listeners up when they run (postToListeners), so emptying the list now would lose
         // them (a step's on_frame_step, a seek's on_seek_accuracy still queued behind a busy

@@ -21,6 +21,9 @@ public enum ABIConstants {
     public static let FPX_PACKET_FLAG_DISCONTINUITY: UInt32 = 0x200
     public static let FPX_PACKET_FLAG_DISPOSABLE: UInt32 = 0x400
     public static let FPX_PACKET_FLAG_KEY: UInt32 = 0x1
+    public static let FPX_PREVIEW_MAX_IMAGE_SIDE: Int32 = 16384
+    public static let FPX_PREVIEW_MAX_SOURCE_BYTES: Int32 = 1048576
+    public static let FPX_PREVIEW_MAX_TILES: Int32 = 100000
     public static let FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS: Int32 = 100
     public static let FPX_TIME_FLAG_NEGATIVE_INFINITY: UInt32 = 0x4
     public static let FPX_TIME_FLAG_POSITIVE_INFINITY: UInt32 = 0x2
@@ -140,4 +143,54 @@ public enum HoleReason: Int32, CaseIterable, Sendable {
     case gap = 1
     /// the segment failed twice (404, 5xx, missing file)
     case failed = 2
+}
+
+/// The C type is `fpx_preview_kind`.
+public enum PreviewKind: Int32, CaseIterable, Sendable {
+    /// no preview source
+    case none = 0
+    /// a spritesheet.json (file or URL)
+    case spritesheet = 1
+    /// a WebVTT thumbnail track (file or URL)
+    case webvtt = 2
+    /// the item's keyframes, read by the preview's own demuxer
+    case keyframeIndex = 3
+    /// an HLS I-frame playlist (EXT-X-I-FRAMES-ONLY), read by the preview's own demuxer
+    case hlsIframes = 4
+}
+
+/// The C type is `fpx_preview_field`.
+public enum PreviewField: Int32, CaseIterable, Sendable {
+    /// no field: the source is fine, or the error is not about one
+    case none = 0
+    /// not UTF-8 JSON whose top is an object (nested at most 32 deep); a WebVTT track without its
+    /// WEBVTT line
+    case syntax = 1
+    /// "url" missing, not a non-empty string, or refused by the protocol policy
+    case url = 2
+    /// "tile_width" missing or not an integer in 1..16384
+    case tileWidth = 3
+    /// "tile_height" missing or not an integer in 1..16384
+    case tileHeight = 4
+    /// "duration" missing or not a number in 0..1e9 seconds
+    case duration = 5
+    /// "tiles" missing, not an array of objects, empty, or more than FPX_PREVIEW_MAX_TILES (a
+    /// track: no cue, or more than that many)
+    case tiles = 6
+    /// a tile's "start" missing or not a number in 0..1e9 seconds
+    case tileStart = 7
+    /// a tile's "x" missing, not an integer, negative, or x + tile_width past
+    /// FPX_PREVIEW_MAX_IMAGE_SIDE
+    case tileX = 8
+    /// a tile's "y" missing, not an integer, negative, or y + tile_height past
+    /// FPX_PREVIEW_MAX_IMAGE_SIDE
+    case tileY = 9
+    /// a tile's "url" not a non-empty string, or refused by the protocol policy
+    case tileUrl = 10
+    /// a cue's timing line that does not parse ([hh:]mm:ss.ttt --> [hh:]mm:ss.ttt), or ends before
+    /// it starts
+    case cueTiming = 11
+    /// a cue's payload not IMAGE#xywh=[pixel:]x,y,w,h with integers (w, h 1..16384, the rectangle
+    /// within FPX_PREVIEW_MAX_IMAGE_SIDE), or its image refused by the protocol policy
+    case cueXywh = 12
 }

@@ -34,6 +34,8 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
     case referenceStream = -29
     case noFileDescriptors = -30
     case encryption = -31
+    case noPreview = -32
+    case previewMalformed = -33
 
     /// The header's name of the code ("FPX_ERROR_TIMEOUT").
     public var name: StaticString {
@@ -69,6 +71,8 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
         case .referenceStream: return "FPX_ERROR_REFERENCE_STREAM"
         case .noFileDescriptors: return "FPX_ERROR_NO_FILE_DESCRIPTORS"
         case .encryption: return "FPX_ERROR_ENCRYPTION"
+        case .noPreview: return "FPX_ERROR_NO_PREVIEW"
+        case .previewMalformed: return "FPX_ERROR_PREVIEW_MALFORMED"
         }
     }
 
@@ -106,6 +110,8 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
         case .referenceStream: return "the reference stream cannot be disabled"
         case .noFileDescriptors: return "the process (EMFILE) or system (ENFILE) is out of file descriptors"
         case .encryption: return "HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0)"
+        case .noPreview: return "the player has no preview source: show a timestamp-only preview (added in 0.4.0)"
+        case .previewMalformed: return "a preview source (spritesheet.json, WebVTT track) with a field that does not parse; fpx_player_set_preview_source names the field (added in 0.4.0)"
         }
     }
 }

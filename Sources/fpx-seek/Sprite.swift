@@ -46,15 +46,6 @@ a duplicate); 1 when some failed (the others are written; the summary lists them
 nothing could be written; 2 usage error.
 """
 
-/// WebVTT's hh:mm:ss.mmm of an exact time, rounded up to the millisecond: a cue never
-/// starts before its frame.
-func vttTime(_ t: MediaTime) -> String {
-    let v = Int128(max(0, t.value)) * 1000, d = Int128(max(1, t.timescale))
-    let ms = Int64((v + d - 1) / d)
-    let h = ms / 3_600_000, m = ms / 60_000 % 60, s = ms / 1000 % 60, f = ms % 1000
-    return String(h).leftPad(2) + ":" + String(m).leftPad(2) + ":" + String(s).leftPad(2) + "." + String(f).leftPad(3)
-}
-
 struct Tile {
     var start: MediaTime
     var pts: Int64
@@ -226,21 +217,11 @@ func runSprite(_ args: [String]) {
     // The SDK's spritesheet.json, and the WebVTT track, tiles in start order.
     let ordered = tiles.sorted { MediaTime.compare($0.start, $1.start) < 0 }
     if writeError == nil {
-        let many = images > 1
-        var j = "{\"url\":\(jsonString(baseURL + imageName(0))),\"tile_width\":\(tileW),\"tile_height\":\(tileH),"
-        j += "\"duration\":\(jsonDouble(duration.seconds)),\"tiles\":["
-        j += ordered.map { t in
-            "{\"start\":\(jsonDouble(t.start.seconds)),\"x\":\(t.x),\"y\":\(t.y)"
-                + (many ? ",\"url\":\(jsonString(baseURL + imageName(t.image)))" : "") + "}"
-        }.joined(separator: ",")
-        j += "]}\n"
-        var vtt = "WEBVTT\n"
-        for (i, t) in ordered.enumerated() {
-            let last = MediaTime.compare(duration, t.start) > 0 ? duration : MediaTime.subtract(t.start, MediaTime(value: -1, timescale: 1000))
-            let end = i + 1 < ordered.count ? ordered[i + 1].start : last
-            vtt += "\n\(vttTime(t.start)) --> \(vttTime(end))\n"
-            vtt += "\(baseURL + imageName(t.image))#xywh=\(t.x),\(t.y),\(tileW),\(tileH)\n"
-        }
+        let sheet = PreviewSheet(tiles: ordered.map {
+            PreviewTile(start: $0.start, image: baseURL + imageName($0.image), x: $0.x, y: $0.y, width: tileW, height: tileH)
+        }, end: duration)
+        let j = sheet.spritesheetJSON(url: baseURL + imageName(0), tileWidth: tileW, tileHeight: tileH, duration: duration)
+        let vtt = sheet.webVTT(duration: duration)
         for (name, text) in [("spritesheet.json", j), ("thumbnails.vtt", vtt)] {
             let path = dir + "/" + name
             guard let fp = fopen(path, "w") else { writeError = "cannot write \(path)"; break }

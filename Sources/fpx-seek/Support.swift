@@ -143,21 +143,6 @@ func dateReasonName(_ code: Int32) -> String {
     }
 }
 
-func jsonString(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        default:
-            if u.value < 0x20 { out += "\\u" + String(u.value, radix: 16).leftPad(4) } else { out.unicodeScalars.append(u) }
-        }
-    }
-    return out + "\""
-}
-
 extension String {
     func leftPad(_ n: Int, _ c: Character = "0") -> String { String(repeating: c, count: max(0, n - count)) + self }
     func rightPad(_ n: Int) -> String { self + String(repeating: " ", count: max(0, n - count)) }
@@ -167,8 +152,6 @@ func jsonTime(_ t: MediaTime) -> String {
     guard t.isNumeric else { return "null" }
     return "{\"value\":\(t.value),\"timescale\":\(t.timescale),\"rational\":\(jsonString(rationalText(t))),\"seconds\":\(jsonDouble(t.seconds))}"
 }
-
-func jsonDouble(_ d: Double) -> String { d.isFinite ? "\(d)" : "null" }
 
 func fmt(_ d: Double, _ places: Int = 6) -> String {
     guard d.isFinite else { return d.isNaN ? "n/a" : (d > 0 ? "+inf" : "-inf") }

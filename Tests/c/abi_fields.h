@@ -138,6 +138,34 @@
     X(fpx_player_stats, index_complete) \
     X(fpx_player_stats, segments_skipped)
 
+#define FPX_FIELDS_fpx_preview(X) \
+    X(fpx_preview, kind) \
+    X(fpx_preview, clamp) \
+    X(fpx_preview, requested_time.value) \
+    X(fpx_preview, requested_time.timescale) \
+    X(fpx_preview, requested_time.flags) \
+    X(fpx_preview, time.value) \
+    X(fpx_preview, time.timescale) \
+    X(fpx_preview, time.flags) \
+    X(fpx_preview, start.value) \
+    X(fpx_preview, start.timescale) \
+    X(fpx_preview, start.flags) \
+    X(fpx_preview, end.value) \
+    X(fpx_preview, end.timescale) \
+    X(fpx_preview, end.flags) \
+    X(fpx_preview, image_url) \
+    X(fpx_preview, x) \
+    X(fpx_preview, y) \
+    X(fpx_preview, width) \
+    X(fpx_preview, height) \
+    X(fpx_preview, stream_index) \
+    X(fpx_preview, flags) \
+    X(fpx_preview, data) \
+    X(fpx_preview, size) \
+    X(fpx_preview, pts) \
+    X(fpx_preview, dts) \
+    X(fpx_preview, av_packet)
+
 #define FPX_FIELDS_fpx_scrub_result(X) \
     X(fpx_scrub_result, outcome) \
     X(fpx_scrub_result, sample_count) \
@@ -262,6 +290,7 @@
     Y(fpx_live_seek_window) \
     Y(fpx_packet) \
     Y(fpx_player_stats) \
+    Y(fpx_preview) \
     Y(fpx_scrub_result) \
     Y(fpx_seek_outcome) \
     Y(fpx_stream_info)

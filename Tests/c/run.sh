@@ -148,7 +148,7 @@ TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse t
 TESTS+=(test_abi_structs test_lifetimes test_memsafe test_storm_packets test_stress_seeks)
 TESTS+=(test_seek_wait test_stream_enable test_event_fd test_destroy_events test_index)
 TESTS+=(test_memory_seek test_abi_tables test_callback_safety test_callback_matrix test_fd_exhaustion test_scale)
-TESTS+=(test_stalled_servers test_conventions)
+TESTS+=(test_stalled_servers test_conventions test_preview)
 # The stack sizes of the shipped library's threads, read from /proc/self/maps: a sanitizer's
 # runtime maps regions of hundreds of MiB of its own (shadow, allocator), so not there.
 [ "${FPX_SKIP_META:-0}" = 1 ] || TESTS+=(test_thread_stacks)

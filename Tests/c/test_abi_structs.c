@@ -48,7 +48,8 @@ static const struct output_struct {
 /* Members that differ between two calls or two players: pointers into the item
  * (compared as present/absent) and latencies (not compared). */
 static const char *const volatile_fields[] = {"fpx_packet.data", "fpx_packet.av_packet",
-                                              "fpx_seek_outcome.latency", "fpx_seek_outcome.latency_ns"};
+                                              "fpx_seek_outcome.latency", "fpx_seek_outcome.latency_ns",
+                                              "fpx_preview.data", "fpx_preview.av_packet"};
 
 static int is_volatile(const field *f)
 {
@@ -85,6 +86,8 @@ static int fill_versions(fpx_player *p, void *o)
 }
 static int fill_variant(fpx_player *p, void *o) { return fpx_player_hls_variant(p, 1, o); }
 static int fill_rendition(fpx_player *p, void *o) { return fpx_player_hls_rendition(p, 0, o); }
+/* A keyframe-index preview fills every member but image_url (its source is set in main). */
+static int fill_preview(fpx_player *p, void *o) { return fpx_player_preview(p, fpx_time_make(3, 2), o); }
 static int fill_seekwait(fpx_player *p, void *o)
 {
     return fpx_player_seek_wait(p, fpx_time_make(3, 2), fpx_precision_exact(), 10000, o);
@@ -113,6 +116,7 @@ static const kind kinds[] = {
     K("fpx_player_seek_wait", fpx_seek_outcome, LEGACY(fpx_seek_outcome, packets_read), fill_seekwait, 1),
     /* new in 0.4: their legacy layout (struct_size 0) is the whole 0.4 struct */
     K("fpx_ffmpeg_versions", fpx_ffmpeg_version_info, sizeof(fpx_ffmpeg_version_info), fill_versions, 0),
+    K("fpx_player_preview", fpx_preview, sizeof(fpx_preview), fill_preview, 0),
 };
 
 /* The same, on the HLS master player (variants and renditions exist only there). */
@@ -270,6 +274,8 @@ int main(int argc, char **argv)
     pb = open_player(fixture("mp4_bframes.mp4"));
     pa_keep = pa;
     pb_keep = pb;
+    REQUIRE(fpx_player_set_preview_source(pa, FPX_PREVIEW_KEYFRAME_INDEX, NULL, NULL) == FPX_OK);
+    REQUIRE(fpx_player_set_preview_source(pb, FPX_PREVIEW_KEYFRAME_INDEX, NULL, NULL) == FPX_OK);
     for (ki = 0; ki < sizeof kinds / sizeof kinds[0]; ki++) {
         const kind *k = &kinds[ki];
         REQUIRE(k->size + 24 <= MAXS);

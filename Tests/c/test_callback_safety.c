@@ -15,7 +15,7 @@ static struct {
     fpx_player *player;
     fpx_scrub_session *scrub;
     int ran;
-    struct call calls[41];
+    struct call calls[43];
 } t;
 
 static void in_callback(const fpx_seek_outcome *outcome, void *userdata)
@@ -145,6 +145,12 @@ static void in_callback(const fpx_seek_outcome *outcome, void *userdata)
     t.calls[i].name = "fpx_player_hls_select_variant";
     t.calls[i].callback_safe = 1;
     t.calls[i++].rc = fpx_player_hls_select_variant(t.player, (int)0);
+    t.calls[i].name = "fpx_player_set_preview_source";
+    t.calls[i].callback_safe = 0;
+    t.calls[i++].rc = fpx_player_set_preview_source(t.player, (fpx_preview_kind)0, NULL, NULL);
+    t.calls[i].name = "fpx_player_preview";
+    t.calls[i].callback_safe = 0;
+    t.calls[i++].rc = fpx_player_preview(t.player, fpx_time_make(0, 1), NULL);
     t.calls[i].name = "fpx_player_close_item";
     t.calls[i].callback_safe = 1;
     t.calls[i++].rc = fpx_player_close_item(t.player);

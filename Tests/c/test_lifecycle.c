@@ -532,6 +532,8 @@ static const char *const error_names[] = {
     "FPX_ERROR_REFERENCE_STREAM",
     "FPX_ERROR_NO_FILE_DESCRIPTORS",
     "FPX_ERROR_ENCRYPTION",
+    "FPX_ERROR_NO_PREVIEW",
+    "FPX_ERROR_PREVIEW_MALFORMED",
 };
 #define LAST_CODE (-(int)(sizeof error_names / sizeof error_names[0]) + 1)
 
@@ -545,7 +547,7 @@ static void test_strings(void)
     SECTION("error strings and names, 0 .. the last code");
     CHECK_EQ(FPX_ERROR_INTERNAL, -21);
     CHECK_EQ(FPX_ERROR_INVALID_STATE, -22);
-    CHECK_EQ(FPX_ERROR_ENCRYPTION, LAST_CODE);
+    CHECK_EQ(FPX_ERROR_PREVIEW_MALFORMED, LAST_CODE);
     for (code = 0; code >= LAST_CODE; code--) {
         const char *s = fpx_error_string(code);
         const char *n = fpx_error_name(code);

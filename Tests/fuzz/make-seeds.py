@@ -175,3 +175,14 @@ if shutil.which("ffmpeg"):
                             out], check=False)
             if os.path.exists(out):
                 real_seeds(out, True, "hevc_" + ext, packets=10)
+
+
+# fuzz_preview: a kind byte (even: spritesheet.json, odd: WebVTT), then the source.
+write("preview", "sheet", b"\x00" + b'{"url":"sprite.jpg","tile_width":160,"tile_height":90,"duration":6.006,'
+      b'"tiles":[{"start":0.0,"x":0,"y":0},{"start":1.6016,"x":160,"y":0},{"start":3.2032,"x":320,"y":0,'
+      b'"url":"sprite-1.jpg"}]}')
+write("preview", "sheet-ties", b"\x02" + b'{"url":"a","tile_width":1,"tile_height":1,"duration":0,'
+      b'"tiles":[{"start":2,"x":1,"y":0},{"start":2,"x":2,"y":0},{"start":1e-6,"x":0,"y":0}]}')
+write("preview", "vtt", b"\x01" + b"WEBVTT\n\nNOTE n\n\nc1\n00:00.000 --> 00:01.602\nsprite.jpg#xywh=0,0,160,90\n\n"
+      b"00:00:01.602 --> 01:00:03.204 align:start\nhttp://h/x.jpg#xywh=pixel:160,0,160,90\n")
+write("preview", "malformed", b"\x00" + b'{"url":"a","tile_width":1,"tile_height":1,"duration":1,"tiles":[{"start":"x"}]}')

@@ -21,7 +21,7 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/fpx-replay.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 PASS=0
 FAIL=0
-for h in fuzz_media fuzz_api fuzz_hls; do
+for h in fuzz_media fuzz_api fuzz_hls fuzz_preview; do
     name=${h#fuzz_}
     if ! $CC -std=c99 -Wall -Wextra -Werror -DFPX_FUZZ_REPLAY -I"$ROOT/Include" "Tests/fuzz/$h.c" \
         -o "$TMP/$h" -L"$LIBDIR" -lfastpixseek -lpthread >"$TMP/$h.build" 2>&1; then

@@ -20,7 +20,7 @@ run() {
 }
 echo "# $("$PY" -m mypy --version), PyAV $("$PY" -c 'import av; print(av.__version__)' 2>&1)"
 run "-p fastpix_seek" -p fastpix_seek
-run "Examples/python and Bindings/python/examples" Examples/python/decode_landing.py Examples/python/scrub.py Examples/python/frame_step.py Examples/python/frames_dask.py \
+run "Examples/python and Bindings/python/examples" Examples/python/decode_landing.py Examples/python/scrub.py Examples/python/frame_step.py Examples/python/frames_dask.py Examples/python/sprites_dask.py \
     Bindings/python/examples/seek_report.py
 # The docstring recipe, as a function (its `...` placeholder becomes `pass`).
 "$PY" - "$TMP/recipe.py" <<'PYEOF'

@@ -129,13 +129,13 @@ def test_a_function_without_fpx_api_fails(tree):
 
 def test_a_new_error_code_gets_a_class_a_case_and_a_message(tree):
     header, out = tree
-    last = "    FPX_ERROR_ENCRYPTION = -31 /**<"
-    edit(header, last, "    FPX_ERROR_TOO_MANY_FILES = -32,   /**< too many open files (EMFILE, ENFILE) */\n" +
+    last = "    FPX_ERROR_PREVIEW_MALFORMED = -33 /**<"
+    edit(header, last, "    FPX_ERROR_TOO_MANY_FILES = -34,   /**< too many open files (EMFILE, ENFILE) */\n" +
          last)
     r = run("--header", str(header), "--out", str(out))
     assert r.returncode == 0, r.stderr
     swift = (out / "Sources/FastPixSeekPolicy/ErrorCode.swift").read_text()
-    assert "case tooManyFiles = -32" in swift and '"too many open files (EMFILE, ENFILE)"' in swift
+    assert "case tooManyFiles = -34" in swift and '"too many open files (EMFILE, ENFILE)"' in swift
     py = (out / "Bindings/python/fastpix_seek/errors.py").read_text()
     assert "class TooManyFilesError(FastPixSeekError):" in py
     assert "FPX_ERROR_TOO_MANY_FILES: too many open files (EMFILE, ENFILE)." in py

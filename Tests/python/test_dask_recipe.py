@@ -64,3 +64,39 @@ def test_command_line_with_worker_processes(fixtures_dir, library):
     assert len(lines) == 2
     for line, t in zip(lines, (Fraction(1), Fraction(5, 2))):
         assert f"requested {t} s -> pts {gt.covering(t).pts} " in line and "yuv420p" in line
+
+
+def test_sprite_catalogue_isolates_each_files_errors(fixtures_dir, library, tmp_path):
+    """Examples/python/sprites_dask.py (issue 30.4): one task per file; every sheet's tiles are
+    ffmpeg's pictures of the frames they claim (sheetcheck) and its JSON reads back with the
+    SDK's rule through a Player's preview; a file that fails (garbage, a missing path) gives
+    its error and does not stop the others."""
+    import json
+    import sheetcheck as sc
+    import sprites_dask
+    from fastpix_seek import Player, PreviewKind
+    cli = str(REPO / "build" / "bin" / "fpx-seek")
+    good = [fixtures_dir / n for n in ("mp4_bframes.mp4", "mkv.mkv")]
+    bad = [fixtures_dir / "garbage.bin", tmp_path / "missing.mp4"]
+    paths = [str(p) for p in good[:1] + bad[:1] + good[1:] + bad[1:]]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        result = sprites_dask.catalogue(client, paths, str(tmp_path / "out"),
+                                        ["--interval", "1", "--format", "png"], cli=cli)
+    assert sorted(result) == sorted(paths)
+    for f in bad:
+        r = result[str(f)]
+        assert not r.ok and r.error, r
+    for f in good:
+        r = result[str(f)]
+        assert r.ok and r.summary is not None and r.summary["tiles"] >= 3, r
+        out = Path(r.output_dir)
+        assert sc.check_sprite(f, out, r.summary, jpeg=False) == r.summary["tiles"]
+        sheet = json.loads((out / "spritesheet.json").read_text())
+        with Player(f) as p:
+            p.wait_item(timeout=30)
+            p.set_preview_source(PreviewKind.SPRITESHEET, out / "spritesheet.json")
+            for tile in sheet["tiles"]:
+                pv = p.preview(Fraction(tile["start"]) + Fraction(1, 1000))
+                assert pv.rect[:2] == (tile["x"], tile["y"])

@@ -56,7 +56,7 @@ from .types import (ClampKind, DateSeekResult, DateSeekUnavailableReason, LiveEd
                     FrameStepResult, FrameStepUnavailableReason, HLSRendition, HLSVariant, HoleReason,
                     ItemInfo, ItemStatus,
                     ItemStatusInfo, LandingResolution, MediaType, Packet, PlayerStats,
-                    PrecisionKind, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
+                    PrecisionKind, Preview, PreviewField, PreviewKind, ScrubPosition, ScrubResult, ScrubState, SeekAccuracy, SeekClamp,
                     SeekOutcome, SeekPrecision, StreamInfo, TimeLike, from_fpx_time,
                     to_fpx_time, to_fraction)
 
@@ -118,7 +118,7 @@ __all__ = [
     "SeekPrecisionListener", "SeekPrecision", "SeekOutcome", "SeekAccuracy",
     "SeekClamp", "ScrubPosition", "FrameStepResult", "ItemStatusInfo", "ItemInfo",
     "StreamInfo", "Packet", "PlayerStats", "PrecisionKind", "FinishReason", "ClampKind",
-    "LandingResolution", "HoleReason", "HLSVariant", "HLSRendition", "ScrubState", "FrameStepDirection", "FrameStepUnavailableReason",
+    "LandingResolution", "HoleReason", "Preview", "PreviewKind", "PreviewField", "HLSVariant", "HLSRendition", "ScrubState", "FrameStepDirection", "FrameStepUnavailableReason",
     "ItemStatus", "MediaType", "DeliveryMode", "IndexMode", "TimeLike", "to_fraction", "to_fpx_time",
     "from_fpx_time", "set_callback_exception_handler", "get_callback_exception_handler",
     "default_callback_exception_handler", "CallbackExceptionHandler", "MAX_CALLBACK_ERRORS",

@@ -26,6 +26,9 @@ FPX_PACKET_FLAG_DISCARD = 0x4
 FPX_PACKET_FLAG_DISCONTINUITY = 0x200
 FPX_PACKET_FLAG_DISPOSABLE = 0x400
 FPX_PACKET_FLAG_KEY = 0x1
+FPX_PREVIEW_MAX_IMAGE_SIDE = 16384
+FPX_PREVIEW_MAX_SOURCE_BYTES = 1048576
+FPX_PREVIEW_MAX_TILES = 100000
 FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS = 100
 FPX_TIME_FLAG_NEGATIVE_INFINITY = 0x4
 FPX_TIME_FLAG_POSITIVE_INFINITY = 0x2
@@ -228,6 +231,58 @@ class DateSeekUnavailableReason(enum.IntEnum):
     OUTSIDE_WINDOW = 3
 
 
+class PreviewKind(enum.IntEnum):
+    """``fpx_preview_kind``: Where a player's previews come from."""
+    #: no preview source
+    NONE = 0
+    #: a spritesheet.json (file or URL)
+    SPRITESHEET = 1
+    #: a WebVTT thumbnail track (file or URL)
+    WEBVTT = 2
+    #: the item's keyframes, read by the preview's own demuxer
+    KEYFRAME_INDEX = 3
+    #: an HLS I-frame playlist (EXT-X-I-FRAMES-ONLY), read by the preview's own demuxer
+    HLS_IFRAMES = 4
+
+
+class PreviewField(enum.IntEnum):
+    """``fpx_preview_field``: The field of a preview source that is malformed
+    (FPX_ERROR_PREVIEW_MALFORMED), or whose URL the protocol policy refused.
+    """
+    #: no field: the source is fine, or the error is not about one
+    NONE = 0
+    #: not UTF-8 JSON whose top is an object (nested at most 32 deep); a WebVTT track without
+    #: its WEBVTT line
+    SYNTAX = 1
+    #: "url" missing, not a non-empty string, or refused by the protocol policy
+    URL = 2
+    #: "tile_width" missing or not an integer in 1..16384
+    TILE_WIDTH = 3
+    #: "tile_height" missing or not an integer in 1..16384
+    TILE_HEIGHT = 4
+    #: "duration" missing or not a number in 0..1e9 seconds
+    DURATION = 5
+    #: "tiles" missing, not an array of objects, empty, or more than FPX_PREVIEW_MAX_TILES (a
+    #: track: no cue, or more than that many)
+    TILES = 6
+    #: a tile's "start" missing or not a number in 0..1e9 seconds
+    TILE_START = 7
+    #: a tile's "x" missing, not an integer, negative, or x + tile_width past
+    #: FPX_PREVIEW_MAX_IMAGE_SIDE
+    TILE_X = 8
+    #: a tile's "y" missing, not an integer, negative, or y + tile_height past
+    #: FPX_PREVIEW_MAX_IMAGE_SIDE
+    TILE_Y = 9
+    #: a tile's "url" not a non-empty string, or refused by the protocol policy
+    TILE_URL = 10
+    #: a cue's timing line that does not parse ([hh:]mm:ss.ttt --> [hh:]mm:ss.ttt), or ends
+    #: before it starts
+    CUE_TIMING = 11
+    #: a cue's payload not IMAGE#xywh=[pixel:]x,y,w,h with integers (w, h 1..16384, the
+    #: rectangle within FPX_PREVIEW_MAX_IMAGE_SIDE), or its image refused by the protocol policy
+    CUE_XYWH = 12
+
+
 # ---- errors ----------------------------------------------------------------------
 
 #: fpx_error value -> (name, the header's message).
@@ -264,6 +319,8 @@ ERRORS: Dict[int, Tuple[str, str]] = {
     -29: ('FPX_ERROR_REFERENCE_STREAM', 'the reference stream cannot be disabled'),
     -30: ('FPX_ERROR_NO_FILE_DESCRIPTORS', 'the process (EMFILE) or system (ENFILE) is out of file descriptors'),
     -31: ('FPX_ERROR_ENCRYPTION', 'HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0)'),
+    -32: ('FPX_ERROR_NO_PREVIEW', 'the player has no preview source: show a timestamp-only preview (added in 0.4.0)'),
+    -33: ('FPX_ERROR_PREVIEW_MALFORMED', 'a preview source (spritesheet.json, WebVTT track) with a field that does not parse; fpx_player_set_preview_source names the field (added in 0.4.0)'),
 }
 
 # ---- enumerators as module constants (the raw C names) ----------------------------
@@ -300,6 +357,8 @@ FPX_ERROR_FFMPEG_MISMATCH = -28
 FPX_ERROR_REFERENCE_STREAM = -29
 FPX_ERROR_NO_FILE_DESCRIPTORS = -30
 FPX_ERROR_ENCRYPTION = -31
+FPX_ERROR_NO_PREVIEW = -32
+FPX_ERROR_PREVIEW_MALFORMED = -33
 FPX_PRECISION_EXACT = 0
 FPX_PRECISION_NEAREST_KEYFRAME = 1
 FPX_PRECISION_DEFAULT = 2
@@ -349,6 +408,24 @@ FPX_DATE_SEEK_OK = 0
 FPX_DATE_SEEK_NO_CURRENT_ITEM = 1
 FPX_DATE_SEEK_NOT_DATE_ADDRESSABLE = 2
 FPX_DATE_SEEK_OUTSIDE_WINDOW = 3
+FPX_PREVIEW_NONE = 0
+FPX_PREVIEW_SPRITESHEET = 1
+FPX_PREVIEW_WEBVTT = 2
+FPX_PREVIEW_KEYFRAME_INDEX = 3
+FPX_PREVIEW_HLS_IFRAMES = 4
+FPX_PREVIEW_FIELD_NONE = 0
+FPX_PREVIEW_FIELD_SYNTAX = 1
+FPX_PREVIEW_FIELD_URL = 2
+FPX_PREVIEW_FIELD_TILE_WIDTH = 3
+FPX_PREVIEW_FIELD_TILE_HEIGHT = 4
+FPX_PREVIEW_FIELD_DURATION = 5
+FPX_PREVIEW_FIELD_TILES = 6
+FPX_PREVIEW_FIELD_TILE_START = 7
+FPX_PREVIEW_FIELD_TILE_X = 8
+FPX_PREVIEW_FIELD_TILE_Y = 9
+FPX_PREVIEW_FIELD_TILE_URL = 10
+FPX_PREVIEW_FIELD_CUE_TIMING = 11
+FPX_PREVIEW_FIELD_CUE_XYWH = 12
 
 __all__ = [
     'FPX_LOG_DEBUG',
@@ -366,6 +443,9 @@ __all__ = [
     'FPX_PACKET_FLAG_DISCONTINUITY',
     'FPX_PACKET_FLAG_DISPOSABLE',
     'FPX_PACKET_FLAG_KEY',
+    'FPX_PREVIEW_MAX_IMAGE_SIDE',
+    'FPX_PREVIEW_MAX_SOURCE_BYTES',
+    'FPX_PREVIEW_MAX_TILES',
     'FPX_SCRUB_DEFAULT_POSITION_THROTTLE_MS',
     'FPX_TIME_FLAG_NEGATIVE_INFINITY',
     'FPX_TIME_FLAG_POSITIVE_INFINITY',
@@ -389,6 +469,8 @@ __all__ = [
     'DeliveryMode',
     'IndexMode',
     'DateSeekUnavailableReason',
+    'PreviewKind',
+    'PreviewField',
     'ERRORS',
     'FPX_OK',
     'FPX_ERROR_INVALID_HANDLE',
@@ -422,6 +504,8 @@ __all__ = [
     'FPX_ERROR_REFERENCE_STREAM',
     'FPX_ERROR_NO_FILE_DESCRIPTORS',
     'FPX_ERROR_ENCRYPTION',
+    'FPX_ERROR_NO_PREVIEW',
+    'FPX_ERROR_PREVIEW_MALFORMED',
     'FPX_PRECISION_EXACT',
     'FPX_PRECISION_NEAREST_KEYFRAME',
     'FPX_PRECISION_DEFAULT',
@@ -471,4 +555,22 @@ __all__ = [
     'FPX_DATE_SEEK_NO_CURRENT_ITEM',
     'FPX_DATE_SEEK_NOT_DATE_ADDRESSABLE',
     'FPX_DATE_SEEK_OUTSIDE_WINDOW',
+    'FPX_PREVIEW_NONE',
+    'FPX_PREVIEW_SPRITESHEET',
+    'FPX_PREVIEW_WEBVTT',
+    'FPX_PREVIEW_KEYFRAME_INDEX',
+    'FPX_PREVIEW_HLS_IFRAMES',
+    'FPX_PREVIEW_FIELD_NONE',
+    'FPX_PREVIEW_FIELD_SYNTAX',
+    'FPX_PREVIEW_FIELD_URL',
+    'FPX_PREVIEW_FIELD_TILE_WIDTH',
+    'FPX_PREVIEW_FIELD_TILE_HEIGHT',
+    'FPX_PREVIEW_FIELD_DURATION',
+    'FPX_PREVIEW_FIELD_TILES',
+    'FPX_PREVIEW_FIELD_TILE_START',
+    'FPX_PREVIEW_FIELD_TILE_X',
+    'FPX_PREVIEW_FIELD_TILE_Y',
+    'FPX_PREVIEW_FIELD_TILE_URL',
+    'FPX_PREVIEW_FIELD_CUE_TIMING',
+    'FPX_PREVIEW_FIELD_CUE_XYWH',
 ]

@@ -7,14 +7,14 @@ import asyncio
 import os
 import weakref
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, AsyncIterator, Callable, Generator, List, Optional, Tuple, cast
+from typing import Any, AsyncIterator, Callable, Generator, List, Optional, Tuple, Union, cast
 
 from . import errors as _errors
 from ._base import PathLike, _PlayerBase
 from ._calls import _timeout_ms
 from ._delivery import _LoopReader, _SeekEntry
 from .types import (DeliveryMode, FrameStepDirection, FrameStepResult, ItemStatusInfo, Packet,
-                    SeekOutcome, SeekPrecision, TimeLike)
+                    Preview, PreviewKind, SeekOutcome, SeekPrecision, TimeLike)
 
 class _AsyncMixin(_PlayerBase):
     """The asyncio methods of :class:`~fastpix_seek.Player`."""
@@ -160,3 +160,13 @@ class _AsyncMixin(_PlayerBase):
         :meth:`seek_async` needs no thread; this one returns as soon as the seek is decided,
         before its events are delivered."""
         return cast(SeekOutcome, await self._off_loop(self.seek_wait, target, precision, timeout))
+
+    async def set_preview_source_async(self, kind: Union[PreviewKind, int], url: Optional[PathLike] = None) -> None:
+        """:meth:`set_preview_source` (which reads a sheet over the network) without blocking
+        the event loop."""
+        await self._off_loop(self.set_preview_source, kind, url)
+
+    async def preview_async(self, t: TimeLike) -> Preview:
+        """:meth:`preview` without blocking the event loop (a keyframe preview reads its own
+        demuxer; a sheet's never blocks, but awaiting it is harmless)."""
+        return cast(Preview, await self._off_loop(self.preview, t))

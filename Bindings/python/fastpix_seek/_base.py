@@ -22,7 +22,8 @@ from . import _lib
 from ._calls import _Runner
 from ._delivery import _Core, _LoopReader, _SeekEntry, _Waiter
 from .types import (DeliveryMode, FrameStepDirection, FrameStepResult, ItemInfo, ItemStatusInfo,
-                    LiveSeekWindow, Packet, SeekOutcome, SeekPrecision, StreamInfo, TimeLike)
+                    LiveSeekWindow, Packet, Preview, PreviewKind, SeekOutcome, SeekPrecision, StreamInfo,
+                    TimeLike)
 
 __all__ = ["PathLike", "SeekCallback"]
 
@@ -113,6 +114,12 @@ class _PlayerBase:
         def step_frame(self, direction: FrameStepDirection = FrameStepDirection.FORWARD,
                        count: int = 1) -> FrameStepResult:
             raise NotImplementedError
+
+        # -- seek previews (_preview.py)
+        def set_preview_source(self, kind: Union[PreviewKind, int], url: Optional[PathLike] = None) -> None:
+            raise NotImplementedError
+
+        def preview(self, t: TimeLike) -> Preview: raise NotImplementedError
 
         # -- live (_live.py)
         def live_seek_window(self) -> LiveSeekWindow: raise NotImplementedError

@@ -385,6 +385,30 @@ class fpx_hls_variant(_OutputStruct):
     ]
 
 
+class fpx_preview(_OutputStruct):
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("kind", c_enum),
+        ("clamp", c_enum),
+        ("requested_time", fpx_time),
+        ("time", fpx_time),
+        ("start", fpx_time),
+        ("end", fpx_time),
+        ("image_url", c_char_p),
+        ("x", c_int32),
+        ("y", c_int32),
+        ("width", c_int32),
+        ("height", c_int32),
+        ("stream_index", c_int32),
+        ("flags", c_uint32),
+        ("data", c_void_p),
+        ("size", c_size_t),
+        ("pts", c_int64),
+        ("dts", c_int64),
+        ("av_packet", c_void_p),
+    ]
+
+
 class fpx_hls_rendition(_OutputStruct):
     _fields_ = [
         ("struct_size", c_size_t),
@@ -516,7 +540,7 @@ STRUCTS: Dict[str, Type[Structure]] = {
                 fpx_scrub_position, fpx_frame_step_result, fpx_item_status_info, fpx_item_info,
                 fpx_stream_info, fpx_packet, fpx_listener, fpx_player_config, fpx_player_stats,
                 fpx_scrub_result, fpx_live_seek_window, fpx_date_seek_result,
-                fpx_ffmpeg_version_info, fpx_hls_variant, fpx_hls_rendition)
+                fpx_ffmpeg_version_info, fpx_hls_variant, fpx_hls_rendition, fpx_preview)
 }
 
 # ----------------------------------------------------------------------------------------
@@ -616,6 +640,8 @@ FUNCTIONS: List[Binding] = [
             check_error),
     Binding("fpx_player_hls_variant_count", [_P, POINTER(c_int)], c_int, check_error),
     Binding("fpx_player_hls_variant", [_P, c_int, POINTER(fpx_hls_variant)], c_int, check_error),
+    Binding("fpx_player_set_preview_source", [_P, c_enum, c_char_p, POINTER(c_enum)], c_int, None),
+    Binding("fpx_player_preview", [_P, fpx_time, POINTER(fpx_preview)], c_int, check_error),
     Binding("fpx_player_hls_rendition_count", [_P, POINTER(c_int)], c_int, check_error),
     Binding("fpx_player_hls_rendition", [_P, c_int, POINTER(fpx_hls_rendition)], c_int, check_error),
     Binding("fpx_player_hls_select_audio", [_P, c_int], c_int, check_error),

@@ -58,6 +58,8 @@ __all__ = [
     "ReferenceStreamError",
     "NoFileDescriptorsError",
     "EncryptionError",
+    "NoPreviewError",
+    "PreviewMalformedError",
     "ERROR_CLASSES",
     "ERROR_NAMES",
     "error_class_for",
@@ -318,6 +320,20 @@ class EncryptionError(FastPixSeekError):
     default_code = -31
 
 
+class NoPreviewError(FastPixSeekError):
+    """FPX_ERROR_NO_PREVIEW: the player has no preview source: show a timestamp-only preview (added
+    in 0.4.0).
+    """
+    default_code = -32
+
+
+class PreviewMalformedError(FastPixSeekError):
+    """FPX_ERROR_PREVIEW_MALFORMED: a preview source (spritesheet.json, WebVTT track) with a field
+    that does not parse; fpx_player_set_preview_source names the field (added in 0.4.0).
+    """
+    default_code = -33
+
+
 #: code -> exception class. Unknown codes map to FastPixSeekError itself.
 ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     InvalidHandleError.default_code: InvalidHandleError,
@@ -351,6 +367,8 @@ ERROR_CLASSES: Dict[int, Type[FastPixSeekError]] = {
     ReferenceStreamError.default_code: ReferenceStreamError,
     NoFileDescriptorsError.default_code: NoFileDescriptorsError,
     EncryptionError.default_code: EncryptionError,
+    NoPreviewError.default_code: NoPreviewError,
+    PreviewMalformedError.default_code: PreviewMalformedError,
 }
 
 

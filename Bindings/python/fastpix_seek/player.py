@@ -47,6 +47,7 @@ from ._delivery import (MAX_CALLBACK_ERRORS, CallbackExceptionHandler, SeekPreci
                         default_callback_exception_handler, get_callback_exception_handler,
                         set_callback_exception_handler)
 from ._live import _LiveMixin
+from ._preview import _PreviewMixin
 from ._packets import _PacketsMixin
 from ._scrub import ScrubSession, _ScrubMixin
 from .frames import ITEM, ON_SCREEN, FrameAt, FrameRange, FrameReader, new_reader, reader_for
@@ -77,7 +78,7 @@ def _close_all_at_exit() -> None:
             pass
 
 
-class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin):
+class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin, _PreviewMixin):
     """A FastPixSeek player: one media item, precision seeks, packets.
 
     ``Player(url=None, *, delivery=DeliveryMode.THREAD, io_timeout=10.0, wakeup=None,

@@ -35,6 +35,7 @@ compare or feed them back (seek.h, "Time model").
 
 from __future__ import annotations
 
+import ctypes
 import datetime
 import decimal
 import enum
@@ -54,7 +55,7 @@ __all__ = [
     "unix_us_to_datetime",
     "DeliveryMode", "SeekPrecision", "SeekClamp", "SeekAccuracy", "SeekOutcome",
     "ScrubPosition", "FrameStepResult", "ScrubResult", "ItemStatusInfo", "ItemInfo",
-    "StreamInfo", "Packet", "HLSVariant", "HLSRendition",
+    "StreamInfo", "Packet", "HLSVariant", "HLSRendition", "Preview", "PreviewKind", "PreviewField",
     "PlayerStats", "IndexMode", "to_fraction", "float_to_fraction", "to_fpx_time", "from_fpx_time", "INT32_MAX", "NANOSECOND",
 ]
 
@@ -73,7 +74,8 @@ NANOSECOND = 10 ** 9
 
 from ._abi import (ClampKind, DateSeekUnavailableReason, DeliveryMode,  # noqa: E402
                    FinishReason, FrameStepDirection, FrameStepUnavailableReason, HoleReason, IndexMode,
-                   ItemStatus, LandingResolution, MediaType, PrecisionKind, ScrubState)
+                   ItemStatus, LandingResolution, MediaType, PrecisionKind, PreviewField, PreviewKind,
+                   ScrubState)
 
 _E = TypeVar("_E", bound=enum.IntEnum)
 
@@ -604,6 +606,43 @@ class ItemStatusInfo:
 
 def _s(b: Optional[bytes]) -> Optional[str]:
     return None if b is None else b.decode("utf-8", "replace")
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The preview of a time (fpx_preview, 0.4.0; seek.h, "Seek previews"), from
+    ``Player.preview``. Sheets and tracks: ``image_url`` and ``rect`` (x, y, width, height in
+    pixels), shown for [``start``, ``end``). Keyframe index: ``data`` (a copy of the keyframe's
+    packet, for a decoder of stream ``stream_index``), ``pts``, ``dts``, ``flags``; ``start`` is
+    the keyframe's item time. ``clamp`` says whether ``time`` is ``requested_time`` moved into
+    the source's range, as a seek's target is."""
+    kind: PreviewKind
+    clamp: ClampKind
+    requested_time: Fraction
+    time: Fraction
+    start: Fraction
+    end: Optional[Fraction]
+    image_url: Optional[str]
+    rect: Optional[Tuple[int, int, int, int]]
+    stream_index: Optional[int]
+    data: Optional[bytes]
+    pts: Optional[int]
+    dts: Optional[int]
+    flags: int
+
+    @classmethod
+    def _from_c(cls, p: "_lib.fpx_preview") -> "Preview":
+        keyframe = p.stream_index >= 0
+        nopts = _lib.FPX_NOPTS
+        return cls(_enum(PreviewKind, p.kind), _enum(ClampKind, p.clamp),
+                   cast(Fraction, from_fpx_time(p.requested_time)), cast(Fraction, from_fpx_time(p.time)),
+                   cast(Fraction, from_fpx_time(p.start)), from_fpx_time(p.end),
+                   p.image_url.decode("utf-8", "surrogateescape") if p.image_url else None,
+                   None if keyframe else (int(p.x), int(p.y), int(p.width), int(p.height)),
+                   int(p.stream_index) if keyframe else None,
+                   ctypes.string_at(p.data, p.size) if keyframe and p.data else None,
+                   None if p.pts == nopts else int(p.pts), None if p.dts == nopts else int(p.dts),
+                   int(p.flags))
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,7 @@ PACKAGE = HERE.parent / "fastpix_seek"
 
 #: The modules of the player (everything the frame helpers must not import).
 PLAYER_MODULES = {"player", "_delivery", "_calls", "_base", "_packets", "_asyncio", "_scrub",
-                  "_live"}
+                  "_live", "_preview"}
 FRAME_HELPERS = {"frames", "pyav"}
 
 
