@@ -512,6 +512,17 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         return ticks(ofPTS: r.lowerBound, a)...ticks(ofPTS: r.upperBound, a)
     }
 
+    /// The engine of a segment with its range (and head) measured, to land in. Measuring
+    /// moves the reader to the start and forgets its landing (`Lander.seekableRange`), so it
+    /// comes before a landing, never after one (`startReads` asks for the head): a landing
+    /// in a segment whose EXTINF span alone placed the target otherwise lost its DECODE_ONLY
+    /// and landing fields.
+    private func measured(_ s: Segment) throws -> FFmpegEngine {
+        let e = try engine(for: s)
+        _ = try e.seekableRange()
+        return e
+    }
+
     /// A segment's first keyframe and leading frames (`SegmentHead`), segment pts; nil for
     /// a hole or a segment without a keyframe.
     private func head(_ s: Segment) throws -> SegmentHead? {
@@ -561,14 +572,14 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         // At or after a target among this segment's leading frames: the next of them or the
         // keyframe (the segment's reader knows its frames from the keyframe on).
         if request.atOrAfter, let p = SegmentLanding.atOrAfterAtHead(target: req.target, head: try head(seg)) {
-            var l = try finish(try engine(for: seg).resolve(LandingRequest(target: Rational(p), wantsKeyframe: false,
+            var l = try finish(try measured(seg).resolve(LandingRequest(target: Rational(p), wantsKeyframe: false,
                                                                           keyframeWindow: nil, seekID: request.seekID),
                                                            shouldStop: shouldStop),
                                seg: seg, anchor: a, seekID: request.seekID, shouldStop)
             l.coversTarget = Rational(p) == req.target
             return l
         }
-        let here = try engine(for: seg).resolve(req, shouldStop: shouldStop)
+        let here = try measured(seg).resolve(req, shouldStop: shouldStop)
         // The first frame at or after a target past this segment's last frame is the first
         // frame of the next readable segment (past any hole); with none, the landing here
         // stays (the end of the range).
@@ -587,7 +598,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             let nk = pts(ofTicks: n, a)
             req.target = Rational(nk)
             req.keyframeWindow = nk...nk
-            let there = try engine(for: next).resolve(req, shouldStop: shouldStop)
+            let there = try measured(next).resolve(req, shouldStop: shouldStop)
             var l = try finish(there, seg: next, anchor: a, seekID: request.seekID, shouldStop)
             l.coversTarget = false
             return l
@@ -602,7 +613,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private func resolveKeyframeAtLeading(_ request: LandingRequest, _ req: LandingRequest, window w: ClosedRange<Int64>,
                                           seg: Segment, prev: Segment, head h: SegmentHead, anchor a: Anchor,
                                           _ shouldStop: @escaping () -> Bool) throws -> Landing {
-        let before = try engine(for: prev).resolve(req, shouldStop: shouldStop)
+        let before = try measured(prev).resolve(req, shouldStop: shouldStop)
         let beforeKey = before.resolution == .keyframe ? ticks(ofPTS: before.pts, a) : nil
         switch SegmentLanding.keyframeAtLeading(target: request.target, window: w, before: beforeKey,
                                                 firstKey: ticks(ofPTS: h.keyframe, a)) {
@@ -612,12 +623,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             var k = req
             k.target = Rational(h.keyframe)
             k.keyframeWindow = h.keyframe...h.keyframe
-            var l = try finish(try engine(for: seg).resolve(k, shouldStop: shouldStop), seg: seg, anchor: a,
+            var l = try finish(try measured(seg).resolve(k, shouldStop: shouldStop), seg: seg, anchor: a,
                                seekID: request.seekID, shouldStop)
             l.coversTarget = false
             return l
         case .covering:
-            return try finish(try engine(for: seg).resolve(req, shouldStop: shouldStop), seg: seg, anchor: a,
+            return try finish(try measured(seg).resolve(req, shouldStop: shouldStop), seg: seg, anchor: a,
                               seekID: request.seekID, shouldStop)
         }
     }
