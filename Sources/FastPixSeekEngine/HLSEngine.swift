@@ -220,7 +220,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             if let r = early[s.sequence] { return r }
             do {
                 if s.gap { throw SegmentHole(reason: .gap) }
-                opened[k] = try HLSEngine.openTwice { try cache.open(s) }
+                // A packed audio segment without an ID3 timestamp: at its listed start on the
+                // reference feed's placement (a rendition feed), else its own domain's anchor.
+                let listed: () -> Rational? = {
+                    (try? domainOrigin?(s.discontinuitySequence)).map { $0 + s.itemStart }
+                }
+                opened[k] = try HLSEngine.openTwice { try cache.open(s, listedOnDomain: listed) }
                 return .none
             } catch let h as SegmentHole {
                 early[s.sequence] = h.reason
@@ -319,7 +324,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         if feed.isClosing { throw EngineError(.cancelled) }
         do {
             if s.gap { throw SegmentHole(reason: .gap) }
-            return try HLSEngine.openTwice { try cache.engine(for: s, keep: currentSequence, stop: stop) }
+            return try HLSEngine.openTwice {
+                try cache.engine(for: s, keep: currentSequence, stop: stop, listedOnDomain: { self.listedOnDomain(s) })
+            }
         } catch let h as SegmentHole {
             holes[s.sequence] = h.reason
             HLSEngine.report(feed, s.sequence, h.reason)
@@ -395,6 +402,22 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         let a = Anchor(listedStart: anchorSegment.itemStart, ticksPerSecond: ticksPerSecond, firstFramePTS: r.lowerBound)
         anchors[s.discontinuitySequence] = a
         return a
+    }
+
+    /// A packed audio segment without an ID3 timestamp (HLSPackedAudio.segmentStart): its
+    /// listed start on its domain's pts timeline, seconds, when the domain is placed already
+    /// (a rendition feed's always is, by the reference feed); nil for the domain's anchor
+    /// segment, whose first sample then places the domain at its listed start.
+    private func listedOnDomain(_ s: Segment) -> Rational? {
+        let o: Rational
+        if let a = anchors[s.discontinuitySequence] {
+            o = Rational(Int128(a.originPTS) * Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
+        } else if let f = try? domainOrigin?(s.discontinuitySequence) {
+            o = f
+        } else {
+            return nil
+        }
+        return o + s.itemStart
     }
 
     /// Item time 0 on domain `d`'s pts timeline, seconds (its anchor, read if needed); nil
@@ -850,3 +873,4 @@ nonisolated(unsafe) let fpxHLSFormatName: UnsafePointer<CChar>? = {
     let s: StaticString = "hls (fastpixseek)"
     return UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
 }()
+
