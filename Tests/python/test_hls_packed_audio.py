@@ -9,8 +9,9 @@ master playlist (it applies the ID3 timestamp), its packets cross-checked agains
 audio segment; for ffmpeg's audio, ffprobe of each segment placed at its listed start. Served by
 the Range server on 127.0.0.1. Checked: every packet from the start in decode order with the
 audio at its place (item time never goes back across segments), exact landings (pre-roll frame,
-covering frame with trim_samples, DECODE_ONLY, landed fields) after seeks and steps, and no burst
-of audio before the first video packet after a seek."""
+covering frame with trim_samples, DECODE_ONLY, landed fields) after seeks and steps, no burst
+of audio before the first video packet after a seek; a media playlist of packed audio alone; a
+segment whose ID3 tag is malformed placed by the playlist, with a WARNING."""
 from __future__ import annotations
 
 import json
@@ -178,3 +179,62 @@ def test_steps_land_the_packed_audio(packed):
             r = p.step_frame(FrameStepDirection.FORWARD if forward else FrameStepDirection.BACKWARD)
             assert r.did_step, r
             _check_landing(packed, None, _read(p, 4), step_landed=r.landed_media_time)
+
+
+def _shaka(tmp: Path) -> Path:
+    """A fresh Shaka-packaged stream (a test may change its files)."""
+    d = tmp / "shaka"
+    d.mkdir()
+    _make(d, "shaka")
+    return d
+
+
+def test_a_media_playlist_of_packed_audio_alone(tmp_path):
+    """audio.m3u8 opened directly: the audio is the reference stream, its first segment's first
+    frame item time 0, every segment placed by its ID3 timestamp (FFmpeg's hls demuxer's packets)."""
+    from fastpix_seek import SeekPrecision
+    d = _shaka(tmp_path)
+    j = _ffprobe(d / "audio.m3u8", "packet=pts,size")
+    truth = [(int(p["pts"]) * Fraction(1, 90000), int(p["size"])) for p in j["packets"]]
+    first = truth[0][0]
+    with serve(d) as base, _player(f"{base}/audio.m3u8") as p:
+        assert p.item_info().reference_stream == 0 and p.stream_info(0).time_base == ATB
+        got = list(p.packets())
+        assert [pk.size for pk in got] == [z for _, z in truth]
+        for pk, (t, _) in zip(got, truth):
+            assert abs(pk.item_time - (t - first)) <= Fraction(1, 90000), (pk.item_time, t)
+        times = [pk.item_time for pk in got]
+        assert times == sorted(times)
+        # An exact seek into the third segment lands on the frame that covers it.
+        t = Fraction(53, 10)
+        o = p.seek_wait(t, SeekPrecision.exact())
+        cover = max(x for x in times if x <= t)
+        assert o.landed_time == cover and o.frame_covers_target
+        pk = next(iter(p.packets()))
+        assert pk.item_time <= cover
+
+
+def test_a_malformed_id3_tag_places_its_segment_by_the_playlist(tmp_path, caplog):
+    """One segment's ID3 tag made malformed (its size bytes not syncsafe): the item plays, that
+    segment starts at its listed start (EXTINF sum, on the variant's placement), a WARNING names
+    it; the others keep their ID3 time."""
+    import logging
+    d = _shaka(tmp_path)
+    segs = _segments(d)
+    k = 2
+    b = bytearray(segs[k][1].read_bytes())
+    assert b[:3] == b"ID3"
+    b[6] = 0x80
+    segs[k][1].write_bytes(bytes(b))
+    tmp = d / "probe"
+    tmp.mkdir()
+    _, video = _truth(d, "video.m3u8", tmp)
+    origin_pts = min(x["pts"] for x in video if x["seg"] == 0)
+    listed = sum((e for e, _ in segs[:k]), Fraction(0))
+    n_before = sum(len(_ffprobe(f, "packet=size")["packets"]) for _, f in segs[:k])
+    caplog.set_level(logging.WARNING, logger="fastpix_seek")
+    with serve(d) as base, _player(f"{base}/master.m3u8") as p:
+        a = [pk for pk in p.packets() if pk.stream_index == 1]
+    assert a[n_before].item_time == listed
+    assert a[n_before].pts == round((origin_pts * Fraction(1, 90000) + listed) / ATB)
+    assert any(f"HLS segment {k}: its ID3 tag is malformed" in r.getMessage() for r in caplog.records)
