@@ -1293,9 +1293,14 @@ typedef struct fpx_packet {
     /** The same landing in THIS packet's stream time base, rounded up, so a
      *  decoded frame of this stream presents at or after the landing exactly
      *  when its pts >= landed_pts_in_stream. FPX_NOPTS when unknown, and for
-     *  HLS packets from the segments after the landing's (every frame of
-     *  those presents after the landing; their pts may restart at an
-     *  EXT-X-DISCONTINUITY). */
+     *  HLS packets from the segments read after an EXT-X-DISCONTINUITY (or a
+     *  hole) that follows the landing's segment (every frame of those
+     *  presents after the landing; their pts may restart there). Segments
+     *  read after the landing's on its timeline carry it as the landing's own
+     *  does: their first muxed audio packets may present before the landing
+     *  (a TS muxer puts the audio presenting before a segment's first
+     *  keyframe in that segment), and are then DECODE_ONLY, with
+     *  trim_samples when they straddle it. */
     int64_t landed_pts_in_stream;
     /** Audio packets that straddle the landing (pts < landing < pts +
      *  duration): how many samples at the start of this packet's decoded frame

@@ -806,12 +806,15 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             do {
                 _ = try engine(for: s, stop: shouldStop)   // a hole throws here, unfetched
                 let a = try anchor(for: s)
-                // After an open GOP's pre-roll, the landing's own segment: DECODE_ONLY up to it.
+                stamp.enterSegment(discontinuous: s.discontinuity)
+                // After an open GOP's pre-roll, the landing's own segment: DECODE_ONLY up to it;
+                // a later segment on the landing's timeline: against it too (its first muxed
+                // audio packets may present before the landing).
                 let landing = preRollInto.flatMap { $0.sequence == s.sequence ? $0.pts : nil }
+                    ?? stamp.landingCarried(into: s.sequence)
                 preRollInto = nil
                 try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: stamp.seekID, landing: landing)
                 currentOrigin = a.originPTS
-                stamp.enterSegment(discontinuous: s.discontinuity)
             } catch is SegmentHole {
                 // A hole: on to the next segment, whose first packet is a DISCONTINUITY.
                 stamp.enterSegment(discontinuous: true)
