@@ -194,10 +194,12 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     static func packedAudioShifts(_ c: UnsafeMutablePointer<AVFormatContext>, start: Rational?) -> [Int64] {
         guard let start = start, let f = c.pointee.iformat, let name = f.pointee.name,
               packedAudioFormats.contains(String(cString: name)) else { return [] }
+        // These demuxers count a segment's packets from zero: the first packet (the first
+        // sample, as FFmpeg's hls demuxer takes it) is at pts 0, whatever start_time the
+        // stream info guessed (AC-3's is one frame late on Shaka's segments).
         return (0..<Int(c.pointee.nb_streams)).map { i in
             guard let st = c.pointee.streams[i] else { return 0 }
-            let first = st.pointee.start_time == fpx_av_nopts_value() ? 0 : st.pointee.start_time
-            return HLSPackedAudio.shift(start: start, firstPTS: first, timeBaseNum: st.pointee.time_base.num,
+            return HLSPackedAudio.shift(start: start, firstPTS: 0, timeBaseNum: st.pointee.time_base.num,
                                         timeBaseDen: st.pointee.time_base.den)
         }
     }

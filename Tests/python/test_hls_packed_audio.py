@@ -1,5 +1,5 @@
 """Packed audio renditions (issue 28.3; RFC 8216 section 3.4; seek.h "HLS variants and
-renditions"): an EXT-X-MEDIA TYPE=AUDIO rendition whose segments are raw ADTS AAC, placed on
+renditions"): an EXT-X-MEDIA TYPE=AUDIO rendition whose segments are raw ADTS AAC or AC-3, placed on
 the item timeline by the ID3 PRIV frame com.apple.streaming.transportStreamTimestamp at the
 start of each segment (Shaka Packager), or, for segments without that frame (ffmpeg's segment
 muxer: ADTS behind an ID3 tag that has no PRIV frame), by the playlist (EXTINF sums).
@@ -27,18 +27,23 @@ from test_fragmented_mp4 import shaka_packager
 from test_hls_renditions import _check_landing, _decode_time, _player, _read, _truth
 
 FF = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y"]
-RATE, SEGMENT, ATB = 48000, 2, Fraction(1, 28224000)
+RATE, SEGMENT = 48000, 2
+# packager: (audio codec, its encoder arguments, the packed segments' extension)
+PACKAGERS = {"shaka": ("aac", ["-c:a", "aac", "-b:a", "48k"], "aac"),
+             "shaka-ac3": ("ac3", ["-c:a", "ac3", "-b:a", "96k"], "ac3"),
+             "ffmpeg": ("aac", ["-c:a", "aac", "-b:a", "48k"], "aac")}
 
 
 def _make(d: Path, packager: str) -> None:
     src = d / "src.mp4"
+    _, encoder, ext = PACKAGERS[packager]
     subprocess.run(FF + ["-f", "lavfi", "-i", "testsrc2=size=96x72:rate=25:duration=10", "-f", "lavfi", "-i",
                          f"sine=frequency=440:sample_rate={RATE}:duration=10", "-c:v", "libx264", "-preset", "ultrafast",
-                         "-g", "50", "-c:a", "aac", "-b:a", "48k", str(src)], check=True, timeout=120)
-    if packager == "shaka":
+                         "-g", "50", *encoder, str(src)], check=True, timeout=120)
+    if packager.startswith("shaka"):
         subprocess.run([shaka_packager(),
                         f"in={src},stream=video,segment_template={d / 'v_$Number$.ts'},playlist_name=video.m3u8",
-                        f"in={src},stream=audio,segment_template={d / 'a_$Number$.aac'},playlist_name=audio.m3u8,"
+                        f"in={src},stream=audio,segment_template={d / f'a_$Number$.{ext}'},playlist_name=audio.m3u8,"
                         "hls_group_id=aud",
                         "--segment_duration", str(SEGMENT), "--hls_master_playlist_output", str(d / "master.m3u8"),
                         "--hls_playlist_type", "VOD"], check=True, capture_output=True, timeout=120)
@@ -71,31 +76,53 @@ def _segments(d: Path):
     return out
 
 
-def _audio_truth(d: Path, packager: str, origin: Fraction):
-    """The audio packets in order (pts in ADTS's 1/28224000, size, duration), placed on the domain's
+def _id3_seconds(f: Path) -> Fraction:
+    """The transportStreamTimestamp of a segment, read from its bytes: the 8 bytes after the
+    owner string and its NUL, big-endian, low 33 bits, 90 kHz."""
+    b = f.read_bytes()
+    owner = b"com.apple.streaming.transportStreamTimestamp\0"
+    assert b[:3] == b"ID3" and b.count(owner) == 1
+    i = b.index(owner) + len(owner)
+    return Fraction(int.from_bytes(b[i:i + 8], "big") & ((1 << 33) - 1), 90000)
+
+
+def _audio_truth(d: Path, packager: str, origin: Fraction, atb: Fraction):
+    """The audio packets in order (pts in the segments' time base `atb`, size, duration), placed on the domain's
     pts timeline: by FFmpeg's hls demuxer (ID3 timestamps) for Shaka's segments, at each segment's
     listed start (EXTINF sum) for segments without the ID3 frame."""
     per_segment = []
     start = Fraction(0)
     for extinf, f in _segments(d):
         j = _ffprobe(f, "stream=time_base,codec_type:packet=pts,duration,size")
-        assert j["streams"][0]["time_base"] == "1/28224000" and j["streams"][0]["codec_type"] == "audio"
+        assert Fraction(j["streams"][0]["time_base"]) == atb and j["streams"][0]["codec_type"] == "audio"
         per_segment.append((start, [(int(p["pts"]), int(p["size"]), int(p["duration"])) for p in j["packets"]]))
         start += extinf
-    if packager == "ffmpeg":
+    def placed(starts):
         out = []
-        for s, pk in per_segment:
-            shift = round((origin + s) / ATB)   # the listed start on the domain (the variant's origin)
+        for start, (_, pk) in zip(starts, per_segment):
+            shift = round(start / atb)
             out += [dict(pts=p + shift - pk[0][0], size=z, duration=du) for p, z, du in pk]
         return out
+    if packager == "ffmpeg":
+        # The listed start on the domain (the variant's origin plus the EXTINF sum).
+        return placed([origin + s for s, _ in per_segment])
+    by_id3 = placed([_id3_seconds(f) for _, f in _segments(d)])
+    if packager == "shaka-ac3":
+        # FFmpeg's hls demuxer runs one AC-3 parser across segments: it hands out each
+        # segment's last frame with the next segment's first time (one frame late from the
+        # second segment on), so each segment's own packets and ID3 time are the truth here
+        # (the same rule as FFmpeg's for AAC, checked below).
+        return by_id3
     j = _ffprobe(d / "master.m3u8", "stream=index,codec_type,time_base:packet=stream_index,pts,duration,size")
     a = next(s for s in j["streams"] if s["codec_type"] == "audio")
     assert a["time_base"] == "1/90000"
     got = [p for p in j["packets"] if p["stream_index"] == a["index"]]
     # The same packets as the segments hold, one by one.
     assert [int(p["size"]) for p in got] == [z for _, pk in per_segment for _, z, _ in pk]
-    return [dict(pts=round(int(p["pts"]) * Fraction(1, 90000) / ATB), size=int(p["size"]),
-                 duration=round(int(p["duration"]) * Fraction(1, 90000) / ATB)) for p in got]
+    out = [dict(pts=round(int(p["pts"]) * Fraction(1, 90000) / atb), size=int(p["size"]),
+                duration=round(int(p["duration"]) * Fraction(1, 90000) / atb)) for p in got]
+    assert out == by_id3
+    return out
 
 
 class Packed:
@@ -106,18 +133,21 @@ class Packed:
         tmp = d / "probe"
         tmp.mkdir(exist_ok=True)
         self.vtb, self.video = _truth(d, "video.m3u8", tmp)
-        self.atb = ATB
+        first = _ffprobe(_segments(d)[0][1], "stream=time_base,codec_name")["streams"][0]
+        self.codec, self.atb = first["codec_name"], Fraction(first["time_base"])
+        assert self.codec == PACKAGERS[packager][0]
         self.origin_pts = min(p["pts"] for p in self.video if p["seg"] == 0)
         self.origin = self.origin_pts * self.vtb
-        self.audio = _audio_truth(d, packager, self.origin)
+        self.audio = _audio_truth(d, packager, self.origin, self.atb)
+        self.frame = self.audio[0]["duration"] * self.atb
         for p in self.video:
             p["t"] = p["pts"] * self.vtb - self.origin
         for p in self.audio:
-            p["t"] = p["pts"] * ATB - self.origin
-            p["end"] = (p["pts"] + p["duration"]) * ATB - self.origin
+            p["t"] = p["pts"] * self.atb - self.origin
+            p["end"] = (p["pts"] + p["duration"]) * self.atb - self.origin
 
 
-@pytest.fixture(scope="module", params=["shaka", "ffmpeg"])
+@pytest.fixture(scope="module", params=list(PACKAGERS))
 def packed(request, tmp_path_factory):
     d = tmp_path_factory.mktemp(f"packed_{request.param}")
     _make(d, request.param)
@@ -131,13 +161,13 @@ def test_the_audio_is_placed_across_segments(packed):
     assert all(x["t"] < y["t"] for x, y in zip(a, a[1:]))
     if packed.packager == "shaka":
         # Shaka's timestamps: the first audio frame within a frame of the video's first.
-        assert abs(a[0]["t"]) < Fraction(1024, RATE) * 3
+        assert abs(a[0]["t"]) < packed.frame * 3
 
 
 def test_every_packet_from_the_start_in_decode_order(packed):
     with _player(packed.url) as p:
         info = p.stream_info(1)
-        assert (info.codec_name, info.time_base) == ("aac", ATB)
+        assert (info.codec_name, info.time_base) == (packed.codec, packed.atb)
         got = list(p.packets())
     v = [pk for pk in got if pk.stream_index == 0]
     a = [pk for pk in got if pk.stream_index == 1]
@@ -164,7 +194,7 @@ def test_exact_seeks_land_the_packed_audio(packed):
             _check_landing(packed, o, pk)
             # The first audio packet presents at or just before the landing (its pre-roll frame).
             a = [x for x in pk if x.stream_index == 1]
-            assert a[0].item_time <= o.landed_time < a[0].item_time + 2 * Fraction(1024, RATE)
+            assert a[0].item_time <= o.landed_time < a[0].item_time + 2 * packed.frame
             # No burst: the audio before the first video packet is at most a few frames.
             first_video = next(i for i, x in enumerate(pk) if x.stream_index == 0)
             assert first_video <= 3, (t, first_video)
@@ -198,7 +228,7 @@ def test_a_media_playlist_of_packed_audio_alone(tmp_path):
     truth = [(int(p["pts"]) * Fraction(1, 90000), int(p["size"])) for p in j["packets"]]
     first = truth[0][0]
     with serve(d) as base, _player(f"{base}/audio.m3u8") as p:
-        assert p.item_info().reference_stream == 0 and p.stream_info(0).time_base == ATB
+        assert p.item_info().reference_stream == 0 and p.stream_info(0).time_base == Fraction(1, 28224000)
         got = list(p.packets())
         assert [pk.size for pk in got] == [z for _, z in truth]
         for pk, (t, _) in zip(got, truth):
@@ -236,5 +266,5 @@ def test_a_malformed_id3_tag_places_its_segment_by_the_playlist(tmp_path, caplog
     with serve(d) as base, _player(f"{base}/master.m3u8") as p:
         a = [pk for pk in p.packets() if pk.stream_index == 1]
     assert a[n_before].item_time == listed
-    assert a[n_before].pts == round((origin_pts * Fraction(1, 90000) + listed) / ATB)
+    assert a[n_before].pts == round((origin_pts * Fraction(1, 90000) + listed) * 28224000)
     assert any(f"HLS segment {k}: its ID3 tag is malformed" in r.getMessage() for r in caplog.records)
