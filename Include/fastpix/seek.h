@@ -1296,9 +1296,14 @@ typedef struct fpx_packet {
     /** The same landing in THIS packet's stream time base, rounded up, so a
      *  decoded frame of this stream presents at or after the landing exactly
      *  when its pts >= landed_pts_in_stream. FPX_NOPTS when unknown, and for
-     *  HLS packets from the segments after the landing's (every frame of
-     *  those presents after the landing; their pts may restart at an
-     *  EXT-X-DISCONTINUITY). */
+     *  HLS packets from the segments read after an EXT-X-DISCONTINUITY (or a
+     *  hole) that follows the landing's segment (every frame of those
+     *  presents after the landing; their pts may restart there). Segments
+     *  read after the landing's on its timeline carry it as the landing's own
+     *  does: their first muxed audio packets may present before the landing
+     *  (a TS muxer puts the audio presenting before a segment's first
+     *  keyframe in that segment), and are then DECODE_ONLY, with
+     *  trim_samples when they straddle it. */
     int64_t landed_pts_in_stream;
     /** Audio packets that straddle the landing (pts < landing < pts +
      *  duration): how many samples at the start of this packet's decoded frame
@@ -2269,7 +2274,25 @@ FPX_API const char *fpx_date_seek_reason_explanation(int reason);
  *   DISCONTINUITY on its next packet), counted in segments_skipped (once per
  *   segment of each playlist; last_skipped_sequence is then the rendition
  *   playlist's media sequence number); a landing in one lands the audio on
- *   its first frame after it.
+ *   its first frame after it;
+ * - packed audio (RFC 8216 section 3.4: segments that are raw ADTS AAC,
+ *   AC-3, E-AC-3 or MP3, in a rendition or a media playlist of their own):
+ *   each segment is placed by the ID3 PRIV frame
+ *   com.apple.streaming.transportStreamTimestamp at its start (the 33-bit
+ *   90 kHz MPEG-2 TS timestamp of its first sample, on the clock of the
+ *   variant's TS or fMP4 timestamps, taken as its 33 bits say, as a TS
+ *   segment's first pts is): its packets' pts and dts are that time (in the
+ *   stream's own time base, rounded to the nearest tick) plus their distance
+ *   from the segment's first sample, so they run on across segment ends,
+ *   land exactly (trim_samples, DECODE_ONLY) and merge in decode order with
+ *   the video like any rendition's. A packed segment without that frame
+ *   (the RFC requires it), or whose ID3 tag is malformed or cut short
+ *   (logged at WARNING with the media sequence number), is placed by the
+ *   playlist: its first sample at its listed start (the sum of the EXTINF
+ *   durations before it) on its domain's timeline; in a media playlist of
+ *   packed audio alone, the domain's anchor segment (see "Timeline") places
+ *   the domain. A tag is read only within the segment's bytes and its own
+ *   size, and never fails the item.
  * Strings are the player's copies (NULL when the attribute is absent),
  * valid until the item is closed or replaced or the player destroyed.
  */

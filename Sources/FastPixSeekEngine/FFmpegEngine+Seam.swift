@@ -93,7 +93,7 @@ extension FFmpegEngine: LandingSeam {
         if lazyFragments { return try seek(to: timestamp) >= 0 }
         let c = try liveContext()
         ioGuard.extend()
-        return av_seek_frame(c, referenceStream, timestamp, fpx_avseek_flag_backward()) >= 0
+        return av_seek_frame(c, referenceStream, demuxerTime(timestamp), fpx_avseek_flag_backward()) >= 0
     }
 
     public func read() throws -> (header: DemuxedPacket, packet: PacketHandle)? {
@@ -115,7 +115,7 @@ extension FFmpegEngine: LandingSeam {
             var ts: Int64 = 0
             var flags: Int32 = 0
             guard fpx_index_entry(st, i, &ts, &flags) == 0 else { return nil }
-            entries.append(ContainerIndexFacts.Entry(timestamp: ts, isKey: (flags & fpx_avindex_keyframe()) != 0,
+            entries.append(ContainerIndexFacts.Entry(timestamp: ts &+ (tsShift.isEmpty ? 0 : tsShift[Int(referenceStream)]), isKey: (flags & fpx_avindex_keyframe()) != 0,
                                                      isDiscard: (flags & fpx_avindex_discard_frame()) != 0))
         }
         let container: ContainerIndexFacts.Container = name.hasPrefix("mov,") ? .mov

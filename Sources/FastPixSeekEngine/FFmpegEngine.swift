@@ -59,6 +59,10 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// What the engine was opened from, for the background indexer's own open
     /// (`FFmpegEngine+Index.swift`); nil for an in-memory item.
     let sourceURL: String?
+    /// Added to every timestamp the demuxer gives, per stream (empty: none): an HLS packed
+    /// audio segment placed by its ID3 timestamp (`HLSPackedAudio`). Every time the engine
+    /// and its lander see is shifted; positioning by time takes it off again.
+    let tsShift: [Int64]
 
     /// Opens `url`. Blocking, bounded by the policy's timeout. `options` are
     /// extra demuxer/protocol options (e.g. http `offset`/`end_offset`).
@@ -66,8 +70,12 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// `referenceStream`: the stream seeks resolve on, which must be a video stream
     /// (`.invalidArgument` otherwise, with a log line saying why); nil: the best video
     /// stream, else the best audio stream (`av_find_best_stream`).
+    /// `packedAudioStart`: for an HLS packed audio segment (a raw ADTS AAC, AC-3, E-AC-3 or MP3
+    /// elementary stream, whose demuxer starts its timestamps at zero), where its first
+    /// sample sits on the domain's pts timeline, seconds (`HLSPackedAudio.segmentStart`);
+    /// ignored for any other format.
     public init(url: String, policy: IOPolicy, options: [String: String] = [:], memory: FallibleBuffer<UInt8>? = nil,
-                referenceStream chosen: Int32? = nil) throws {
+                referenceStream chosen: Int32? = nil, packedAudioStart: Rational? = nil) throws {
         // Every engine (an item, an HLS segment) starts with the allocation reserve held.
         guard MemoryReserve.ensure() else { throw EngineError(.noMemory) }
         let memoryEpoch = MemoryReserve.epoch
@@ -121,13 +129,15 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         ctx = c
         referenceStream = ref
         hasVideo = video
+        tsShift = Self.packedAudioShifts(c, start: packedAudioStart)
+        let shift = tsShift.isEmpty ? 0 : tsShift[Int(ref)]
         let tb = st.pointee.time_base
         let num = tb.num > 0 ? tb.num : 1, den = tb.den > 0 ? tb.den : 1
         ticksPerSecond = max(1, Int64((Int128(den) + Int128(num) - 1) / Int128(num)))
         let videoDelay = Self.reorderDepth(st.pointee.codecpar)
         let primingRate = st.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO
             ? max(0, st.pointee.codecpar.pointee.sample_rate) : 0
-        let audioStart = primingRate > 0 && st.pointee.start_time != fpx_av_nopts_value() ? st.pointee.start_time : nil
+        let audioStart = primingRate > 0 && st.pointee.start_time != fpx_av_nopts_value() ? st.pointee.start_time &+ shift : nil
         // Item time 0 is the container's start, in this stream's ticks.
         let nopts = fpx_av_nopts_value()
         var origin: Int64 = 0
@@ -143,6 +153,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         } else if stStart != nopts {
             origin = stStart
         }
+        origin &+= shift
         timeline = Timeline(timeBaseNum: num, timeBaseDen: den, originTicks: origin)
         facts = ItemFacts(c)
         seekableAtOpen = ((c.pointee.ctx_flags & fpx_avfmtctx_unseekable()) == 0)
@@ -174,6 +185,27 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     }
 
     deinit { close() }
+
+    /// The demuxers of packed audio segments (RFC 8216 section 3.4).
+    static let packedAudioFormats: Set<String> = ["aac", "ac3", "eac3", "mp3"]
+
+    /// `tsShift` for a context: each stream's first sample at `start` seconds when the
+    /// context is a packed audio elementary stream and `start` is known, else none.
+    static func packedAudioShifts(_ c: UnsafeMutablePointer<AVFormatContext>, start: Rational?) -> [Int64] {
+        guard let start = start, let f = c.pointee.iformat, let name = f.pointee.name,
+              packedAudioFormats.contains(String(cString: name)) else { return [] }
+        // These demuxers count a segment's packets from zero: the first packet (the first
+        // sample, as FFmpeg's hls demuxer takes it) is at pts 0, whatever start_time the
+        // stream info guessed (AC-3's is one frame late on Shaka's segments).
+        return (0..<Int(c.pointee.nb_streams)).map { i in
+            guard let st = c.pointee.streams[i] else { return 0 }
+            return HLSPackedAudio.shift(start: start, firstPTS: 0, timeBaseNum: st.pointee.time_base.num,
+                                        timeBaseDen: st.pointee.time_base.den)
+        }
+    }
+
+    /// A time of the engine (shifted) as the demuxer counts it, on the reference stream.
+    func demuxerTime(_ t: Int64) -> Int64 { tsShift.isEmpty ? t : t &- tsShift[Int(referenceStream)] }
 
     /// Why stream `want` of `c` cannot be the chosen reference stream (the log line of the
     /// refusal), nil when it can: a video stream of the file (attached pictures, a cover's
@@ -278,6 +310,12 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         }
         counters.packets &+= 1
         counters.bytes &+= UInt64(max(0, p.pointee.size))
+        let k = Int(p.pointee.stream_index)
+        if k >= 0, k < tsShift.count {
+            let nopts = fpx_av_nopts_value()
+            if p.pointee.pts != nopts { p.pointee.pts &+= tsShift[k] }
+            if p.pointee.dts != nopts { p.pointee.dts &+= tsShift[k] }
+        }
         return p
     }
 
@@ -347,7 +385,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         guard let c = ctx else { return fpx_averror_exit() }
         ioGuard.extend()
         let ret = lazyFragments ? try seekFragmented(to: ticks)
-            : av_seek_frame(c, referenceStream, ticks, fpx_avseek_flag_backward())
+            : av_seek_frame(c, referenceStream, demuxerTime(ticks), fpx_avseek_flag_backward())
         if ret < 0 && ret != fpx_averror_eof() { positionFailure = ret }
         return ret
     }

@@ -220,7 +220,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             if let r = early[s.sequence] { return r }
             do {
                 if s.gap { throw SegmentHole(reason: .gap) }
-                opened[k] = try HLSEngine.openTwice { try cache.open(s) }
+                // A packed audio segment without an ID3 timestamp: at its listed start on the
+                // reference feed's placement (a rendition feed), else its own domain's anchor.
+                let listed: () -> Rational? = {
+                    (try? domainOrigin?(s.discontinuitySequence)).map { $0 + s.itemStart }
+                }
+                opened[k] = try HLSEngine.openTwice { try cache.open(s, listedOnDomain: listed) }
                 return .none
             } catch let h as SegmentHole {
                 early[s.sequence] = h.reason
@@ -319,7 +324,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         if feed.isClosing { throw EngineError(.cancelled) }
         do {
             if s.gap { throw SegmentHole(reason: .gap) }
-            return try HLSEngine.openTwice { try cache.engine(for: s, keep: currentSequence, stop: stop) }
+            return try HLSEngine.openTwice {
+                try cache.engine(for: s, keep: currentSequence, stop: stop, listedOnDomain: { self.listedOnDomain(s) })
+            }
         } catch let h as SegmentHole {
             holes[s.sequence] = h.reason
             HLSEngine.report(feed, s.sequence, h.reason)
@@ -395,6 +402,22 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         let a = Anchor(listedStart: anchorSegment.itemStart, ticksPerSecond: ticksPerSecond, firstFramePTS: r.lowerBound)
         anchors[s.discontinuitySequence] = a
         return a
+    }
+
+    /// A packed audio segment without an ID3 timestamp (HLSPackedAudio.segmentStart): its
+    /// listed start on its domain's pts timeline, seconds, when the domain is placed already
+    /// (a rendition feed's always is, by the reference feed); nil for the domain's anchor
+    /// segment, whose first sample then places the domain at its listed start.
+    private func listedOnDomain(_ s: Segment) -> Rational? {
+        let o: Rational
+        if let a = anchors[s.discontinuitySequence] {
+            o = Rational(Int128(a.originPTS) * Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
+        } else if let f = try? domainOrigin?(s.discontinuitySequence) {
+            o = f
+        } else {
+            return nil
+        }
+        return o + s.itemStart
     }
 
     /// Item time 0 on domain `d`'s pts timeline, seconds (its anchor, read if needed); nil
@@ -512,6 +535,17 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         return ticks(ofPTS: r.lowerBound, a)...ticks(ofPTS: r.upperBound, a)
     }
 
+    /// The engine of a segment with its range (and head) measured, to land in. Measuring
+    /// moves the reader to the start and forgets its landing (`Lander.seekableRange`), so it
+    /// comes before a landing, never after one (`startReads` asks for the head): a landing
+    /// in a segment whose EXTINF span alone placed the target otherwise lost its DECODE_ONLY
+    /// and landing fields.
+    private func measured(_ s: Segment) throws -> FFmpegEngine {
+        let e = try engine(for: s)
+        _ = try e.seekableRange()
+        return e
+    }
+
     /// A segment's first keyframe and leading frames (`SegmentHead`), segment pts; nil for
     /// a hole or a segment without a keyframe.
     private func head(_ s: Segment) throws -> SegmentHead? {
@@ -561,14 +595,14 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         // At or after a target among this segment's leading frames: the next of them or the
         // keyframe (the segment's reader knows its frames from the keyframe on).
         if request.atOrAfter, let p = SegmentLanding.atOrAfterAtHead(target: req.target, head: try head(seg)) {
-            var l = try finish(try engine(for: seg).resolve(LandingRequest(target: Rational(p), wantsKeyframe: false,
+            var l = try finish(try measured(seg).resolve(LandingRequest(target: Rational(p), wantsKeyframe: false,
                                                                           keyframeWindow: nil, seekID: request.seekID),
                                                            shouldStop: shouldStop),
                                seg: seg, anchor: a, seekID: request.seekID, shouldStop)
             l.coversTarget = Rational(p) == req.target
             return l
         }
-        let here = try engine(for: seg).resolve(req, shouldStop: shouldStop)
+        let here = try measured(seg).resolve(req, shouldStop: shouldStop)
         // The first frame at or after a target past this segment's last frame is the first
         // frame of the next readable segment (past any hole); with none, the landing here
         // stays (the end of the range).
@@ -587,7 +621,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             let nk = pts(ofTicks: n, a)
             req.target = Rational(nk)
             req.keyframeWindow = nk...nk
-            let there = try engine(for: next).resolve(req, shouldStop: shouldStop)
+            let there = try measured(next).resolve(req, shouldStop: shouldStop)
             var l = try finish(there, seg: next, anchor: a, seekID: request.seekID, shouldStop)
             l.coversTarget = false
             return l
@@ -602,7 +636,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private func resolveKeyframeAtLeading(_ request: LandingRequest, _ req: LandingRequest, window w: ClosedRange<Int64>,
                                           seg: Segment, prev: Segment, head h: SegmentHead, anchor a: Anchor,
                                           _ shouldStop: @escaping () -> Bool) throws -> Landing {
-        let before = try engine(for: prev).resolve(req, shouldStop: shouldStop)
+        let before = try measured(prev).resolve(req, shouldStop: shouldStop)
         let beforeKey = before.resolution == .keyframe ? ticks(ofPTS: before.pts, a) : nil
         switch SegmentLanding.keyframeAtLeading(target: request.target, window: w, before: beforeKey,
                                                 firstKey: ticks(ofPTS: h.keyframe, a)) {
@@ -612,12 +646,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             var k = req
             k.target = Rational(h.keyframe)
             k.keyframeWindow = h.keyframe...h.keyframe
-            var l = try finish(try engine(for: seg).resolve(k, shouldStop: shouldStop), seg: seg, anchor: a,
+            var l = try finish(try measured(seg).resolve(k, shouldStop: shouldStop), seg: seg, anchor: a,
                                seekID: request.seekID, shouldStop)
             l.coversTarget = false
             return l
         case .covering:
-            return try finish(try engine(for: seg).resolve(req, shouldStop: shouldStop), seg: seg, anchor: a,
+            return try finish(try measured(seg).resolve(req, shouldStop: shouldStop), seg: seg, anchor: a,
                               seekID: request.seekID, shouldStop)
         }
     }
@@ -772,12 +806,15 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             do {
                 _ = try engine(for: s, stop: shouldStop)   // a hole throws here, unfetched
                 let a = try anchor(for: s)
-                // After an open GOP's pre-roll, the landing's own segment: DECODE_ONLY up to it.
+                stamp.enterSegment(discontinuous: s.discontinuity)
+                // After an open GOP's pre-roll, the landing's own segment: DECODE_ONLY up to it;
+                // a later segment on the landing's timeline: against it too (its first muxed
+                // audio packets may present before the landing).
                 let landing = preRollInto.flatMap { $0.sequence == s.sequence ? $0.pts : nil }
+                    ?? stamp.landingCarried(into: s.sequence)
                 preRollInto = nil
                 try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: stamp.seekID, landing: landing)
                 currentOrigin = a.originPTS
-                stamp.enterSegment(discontinuous: s.discontinuity)
             } catch is SegmentHole {
                 // A hole: on to the next segment, whose first packet is a DISCONTINUITY.
                 stamp.enterSegment(discontinuous: true)
@@ -839,3 +876,4 @@ nonisolated(unsafe) let fpxHLSFormatName: UnsafePointer<CChar>? = {
     let s: StaticString = "hls (fastpixseek)"
     return UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
 }()
+

@@ -185,7 +185,8 @@ enum HLSFetch {
     /// behind its init section when it has one (fMP4: EXT-X-MAP). The init
     /// section and the segment together may not exceed the buffer cap.
     static func openSegment(_ s: HLSEngine.Segment, policy: IOPolicy, remote: Bool, initSections: inout [String: FallibleBuffer<UInt8>],
-                            keys: inout [String: [UInt8]], stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
+                            keys: inout [String: [UInt8]], stop: (() -> Bool)? = nil,
+                            listedOnDomain: () -> Rational? = { nil }) throws -> FFmpegEngine {
         let g = IOGuard(policy: policy)
         let cap = max(1, policy.maxBufferBytes)
         let bytes = FallibleBuffer<UInt8>()
@@ -212,8 +213,9 @@ enum HLSFetch {
             try decrypt(bytes, from: segmentStart, key: k, iv: info.iv(sequence: s.sequence))
         }
         guard bytes.count > 0 else { throw EngineError(.invalidData) }
+        let start = s.map == nil ? packedAudioStart(bytes, sequence: s.sequence, listedOnDomain: listedOnDomain) : nil
         do {
-            return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes)
+            return try FFmpegEngine(url: s.uri, policy: policy, memory: bytes, packedAudioStart: start)
         } catch let e as EngineError where e.code == .eof || e.code == .io {
             // Demuxed from memory: no I/O happened, so an end or an I/O code is the segment's
             // own bytes ending before its container does (a byte range too short: issue 28.5),
@@ -225,6 +227,32 @@ enum HLSFetch {
         }
     }
 
+
+    /// Where a segment's first sample sits if it is packed audio (`HLSPackedAudio`; the
+    /// engine applies it only when the segment demuxes as an elementary audio stream): its ID3
+    /// timestamp, else its listed start on the domain. A malformed tag is logged (MSN only)
+    /// and the segment placed as one without the frame.
+    static func packedAudioStart(_ bytes: FallibleBuffer<UInt8>, sequence: Int64,
+                                 listedOnDomain: () -> Rational?) -> Rational? {
+        let t = bytes.withUnsafeBufferPointer { HLSPackedAudio.timestamp(UnsafeRawBufferPointer($0)) }
+        if case .malformed(let why) = t {
+            Log.emit(Log.warning, "fastpixseek: HLS segment \(sequence): its ID3 tag is malformed (\(why)); "
+                     + "placed by the playlist")
+        }
+        if case .ticks = t { return HLSPackedAudio.segmentStart(t, listedOnDomain: nil) }
+        // Only an elementary audio segment uses it: the domain's placement is read lazily.
+        return bytes.withUnsafeBufferPointer { looksPacked(UnsafeRawBufferPointer($0)) } ? listedOnDomain() : nil
+    }
+
+    /// Whether a segment's bytes may be packed audio (an ID3 tag, an ADTS, MP3 or AC-3 sync word
+    /// at the start): TS and fMP4 segments never start so, and need not learn the domain's
+    /// placement before they are demuxed.
+    static func looksPacked(_ b: UnsafeRawBufferPointer) -> Bool {
+        guard b.count >= 2 else { return false }
+        if b.count >= 3 && b[0] == 0x49 && b[1] == 0x44 && b[2] == 0x33 { return true }   // ID3
+        if b[0] == 0xFF && (b[1] & 0xE0) == 0xE0 { return true }                            // ADTS / MPEG audio
+        return b[0] == 0x0B && b[1] == 0x77                                                 // AC-3 / E-AC-3
+    }
 
     /// An AES-128 key (EXT-X-KEY), fetched once per URI under the segments' protocol
     /// policy (a remote playlist's key only over http/https). It must be exactly 16 bytes.

@@ -31,18 +31,22 @@ final class HLSSegmentCache: @unchecked Sendable {
     subscript(_ sequence: Int64) -> FFmpegEngine? { engines[sequence] }
 
     /// Opens a segment without keeping it (the open's first segment, kept by `adopt`).
-    func open(_ s: HLSEngine.Segment, stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
+    /// `listedOnDomain`: a packed audio segment's listed start on its domain's pts timeline,
+    /// for one without an ID3 timestamp (`HLSPackedAudio.segmentStart`).
+    func open(_ s: HLSEngine.Segment, stop: (() -> Bool)? = nil,
+              listedOnDomain: () -> Rational? = { nil }) throws -> FFmpegEngine {
         let e = try HLSFetch.openSegment(s, policy: policy, remote: remote, initSections: &initSections, keys: &keys,
-                                         stop: stop)
+                                         stop: stop, listedOnDomain: listedOnDomain)
         for i in disabledStreams { try? e.setStreamEnabled(i, false) }
         return e
     }
 
     /// The engine of `s`, opened (fetched and demuxed) if needed. `keep`: the segment the
     /// reader is in, never evicted for this one.
-    func engine(for s: HLSEngine.Segment, keep: Int64?, stop: (() -> Bool)? = nil) throws -> FFmpegEngine {
+    func engine(for s: HLSEngine.Segment, keep: Int64?, stop: (() -> Bool)? = nil,
+                listedOnDomain: () -> Rational? = { nil }) throws -> FFmpegEngine {
         if let e = engines[s.sequence] { return e }
-        let e = try open(s, stop: stop)
+        let e = try open(s, stop: stop, listedOnDomain: listedOnDomain)
         adopt(e, sequence: s.sequence, keep: keep)
         return e
     }

@@ -34,6 +34,9 @@ public struct PacketStamp: Hashable, Sendable {
     public private(set) var landedPTS: Int64?
     /// HLS: the media sequence of the segment the landing is in (nil for files).
     public private(set) var landedSegment: Int64?
+    /// HLS: reading has entered a segment after EXT-X-DISCONTINUITY (or a hole) since the
+    /// landing: the segments read from then on may be on another pts timeline.
+    public private(set) var crossedDiscontinuity = false
     /// The id of the latest seek; 0 before any.
     public private(set) var seekID: UInt64 = 0
     /// The next packet is flagged DISCONTINUITY.
@@ -53,6 +56,7 @@ public struct PacketStamp: Hashable, Sendable {
     public mutating func land(_ pts: Int64, seekID: UInt64, segment: Int64? = nil) {
         landedPTS = pts
         landedSegment = segment
+        crossedDiscontinuity = false
         discontinuityPending = true
         if seekID != 0 { self.seekID = seekID }
     }
@@ -83,7 +87,18 @@ public struct PacketStamp: Hashable, Sendable {
     /// HLS: reading enters the next segment; it follows EXT-X-DISCONTINUITY
     /// when `discontinuous`, which the first packet read from it reports.
     public mutating func enterSegment(discontinuous: Bool) {
-        if discontinuous { discontinuityPending = true }
+        if discontinuous { discontinuityPending = true; crossedDiscontinuity = true }
+    }
+
+    /// HLS: the landing that a segment entered by reading on after the landing's own is read
+    /// against (its reader restarts with it: DECODE_ONLY for what presents before it, the
+    /// landing fields, trim_samples, exactly as in the landing's segment), when that segment
+    /// is on the landing's pts timeline (no EXT-X-DISCONTINUITY nor hole entered since): muxed
+    /// audio at the start of the next segment may present before a landing near the end of
+    /// the previous one. Nil otherwise. Call after `enterSegment`.
+    public func landingCarried(into segment: Int64) -> Int64? {
+        guard let l = landedPTS, let s = landedSegment, segment > s, !crossedDiscontinuity else { return nil }
+        return l
     }
 
     /// The landing no longer describes the read position (the demuxer was
@@ -156,17 +171,18 @@ public struct PacketStamp: Hashable, Sendable {
     }
 
     /// HLS: stamps a packet a segment reader returned, from the item's state.
-    /// The segment reader set DECODE_ONLY against its own landing (only the
-    /// landing segment's reader has one, and the reader of the segment before it
-    /// when the landing needs its last GOP: an open GOP's pre-roll); this adds the
-    /// item's one-shot DISCONTINUITY (EXT-X-DISCONTINUITY), the seek id, and, for a
-    /// packet of a segment after the landing's, the landing fields: everything there
-    /// presents after the landing, and its pts need not share the landing
-    /// segment's timeline, so no in-stream landing or trim is given.
+    /// The segment reader set DECODE_ONLY against its own landing (the landing
+    /// segment's reader, the reader of the segment before it when the landing
+    /// needs its last GOP: an open GOP's pre-roll, and the readers of the segments
+    /// after it on its pts timeline: `landingCarried`); this adds the item's one-shot
+    /// DISCONTINUITY (EXT-X-DISCONTINUITY), the seek id, and, for a packet of a
+    /// segment past an EXT-X-DISCONTINUITY (or a hole) since the landing, the landing
+    /// fields: everything there presents after the landing, and its pts need not
+    /// share the landing segment's timeline, so no in-stream landing or trim is given.
     public mutating func stampSegmentPacket(_ v: inout PacketView, segment: Int64, referenceStream: Int32) {
         if discontinuityPending { v.flags |= PacketView.flagDiscontinuity; discontinuityPending = false }
         v.seekID = seekID
-        if let l = landedPTS, let s = landedSegment, segment > s {
+        if let l = landedPTS, let s = landedSegment, segment > s, crossedDiscontinuity {
             v.flags &= ~PacketView.flagDecodeOnly
             v.landedPTS = l
             v.landedStreamIndex = referenceStream

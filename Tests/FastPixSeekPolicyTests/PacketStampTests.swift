@@ -112,28 +112,42 @@ final class PacketStampTests: XCTestCase {
         p = packet(1, pts: 12600, seekID: 9)
         item.stampSegmentPacket(&p, segment: 1, referenceStream: 0)
         XCTAssertEqual(p.flags, 0)
-        // Segment 2, a reader restarted without a landing (and a stale id from an older
-        // seek that landed there): the item's id, the landing fields, no in-stream landing.
-        p = packet(2, pts: 90000, seekID: 2)
+        // Segment 2, on the landing's pts timeline: its reader restarts with the landing
+        // (landingCarried) and stamps DECODE_ONLY and the landing fields itself (muxed audio
+        // at its start may present before the landing); the item adds its seek id only.
+        item.enterSegment(discontinuous: false)
+        XCTAssertEqual(item.landingCarried(into: 2), 9000)
+        XCTAssertNil(item.landingCarried(into: 1))
+        p = packet(2, pts: 8000, flags: decodeOnly, seekID: 2)
+        p.landedPTS = 9000; p.landedPTSInStream = 9000; p.trimSamples = 5
         item.stampSegmentPacket(&p, segment: 2, referenceStream: 0)
         XCTAssertEqual(p.seekID, 9)
+        XCTAssertEqual(p.flags, decodeOnly)
+        XCTAssertEqual(p.landedPTS, 9000); XCTAssertEqual(p.landedPTSInStream, 9000); XCTAssertEqual(p.trimSamples, 5)
+        // Segment 3 follows EXT-X-DISCONTINUITY: its first packet says so, once; its reader has
+        // no landing (another pts timeline): the landing fields, no in-stream landing, and
+        // no DECODE_ONLY (everything there presents after the landing).
+        item.enterSegment(discontinuous: true)
+        XCTAssertNil(item.landingCarried(into: 3))
+        p = packet(3, pts: 0, flags: decodeOnly, seekID: 9)
+        item.stampSegmentPacket(&p, segment: 3, referenceStream: 0)
+        XCTAssertEqual(p.flags, disc)
         XCTAssertEqual(p.landedPTS, 9000)
         XCTAssertEqual(p.landedStreamIndex, 0)
         XCTAssertNil(p.landedPTSInStream)
-        XCTAssertEqual(p.flags & decodeOnly, 0)
-        // Segment 3 follows EXT-X-DISCONTINUITY: its first packet says so, once.
-        item.enterSegment(discontinuous: true)
-        p = packet(3, pts: 0, seekID: 9)
-        item.stampSegmentPacket(&p, segment: 3, referenceStream: 0)
-        XCTAssertEqual(p.flags, disc)
         p = packet(3, pts: 3600, seekID: 9)
         item.stampSegmentPacket(&p, segment: 3, referenceStream: 0)
         XCTAssertEqual(p.flags, 0)
-        // A plain segment boundary adds nothing.
+        // A plain segment boundary adds nothing, and past the discontinuity no later segment
+        // carries the landing; a new landing starts afresh.
         item.enterSegment(discontinuous: false)
+        XCTAssertNil(item.landingCarried(into: 4))
         p = packet(4, pts: 0, seekID: 9)
         item.stampSegmentPacket(&p, segment: 4, referenceStream: 0)
         XCTAssertEqual(p.flags, 0)
+        item.land(100, seekID: 10, segment: 4)
+        item.enterSegment(discontinuous: false)
+        XCTAssertEqual(item.landingCarried(into: 5), 100)
     }
 
     func testLandingFieldsExactAcrossTimeBases() {

@@ -196,10 +196,19 @@ final class SegmentOpenGOPTests: XCTestCase {
         item.stampSegmentPacket(&p, segment: 10, referenceStream: 0)
         XCTAssertEqual(p.flags, decodeOnly | PacketView.flagDiscontinuity)
         XCTAssertEqual(p.landedPTSInStream, 90000)
-        // A segment after the landing's: everything there presents after it.
+        // A segment after the landing's on its timeline: its reader carries the landing
+        // (landingCarried), its flags stand.
+        item.enterSegment(discontinuous: false)
+        XCTAssertEqual(item.landingCarried(into: 12), 90000)
         p.flags = decodeOnly
         item.stampSegmentPacket(&p, segment: 12, referenceStream: 0)
-        XCTAssertEqual(p.flags, 0)
+        XCTAssertEqual(p.flags, decodeOnly)
+        XCTAssertEqual(p.landedPTSInStream, 90000)
+        // Past an EXT-X-DISCONTINUITY: everything there presents after it.
+        item.enterSegment(discontinuous: true)
+        p.flags = decodeOnly
+        item.stampSegmentPacket(&p, segment: 13, referenceStream: 0)
+        XCTAssertEqual(p.flags, PacketView.flagDiscontinuity)
         XCTAssertNil(p.landedPTSInStream)
     }
 }
