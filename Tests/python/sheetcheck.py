@@ -1,12 +1,18 @@
-"""Ground truth for the pictures `fpx-seek frame` and `fpx-seek sprite` write: ffmpeg's own
-decode of a file's frames, scaled by ffmpeg (libswscale, bicubic) to a cell's size and
-converted to rgb24, compared with a cell cut out of the written image (decoded by ffmpeg
-too). Used by test_cli_frame.py, test_cli_sprite.py and Benchmarks/sprite_bench.py."""
+"""Ground truth for the pictures `fpx-seek frame` and `fpx-seek sprite` (and
+fastpix_seek.sprites) write: ffmpeg's own decode of a file's frames, scaled by ffmpeg
+(libswscale, bicubic) to a cell's size and converted to rgb24, compared with a cell cut out of
+the written image (decoded by ffmpeg too); and the checks of a sheet's texts (the SDK's
+last-start rule on spritesheet.json, the WebVTT track against the JSON). Used by
+test_cli_frame.py, test_cli_sprite.py, test_sprites_python.py and Benchmarks/sprite_bench.py."""
 from __future__ import annotations
 
 import json
+import math
+import re
 import subprocess
+from fractions import Fraction
 from pathlib import Path
+from typing import List
 
 import numpy as np
 
@@ -82,3 +88,70 @@ def check_sprite(media: Path, out: Path, summary: dict, jpeg: bool, frames: np.n
         limit = 1.5 * jpeg_error(frames[n]) + 1.0 if jpeg else 2.0
         assert best == n and d < limit, (media.name, tile, n, best, d, limit)
     return len(sheet["tiles"])
+
+
+def sdk_tile(sheet: dict, t: float):
+    """The SDK's rule: the last tile whose start is at or before t (None: no preview)."""
+    best = None
+    for tile in sheet["tiles"]:
+        if tile["start"] <= t:
+            best = tile
+    return best
+
+
+def read_sheet(out: Path) -> dict:
+    sheet = json.loads((out / "spritesheet.json").read_text())
+    assert set(sheet) <= {"url", "tile_width", "tile_height", "duration", "tiles"}
+    assert set(sheet) == {"url", "tile_width", "tile_height", "duration", "tiles"}
+    for tile in sheet["tiles"]:
+        assert set(tile) in ({"start", "x", "y"}, {"start", "x", "y", "url"})
+    return sheet
+
+
+def parse_vtt(text: str) -> List[tuple]:
+    assert text.startswith("WEBVTT\n")
+    def sec(s: str) -> Fraction:
+        h, m, rest = s.split(":")
+        return int(h) * 3600 + int(m) * 60 + Fraction(rest)
+    cues = []
+    for block in text.split("\n\n")[1:]:
+        lines = block.strip().splitlines()
+        m = re.fullmatch(r"(\d\d:\d\d:\d\d\.\d\d\d) --> (\d\d:\d\d:\d\d\.\d\d\d)", lines[0])
+        assert m and len(lines) == 2, block
+        u = re.fullmatch(r"(.+)#xywh=(\d+),(\d+),(\d+),(\d+)", lines[1])
+        assert u, lines[1]
+        cues.append((sec(m.group(1)), sec(m.group(2)), u.group(1), *map(int, u.groups()[1:])))
+    return cues
+
+
+def check_vtt(out: Path, sheet: dict, summary: dict):
+    cues = parse_vtt((out / "thumbnails.vtt").read_text())
+    tiles = sheet["tiles"]
+    assert len(cues) == len(tiles)
+    for k, (cue, tile, detail) in enumerate(zip(cues, tiles, summary["tile_list"])):
+        start, end, url, x, y, w, h = cue
+        # Cue times are the exact tile starts rounded up to the millisecond: a cue never
+        # begins before its frame.
+        exact = Fraction(detail["start"]["rational"])
+        assert start == Fraction(math.ceil(exact * 1000), 1000), (cue, tile)
+        assert 0 <= start - exact < Fraction(1, 1000) and abs(float(exact) - tile["start"]) < 1e-9
+        if k + 1 < len(tiles):
+            assert end == cues[k + 1][0]
+        else:
+            assert end >= Fraction(sheet["duration"]) - Fraction(1, 1000)
+        assert (url, x, y, w, h) == (tile.get("url", sheet["url"]), tile["x"], tile["y"], sheet["tile_width"],
+                                     sheet["tile_height"])
+
+
+def check_sdk_rule(sheet: dict):
+    """At each start, just before it and between tiles, the rule picks the right tile."""
+    tiles = sheet["tiles"]
+    starts = [t["start"] for t in tiles]
+    assert starts == sorted(starts) and len(set(starts)) == len(starts)
+    assert sdk_tile(sheet, starts[0] - 1e-6) is None
+    for k, tile in enumerate(tiles):
+        assert sdk_tile(sheet, tile["start"]) is tile
+        if k:
+            assert sdk_tile(sheet, tile["start"] - 1e-6) is tiles[k - 1]
+            assert sdk_tile(sheet, (tiles[k - 1]["start"] + tile["start"]) / 2) is tiles[k - 1]
+    assert sdk_tile(sheet, sheet["duration"]) is tiles[-1]
