@@ -67,11 +67,12 @@ def jpeg_error(picture: np.ndarray, quality: int = 3) -> float:
     return mad(np.frombuffer(back, np.uint8).reshape(h, w, 3), picture)
 
 
-def check_sprite(media: Path, out: Path, summary: dict, jpeg: bool, frames: np.ndarray = None) -> int:
+def check_sprite(media: Path, out: Path, summary: dict, jpeg: bool, frames: np.ndarray = None,
+                 png_limit: float = 2.0) -> int:
     """Every tile of an `fpx-seek sprite` run (its --json summary) is ffmpeg's picture of the
     frame it claims (by stream pts, through ffprobe's frame list): the closest of its
-    neighbours, within 2 levels (PNG) or 1.5 times ffmpeg's own JPEG round trip of that
-    picture plus 1 (JPEG). Returns the number of tiles checked; raises AssertionError."""
+    neighbours, within `png_limit` levels (PNG; 2 by default) or 1.5 times ffmpeg's own JPEG
+    round trip of that picture plus 1 (JPEG). Returns the number of tiles checked; raises AssertionError."""
     import groundtruth as gtm
     gt = gtm.load(str(media))
     sheet = json.loads((out / "spritesheet.json").read_text())
@@ -85,7 +86,7 @@ def check_sprite(media: Path, out: Path, summary: dict, jpeg: bool, frames: np.n
         name = tile.get("url", sheet["url"]).rsplit("/", 1)[-1]
         picture = cell(images[name], tile["x"], tile["y"], w, h)
         best, d = nearest(frames, picture, n)
-        limit = 1.5 * jpeg_error(frames[n]) + 1.0 if jpeg else 2.0
+        limit = 1.5 * jpeg_error(frames[n]) + 1.0 if jpeg else png_limit
         assert best == n and d < limit, (media.name, tile, n, best, d, limit)
     return len(sheet["tiles"])
 
@@ -155,3 +156,28 @@ def check_sdk_rule(sheet: dict):
             assert sdk_tile(sheet, tile["start"] - 1e-6) is tiles[k - 1]
             assert sdk_tile(sheet, (tiles[k - 1]["start"] + tile["start"]) / 2) is tiles[k - 1]
     assert sdk_tile(sheet, sheet["duration"]) is tiles[-1]
+
+
+def _swscale(text: str) -> str:
+    m = re.search(r"libswscale\s+(\d+)\.\s*(\d+)\.\s*(\d+)", text)
+    return ".".join(m.groups()) if m else "?"
+
+
+def pyav_png_limit() -> float:
+    """check_sprite's PNG limit for tiles scaled by PyAV (fastpix_seek.sprites): 2 levels when
+    PyAV's libswscale is the ffmpeg binary's (the pictures are then the same: 0 measured with
+    Debian's PyAV 10), 3 when PyAV carries its own FFmpeg (PyAV's wheels do), whose bicubic
+    rounds differently (1.7 to 2.0 levels measured, libswscale 9.5 against 6.7). Either way a
+    tile must be closer to its own frame than to its neighbours."""
+    import av
+    ours = ".".join(str(v) for v in av.library_versions["libswscale"])
+    theirs = _swscale(subprocess.check_output(["ffmpeg", "-version"], text=True))
+    return 2.0 if ours == theirs else 3.0
+
+
+def summary_of(sheet) -> dict:
+    """The parts of `fpx-seek sprite --json`'s summary check_sprite and check_vtt read, from
+    a fastpix_seek.sprites.SpriteSheet (what make_sprite_sheet returns)."""
+    return {"tiles": len(sheet.tiles), "images": [p.name for p in sheet.images],
+            "tile_list": [{"start": {"rational": str(t.start)}, "stream_pts": t.stream_pts}
+                          for t in sheet.tiles]}
