@@ -158,21 +158,27 @@ def check_sdk_rule(sheet: dict):
     assert sdk_tile(sheet, sheet["duration"]) is tiles[-1]
 
 
-def _swscale(text: str) -> str:
-    m = re.search(r"libswscale\s+(\d+)\.\s*(\d+)\.\s*(\d+)", text)
-    return ".".join(m.groups()) if m else "?"
+#: ffprobe's chroma_location -> libswscale's chroma position (in_h_chr_pos, in_v_chr_pos; 1/256
+#: of a luma sample, as the scale filter takes them).
+CHROMA_POS = {"left": (0, 128), "center": (128, 128), "topleft": (0, 0), "top": (128, 0),
+              "bottomleft": (0, 256), "bottom": (128, 256)}
 
 
-def pyav_png_limit() -> float:
-    """check_sprite's PNG limit for tiles scaled by PyAV (fastpix_seek.sprites): 2 levels when
-    PyAV's libswscale is the ffmpeg binary's (the pictures are then the same: 0 measured with
-    Debian's PyAV 10), 3 when PyAV carries its own FFmpeg (PyAV's wheels do), whose bicubic
-    rounds differently (1.7 to 2.0 levels measured, libswscale 9.5 against 6.7). Either way a
-    tile must be closer to its own frame than to its neighbours."""
+def frames_scaled_by_pyav(path: Path, w: int, h: int) -> np.ndarray:
+    """The pictures fastpix_seek.sprites' tiles must be: ffmpeg's decode of every frame scaled
+    by ffmpeg as PyAV's libswscale scales a decoded frame. From libswscale 9 (FFmpeg 8, in
+    PyAV's own wheels) the scaler takes the chroma siting from the frame (H.264 and HEVC
+    4:2:0: "left"); the system ffmpeg's scale filter is told it (in_h_chr_pos, in_v_chr_pos:
+    the same pixels then, measured). Older libswscale ignores it (Debian's PyAV 10 shares the
+    system's): frames_scaled as is."""
     import av
-    ours = ".".join(str(v) for v in av.library_versions["libswscale"])
-    theirs = _swscale(subprocess.check_output(["ffmpeg", "-version"], text=True))
-    return 2.0 if ours == theirs else 3.0
+    if av.library_versions["libswscale"][0] < 9:
+        return frames_scaled(path, w, h)
+    where = subprocess.check_output(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
+                                     "stream=chroma_location", "-of", "csv=p=0", str(path)], text=True)
+    pos = CHROMA_POS.get(where.strip().splitlines()[0] if where.strip() else "", CHROMA_POS["left"])
+    raw = rgb(path, f"scale={w}:{h}:flags=bicubic:in_h_chr_pos={pos[0]}:in_v_chr_pos={pos[1]}")
+    return np.frombuffer(raw, np.uint8).reshape(-1, h, w, 3)
 
 
 def summary_of(sheet) -> dict:

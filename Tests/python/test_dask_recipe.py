@@ -94,7 +94,8 @@ def test_sprite_catalogue_isolates_each_files_errors(fixtures_dir, library, tmp_
         assert r.ok and r.sheet is not None and len(r.sheet.tiles) >= 3, r
         out = Path(r.output_dir)
         assert sc.check_sprite(f, out, sc.summary_of(r.sheet), jpeg=False,
-                               png_limit=sc.pyav_png_limit()) == len(r.sheet.tiles)
+                               frames=sc.frames_scaled_by_pyav(f, r.sheet.tile_width, r.sheet.tile_height)
+                               ) == len(r.sheet.tiles)
         sheet = json.loads((out / "spritesheet.json").read_text())
         with Player(f) as p:
             p.wait_item(timeout=30)

@@ -2,8 +2,9 @@
 image(s), spritesheet.json and the WebVTT track `fpx-seek sprite` writes, made from Python with
 PyAV. Ground truth: ffprobe's frame list (exact mode: every tile is the frame on screen at a
 requested time; keyframe mode: every tile is the keyframe nearest a requested time within the
-tolerance, and a keyframe per ffprobe), ffmpeg's decode of each tile's frame against the
-pixels of its cell (sheetcheck), the SDK's last-start rule on the JSON at every boundary and
+tolerance, and a keyframe per ffprobe), ffmpeg's decode of each tile's frame, scaled by ffmpeg
+as PyAV's libswscale scales (sheetcheck.frames_scaled_by_pyav: PNG cells equal to it up to
+rounding, JPEG within JPEG's error), the SDK's last-start rule on the JSON at every boundary and
 between tiles. Consistency: the library's own reader (Player.set_preview_source on the JSON and
 the VTT) agrees with the rule, and the tool writes the same texts for the same options."""
 from __future__ import annotations
@@ -97,7 +98,8 @@ def test_exact_png_tiles_are_the_frames_on_screen(fixtures_dir, tmp_path, name):
     sheet = sc.read_sheet(out)
     assert sheet["url"] == "sprite.png" and (sheet["tile_width"], sheet["tile_height"]) == (96, s.tile_height)
     assert sc.check_sprite(media, out, sc.summary_of(s), jpeg=False,
-                           png_limit=sc.pyav_png_limit()) == len(s.tiles)
+                           frames=sc.frames_scaled_by_pyav(media, s.tile_width, s.tile_height),
+                           png_limit=0.5) == len(s.tiles)
     sc.check_sdk_rule(sheet)
     sc.check_vtt(out, sheet, sc.summary_of(s))
     # Each tile's start is its frame's time per ffprobe; the tiles are the frames on screen at
@@ -132,14 +134,20 @@ def test_keyframe_mode_tiles_are_keyframes(fixtures_dir, tmp_path, name):
     sheet = sc.read_sheet(out)
     keys = {k.pts for k in gt.keyframes}
     assert s.tiles and all(t.stream_pts in keys and t.keyframe for t in s.tiles)
-    want = []
-    for r in requested_times(gt, Fraction(1)):
+    want, none = [], 0
+    req = requested_times(gt, Fraction(1))
+    for r in req:
         k = gt.nearest_keyframe(r, Fraction(1, 2))
+        none += k is None
         if k is not None and k.pts not in want:
             want.append(k.pts)
     assert [t.stream_pts for t in s.tiles] == sorted(want, key=gt.frame_index)
+    assert (s.requested, s.no_keyframe, s.duplicates) == (len(req), none, len(req) - none - len(want))
+    # Nothing is decoded for a time without a keyframe, and a keyframe needs itself only.
+    assert s.frames_decoded == len(s.tiles)
     assert all(t.start == gt.to_item(t.stream_pts) for t in s.tiles)
-    assert sc.check_sprite(media, out, sc.summary_of(s), jpeg=True) == len(s.tiles)
+    assert sc.check_sprite(media, out, sc.summary_of(s), jpeg=True,
+                           frames=sc.frames_scaled_by_pyav(media, s.tile_width, s.tile_height)) == len(s.tiles)
     sc.check_sdk_rule(sheet)
     sc.check_vtt(out, sheet, sc.summary_of(s))
     library_reads_it_back(media, out, sheet)
@@ -160,7 +168,8 @@ def test_several_images_name_each_tiles_url(fixtures_dir, tmp_path):
     assert [(t["x"], t["y"]) for t in sheet["tiles"]] == [(0, 0), (64, 0), (128, 0)] * 3 + [(0, 0)]
     assert sc.image(out / "sprite-3.png").shape == (48, 64, 3)
     assert sc.check_sprite(media, out, sc.summary_of(s), jpeg=False,
-                           png_limit=sc.pyav_png_limit()) == 10
+                           frames=sc.frames_scaled_by_pyav(media, s.tile_width, s.tile_height),
+                           png_limit=0.5) == 10
     sc.check_sdk_rule(sheet)
     same_as_cli(media, out, s, tmp_path, "--tiles", "10", "--precision", "exact", "--columns", "3",
                 "--max-rows", "1", "--width", "64", "--height", "48", "--format", "png",
@@ -183,3 +192,39 @@ def test_failures_raise_typed_errors(fixtures_dir, tmp_path):
         with pytest.raises(ValueError):
             make(media, tmp_path / "d", **bad)
     assert not (tmp_path / "a").exists() and not (tmp_path / "d").exists()
+
+
+def test_hls_item_over_http(tmp_path):
+    """An HLS item served on 127.0.0.1 with an EXT-X-GAP segment (the tool's test, from
+    Python): exact tiles are ffmpeg's pictures of the playlist's frames, a time in the hole
+    lands on the first frame after it, and the tool writes the same texts."""
+    from rangeserver import serve
+    d = tmp_path / "hls"
+    d.mkdir()
+    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=128x96:rate=30", "-t", "6",
+                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "2", "-f", "hls", "-hls_time", "1",
+                    "-hls_playlist_type", "vod", "-hls_segment_filename", str(d / "s%d.ts"), str(d / "orig.m3u8")],
+                   check=True)
+    lines = ["#EXTM3U", "#EXT-X-VERSION:8", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:0",
+             "#EXT-X-PLAYLIST-TYPE:VOD"]
+    for i in range(6):
+        lines += (["#EXT-X-GAP"] if i == 2 else []) + ["#EXTINF:1.000000,", f"s{i}.ts"]
+    (d / "gap.m3u8").write_text("\n".join(lines + ["#EXT-X-ENDLIST"]) + "\n")
+    out = tmp_path / "py"
+    with serve(d) as base:
+        s = make(f"{base}/gap.m3u8", out, precision="exact", interval=Fraction(1, 2), image_format="png",
+                 tile_width=64)
+        same_as_cli(f"{base}/gap.m3u8", out, s, tmp_path, "--precision", "exact", "--interval", "0.5",
+                    "--format", "png", "--width", "64")
+    # Requested 0, 0.5, ..., 5.5: 2.0 and 2.5 are in the hole and land on 3.0 (one tile).
+    assert [t.start for t in s.tiles] == [Fraction(k, 2) for k in range(12) if k not in (4, 5)]
+    assert s.duplicates == 2
+    sheet = sc.read_sheet(out)
+    frames = sc.frames_scaled_by_pyav(d / "orig.m3u8", 64, 48)
+    img = sc.image(out / "sprite.png")
+    for tile, t in zip(sheet["tiles"], s.tiles):
+        n = int(t.start * 30)
+        best, dist = sc.nearest(frames, sc.cell(img, tile["x"], tile["y"], 64, 48), n)
+        assert best == n and dist < 0.5, (t.start, best, dist)
+    sc.check_sdk_rule(sheet)
+    sc.check_vtt(out, sheet, sc.summary_of(s))

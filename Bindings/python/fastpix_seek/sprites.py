@@ -36,9 +36,10 @@ whole reference stream first (``IndexMode.FULL``, no decoding), as the tool does
 Pictures. Each frame is scaled to the tile by libswscale (bicubic: PyAV's ``reformat``) to
 rgb24 and put on the image in rows of ``columns`` tiles (no padding); an image is written by
 PyAV's libavcodec encoders: mjpeg (full-range 4:2:0 at qscale ``quality``, 2 best ... 31) or
-png. PyAV's wheels carry their own FFmpeg, whose libswscale may round a little differently
-from the system's (the tool's): a tile then differs from the tool's by a level or two. An
-image is at most 16384 pixels wide (``columns * tile_width``) and high; more rows than
+png. PyAV's wheels carry their own FFmpeg: from libswscale 9 (FFmpeg 8) the scaler places
+the chroma samples where the stream says they are (H.264's "left"), which an older libswscale
+(the tool's, on Debian 12) does not, so a tile can differ from the tool's by a level or two.
+An image is at most 16384 pixels wide (``columns * tile_width``) and high; more rows than
 ``max_rows`` (default: as many as fit in 8192 pixels) go on the next image.
 
 Errors. Every failure raises, and nothing is returned half-done: the item's own error
