@@ -101,11 +101,15 @@ def sdk_tile(sheet: dict, t: float):
 
 
 def read_sheet(out: Path) -> dict:
+    """out/spritesheet.json, validated against docs/fpx-seek.schema.json's spritesheet_json
+    (the SDK's keys and no others; a tile's own url only with several images)."""
+    import jsonschema
     sheet = json.loads((out / "spritesheet.json").read_text())
-    assert set(sheet) <= {"url", "tile_width", "tile_height", "duration", "tiles"}
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "fpx-seek.schema.json").read_text())
+    jsonschema.Draft202012Validator({"$ref": "#/$defs/spritesheet_json", "$defs": schema["$defs"]}).validate(sheet)
     assert set(sheet) == {"url", "tile_width", "tile_height", "duration", "tiles"}
-    for tile in sheet["tiles"]:
-        assert set(tile) in ({"start", "x", "y"}, {"start", "x", "y", "url"})
+    urls = {"url" in tile for tile in sheet["tiles"]}
+    assert len(urls) == 1, "every tile names its url, or none does"
     return sheet
 
 
