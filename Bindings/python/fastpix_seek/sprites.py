@@ -42,7 +42,8 @@ the chroma samples where the stream says they are (H.264's "left"), which an old
 An image is at most 16384 pixels wide (``columns * tile_width``) and high; more rows than
 ``max_rows`` (default: as many as fit in 8192 pixels) go on the next image.
 
-Errors. Every failure raises, and nothing is returned half-done: the item's own error
+Errors. Every failure raises (spritesheet.json and thumbnails.vtt are written last, only when
+no requested time failed; images finished before the failure stay): the item's own error
 (``Player.wait_item``: ``MediaNotFoundError``...), a time whose frame could not be decoded
 (:class:`~fastpix_seek.frame_errors.FrameNotDecodedError`), ``ValueError`` for an item without
 video and for options outside the tool's ranges, ``OSError`` when a file cannot be written.
