@@ -10,12 +10,10 @@ from __future__ import annotations
 import bisect
 import json
 import math
-import re
 import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import List
 
 import jsonschema
 import numpy as np
@@ -43,71 +41,9 @@ def sprite(media, out: Path, *opts, code=0) -> dict:
     return conforms(json.loads(r.stdout), "sprite")
 
 
-def sdk_tile(sheet: dict, t: float):
-    """The SDK's rule: the last tile whose start is at or before t (None: no preview)."""
-    best = None
-    for tile in sheet["tiles"]:
-        if tile["start"] <= t:
-            best = tile
-    return best
-
-
-def read_sheet(out: Path) -> dict:
-    sheet = json.loads((out / "spritesheet.json").read_text())
-    assert set(sheet) <= {"url", "tile_width", "tile_height", "duration", "tiles"}
-    assert set(sheet) == {"url", "tile_width", "tile_height", "duration", "tiles"}
-    for tile in sheet["tiles"]:
-        assert set(tile) in ({"start", "x", "y"}, {"start", "x", "y", "url"})
-    return sheet
-
-
-def parse_vtt(text: str) -> List[tuple]:
-    assert text.startswith("WEBVTT\n")
-    def sec(s: str) -> Fraction:
-        h, m, rest = s.split(":")
-        return int(h) * 3600 + int(m) * 60 + Fraction(rest)
-    cues = []
-    for block in text.split("\n\n")[1:]:
-        lines = block.strip().splitlines()
-        m = re.fullmatch(r"(\d\d:\d\d:\d\d\.\d\d\d) --> (\d\d:\d\d:\d\d\.\d\d\d)", lines[0])
-        assert m and len(lines) == 2, block
-        u = re.fullmatch(r"(.+)#xywh=(\d+),(\d+),(\d+),(\d+)", lines[1])
-        assert u, lines[1]
-        cues.append((sec(m.group(1)), sec(m.group(2)), u.group(1), *map(int, u.groups()[1:])))
-    return cues
-
-
-def check_vtt(out: Path, sheet: dict, summary: dict):
-    cues = parse_vtt((out / "thumbnails.vtt").read_text())
-    tiles = sheet["tiles"]
-    assert len(cues) == len(tiles)
-    for k, (cue, tile, detail) in enumerate(zip(cues, tiles, summary["tile_list"])):
-        start, end, url, x, y, w, h = cue
-        # Cue times are the exact tile starts rounded up to the millisecond: a cue never
-        # begins before its frame.
-        exact = Fraction(detail["start"]["rational"])
-        assert start == Fraction(math.ceil(exact * 1000), 1000), (cue, tile)
-        assert 0 <= start - exact < Fraction(1, 1000) and abs(float(exact) - tile["start"]) < 1e-9
-        if k + 1 < len(tiles):
-            assert end == cues[k + 1][0]
-        else:
-            assert end >= Fraction(sheet["duration"]) - Fraction(1, 1000)
-        assert (url, x, y, w, h) == (tile.get("url", sheet["url"]), tile["x"], tile["y"], sheet["tile_width"],
-                                     sheet["tile_height"])
-
-
-def check_sdk_rule(sheet: dict):
-    """At each start, just before it and between tiles, the rule picks the right tile."""
-    tiles = sheet["tiles"]
-    starts = [t["start"] for t in tiles]
-    assert starts == sorted(starts) and len(set(starts)) == len(starts)
-    assert sdk_tile(sheet, starts[0] - 1e-6) is None
-    for k, tile in enumerate(tiles):
-        assert sdk_tile(sheet, tile["start"]) is tile
-        if k:
-            assert sdk_tile(sheet, tile["start"] - 1e-6) is tiles[k - 1]
-            assert sdk_tile(sheet, (tiles[k - 1]["start"] + tile["start"]) / 2) is tiles[k - 1]
-    assert sdk_tile(sheet, sheet["duration"]) is tiles[-1]
+# The SDK's rule and the sheet's texts: sheetcheck (shared with test_sprites_python.py).
+sdk_tile, read_sheet, parse_vtt = sc.sdk_tile, sc.read_sheet, sc.parse_vtt
+check_vtt, check_sdk_rule = sc.check_vtt, sc.check_sdk_rule
 
 
 def check_pictures(media: Path, out: Path, sheet: dict, summary: dict, gt, tolerance):

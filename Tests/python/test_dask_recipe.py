@@ -6,6 +6,7 @@ skipped with the reason (Debian's python3 has no dask)."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -67,32 +68,34 @@ def test_command_line_with_worker_processes(fixtures_dir, library):
 
 
 def test_sprite_catalogue_isolates_each_files_errors(fixtures_dir, library, tmp_path):
-    """Examples/python/sprites_dask.py (issue 30.4): one task per file; every sheet's tiles are
-    ffmpeg's pictures of the frames they claim (sheetcheck) and its JSON reads back with the
-    SDK's rule through a Player's preview; a file that fails (garbage, a missing path) gives
-    its error and does not stop the others."""
+    """Examples/python/sprites_dask.py (issue 30.4): one task per file, each a
+    fastpix_seek.sprites.make_sprite_sheet; every sheet's tiles are ffmpeg's pictures of the
+    frames they claim (sheetcheck) and its JSON reads back with the SDK's rule through a
+    Player's preview; a file that fails (garbage, a missing path, no video) gives its error and
+    does not stop the others."""
     import json
     import sheetcheck as sc
     import sprites_dask
     from fastpix_seek import Player, PreviewKind
-    cli = str(REPO / "build" / "bin" / "fpx-seek")
     good = [fixtures_dir / n for n in ("mp4_bframes.mp4", "mkv.mkv")]
-    bad = [fixtures_dir / "garbage.bin", tmp_path / "missing.mp4"]
+    bad = [fixtures_dir / "garbage.bin", tmp_path / "missing.mp4", fixtures_dir / "audio.m4a"]
     paths = [str(p) for p in good[:1] + bad[:1] + good[1:] + bad[1:]]
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
         result = sprites_dask.catalogue(client, paths, str(tmp_path / "out"),
-                                        ["--interval", "1", "--format", "png"], cli=cli)
+                                        {"interval": 1, "image_format": "png"})
     assert sorted(result) == sorted(paths)
-    for f in bad:
+    for f, why in zip(bad, ("", "MediaNotFoundError", "ValueError")):
         r = result[str(f)]
-        assert not r.ok and r.error, r
+        assert not r.ok and r.sheet is None and r.error and r.error.startswith(why), r
     for f in good:
         r = result[str(f)]
-        assert r.ok and r.summary is not None and r.summary["tiles"] >= 3, r
+        assert r.ok and r.sheet is not None and len(r.sheet.tiles) >= 3, r
         out = Path(r.output_dir)
-        assert sc.check_sprite(f, out, r.summary, jpeg=False) == r.summary["tiles"]
+        assert sc.check_sprite(f, out, sc.summary_of(r.sheet), jpeg=False,
+                               frames=sc.frames_scaled_by_pyav(f, r.sheet.tile_width, r.sheet.tile_height)
+                               ) == len(r.sheet.tiles)
         sheet = json.loads((out / "spritesheet.json").read_text())
         with Player(f) as p:
             p.wait_item(timeout=30)
@@ -100,3 +103,19 @@ def test_sprite_catalogue_isolates_each_files_errors(fixtures_dir, library, tmp_
             for tile in sheet["tiles"]:
                 pv = p.preview(Fraction(tile["start"]) + Fraction(1, 1000))
                 assert pv.rect[:2] == (tile["x"], tile["y"])
+
+
+def test_sprite_command_line(fixtures_dir, library, tmp_path):
+    """sprites_dask.py's command line (one in-process worker here: a LocalCluster of
+    processes costs seconds): the tool's options, a line per file, status 1 when one failed."""
+    import sprites_dask
+    media = fixtures_dir / "mp4_bframes.mp4"
+    argv = ["sprites_dask.py", "--workers", "1", "-o", str(tmp_path / "out"), "--interval", "2",
+            "--precision", "keyframe:1/2", "--width", "64", str(media), str(tmp_path / "missing.mp4")]
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        argv[1:1] = ["--scheduler", cluster.scheduler_address]
+        assert sprites_dask.main(argv) == 1
+    out = tmp_path / "out" / "mp4_bframes-0"
+    sheet = json.loads((out / "spritesheet.json").read_text())
+    assert sheet["tile_width"] == 64 and sheet["url"] == "sprite.jpg" and len(sheet["tiles"]) >= 3

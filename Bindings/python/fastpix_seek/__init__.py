@@ -22,6 +22,9 @@ Layers:
   sessions, frame steps), ``_live`` (live and DVR HLS); its module doc lists the floors.
 * :mod:`fastpix_seek.frames` and :mod:`fastpix_seek.pyav`: decoded frames with PyAV, the top
   floor (they import no module of the player).
+* :mod:`fastpix_seek.sprites`: seek-preview sprite sheets (``make_sprite_sheet``: what
+  ``fpx-seek sprite`` writes), over both: it opens a :class:`Player` and decodes through the
+  frame helpers; imported only by name (``import fastpix_seek.sprites``).
 * :mod:`fastpix_seek.errors`: the exception hierarchy (one class per fpx_error code).
 * :mod:`fastpix_seek.item_errors`: an item's error naming its path or URL, with the cause that
   fits and the built-in base a user would catch (FileNotFoundError, PermissionError...).

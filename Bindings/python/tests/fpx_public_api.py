@@ -13,7 +13,8 @@ from typing import Any, Dict, List
 #: The modules a user imports by name (documented in the package and the README).
 PUBLIC_MODULES = ["fastpix_seek", "fastpix_seek.errors", "fastpix_seek.types",
                   "fastpix_seek.player", "fastpix_seek.frames", "fastpix_seek.pyav",
-                  "fastpix_seek.frame_errors", "fastpix_seek.item_errors"]
+                  "fastpix_seek.frame_errors", "fastpix_seek.item_errors",
+                  "fastpix_seek.sprites"]
 
 #: Classes whose public attributes and signatures are part of the API.
 PUBLIC_CLASSES = ["fastpix_seek.Player", "fastpix_seek.ScrubSession",
