@@ -7,7 +7,6 @@ JPEG; the VTT parses and agrees with the JSON. Ground truth: ffprobe's frame lis
 pixels, an HTTP server on 127.0.0.1 for an HLS item."""
 from __future__ import annotations
 
-import bisect
 import json
 import math
 import subprocess
