@@ -62,21 +62,13 @@ def ffprobe_packets(pl: Path):
 @pytest.mark.parametrize("name", ["msn", "iv"])
 def test_aes128_plays_packets_and_landings(site, name):
     from fastpix_seek import Player, SeekPrecision
-    from fastpix_seek.errors import EndOfFile
     d, base = site
     want = ffprobe_packets(d / ("clear.m3u8" if name == "msn" else "iv.m3u8"))
     assert len(want) == 120
     with Player(f"{base}/{name}.m3u8") as p:
         st = p.wait_item(timeout=20)
         assert st.status.name == "READY", st
-        got = []
-        while True:
-            try:
-                x = p.read_packet()
-            except EndOfFile:
-                break
-            if x.stream_index == 0:
-                got.append((x.pts, x.dts, x.size))
+        got = [(x.pts, x.dts, x.size) for x in p.packets() if x.stream_index == 0]
         assert got == want
         frames = sorted(w[0] for w in want)
         rng = random.Random(name)

@@ -30,7 +30,6 @@ from test_fragmented_mp4 import shaka_packager
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
 
 from fastpix_seek import Player, SeekPrecision  # noqa: E402
-from fastpix_seek.errors import EndOfFile  # noqa: E402
 
 FF = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y"]
 SECONDS = 8
@@ -100,14 +99,7 @@ def ffprobe_packets(playlist: Path) -> List[Tuple[int, int, int]]:
 
 
 def read_all(p: Player) -> List[Tuple[int, int, int]]:
-    got = []
-    while True:
-        try:
-            x = p.read_packet()
-        except EndOfFile:
-            return got
-        if x.stream_index == 0:
-            got.append((x.pts, x.dts, x.size))
+    return [(x.pts, x.dts, x.size) for x in p.packets() if x.stream_index == 0]
 
 
 KINDS = ["ffmpeg_ts", "ffmpeg_fmp4", "shaka_fmp4"]

@@ -34,7 +34,7 @@ from test_fragmented_mp4 import shaka_packager
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
 
 from fastpix_seek import FrameStepDirection, Player, SeekPrecision  # noqa: E402
-from fastpix_seek.errors import EndOfFile, InvalidDataError  # noqa: E402
+from fastpix_seek.errors import InvalidDataError  # noqa: E402
 
 FF = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y"]
 SECONDS, FPS, GOP, SEGMENT = 24, 30, 60, 6
@@ -89,11 +89,7 @@ def test_iframe_playlist_gives_the_streams_keyframes(site, layout):
     with Player(f"{base}/{iframes}") as p:
         assert p.wait_item(timeout=30).status.name == "READY"
         got = []
-        while True:
-            try:
-                x = p.read_packet()
-            except EndOfFile:
-                break
+        for x in p.packets():
             assert x.stream_index == 0 and x.flags & 1  # keyframes only
             got.append((x.pts, x.size, hashlib.md5(x.data).hexdigest()))
         # One I-frame per entry, each one of the stream's keyframes, byte for byte, in order.
