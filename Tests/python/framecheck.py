@@ -57,32 +57,6 @@ def _row_bytes(frame: Any, plane: Any) -> int:
     return plane.width * (2 if wide else 1)
 
 
-def make_hevc_opengop(out: str) -> str:
-    """3 s of 160x96 HEVC with x265's open GOPs (CRA + RASL pictures), B-pyramid, GOP of 24:
-    the open-GOP HEVC case of the frame tests (about a second to encode)."""
-    subprocess.run(["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "lavfi",
-                    "-i", "testsrc2=size=160x96:rate=25:duration=3", "-c:v", "libx265",
-                    "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-x265-params",
-                    "log-level=error:keyint=24:min-keyint=24:scenecut=0:open-gop=1:bframes=3:"
-                    "b-pyramid=1:pools=1:frame-threads=1", out], check=True, timeout=120)
-    return out
-
-
-def make_two_videos(out: str) -> str:
-    """Audio, a 25 fps 160x120 video and a 30000/1001 fps 96x72 video (other GOP, other size),
-    4 s, by ffmpeg -map (streams 0: audio, 1 and 2: video): the reference-stream case of the
-    conventions tests. The container follows `out`'s extension (mkv, mp4)."""
-    subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y",
-                    "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25",
-                    "-f", "lavfi", "-i", "testsrc=size=96x72:rate=30000/1001",
-                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "4",
-                    "-map", "2:a", "-map", "0:v", "-map", "1:v",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2", "-g:v:0", "12", "-g:v:1", "20",
-                    "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "48k", out],
-                   check=True, capture_output=True, timeout=120)
-    return out
-
-
 def pyav_decode_and_skip(path: str, stream: int, t_stream: Fraction, seek: bool) -> Tuple[int, str]:
     """PyAV's recipe for "the frame at t" (t in the stream's pts seconds): seek backward to t
     (unless `seek` is false), decode, skip frames before t; (pts, md5 of its pixels)."""

@@ -30,7 +30,7 @@ import jsonschema
 import numpy as np
 import pytest
 
-import framecheck
+import testmedia
 import groundtruth as gtm
 import sheetcheck as sc
 from test_conventions import first_at_or_after, us_text
@@ -217,15 +217,7 @@ def test_frame_at_or_after_is_ffmpeg_ss_picture(fixtures_dir, tmp_path, name):
 def early_audio(tmp_path_factory) -> Path:
     """A 29.97 fps H.264 MKV whose audio starts before its video (-itsoffset -0.007 plus AAC's
     priming, negative timestamps kept): item time 0 (the container's start) is not pts 0."""
-    out = tmp_path_factory.mktemp("early") / "early.mkv"
-    cmd = ["ffmpeg", "-nostdin", "-v", "error", "-y",
-           "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30000/1001",
-           "-itsoffset", "-0.007", "-f", "lavfi", "-i", "sine=sample_rate=48000", "-t", "3",
-           "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2",
-           "-pix_fmt", "yuv420p", "-c:a", "aac", "-avoid_negative_ts", "disabled", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return out
+    return Path(testmedia.make_early_audio(str(tmp_path_factory.mktemp("early") / "early.mkv")))
 
 
 def pts_times(path: Path, stream: int):
@@ -302,7 +294,7 @@ def test_timeline_stream_and_reference_stream_usage(fixtures_dir):
 @pytest.fixture(scope="module")
 def two_videos(tmp_path_factory) -> Path:
     """Audio, a 25 fps 160x120 video and a 30000/1001 fps 96x72 video, by ffmpeg -map."""
-    return Path(framecheck.make_two_videos(str(tmp_path_factory.mktemp("two_videos") / "two.mkv")))
+    return Path(testmedia.make_two_videos(str(tmp_path_factory.mktemp("two_videos") / "two.mkv")))
 
 
 

@@ -25,6 +25,7 @@ from typing import Dict, List, Tuple
 import pytest
 
 import framecheck
+import testmedia
 import groundtruth as gtm
 
 CONVENTION_FIXTURES = ["mp4_bframes.mp4", "mkv.mkv", "ts.ts"]
@@ -199,15 +200,7 @@ def pyav_decode_and_skip(path: Path, stream: int, t_stream: Fraction, seek: bool
 def early_audio(tmp_path_factory) -> Path:
     """A 29.97 fps H.264 MKV whose audio starts before its video (-itsoffset -0.007 plus AAC's
     priming, negative timestamps kept): the container starts at -29 ms of the streams' clock."""
-    out = tmp_path_factory.mktemp("early") / "early.mkv"
-    cmd = ["ffmpeg", "-nostdin", "-v", "error", "-y",
-           "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30000/1001",
-           "-itsoffset", "-0.007", "-f", "lavfi", "-i", "sine=sample_rate=48000", "-t", "3",
-           "-map", "0:v", "-map", "1:a", "-c:v", "libx264", "-preset", "ultrafast", "-bf", "2",
-           "-pix_fmt", "yuv420p", "-c:a", "aac", "-avoid_negative_ts", "disabled", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
-    return out
+    return Path(testmedia.make_early_audio(str(tmp_path_factory.mktemp("early") / "early.mkv")))
 
 
 def test_stream_seconds_on_a_file_whose_audio_starts_early(early_audio, run_landings):
@@ -269,7 +262,7 @@ def check_stream_seconds(path: Path, run_landings, seek: bool) -> None:
 @pytest.fixture(scope="module", params=["mkv", "mp4"])
 def two_videos(request, tmp_path_factory) -> Path:
     """Audio, a 25 fps video and a 30000/1001 fps video (other GOP, other size), by ffmpeg -map."""
-    return Path(framecheck.make_two_videos(str(tmp_path_factory.mktemp("two_videos") / f"two.{request.param}")))
+    return Path(testmedia.make_two_videos(str(tmp_path_factory.mktemp("two_videos") / f"two.{request.param}")))
 
 
 def stream_grid(path: Path, index: int):

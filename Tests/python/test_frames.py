@@ -20,6 +20,7 @@ import pytest
 
 from conftest import REPO
 import framecheck
+import testmedia
 import groundtruth as gtm
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
@@ -29,7 +30,7 @@ av = pytest.importorskip("av")  # the venv and Debian's python3 both have it (to
 
 @pytest.fixture(scope="session")
 def hevc_opengop(tmp_path_factory) -> Path:
-    return Path(framecheck.make_hevc_opengop(str(tmp_path_factory.mktemp("hevc") / "hevc_opengop.mp4")))
+    return Path(testmedia.make_hevc_opengop(str(tmp_path_factory.mktemp("hevc") / "hevc_opengop.mp4")))
 
 
 def media(fixtures_dir: Path, hevc: Path, name: str) -> Path:

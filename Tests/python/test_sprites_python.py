@@ -20,6 +20,7 @@ import pytest
 
 import groundtruth as gtm
 import sheetcheck as sc
+import testmedia
 from conftest import REPO
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
@@ -201,15 +202,7 @@ def test_hls_item_over_http(tmp_path):
     from rangeserver import serve
     d = tmp_path / "hls"
     d.mkdir()
-    subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=128x96:rate=30", "-t", "6",
-                    "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "2", "-f", "hls", "-hls_time", "1",
-                    "-hls_playlist_type", "vod", "-hls_segment_filename", str(d / "s%d.ts"), str(d / "orig.m3u8")],
-                   check=True)
-    lines = ["#EXTM3U", "#EXT-X-VERSION:8", "#EXT-X-TARGETDURATION:1", "#EXT-X-MEDIA-SEQUENCE:0",
-             "#EXT-X-PLAYLIST-TYPE:VOD"]
-    for i in range(6):
-        lines += (["#EXT-X-GAP"] if i == 2 else []) + ["#EXTINF:1.000000,", f"s{i}.ts"]
-    (d / "gap.m3u8").write_text("\n".join(lines + ["#EXT-X-ENDLIST"]) + "\n")
+    testmedia.make_gap_hls(d)
     out = tmp_path / "py"
     with serve(d) as base:
         s = make(f"{base}/gap.m3u8", out, precision="exact", interval=Fraction(1, 2), image_format="png",
