@@ -1830,6 +1830,16 @@ FPX_API int fpx_player_set_stream_enabled(fpx_player *player, int stream_index, 
  * flushes at each seek's completion instead of at DISCONTINUITY must leave
  * continuation off. A forward step of one frame then costs about one decoded
  * frame instead of the GOP prefix.
+ *
+ * How far ahead a seek finds out whether it may continue: the library reads on
+ * from the host's read position (at most 2048 packets and half of
+ * max_buffer_bytes) to a target about one keyframe interval past what it has
+ * read (1 s until it has read two keyframes), and farther, for exact seeks,
+ * when the container's own keyframe index (MP4's sample table, Matroska cues
+ * written by libavformat) lists no keyframe between the last keyframe read and
+ * the target: in a 10 s GOP, exact seeks 2 s apart then continue. Farther
+ * targets, a keyframe the index lists in between, or no such index (MPEG-TS,
+ * fragmented MP4) restart at the landing's keyframe.
  */
 
 /**

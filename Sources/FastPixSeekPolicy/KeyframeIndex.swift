@@ -24,12 +24,15 @@ public struct KeyframeIndex: Hashable, Sendable {
     }
 
     public private(set) var entries: [Entry]
+    /// The container indexes pts (Matroska), not dts (mov).
+    public let timestampIsPTS: Bool
 
     /// `entries` in decode order; `timestampIsPTS`: the container indexes pts.
     public init(entries: [Entry], timestampIsPTS: Bool) {
         var e = entries.sorted { $0.timestamp < $1.timestamp }
         if timestampIsPTS { for i in e.indices { e[i].pts = e[i].timestamp } }
         self.entries = e
+        self.timestampIsPTS = timestampIsPTS
     }
 
     public var count: Int { entries.count }
@@ -67,4 +70,21 @@ public struct KeyframeIndex: Hashable, Sendable {
         while j >= 0 && !entries[j].landable { j -= 1 }
         return j >= 0 ? j : nil
     }
+
+    /// The entry of the keyframe whose packet has `pts` and `dts` (the index lists it by
+    /// the one the container indexes), nil when the index does not list it.
+    func entry(ofKeyframePTS pts: Int64?, dts: Int64?) -> Int? {
+        guard let t = timestampIsPTS ? pts : dts else { return nil }
+        var lo = 0, hi = entries.count - 1
+        while lo <= hi {
+            let mid = (lo + hi) / 2
+            if entries[mid].timestamp == t { return mid }
+            if entries[mid].timestamp < t { lo = mid + 1 } else { hi = mid - 1 }
+        }
+        return nil
+    }
+
+    /// A lower bound of entry `i`'s presentation time: its pts once known, else its
+    /// timestamp (mov's dts is never after the pts).
+    func presentsAtLeast(_ i: Int) -> Int64 { entries[i].pts ?? entries[i].timestamp }
 }

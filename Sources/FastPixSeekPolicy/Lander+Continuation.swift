@@ -18,7 +18,40 @@
 /// - it is cheaper: the reference packets to decode from the read position to
 ///   the landing's packet are at most those from the landing's keyframe (when
 ///   the keyframe was delivered in this run, always; when it lies ahead, never).
+///
+/// How far a seek reads on from the host's read position to find out
+/// (`continueForward`, `readsOn(to:past:)`), bounded by `Budget.continuationPackets`
+/// and half the window's byte cap: to a target at most about a keyframe interval
+/// past what the frame grid proves (the grid's typical interval, 1 s while it
+/// knows no two keyframes), or farther when the container's trusted keyframe index
+/// (`IndexTrust`) shows that the target's keyframe is the window's last one: the
+/// index lists that keyframe and the next keyframe it lists presents after the
+/// target. Reading on then passes no keyframe, and the landing decodes from the
+/// keyframe the host's run read (continuing costs no more reference packets than
+/// restarting there). When the index lists a keyframe in between, or there is no
+/// trusted index, the landing restarts at its keyframe as before. Exact landings
+/// only: a keyframe landing is found in the index for less.
 extension Lander {
+    /// Whether a seek reads on from the host's read position to `request`'s target,
+    /// which lies past `proven`, the end of what the grid proves around the window
+    /// (the rule above).
+    func readsOn(to request: LandingRequest, past proven: Int64, _ s: Seam) -> Bool {
+        let t = request.targetFloor
+        guard t > proven else { return false }
+        if t &- proven <= (grid.typicalKeyframeGap ?? facts.ticksPerSecond) { return true }
+        return !request.wantsKeyframe && indexShowsNoKeyframe(afterWindowThrough: t, s)
+    }
+
+    /// The trusted container index lists the window's last reference keyframe, which
+    /// presents at or before `t`, and the next keyframe it lists (if any) presents after `t`.
+    func indexShowsNoKeyframe(afterWindowThrough t: Int64, _ s: Seam) -> Bool {
+        guard let index = keyframeIndex(s),
+              let k = window.entries.last(where: { $0.header.stream == ref && $0.header.isKey }),
+              let kp = k.presents, kp <= t,
+              let i = index.entry(ofKeyframePTS: k.header.pts, dts: k.header.dts) else { return false }
+        return i + 1 >= index.count || index.presentsAtLeast(i + 1) > t
+    }
+
     /// The reference packets in `window.entries[from...through]`.
     func referencePackets(from a: Int, through b: Int) -> Int {
         guard a <= b else { return 0 }
@@ -67,8 +100,8 @@ extension Lander {
 
     /// Reading forward from the host's read position to a target just past what the
     /// window holds, so that a seek there may continue (or restart inside the window
-    /// without a new positioning): when the grid does not know the target yet (at most
-    /// about a keyframe interval past what it proves), or knows it but the landing's
+    /// without a new positioning): when the grid does not know the target yet and
+    /// `readsOn(to:past:)` says so, or knows it but the landing's
     /// packet is not read yet while its keyframe is in the window. nil: not applicable,
     /// or the grid still does not decide (the caller resolves as usual).
     func continueForward(_ request: LandingRequest, _ s: Seam, shouldStop: () -> Bool) throws -> Landing? {
@@ -82,10 +115,10 @@ extension Lander {
         guard T >= first else { return nil }
         var k = LandingResolver.fromGrid(request, grid: grid)
         if k == nil {
-            // Only a target within about a keyframe interval past what is proven: farther,
-            // its keyframe is surely ahead and the index or the scan finds it for less.
-            let gap = grid.typicalKeyframeGap ?? facts.ticksPerSecond
-            guard T > cov.upperBound, T &- cov.upperBound <= gap else { return nil }
+            // Only a target whose keyframe is likely (a keyframe interval past what is
+            // proven) or known (the index) to be in the window: else it is ahead, and the
+            // index or the scan finds it for less.
+            guard readsOn(to: request, past: cov.upperBound, s) else { return nil }
             try readOn(past: T, s, shouldStop: shouldStop)
             k = LandingResolver.fromGrid(request, grid: grid)
         } else if let known = k, indexOfFrame(presenting: known.pts) == nil,

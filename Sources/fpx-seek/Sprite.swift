@@ -109,8 +109,11 @@ func runSprite(_ args: [String]) {
     // Exact mode reads the reference stream's packets once first (FPX_INDEX_FULL: no decoding),
     // so that the frame grid knows every keyframe and the seeks from one tile to the next
     // continue the packets wherever that is cheaper than restarting at a keyframe, however far
-    // apart the tiles are (without it the library continues only to about one keyframe
-    // interval past what it has read, 1 s while it knows no two keyframes).
+    // apart the tiles are. A file whose container index the library trusts (mp4, Matroska
+    // written by libavformat) continues as far without it (same frames decoded, BENCHMARKS.md);
+    // one without (MPEG-TS, fragmented mp4) continues only to about one keyframe interval past
+    // what the library has read, 1 s while it knows no two keyframes (2.4x the frames on a
+    // 10 s GOP MPEG-TS with tiles 2 s apart).
     let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS, options: o, indexMode: exact ? .full : .keyframes)
     defer { player.destroy() }
     guard engine.itemInfo.hasVideo, let decoder = FrameDecoder(player: player, engine: engine) else {

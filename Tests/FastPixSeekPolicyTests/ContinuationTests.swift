@@ -286,4 +286,106 @@ final class ContinuationTests: XCTestCase {
         try read(l, s, 1)
         XCTAssertNil(l.reportedOutput, "a new run starts with no report")
     }
+
+    // MARK: The horizon: how far a seek reads on (the container's keyframe index)
+
+    enum Index { case none, mov, matroska }
+
+    /// 30 s of 25 fps with 10 s GOPs (keyframes at 0, 10, 20 s), audio every other packet,
+    /// and the container's index as mov (every sample, by dts) or Matroska (cues, by pts) has it.
+    func longGOP(_ index: Index) throws -> (ScriptedSeam, Lander<ScriptedSeam>, [Int64]) {
+        let p = Media.video(frames: 750, keyEvery: 250)
+        let s = ScriptedSeam(p)
+        let ref = p.filter { $0.stream == 0 }
+        switch index {
+        case .none: s.index = nil
+        case .mov:
+            s.index = ContainerIndexFacts(container: .mov, entries: ref.map {
+                .init(timestamp: $0.dts!, isKey: $0.isKey, isDiscard: false)
+            }, frameCount: Int64(ref.count), writtenByLavf: false)
+        case .matroska:
+            s.index = ContainerIndexFacts(container: .matroska, entries: ref.filter(\.isKey).map {
+                .init(timestamp: $0.pts!, isKey: true, isDiscard: false)
+            }, frameCount: 0, writtenByLavf: true)
+        }
+        let l = Lander<ScriptedSeam>(facts: Media.facts(p))
+        _ = try l.seekableRange(s)
+        l.continuation = true
+        return (s, l, ref.compactMap(\.pts).sorted())
+    }
+
+    /// A seek to `f[i]` as a player makes it (memory first, then the worker); the host then
+    /// reads to the landed frame. Returns the positionings it made and the packets read.
+    func seekAndRead(_ l: Lander<ScriptedSeam>, _ s: ScriptedSeam, _ pts: Int64, id: UInt64) throws -> (positionings: Int, got: [Read]) {
+        let before = s.positionings
+        if l.resolveFromMemory(exact(pts, id: id), s) == nil {
+            var r = exact(pts, id: id)
+            r.memoryChecked = true
+            XCTAssertEqual(try l.resolve(r, s, shouldStop: { false }).pts, pts)
+        }
+        let n = s.positionings - before
+        let got = try read(l, s, through: pts)
+        XCTAssertEqual(got.last?.landed, pts)
+        XCTAssertEqual(got.last?.seekID, id)
+        return (n, got)
+    }
+
+    func testInALongGOPTargetsTwoSecondsApartContinueWhenTheIndexShowsNoKeyframeBetween() throws {
+        for index in [Index.mov, .matroska] {
+            let (s, l, f) = try longGOP(index)
+            let first = try seekAndRead(l, s, f[0], id: 1)
+            XCTAssertNotEqual(first.got[0].flags & PacketView.flagDiscontinuity, 0)
+            // 2, 4, 6, 8 s: 50 frames (2 s) past what the grid proves, farther than the 1 s
+            // horizon; the index lists no keyframe before 10 s: each reads on and continues.
+            var delivered = first.got.filter { $0.h.stream == 0 }.count
+            for (n, i) in [50, 100, 150, 200].enumerated() {
+                let (positionings, got) = try seekAndRead(l, s, f[i], id: UInt64(n + 2))
+                XCTAssertEqual(positionings, 0, "\(index) \(i): read on from the host's position")
+                XCTAssertTrue(got.allSatisfy { $0.flags & PacketView.flagDiscontinuity == 0 }, "\(index) \(i)")
+                XCTAssertEqual(l.continuedLandings, UInt64(n + 1), "\(index) \(i)")
+                delivered += got.filter { $0.h.stream == 0 }.count
+            }
+            // Each reference packet to 8 s once (B-pyramid order: a few past it), not the
+            // 50 + 100 + 150 + 200 of restarting at the keyframe each time.
+            XCTAssertLessThanOrEqual(delivered, 201 + 4, "\(index)")
+        }
+    }
+
+    func testAKeyframeTheIndexListsBetweenRestartsThere() throws {
+        for index in [Index.mov, .matroska] {
+            let (s, l, f) = try longGOP(index)
+            _ = try seekAndRead(l, s, f[0], id: 1)
+            _ = try seekAndRead(l, s, f[200], id: 2)
+            XCTAssertEqual(l.continuedLandings, 1)
+            // 10.4 s: the keyframe at 10 s lies between: the seek restarts there.
+            let (positionings, got) = try seekAndRead(l, s, f[260], id: 3)
+            XCTAssertGreaterThan(positionings, 0, "\(index)")
+            let firstRef = try XCTUnwrap(got.first { $0.h.stream == 0 })
+            XCTAssertNotEqual(got[0].flags & PacketView.flagDiscontinuity, 0, "\(index)")
+            XCTAssertTrue(firstRef.h.isKey)
+            XCTAssertEqual(firstRef.h.pts, f[250])
+            XCTAssertEqual(l.continuedLandings, 1, "\(index)")
+        }
+    }
+
+    func testWithoutAnIndexTheHorizonIsAKeyframeIntervalAsBefore() throws {
+        let (s, l, f) = try longGOP(.none)
+        _ = try seekAndRead(l, s, f[0], id: 1)
+        // 2 s ahead, past the 1 s horizon, and no index: restart at the keyframe.
+        let far = try seekAndRead(l, s, f[50], id: 2)
+        XCTAssertGreaterThan(far.positionings, 0)
+        XCTAssertNotEqual(far.got[0].flags & PacketView.flagDiscontinuity, 0)
+        XCTAssertEqual(l.continuedLandings, 0)
+        // 0.6 s ahead, inside it: read on and continue.
+        let near = try seekAndRead(l, s, f[65], id: 3)
+        XCTAssertEqual(near.positionings, 0)
+        XCTAssertTrue(near.got.allSatisfy { $0.flags & PacketView.flagDiscontinuity == 0 })
+        XCTAssertEqual(l.continuedLandings, 1)
+        // index_mode OFF drops a trusted index: the same.
+        let (s2, l2, _) = try longGOP(.mov)
+        l2.disableContainerIndex()
+        _ = try seekAndRead(l2, s2, f[0], id: 1)
+        XCTAssertGreaterThan(try seekAndRead(l2, s2, f[50], id: 2).positionings, 0)
+        XCTAssertEqual(l2.continuedLandings, 0)
+    }
 }

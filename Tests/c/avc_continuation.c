@@ -11,13 +11,16 @@
  * hash equal to ffmpeg's straight decode (-f framemd5), and so must the frames that
  * follow the last landing of each sequence; on B-pyramid and open-GOP fixtures (MP4,
  * Matroska, MPEG-TS). It counts the reference packets fed (= frames decoded) per
- * one-frame forward step: about one with continuation, the GOP prefix without.
+ * one-frame forward step: about one with continuation, the GOP prefix without. On a
+ * 10 s GOP made with ffmpeg, exact seeks 2 s apart continue (the horizon).
  *
  * Test-only dependency: libavcodec/libavutil (pkg-config), built by Tests/c/run.sh.
  *
  * usage: avc_continuation FIXTURE_DIR
  */
 #include "check.h"
+
+#include <unistd.h>
 
 #define MAX_FRAMES 4096
 
@@ -374,6 +377,56 @@ static void fixture_run(const char *name)
     CHECK(play_cont >= 1);   /* a playing host's seek past what it read */
 }
 
+/* The horizon (seek.h, "Continuation"): in a 10 s GOP, exact seeks 2 s apart continue (the
+ * mp4's keyframe index shows no keyframe between what was read and the target), each
+ * decoding about the 50 frames between instead of the keyframe's growing pre-roll; a seek
+ * past the next keyframe restarts there. Frames hash equal to ffmpeg's. */
+static void long_gop_run(void)
+{
+    static const int at[] = {50, 100, 150, 200};
+    char dir[] = "/tmp/fpx-avc-gop.XXXXXX", path[128], cmd[512], md5[33];
+    fpx_player *p;
+    host h;
+    size_t i;
+    REQUIRE(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/gop250.mp4", dir);
+    snprintf(cmd, sizeof cmd,
+             "ffmpeg -nostdin -v error -f lavfi -i testsrc2=size=160x96:rate=25 -t 16 -c:v libx264 -preset ultrafast "
+             "-bf 3 -g 250 -keyint_min 250 -sc_threshold 0 -pix_fmt yuv420p -threads 1 %s",
+             path);
+    REQUIRE(system(cmd) == 0);
+    REQUIRE(load_truth(path, &T));
+    REQUIRE(T.n == 400 && T.nmd5 == T.n);
+    p = make_player(FPX_DELIVERY_THREAD);
+    REQUIRE(p != NULL);
+    REQUIRE(open_wait(p, path, NULL) == FPX_OK);
+    CHECK_OK(fpx_player_setup_seek_manager(p));
+    memset(&INFO, 0, sizeof INFO);
+    INFO.struct_size = sizeof INFO;
+    REQUIRE(fpx_player_item_info(p, &INFO) == FPX_OK);
+    CHECK_OK(fpx_player_set_continuation(p, 1));
+    REQUIRE(open_host(&h, p, INFO.reference_stream, 1));
+    CHECK_OK(seek_wait(p, at_ticks(T.pts[0])));
+    check_frame("gop250.mp4", "seek to 0", present(&h, md5), md5, 0);
+    for (i = 0; i < sizeof at / sizeof at[0]; i++) {
+        CHECK_OK(seek_wait(p, at_ticks(T.pts[at[i]])));
+        check_frame("gop250.mp4", "seek 2 s ahead", present(&h, md5), md5, at[i]);
+        int ok = CHECK(!h.restarted);
+        if (!CHECK(h.fed <= 50 + 8) || !ok)
+            NOTE("gop250.mp4: seek to frame %d: restarted %d, %ld packets fed", at[i], h.restarted, h.fed);
+    }
+    /* 10.4 s: the keyframe at 10 s lies between: restart there. */
+    CHECK_OK(seek_wait(p, at_ticks(T.pts[260])));
+    check_frame("gop250.mp4", "seek past the next keyframe", present(&h, md5), md5, 260);
+    CHECK(h.restarted);
+    CHECK(h.fed <= 10 + 8);
+    check_following("gop250.mp4", &h, 260, 3);
+    close_host(&h);
+    fpx_player_destroy(p);
+    remove(path);
+    rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
     static const char *videos[] = {"mp4_bframes.mp4", "mp4_opengop.mp4", "mkv.mkv", "ts.ts"};
@@ -385,5 +438,7 @@ int main(int argc, char **argv)
         SECTION(videos[i]);
         fixture_run(videos[i]);
     }
+    SECTION("gop250.mp4 (made here)");
+    long_gop_run();
     return check_summary();
 }

@@ -81,6 +81,36 @@ def test_contact_sheet_of_100_times_continues(long_gop, tmp_path):
         assert best == n and d < 2.0, (t, n, best, d)
 
 
+def test_times_seconds_apart_in_a_long_gop_continue(long_gop, tmp_path):
+    """Times 2 s apart in a 10 s GOP (past the 1 s a frame grid alone lets a seek read on):
+    the mp4's keyframe index shows no keyframe between, so each continues from the last
+    one (about 50 frames each) instead of restarting at the keyframe (50, 100, 150, 200);
+    the time past the next keyframe restarts there. Every cell is ffmpeg's picture."""
+    path = long_gop
+    gt = gtm.load(str(path))
+    times = [0, 2, 4, 6, 8, 10, 12]
+    png = tmp_path / "sheet.png"
+    r = subprocess.run([str(CLI), "frame", str(path), *map(str, times), "-o", str(png), "--width", "80",
+                        "--columns", "7", "--json"], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    j = conforms(json.loads(r.stdout), "frame")
+    assert j["failed"] == 0
+    idx = [gt.frame_index(gt.covering(Fraction(t)).pts) for t in times]
+    assert idx[4] == 200 and idx[5] == 250
+    fd = [v["frames_decoded"] for v in j["times"]]
+    # 0..8 s: one pass from the keyframe, each frame decoded at most once (a few B-frames past).
+    assert sum(fd[:5]) <= idx[4] + 1 + 8, fd
+    for k in range(1, 5):
+        assert fd[k] <= idx[k] - idx[k - 1] + 8, fd
+    # 10 s: a keyframe: restarts there; 12 s continues from it.
+    assert fd[5] <= 2 and fd[6] <= idx[6] - idx[5] + 8, fd
+    sheet = sc.image(png)
+    frames = sc.frames_scaled(path, 80, 45)
+    for k, n in enumerate(idx):
+        best, d = sc.nearest(frames, sc.cell(sheet, 4 + k * 84, 4, 80, 45), n)
+        assert best == n and d < 2.0, (times[k], n, best, d)
+
+
 def test_text_lines_keep_the_order_given(long_gop, tmp_path):
     path = long_gop
     gt = gtm.load(str(path))
