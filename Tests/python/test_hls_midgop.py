@@ -1,0 +1,187 @@
+"""HLS segments that do not start with a keyframe (issue 28: streams as packagers publish them).
+
+ffmpeg's hls muxer with `-hls_flags split_by_time` cuts a segment every `-hls_time` seconds
+whatever the frame: with a 2 s GOP (x264, closed GOP, B-frames) and 1 s segments every other
+segment starts mid-GOP and holds no keyframe at all; with 0.6 s segments a frame may need a
+keyframe two or three segments back. Its frames are decodable only from that earlier
+keyframe. Served over HTTP on 127.0.0.1 by a server that honours Range. The premise is checked
+first (ffprobe of each segment, with its init section: segments whose first frame in decode
+order is no keyframe).
+
+Ground truth is the source file: ffprobe's frames and keyframes, ffmpeg's decoded pictures
+(framemd5). Targets: the frames from 2 before to 2 after every segment boundary (the playlist's
+EXTINF starts) and the middle frame of every segment that starts mid-GOP:
+
+* exact seeks land on the frame shown at the target, the packets delivered decode to that
+  frame's picture (PyAV), every reference packet presenting before it is DECODE_ONLY and the
+  landed one is not;
+* nearest-keyframe seeks (tolerance 1 s and 0.3 s) land on the nearest ffprobe keyframe inside
+  the tolerance (ties to the earlier), else on the frame shown at the target, and the packets
+  produce it;
+* frame steps walk one frame at a time across every segment end, forward and backward, and
+  each step's packets produce its frame; and walk the whole stream both ways.
+
+Before this, an exact seek or a step into such a segment failed with FPX_ERROR_INVALID_DATA.
+
+Not here: Shaka Packager cuts segments at keyframes only (--segment_duration 1 on this source
+gives three 2 s segments, each opening on a keyframe), so it publishes no mid-GOP segment.
+ffmpeg's fMP4 HLS muxer (FFmpeg 5.1, `-hls_segment_type fmp4`) with split_by_time writes each
+mid-GOP fragment's first sample on the wrong presentation time (ffprobe of the playlist shows two
+frames at one pts and none at the frame it replaced), so that stream has no well-defined frame
+there; the library refuses seeks into those fragments with FPX_ERROR_IO (left open, see the
+branch's report). GStreamer's hlssink2, Bento4 and GPAC are not among the test packages.
+"""
+from __future__ import annotations
+
+import bisect
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import List
+
+import pytest
+
+from conftest import REPO
+from groundtruth import packets as gt_packets
+from rangeserver import serve
+from test_hls_opengop import FF, FPS, Truth, check_picture, segment_files, truth
+
+sys.path.insert(0, str(REPO / "Bindings" / "python"))
+
+from fastpix_seek import FrameStepDirection, Player, SeekPrecision  # noqa: E402
+
+SECONDS, GOP = 6, 50
+# name: (segment type, -hls_time)
+STREAMS = {
+    "ts-1s": ("mpegts", "1"),
+    "ts-0.6s": ("mpegts", "0.6"),
+}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    d = tmp_path_factory.mktemp("midgop")
+    src = d / "h264.mp4"
+    subprocess.run(FF + ["-f", "lavfi", "-i", f"testsrc2=size=160x96:rate={FPS}:duration={SECONDS}",
+                         "-c:v", "libx264", "-preset", "ultrafast", "-bf", "3", "-g", str(GOP),
+                         "-x264-params", f"keyint={GOP}:min-keyint={GOP}:scenecut=0", str(src)],
+                   check=True, timeout=300)
+    for name, (fmt, seconds) in STREAMS.items():
+        out = d / name
+        out.mkdir()
+        ext = "m4s" if fmt == "fmp4" else "ts"
+        subprocess.run(FF + ["-i", str(src), "-c", "copy", "-f", "hls", "-hls_time", seconds,
+                             "-hls_flags", "split_by_time", "-hls_playlist_type", "vod",
+                             "-hls_segment_type", fmt, "-hls_segment_filename", str(out / f"seg_%d.{ext}"),
+                             str(out / "index.m3u8")], check=True, timeout=120)
+    with serve(d) as base:
+        yield d, base, truth(src)
+
+
+def midgop_segments(d: Path, tmp: Path) -> List[bool]:
+    """For each playlist entry: whether its first video packet in decode order is no keyframe (ffprobe)."""
+    out = []
+    for k, (init, seg) in enumerate(segment_files(d)):
+        f = seg
+        if init is not None:
+            f = tmp / f"whole_{k}.mp4"
+            f.write_bytes(init.read_bytes() + seg.read_bytes())
+        pk = gt_packets(str(f))
+        out.append(bool(pk) and not pk[0].key)
+    return out
+
+
+def boundaries(d: Path) -> List[Fraction]:
+    """Each segment's listed start (item seconds): the EXTINFs summed."""
+    starts, t = [], Fraction(0)
+    for line in (d / "index.m3u8").read_text().splitlines():
+        if line.startswith("#EXTINF:"):
+            starts.append(t)
+            t += Fraction(line[8:].split(",")[0])
+    return starts
+
+
+class Stream:
+    def __init__(self, name: str, url: str, t: Truth, starts: List[Fraction], mid: List[bool]):
+        self.name, self.url, self.t, self.starts, self.mid = name, url, t, starts, mid
+
+    def targets(self) -> List[Fraction]:
+        """Frames 2 before to 2 after each segment start, and each mid-GOP segment's middle frame."""
+        times = self.t.times
+        out = set()
+        for k, s in enumerate(self.starts):
+            i = bisect.bisect_left(times, s)
+            out.update(times[max(0, i - 2):i + 3])
+            if self.mid[k]:
+                end = self.starts[k + 1] if k + 1 < len(self.starts) else times[-1]
+                j = bisect.bisect_left(times, (s + end) / 2)
+                out.add(times[min(j, len(times) - 1)])
+        return sorted(out)
+
+
+@pytest.fixture(scope="module", params=sorted(STREAMS))
+def stream(request, site, tmp_path_factory):
+    d, base, t = site
+    mid = midgop_segments(d / request.param, tmp_path_factory.mktemp("whole"))
+    assert sum(mid) >= 2, f"{request.param}: no segments start mid-GOP ({mid})"
+    return Stream(request.param, f"{base}/{request.param}/index.m3u8", t, boundaries(d / request.param), mid)
+
+
+def test_exact_seeks_land_inside_midgop_segments(stream):
+    t = stream.t
+    with Player(stream.url) as p:
+        p.wait_item(timeout=30)
+        for x in stream.targets():
+            o = p.seek_and_wait(x, SeekPrecision.exact())
+            what = f"{stream.name}: exact {x}"
+            assert o.finished and Fraction(o.landed_time) == x, (what, o)
+            check_picture(p, int(o.landed_stream_pts), t.md5[x], what)
+
+
+@pytest.mark.parametrize("tolerance", [Fraction(1), Fraction(3, 10)])
+def test_nearest_keyframe_seeks_land_on_keyframes(stream, tolerance):
+    t = stream.t
+    with Player(stream.url) as p:
+        p.wait_item(timeout=30)
+        for x in stream.targets():
+            o = p.seek_and_wait(x, SeekPrecision.nearest_keyframe(tolerance))
+            near = [k for k in t.keys if abs(k - x) <= tolerance]
+            want = min(near, key=lambda k: (abs(k - x), k)) if near else t.times[bisect.bisect_right(t.times, x) - 1]
+            what = f"{stream.name}: nearest keyframe {x} +- {tolerance}"
+            assert o.finished and Fraction(o.landed_time) == want, (what, o, want)
+            check_picture(p, int(o.landed_stream_pts), t.md5[want], what)
+
+
+def test_steps_walk_frame_by_frame_across_segment_ends(stream):
+    t = stream.t
+    with Player(stream.url) as p:
+        p.wait_item(timeout=30)
+        for s in stream.starts[1:]:
+            i = bisect.bisect_left(t.times, s)
+            for direction, start, stop in ((FrameStepDirection.FORWARD, i - 3, i + 2),
+                                           (FrameStepDirection.BACKWARD, i + 2, i - 3)):
+                o = p.seek_and_wait(t.times[start], SeekPrecision.exact())
+                assert o.finished and Fraction(o.landed_time) == t.times[start], (stream.name, o)
+                step = 1 if direction == FrameStepDirection.FORWARD else -1
+                for j in range(start + step, stop + step, step):
+                    r = p.step_frame(direction)
+                    what = f"{stream.name}: {direction.name.lower()} step from {t.times[j - step]}"
+                    assert r.did_step and r.landed_media_time == t.times[j], (what, r, t.times[j])
+                    check_picture(p, int(r.landed_stream_pts), t.md5[t.times[j]], what)
+
+
+def test_steps_walk_the_whole_stream_both_ways(stream):
+    t = stream.t
+    with Player(stream.url) as p:
+        p.wait_item(timeout=30)
+        o = p.seek_and_wait(0, SeekPrecision.exact())
+        assert o.finished and Fraction(o.landed_time) == t.times[0], o
+        for want in t.times[1:]:
+            r = p.step_frame(FrameStepDirection.FORWARD)
+            assert r.did_step and r.landed_media_time == want, (stream.name, r, want)
+        assert not p.step_frame(FrameStepDirection.FORWARD).did_step
+        for want in reversed(t.times[:-1]):
+            r = p.step_frame(FrameStepDirection.BACKWARD)
+            assert r.did_step and r.landed_media_time == want, (stream.name, r, want)
+        assert not p.step_frame(FrameStepDirection.BACKWARD).did_step
