@@ -1,7 +1,7 @@
 """HLS segments that do not start with a keyframe (issue 28: streams as packagers publish them).
 
 ffmpeg's hls muxer with `-hls_flags split_by_time` cuts a segment every `-hls_time` seconds
-whatever the frame: with a 2 s GOP (x264, closed GOP, B-frames) and 1 s segments every other
+whatever the frame: with a 2 s GOP (x264 closed GOP, or x265's open GOP, B-frames) and 1 s segments every other
 segment starts mid-GOP and holds no keyframe at all; with 0.6 s segments a frame may need a
 keyframe two or three segments back. Its frames are decodable only from that earlier
 keyframe. Served over HTTP on 127.0.0.1 by a server that honours Range. The premise is checked
@@ -52,31 +52,36 @@ sys.path.insert(0, str(REPO / "Bindings" / "python"))
 from fastpix_seek import FrameStepDirection, Player, SeekPrecision  # noqa: E402
 
 SECONDS, GOP = 6, 50
-# name: (segment type, -hls_time)
+ENCODERS = {
+    "h264": ["-c:v", "libx264", "-preset", "ultrafast", "-bf", "3", "-g", str(GOP),
+             "-x264-params", f"keyint={GOP}:min-keyint={GOP}:scenecut=0"],
+    # x265's default open GOP: CRA keyframes whose leading frames reference the GOP before.
+    "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params",
+             f"log-level=error:keyint={GOP}:min-keyint={GOP}:scenecut=0:bframes=3:pools=1:frame-threads=1"],
+}
+# name: (codec, -hls_time)
 STREAMS = {
-    "ts-1s": ("mpegts", "1"),
-    "ts-0.6s": ("mpegts", "0.6"),
+    "ts-h264-1s": ("h264", "1"),
+    "ts-h264-0.6s": ("h264", "0.6"),
+    "ts-hevc-1s": ("hevc", "1"),
 }
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     d = tmp_path_factory.mktemp("midgop")
-    src = d / "h264.mp4"
-    subprocess.run(FF + ["-f", "lavfi", "-i", f"testsrc2=size=160x96:rate={FPS}:duration={SECONDS}",
-                         "-c:v", "libx264", "-preset", "ultrafast", "-bf", "3", "-g", str(GOP),
-                         "-x264-params", f"keyint={GOP}:min-keyint={GOP}:scenecut=0", str(src)],
-                   check=True, timeout=300)
-    for name, (fmt, seconds) in STREAMS.items():
+    for codec, args in ENCODERS.items():
+        subprocess.run(FF + ["-f", "lavfi", "-i", f"testsrc2=size=160x96:rate={FPS}:duration={SECONDS}",
+                             *args, str(d / f"{codec}.mp4")], check=True, timeout=300)
+    for name, (codec, seconds) in STREAMS.items():
         out = d / name
         out.mkdir()
-        ext = "m4s" if fmt == "fmp4" else "ts"
-        subprocess.run(FF + ["-i", str(src), "-c", "copy", "-f", "hls", "-hls_time", seconds,
+        subprocess.run(FF + ["-i", str(d / f"{codec}.mp4"), "-c", "copy", "-f", "hls", "-hls_time", seconds,
                              "-hls_flags", "split_by_time", "-hls_playlist_type", "vod",
-                             "-hls_segment_type", fmt, "-hls_segment_filename", str(out / f"seg_%d.{ext}"),
-                             str(out / "index.m3u8")], check=True, timeout=120)
+                             "-hls_segment_filename", str(out / "seg_%d.ts"), str(out / "index.m3u8")],
+                       check=True, timeout=120)
     with serve(d) as base:
-        yield d, base, truth(src)
+        yield d, base, {codec: truth(d / f"{codec}.mp4") for codec in ENCODERS}
 
 
 def midgop_segments(d: Path, tmp: Path) -> List[bool]:
@@ -122,7 +127,8 @@ class Stream:
 
 @pytest.fixture(scope="module", params=sorted(STREAMS))
 def stream(request, site, tmp_path_factory):
-    d, base, t = site
+    d, base, truths = site
+    t = truths[STREAMS[request.param][0]]
     mid = midgop_segments(d / request.param, tmp_path_factory.mktemp("whole"))
     assert sum(mid) >= 2, f"{request.param}: no segments start mid-GOP ({mid})"
     return Stream(request.param, f"{base}/{request.param}/index.m3u8", t, boundaries(d / request.param), mid)
