@@ -34,8 +34,9 @@ gives three 2 s segments, each opening on a keyframe), so it publishes no mid-GO
 ffmpeg's fMP4 HLS muxer (FFmpeg 5.1, `-hls_segment_type fmp4`) with split_by_time writes each
 mid-GOP fragment's first sample on the wrong presentation time (ffprobe of the playlist shows two
 frames at one pts and none at the frame it replaced), so that stream has no well-defined frame
-there; the library refuses seeks into those fragments with FPX_ERROR_IO (left open, see the
-branch's report). GStreamer's hlssink2, Bento4 and GPAC are not among the test packages.
+there; the library refuses seeks and steps into the fragments without a keyframe with
+FPX_ERROR_IO (left open: FFmpeg's mov demuxer cannot seek such a fragment, not even to its
+start, and the engine reports that failed seek as an I/O error). GStreamer's hlssink2, Bento4 and GPAC are not among the test packages.
 """
 from __future__ import annotations
 
