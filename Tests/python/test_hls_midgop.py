@@ -24,7 +24,7 @@ EXTINF starts) and the middle frame of every segment that starts mid-GOP:
 
 Where no earlier segment with a keyframe can be read on the frame's timeline, seek.h says the
 seek or step fails with FPX_ERROR_INVALID_DATA: a playlist whose window starts at a segment
-without a keyframe, an EXT-X-DISCONTINUITY before one, and a 7.5 s GOP cut into 0.5 s segments
+without a keyframe, an EXT-X-DISCONTINUITY before one, and one keyframe in 7 s (a 10 s GOP) cut into 0.5 s segments
 (the keyframe 8 segments back is used, 9 back is past the budget).
 
 Before this, an exact seek or a step into such a segment failed with FPX_ERROR_INVALID_DATA.
@@ -292,7 +292,7 @@ def test_no_earlier_keyframe_on_the_timeline_is_invalid_data(site, tmp_path_fact
 
 
 def test_the_walk_back_is_bounded(tmp_path_factory):
-    """One keyframe every 7.5 s, 0.5 s segments: a frame of segment 8 lands (its keyframe 8
+    """One keyframe in 7 s (a 10 s GOP), 0.5 s segments: a frame of segment 8 lands (its keyframe 8
     segments back, the budget), segment 9's is FPX_ERROR_INVALID_DATA."""
     d = tmp_path_factory.mktemp("midgop-long")
     src = d / "long.mp4"
