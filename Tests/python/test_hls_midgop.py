@@ -24,8 +24,8 @@ EXTINF starts) and the middle frame of every segment that starts mid-GOP:
 
 Where no earlier segment with a keyframe can be read on the frame's timeline, seek.h says the
 seek or step fails with FPX_ERROR_INVALID_DATA: a playlist whose window starts at a segment
-without a keyframe, an EXT-X-DISCONTINUITY before one, and one keyframe in 7 s (a 10 s GOP) cut into 0.5 s segments
-(the keyframe 8 segments back is used, 9 back is past the budget).
+without a keyframe, an EXT-X-DISCONTINUITY before one, and one keyframe in 7 s (a 10 s GOP)
+cut into 0.5 s segments (the keyframe 8 segments back is used, 9 back is past the budget).
 
 Before this, an exact seek or a step into such a segment failed with FPX_ERROR_INVALID_DATA.
 
@@ -36,7 +36,8 @@ mid-GOP fragment's first sample on the wrong presentation time (ffprobe of the p
 frames at one pts and none at the frame it replaced), so that stream has no well-defined frame
 there; the library refuses seeks and steps into the fragments without a keyframe with
 FPX_ERROR_IO (left open: FFmpeg's mov demuxer cannot seek such a fragment, not even to its
-start, and the engine reports that failed seek as an I/O error). GStreamer's hlssink2, Bento4 and GPAC are not among the test packages.
+start, and the engine reports that failed seek as an I/O error). GStreamer's hlssink2, Bento4
+and GPAC are not among the test packages.
 """
 from __future__ import annotations
 
