@@ -121,9 +121,9 @@
  * (FPX_CLAMP_TO_SEEKABLE_END, within_requested_tolerance 0), where `ffmpeg
  * -ss` outputs nothing. On HLS items too: a target after a segment's last
  * frame lands on the first frame of the next readable segment (past any
- * hole, as "Gaps" says). (Open GOP across segments is not handled yet for
- * any precision: the leading frames of a segment's first I frame that are
- * carried in the next segment cannot be decoded from the packets given.)
+ * hole, as "Gaps" says). Frames whose keyframe is in an earlier segment (an
+ * open GOP's leading frames, segments cut mid-GOP) are landed too, the
+ * packets starting in that segment: see "Segments and keyframes" under HLS.
  *
  * `ffmpeg -ss t` reads t on the item timeline, as this library does (0 is
  * the container's start). Tools that print a stream's own pts in seconds
@@ -2109,6 +2109,29 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * A hole is known once met: a GAP from the playlist, a failed segment from
  * its second failed download. It stays a hole while it is in the playlist
  * (a live hole that left the window is forgotten, its count kept).
+ *
+ * Segments and keyframes. Packagers cut segments at keyframes in decode
+ * order, but not all of them: an open GOP's leading frames (x264 open-gop,
+ * x265's CRA) present before their segment's first keyframe and reference
+ * the previous segment's last GOP, and a segment cut on time (ffmpeg's
+ * -hls_flags split_by_time) starts mid-GOP, its frames before its first
+ * keyframe (all of them when it has none) needing a keyframe one or more
+ * segments back. Exact, at-or-after and nearest-keyframe seeks and frame
+ * steps (both directions, one frame at a time across segment ends) land on
+ * such frames like on any other: the packets start at the keyframe the frame
+ * needs, in the nearest earlier segment that has a keyframe, read on through
+ * the segments between, and every reference packet presenting before the
+ * landed frame is DECODE_ONLY (no DISCONTINUITY between those segments). A
+ * nearest-keyframe seek lands only on keyframes (the one before, possibly
+ * segments back, or the next, possibly in a later segment), else on the
+ * frame covering the target with its pre-roll. That earlier segment is looked
+ * for at most 8 segments back, on the frame's timeline: a frame read before
+ * any keyframe of its segment with no keyframe within those segments (the
+ * window's start, an EXT-X-DISCONTINUITY or a hole between, a longer GOP)
+ * cannot be produced and its seek or step fails with FPX_ERROR_INVALID_DATA;
+ * an open GOP's leading frame there is landed from its own segment (its
+ * picture may show decoding errors). A segment's frames before its first
+ * keyframe are learned from its first 512 video packets.
  *
  * Encryption. Segments under EXT-X-KEY METHOD=AES-128 (KEYFORMAT absent or
  * "identity") are decrypted (AES-128-CBC with libavutil, PKCS#7 padding

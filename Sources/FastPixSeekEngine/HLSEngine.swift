@@ -117,9 +117,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// Segments known to be holes (seek.h, "Gaps"), by media sequence number.
     private var holes: [Int64: HoleReason] = [:]
     private var currentSequence: Int64?
-    /// A landing whose reads start in the segment before its own (an open GOP's pre-roll,
-    /// `SegmentLanding.preRollSegment`): its segment and frame (segment pts). Reading into
-    /// that segment stamps its packets against the landing. Engine lock.
+    /// A landing whose reads start in a segment before its own (an open GOP's or a segment
+    /// cut mid-GOP's pre-roll, `SegmentLanding.preRollStart`): its segment and frame (segment
+    /// pts). Reading into the segments up to it stamps their packets against the landing. Engine lock.
     private var preRollInto: (sequence: Int64, pts: Int64)?
     /// The placement origin of the current segment's domain (PacketView.itemOriginPTS).
     private var currentOrigin: Int64?
@@ -578,31 +578,38 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                                  seekID: request.seekID, atOrAfter: request.atOrAfter)
         // A keyframe window past this segment's last frame: the next segment's first keyframe
         // may be nearer. Open it before resolving here, so that opening it cannot evict this one.
-        var nextFirst: Int64?
+        var nextFirst: (segment: Int, key: Int64)?
         if request.wantsKeyframe, let w = request.keyframeWindow,
            SegmentLanding.windowReachesNext(w, segment: i, in: sp, lastFrame: try frameTicks(seg)?.upperBound) {
-            // Its first keyframe: with an open GOP, its first frames are leading frames.
-            nextFirst = try head(segs[i + 1]).map { ticks(ofPTS: $0.keyframe, a) }
+            // Its first keyframe (with an open GOP, its first frames are leading frames), or,
+            // segments cut mid-GOP, a later one's, as far as the window reaches.
+            if let (j, k) = try SegmentLanding.nextKeyframe(from: i + 1, in: sp, head: {
+                Rational(w.upperBound) < sp[$0].start ? nil : try head(segs[$0])
+            }) { nextFirst = (j, ticks(ofPTS: k, a)) }
         }
         // A nearest-keyframe target among this segment's leading frames: the keyframe before
         // it is the previous segment's.
         if request.wantsKeyframe, let w = request.keyframeWindow, let h = try head(seg),
-           let j = try SegmentLanding.preRollSegment(landing: request.targetFloor &+ (a.pts &- a.ticks), segment: i, head: h,
-                                                     in: sp, readable: { try holeState(segs[$0]) == .none }) {
-            return try resolveKeyframeAtLeading(request, req, window: w, seg: seg, prev: segs[j], head: h, anchor: a,
+           case .segment(let j) = try SegmentLanding.preRollStart(landing: request.targetFloor &+ (a.pts &- a.ticks), segment: i,
+                                                                   in: sp, head: { try head(segs[$0]) },
+                                                                   readable: { try holeState(segs[$0]) == .none }) {
+            // The keyframe after it: the segment's own, else a later segment's (cut mid-GOP).
+            var after: (Segment, Int64)?
+            if let k = h.keyframe { after = (seg, k) } else if let (n, k) = try SegmentLanding.nextKeyframe(from: i + 1, in: sp, head: {
+                Rational(w.upperBound) < sp[$0].start ? nil : try head(segs[$0])
+            }) { after = (segs[n], k) }
+            return try resolveKeyframeAtLeading(request, req, window: w, seg: seg, prev: segs[j], after: after, anchor: a,
                                                 shouldStop)
         }
         // At or after a target among this segment's leading frames: the next of them or the
         // keyframe (the segment's reader knows its frames from the keyframe on).
         if request.atOrAfter, let p = SegmentLanding.atOrAfterAtHead(target: req.target, head: try head(seg)) {
-            var l = try finish(try measured(seg).resolve(LandingRequest(target: Rational(p), wantsKeyframe: false,
-                                                                          keyframeWindow: nil, seekID: request.seekID),
-                                                           shouldStop: shouldStop),
+            var l = try finish(try landFrame(p, seg: seg, resolution: .coveringFrame, seekID: request.seekID, shouldStop),
                                seg: seg, anchor: a, seekID: request.seekID, shouldStop)
             l.coversTarget = Rational(p) == req.target
             return l
         }
-        let here = try measured(seg).resolve(req, shouldStop: shouldStop)
+        let here = try landCovering(req, seg: seg, shouldStop)
         // The first frame at or after a target past this segment's last frame is the first
         // frame of the next readable segment (past any hole); with none, the landing here
         // stays (the end of the range).
@@ -616,9 +623,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         }
         if let w = request.keyframeWindow, let n = nextFirst,
            SegmentLanding.keyframeAcrossBoundary(target: request.target, window: w, here: ticks(ofPTS: here.pts, a),
-                                                 hereIsKeyframe: here.resolution == .keyframe, nextFirstKey: n) == .next {
-            let next = segs[i + 1]
-            let nk = pts(ofTicks: n, a)
+                                                 hereIsKeyframe: here.resolution == .keyframe, nextFirstKey: n.key) == .next {
+            let next = segs[n.segment]
+            let nk = pts(ofTicks: n.key, a)
             req.target = Rational(nk)
             req.keyframeWindow = nk...nk
             let there = try measured(next).resolve(req, shouldStop: shouldStop)
@@ -630,30 +637,58 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     /// A nearest-keyframe seek whose target is a leading frame of `seg` (`req`: in its pts):
-    /// the previous segment's keyframe before it, `seg`'s first keyframe after it, or with
-    /// neither in the window the covering frame, with its pre-roll
+    /// the pre-roll segment's (`prev`, `SegmentLanding.preRollStart`) keyframe before it, the
+    /// first keyframe after it (`after`: `seg`'s, or a later segment's when `seg` has none), or
+    /// with neither in the window the covering frame, with its pre-roll
     /// (`SegmentLanding.keyframeAtLeading`).
     private func resolveKeyframeAtLeading(_ request: LandingRequest, _ req: LandingRequest, window w: ClosedRange<Int64>,
-                                          seg: Segment, prev: Segment, head h: SegmentHead, anchor a: Anchor,
+                                          seg: Segment, prev: Segment, after: (Segment, Int64)?, anchor a: Anchor,
                                           _ shouldStop: @escaping () -> Bool) throws -> Landing {
         let before = try measured(prev).resolve(req, shouldStop: shouldStop)
         let beforeKey = before.resolution == .keyframe ? ticks(ofPTS: before.pts, a) : nil
         switch SegmentLanding.keyframeAtLeading(target: request.target, window: w, before: beforeKey,
-                                                firstKey: ticks(ofPTS: h.keyframe, a)) {
+                                                firstKey: after.map { ticks(ofPTS: $0.1, a) }) {
         case .before:
             return try finish(before, seg: prev, anchor: a, seekID: request.seekID, shouldStop)
         case .firstKey:
+            guard let (kseg, key) = after else { throw EngineError(.invalidData) }
             var k = req
-            k.target = Rational(h.keyframe)
-            k.keyframeWindow = h.keyframe...h.keyframe
-            var l = try finish(try measured(seg).resolve(k, shouldStop: shouldStop), seg: seg, anchor: a,
+            k.target = Rational(key)
+            k.keyframeWindow = key...key
+            var l = try finish(try measured(kseg).resolve(k, shouldStop: shouldStop), seg: kseg, anchor: a,
                                seekID: request.seekID, shouldStop)
             l.coversTarget = false
             return l
         case .covering:
-            return try finish(try measured(seg).resolve(req, shouldStop: shouldStop), seg: seg, anchor: a,
+            return try finish(try landCovering(req, seg: seg, shouldStop), seg: seg, anchor: a,
                               seekID: request.seekID, shouldStop)
         }
+    }
+
+    /// An exact landing on `p`, a frame of `seg` (segment pts): by the segment's reader, or,
+    /// for a frame it cannot land (read before the first keyframe of a segment cut mid-GOP,
+    /// `SegmentHead.readerLands`), on the frame its head lists; `startReads` then starts the
+    /// packets in an earlier segment.
+    private func landFrame(_ p: Int64, seg: Segment, resolution: LandingResolution, seekID: UInt64,
+                           _ shouldStop: @escaping () -> Bool) throws -> Landing {
+        let e = try measured(seg)
+        if let h = e.head, !h.readerLands(p) {
+            return Landing(pts: p, isKeyframe: false, resolution: resolution, coversTarget: true, packetsRead: 0)
+        }
+        return try e.resolve(LandingRequest(target: Rational(p), wantsKeyframe: false, keyframeWindow: nil, seekID: seekID),
+                             shouldStop: shouldStop)
+    }
+
+    /// `req` resolved in `seg` (its pts): by the segment's reader, or, for a target whose
+    /// covering frame the reader cannot land (`SegmentLanding.coveringAtHead`), that frame.
+    private func landCovering(_ req: LandingRequest, seg: Segment, _ shouldStop: @escaping () -> Bool) throws -> Landing {
+        if let p = SegmentLanding.coveringAtHead(target: req.target, head: try head(seg)) {
+            var l = try landFrame(p, seg: seg, resolution: req.wantsKeyframe ? .fallbackCoveringFrame : .coveringFrame,
+                                  seekID: req.seekID, shouldStop)
+            l.coversTarget = true
+            return l
+        }
+        return try measured(seg).resolve(req, shouldStop: shouldStop)
     }
 
     /// An exact landing on the first (or last) frame of `seg`, next to a hole (`reason`), or,
@@ -664,8 +699,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         let e = try engine(for: seg)
         guard let r = try e.seekableRange() else { throw EngineError(.noStream) }
         let p = first ? r.lowerBound : r.upperBound
-        let l = try e.resolve(LandingRequest(target: Rational(p), wantsKeyframe: false, keyframeWindow: nil,
-                                             seekID: request.seekID), shouldStop: shouldStop)
+        let l = try landFrame(p, seg: seg, resolution: .coveringFrame, seekID: request.seekID, shouldStop)
         var out = try finish(l, seg: seg, anchor: a, seekID: request.seekID, shouldStop)
         out.coversTarget = false
         out.pastHole = reason
@@ -683,8 +717,10 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     /// Points the item's reads at a landing (or a step) on `pts` (segment pts) of `seg`,
     /// whose reader is positioned for it: from the segment's own keyframe, or, for a leading
-    /// frame of an open GOP, from the previous segment's last GOP
-    /// (`SegmentLanding.preRollSegment`), DECODE_ONLY up to the frame. Returns the packets read.
+    /// frame of an open GOP or a frame before the first keyframe of a segment cut mid-GOP,
+    /// from the last GOP of the nearest earlier segment with a keyframe
+    /// (`SegmentLanding.preRollStart`), DECODE_ONLY up to the frame; none within the budget
+    /// on the frame's timeline: FPX_ERROR_INVALID_DATA. Returns the packets read.
     @discardableResult
     private func startReads(at pts: Int64, seg: Segment, anchor a: Anchor, seekID: UInt64,
                             _ shouldStop: @escaping () -> Bool) throws -> UInt64 {
@@ -693,9 +729,14 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         currentOrigin = a.originPTS
         preRollInto = nil
         let segs = feed.window
-        guard let i = segs.index(ofSequence: seg.sequence),
-              let j = try SegmentLanding.preRollSegment(landing: pts, segment: i, head: try head(seg), in: spans(segs),
-                                                        readable: { try holeState(segs[$0]) == .none }) else { return 0 }
+        guard let i = segs.index(ofSequence: seg.sequence) else { return 0 }
+        let j: Int
+        switch try SegmentLanding.preRollStart(landing: pts, segment: i, in: spans(segs), head: { try head(segs[$0]) },
+                                               readable: { try holeState(segs[$0]) == .none }) {
+        case .own: return 0
+        case .unreachable: throw EngineError(.invalidData)
+        case .segment(let k): j = k
+        }
         // One domain (`continues`): the same anchor, the same pts timeline.
         let prev = segs[j]
         let n = try engine(for: prev).preRoll(landing: pts, seekID: seekID, shouldStop: shouldStop)
@@ -728,8 +769,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             let r: StepResultKind
             switch SegmentLanding.stepAtHead(from: localFrom, forward: forward, head: try head(seg)) {
             case .frame(let p):
-                let l = try e.resolve(LandingRequest(target: Rational(p), wantsKeyframe: false, keyframeWindow: nil,
-                                                     seekID: seekID), shouldStop: shouldStop)
+                let l = try landFrame(p, seg: seg, resolution: .coveringFrame, seekID: seekID, shouldStop)
                 r = .landed(StepLanding(pts: l.pts, packetsRead: l.packetsRead))
             case .crossing: r = .noFrame
             case .inSegment: r = try e.step(from: localFrom, forward: forward, count: 1, seekID: seekID, shouldStop: shouldStop)
@@ -766,8 +806,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 let t = ticks(ofPTS: landedPTS, oa)
                 if SegmentLanding.isPastHoldBack(t, forward: forward, edge: edgeTicks) { return .atLiveEdge(.pastHoldBack) }
                 // An exact landing on the boundary frame positions the packets too.
-                let l = try oe.resolve(LandingRequest(target: Rational(landedPTS), wantsKeyframe: false, keyframeWindow: nil,
-                                                      seekID: seekID), shouldStop: shouldStop)
+                let l = try landFrame(landedPTS, seg: other, resolution: .coveringFrame, seekID: seekID, shouldStop)
                 packets &+= l.packetsRead
                 packets &+= try startReads(at: landedPTS, seg: other, anchor: oa, seekID: seekID, shouldStop)
                 result = StepLanding(pts: t, packetsRead: packets, streamPTS: landedPTS)
@@ -810,9 +849,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 // After an open GOP's pre-roll, the landing's own segment: DECODE_ONLY up to it;
                 // a later segment on the landing's timeline: against it too (its first muxed
                 // audio packets may present before the landing).
-                let landing = preRollInto.flatMap { $0.sequence == s.sequence ? $0.pts : nil }
+                let landing = preRollInto.flatMap { s.sequence <= $0.sequence ? $0.pts : nil }
                     ?? stamp.landingCarried(into: s.sequence)
-                preRollInto = nil
+                if let p = preRollInto, s.sequence >= p.sequence { preRollInto = nil }
                 try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: stamp.seekID, landing: landing)
                 currentOrigin = a.originPTS
             } catch is SegmentHole {

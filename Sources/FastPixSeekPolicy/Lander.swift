@@ -46,7 +46,8 @@ public final class Lander<Seam: LandingSeam> {
     /// The first keyframe in decode order and the frames read after it that present
     /// before it (an open GOP's leading frames, which decode from data before the
     /// stream's start), measured with the range (`scanFirstFrame`). HLS: a segment's
-    /// leading frames need the previous segment (`SegmentLanding.preRollSegment`).
+    /// leading frames (and a segment cut mid-GOP, the frames before its first keyframe) need
+    /// an earlier segment (`SegmentLanding.preRollStart`).
     public private(set) var head: SegmentHead?
     /// The container's keyframe index when trusted (see `IndexTrust`).
     public private(set) var keyIndex: KeyframeIndex?
@@ -352,8 +353,9 @@ public final class Lander<Seam: LandingSeam> {
         if let l = landing { stamp.continueLanding(l, seekID: 0) }
     }
 
-    /// HLS open GOP (`SegmentLanding.preRollSegment`): a landing on `pts`, a frame of the
-    /// next segment that presents after every frame here, needs this segment's last GOP.
+    /// HLS open GOP or a later segment cut mid-GOP (`SegmentLanding.preRollStart`): a landing
+    /// on `pts`, a frame of a later segment that presents after every frame here, needs this
+    /// segment's last GOP.
     /// Points the host's reads at the keyframe this stream's last frame needs (an exact
     /// landing on it) and moves the landing to `pts`, so every packet read here that
     /// presents before it is DECODE_ONLY and carries that landing. Returns the packets read.
@@ -516,11 +518,13 @@ public final class Lander<Seam: LandingSeam> {
         var minPTS: Int64?
         var refPackets = 0, after = 0
         var sawKey = false
-        var firstKey: Int64?, leading: [Int64] = []
+        var firstKey: Int64?, leading: [Int64] = [], beforeKey: [Int64] = []
+        var midGOP = false
         while let e = try read(s) {
             s.release(e.packet)
             guard e.header.stream == ref else { continue }
             refPackets += 1
+            if refPackets == 1 && !e.header.isKey { midGOP = true }
             if e.header.isKey {
                 if !sawKey { firstKey = e.presents ?? e.header.dts }
                 sawKey = true
@@ -529,12 +533,21 @@ public final class Lander<Seam: LandingSeam> {
             if !e.notLandable, let t = e.presents ?? e.header.dts {
                 if minPTS == nil || t < minPTS! { minPTS = t; after = 0 } else { after += 1 }
                 if sawKey, let k = firstKey, t < k { leading.append(t) }
+                if !sawKey { beforeKey.append(t) }
             }
             // Enough packets past the smallest pts that nothing earlier can follow.
             if sawKey && minPTS != nil && after > max(4, 2 * facts.settleCount) { break }
             if refPackets > Budget.firstFrameReferencePackets { break }
         }
-        head = firstKey.map { SegmentHead(keyframe: $0, leading: leading) }
+        // Cut mid-GOP (HLS `split_by_time`): the frames read before the first keyframe present
+        // before it too, and need an earlier segment's GOP; with no keyframe within the
+        // budget, every frame read (SegmentLanding.preRollStart).
+        if midGOP {
+            head = SegmentHead(keyframe: firstKey, leading: beforeKey.filter { t in firstKey.map { t < $0 } ?? true } + leading,
+                               startsMidGOP: true)
+        } else {
+            head = firstKey.map { SegmentHead(keyframe: $0, leading: leading) }
+        }
         return minPTS
     }
 

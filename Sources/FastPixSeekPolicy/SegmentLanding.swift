@@ -14,24 +14,35 @@ public struct SegmentSpan: Hashable, Sendable {
 }
 
 /// The opening of a segment's reference stream, learned when it is first demuxed: its
-/// first keyframe (in decode order) and the frames that present before it, read after it
-/// (the leading pictures of an open GOP: H.264 `open-gop`, HEVC CRA with RASL pictures).
-/// Those frames reference the previous segment's last GOP: the segment alone cannot
-/// produce them. Ticks of whatever timeline the caller uses (pts of the segment, or item ticks).
+/// first keyframe (in decode order) and the frames that present before it:
+/// - the leading pictures of an open GOP (H.264 `open-gop`, HEVC CRA with RASL pictures),
+///   read after the keyframe, which reference the previous segment's last GOP;
+/// - a segment cut mid-GOP (ffmpeg's `split_by_time`): the frames read before its first
+///   keyframe, or all of its frames when it has none (`keyframe` nil), which need a
+///   keyframe of an earlier segment (`startsMidGOP`).
+/// The segment alone cannot produce them. Ticks of whatever timeline the caller uses (pts
+/// of the segment, or item ticks).
 public struct SegmentHead: Hashable, Sendable {
-    /// The pts of the first keyframe in decode order.
-    public var keyframe: Int64
-    /// The pts of the landable frames read after it that present before it, ascending.
+    /// The pts of the first keyframe in decode order; nil: the segment has none.
+    public var keyframe: Int64?
+    /// The pts of the landable frames that present before it (all of them with no
+    /// keyframe), ascending.
     public var leading: [Int64]
-    public init(keyframe: Int64, leading: [Int64]) {
+    /// The segment's first reference packet in decode order is no keyframe: its reader
+    /// cannot land its leading frames (nothing before them in the segment decodes them).
+    public var startsMidGOP: Bool
+    public init(keyframe: Int64?, leading: [Int64], startsMidGOP: Bool = false) {
         self.keyframe = keyframe
         self.leading = leading.sorted()
+        self.startsMidGOP = startsMidGOP || keyframe == nil
     }
     /// Whether the frame at `pts` is one of the leading frames (presents before the keyframe).
-    public func isLeading(_ pts: Int64) -> Bool { pts < keyframe }
+    public func isLeading(_ pts: Int64) -> Bool { keyframe.map { pts < $0 } ?? true }
+    /// Whether the segment's own reader can land `pts`: not a leading frame of a segment cut mid-GOP.
+    public func readerLands(_ pts: Int64) -> Bool { !(startsMidGOP && isLeading(pts)) }
     /// The same head `by` ticks later (segment pts to item ticks).
     public func shifted(by d: Int64) -> SegmentHead {
-        SegmentHead(keyframe: keyframe &+ d, leading: leading.map { $0 &+ d })
+        SegmentHead(keyframe: keyframe.map { $0 &+ d }, leading: leading.map { $0 &+ d }, startsMidGOP: startsMidGOP)
     }
 }
 
@@ -148,20 +159,67 @@ public enum SegmentLanding {
 
     // MARK: Open GOP across segment ends
 
-    /// Where the packets of a landing on `frame` in segment `i` start: nil when the
-    /// segment's own first keyframe decodes it; the previous segment when `frame` is a
-    /// leading frame of segment `i` (it presents before the segment's first keyframe,
-    /// `head`, and references the previous segment's last GOP), that segment continues
-    /// this one (one pts timeline) and is readable. Reading then starts at the keyframe
-    /// the previous segment's last frame needs, every packet presenting before `frame`
-    /// DECODE_ONLY, and goes on into segment `i`. With no such segment (the window's
-    /// start, a discontinuity, a hole) nil: the frame is landed as before, from `i`.
-    public static func preRollSegment<C: RandomAccessCollection>(landing frame: Int64, segment i: Int, head: SegmentHead?,
-                                                                 in segs: C, readable: (Int) throws -> Bool) rethrows -> Int?
+    /// How many segments back from a landing's segment `preRollStart` looks for a keyframe.
+    /// A segment cut mid-GOP with no keyframe needs the GOP of an earlier one: with a GOP
+    /// of N segment durations, up to N segments back. Past this, the landing is refused.
+    public static let preRollSegmentBudget = 8
+
+    /// Where the packets of a landing on `frame` in segment `i` start.
+    public enum PreRollStart: Hashable, Sendable {
+        /// In segment `i`: its own first keyframe decodes the frame (or, for an open GOP's
+        /// leading frame with no segment before it on its timeline, lands it as before).
+        case own
+        /// At the keyframe the last frame of segment `j` (< i) needs; every packet presenting
+        /// before `frame` DECODE_ONLY, reading on through the segments after it into `i`.
+        case segment(Int)
+        /// `frame` is read before any keyframe of its segment (cut mid-GOP) and no segment
+        /// with a keyframe precedes it on its timeline within `preRollSegmentBudget`
+        /// (the window's start, a discontinuity, a hole): no packets produce it.
+        case unreachable
+    }
+
+    /// A landing on `frame` of segment `i` whose head (`head(i)`) says it presents before the
+    /// segment's first keyframe (a leading frame of an open GOP, or a frame of a segment cut
+    /// mid-GOP) needs the nearest earlier segment that has a keyframe: walking back over
+    /// segments that continue one another (one pts timeline) and are readable, at most
+    /// `preRollSegmentBudget` of them. `head(j)` is asked for those segments only (each
+    /// one demuxed on demand); nil: a hole or unknown, which ends the walk.
+    public static func preRollStart<C: RandomAccessCollection>(landing frame: Int64, segment i: Int,
+                                                               in segs: C, head: (Int) throws -> SegmentHead?,
+                                                               readable: (Int) throws -> Bool) rethrows -> PreRollStart
     where C.Element == SegmentSpan, C.Index == Int {
-        guard let h = head, h.isLeading(frame), i > 0, i < segs.count, continues(segs[i - 1], segs[i]),
-              try readable(i - 1) else { return nil }
-        return i - 1
+        guard i >= 0, i < segs.count, let h = try head(i), h.isLeading(frame) else { return .own }
+        var j = i - 1
+        while j >= 0, i - j <= preRollSegmentBudget, continues(segs[j], segs[j + 1]), try readable(j) {
+            guard let hj = try head(j) else { break }
+            if hj.keyframe != nil { return .segment(j) }
+            j -= 1
+        }
+        return h.startsMidGOP ? .unreachable : .own
+    }
+
+    /// The frame an exact landing on `target` (segment i's covering frame) lands on when the
+    /// segment's reader cannot land it (`SegmentHead.readerLands`): the last leading frame at
+    /// or before `target`. nil when the reader lands it, or no leading frame is at or before it.
+    public static func coveringAtHead(target: Rational, head: SegmentHead?) -> Int64? {
+        guard let h = head, h.startsMidGOP, h.keyframe.map({ target < Rational($0) }) ?? true else { return nil }
+        return h.leading.last { Rational($0) <= target }
+    }
+
+    /// The first keyframe at or after the start of segment `i`: in `i` or in a later segment
+    /// that continues it, with every segment between keyframe-less, at most
+    /// `preRollSegmentBudget` segments on. (segment index, keyframe) or nil.
+    public static func nextKeyframe<C: RandomAccessCollection>(from i: Int, in segs: C,
+                                                               head: (Int) throws -> SegmentHead?) rethrows -> (Int, Int64)?
+    where C.Element == SegmentSpan, C.Index == Int {
+        var j = i
+        while j < segs.count, j - i <= preRollSegmentBudget {
+            if j > i && !continues(segs[j - 1], segs[j]) { return nil }
+            guard let h = try head(j) else { return nil }
+            if let k = h.keyframe { return (j, k) }
+            j += 1
+        }
+        return nil
     }
 
     /// A frame step from `from`, a frame of segment `i`, at the segment's head, which the
@@ -172,21 +230,24 @@ public enum SegmentLanding {
         case frame(Int64)
         /// Not at the head: step inside segment `i` as usual.
         case inSegment
-        /// Backward from the segment's first frame: on to the previous segment's last frame.
+        /// Off the segment: backward from its first frame, on to the previous segment's last
+        /// frame; forward from the last frame of a segment without a keyframe, to the next's first.
         case crossing
     }
 
-    /// Forward from a leading frame: the next leading frame, else the first keyframe.
+    /// Forward from a leading frame: the next leading frame, else the first keyframe, else
+    /// (a segment without a keyframe, from its last frame) the crossing to the next segment.
     /// Backward from the first keyframe or a leading frame: the previous leading frame,
     /// else (the first frame of the segment) the crossing to the previous segment.
     /// Anything else, or a segment without leading frames: `.inSegment`.
     public static func stepAtHead(from: Int64, forward: Bool, head: SegmentHead?) -> HeadStep {
         guard let h = head, !h.leading.isEmpty else { return .inSegment }
         if forward {
-            guard from < h.keyframe else { return .inSegment }
-            return .frame(h.leading.first { $0 > from } ?? h.keyframe)
+            guard h.isLeading(from) else { return .inSegment }
+            if let n = h.leading.first(where: { $0 > from }) ?? h.keyframe { return .frame(n) }
+            return .crossing
         }
-        guard from <= h.keyframe else { return .inSegment }
+        guard h.keyframe.map({ from <= $0 }) ?? true else { return .inSegment }
         if let p = h.leading.last(where: { $0 < from }) { return .frame(p) }
         return .crossing
     }
@@ -194,23 +255,25 @@ public enum SegmentLanding {
     /// An at-or-after landing whose target lies among a segment's leading frames (at or
     /// before its first keyframe): the first of the leading frames and the keyframe at or
     /// after it, which the segment's reader alone cannot step to. nil when the target is
-    /// past the keyframe or the segment has no leading frames (its reader lands it).
+    /// past the keyframe or the segment has no leading frames (its reader lands it), or past
+    /// the last frame of a segment without a keyframe (the next segment's first frame).
     public static func atOrAfterAtHead(target: Rational, head: SegmentHead?) -> Int64? {
-        guard let h = head, !h.leading.isEmpty, target <= Rational(h.keyframe) else { return nil }
+        guard let h = head, !h.leading.isEmpty, h.keyframe.map({ target <= Rational($0) }) ?? true else { return nil }
         return h.leading.first { Rational($0) >= target } ?? h.keyframe
     }
 
     /// A nearest-keyframe seek whose target lies among the leading frames of a segment
-    /// (before its first keyframe, `firstKey`): the keyframes around it are the last one
-    /// of the previous segment at or before the target (`before`, nil when none is in the
-    /// window) and `firstKey` after it. The nearer one inside `window` wins, a tie going to
+    /// (before its first keyframe, `firstKey`; with none, the first keyframe of a later
+    /// segment, `nextKeyframe`; nil: none): the keyframes around it are the last one of the
+    /// pre-roll segment (`preRollStart`) at or before the target (`before`, nil when none is
+    /// in the window) and `firstKey` after it. The nearer one inside `window` wins, a tie going to
     /// the earlier; with neither, the covering frame (a leading frame, landed with its pre-roll).
     public enum LeadingKeyframeChoice: Hashable, Sendable { case before, firstKey, covering }
 
     public static func keyframeAtLeading(target: Rational, window: ClosedRange<Int64>, before: Int64?,
-                                         firstKey: Int64) -> LeadingKeyframeChoice {
+                                         firstKey: Int64?) -> LeadingKeyframeChoice {
         let b = before.flatMap { window.contains($0) ? $0 : nil }
-        let a = window.contains(firstKey) ? firstKey : nil
+        let a = firstKey.flatMap { window.contains($0) ? $0 : nil }
         switch (b, a) {
         case (nil, nil): return .covering
         case (.some, nil): return .before

@@ -115,21 +115,25 @@ final class SegmentOpenGOPTests: XCTestCase {
     /// Segment 1's head: keyframe at 90000 + 3600, leading frames 90000 - 3600 and 90000.
     let head = SegmentHead(keyframe: 93600, leading: [90000, 86400])
 
-    func testPreRollSegment() {
+    func testPreRollStart() {
         let s = spans()
         let all: (Int) -> Bool = { _ in true }
+        let closed = SegmentHead(keyframe: 0, leading: [])
+        let heads: (Int) -> SegmentHead? = { $0 == 1 ? self.head : closed }
         XCTAssertEqual(head.leading, [86400, 90000], "sorted")
-        XCTAssertEqual(SegmentLanding.preRollSegment(landing: 86400, segment: 1, head: head, in: s, readable: all), 0)
-        XCTAssertEqual(SegmentLanding.preRollSegment(landing: 90000, segment: 1, head: head, in: s, readable: all), 0)
+        XCTAssertEqual(SegmentLanding.preRollStart(landing: 86400, segment: 1, in: s, head: heads, readable: all), .segment(0))
+        XCTAssertEqual(SegmentLanding.preRollStart(landing: 90000, segment: 1, in: s, head: heads, readable: all), .segment(0))
         // The keyframe and what follows decode from the segment itself.
-        XCTAssertNil(SegmentLanding.preRollSegment(landing: 93600, segment: 1, head: head, in: s, readable: all))
-        XCTAssertNil(SegmentLanding.preRollSegment(landing: 97200, segment: 1, head: head, in: s, readable: all))
-        // No segment before (the window's start), a discontinuity, a hole, no head known.
-        XCTAssertNil(SegmentLanding.preRollSegment(landing: 86400, segment: 0, head: head, in: s, readable: all))
-        XCTAssertNil(SegmentLanding.preRollSegment(landing: 86400, segment: 1, head: head, in: spans(domains: [0, 1, 1]),
-                                                   readable: all))
-        XCTAssertNil(SegmentLanding.preRollSegment(landing: 86400, segment: 1, head: head, in: s, readable: { $0 != 0 }))
-        XCTAssertNil(SegmentLanding.preRollSegment(landing: 86400, segment: 1, head: nil, in: s, readable: all))
+        XCTAssertEqual(SegmentLanding.preRollStart(landing: 93600, segment: 1, in: s, head: heads, readable: all), .own)
+        XCTAssertEqual(SegmentLanding.preRollStart(landing: 97200, segment: 1, in: s, head: heads, readable: all), .own)
+        // No segment before (the window's start), a discontinuity, a hole, no head known: an open
+        // GOP's leading frame is landed from its own segment, as before.
+        XCTAssertEqual(SegmentLanding.preRollStart(landing: 86400, segment: 0, in: s, head: { _ in self.head }, readable: all),
+                       .own)
+        XCTAssertEqual(SegmentLanding.preRollStart(landing: 86400, segment: 1, in: spans(domains: [0, 1, 1]), head: heads,
+                                                   readable: all), .own)
+        XCTAssertEqual(SegmentLanding.preRollStart(landing: 86400, segment: 1, in: s, head: heads, readable: { $0 != 0 }), .own)
+        XCTAssertEqual(SegmentLanding.preRollStart(landing: 86400, segment: 1, in: s, head: { _ in nil }, readable: all), .own)
         XCTAssertEqual(head.shifted(by: -86400), SegmentHead(keyframe: 7200, leading: [0, 3600]))
     }
 

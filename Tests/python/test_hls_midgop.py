@@ -1,0 +1,323 @@
+"""HLS segments that do not start with a keyframe (issue 28: streams as packagers publish them).
+
+ffmpeg's hls muxer with `-hls_flags split_by_time` cuts a segment every `-hls_time` seconds
+whatever the frame: with a 2 s GOP (x264 closed GOP, or x265's open GOP, B-frames) and 1 s segments every other
+segment starts mid-GOP and holds no keyframe at all; with 0.6 s segments a frame may need a
+keyframe two or three segments back. Its frames are decodable only from that earlier
+keyframe. Served over HTTP on 127.0.0.1 by a server that honours Range. The premise is checked
+first (ffprobe of each segment, with its init section: segments whose first frame in decode
+order is no keyframe).
+
+Ground truth is the source file: ffprobe's frames and keyframes, ffmpeg's decoded pictures
+(framemd5). Targets: the frames from 2 before to 2 after every segment boundary (the playlist's
+EXTINF starts) and the middle frame of every segment that starts mid-GOP:
+
+* exact seeks land on the frame shown at the target, the packets delivered decode to that
+  frame's picture (PyAV), every reference packet presenting before it is DECODE_ONLY and the
+  landed one is not;
+* nearest-keyframe seeks (tolerance 1 s and 0.3 s) land on the nearest ffprobe keyframe inside
+  the tolerance (ties to the earlier), else on the frame shown at the target, and the packets
+  produce it;
+* at-or-after seeks between two frames land on the later one, and its packets produce it;
+* frame steps walk one frame at a time across every segment end, forward and backward, and
+  each step's packets produce its frame; and walk the whole stream both ways.
+
+Where no earlier segment with a keyframe can be read on the frame's timeline, seek.h says the
+seek or step fails with FPX_ERROR_INVALID_DATA: a playlist whose window starts at a segment
+without a keyframe, an EXT-X-DISCONTINUITY before one, and one keyframe in 7 s (a 10 s GOP)
+cut into 0.5 s segments (the keyframe 8 segments back is used, 9 back is past the budget).
+
+Before this, an exact seek or a step into such a segment failed with FPX_ERROR_INVALID_DATA.
+
+Not here: Shaka Packager cuts segments at keyframes only (--segment_duration 1 on this source
+gives three 2 s segments, each opening on a keyframe), so it publishes no mid-GOP segment.
+ffmpeg's fMP4 HLS muxer (FFmpeg 5.1, `-hls_segment_type fmp4`) with split_by_time writes each
+mid-GOP fragment's first sample on the wrong presentation time (ffprobe of the playlist shows two
+frames at one pts and none at the frame it replaced), so that stream has no well-defined frame
+there; the library refuses seeks and steps into the fragments without a keyframe with
+FPX_ERROR_IO (left open: FFmpeg's mov demuxer cannot seek such a fragment, not even to its
+start, and the engine reports that failed seek as an I/O error). GStreamer's hlssink2, Bento4
+and GPAC are not among the test packages.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import List, Tuple
+
+import pytest
+
+from conftest import REPO
+from groundtruth import packets as gt_packets
+from rangeserver import serve
+from test_hls_opengop import FF, FPS, FRAME, Truth, check_picture, segment_files, truth
+
+sys.path.insert(0, str(REPO / "Bindings" / "python"))
+
+from fastpix_seek import FrameStepDirection, Player, SeekPrecision  # noqa: E402
+from fastpix_seek.errors import InvalidDataError  # noqa: E402
+
+INVALID_DATA = -12  # FPX_ERROR_INVALID_DATA
+
+SECONDS, GOP = 6, 50
+ENCODERS = {
+    "h264": ["-c:v", "libx264", "-preset", "ultrafast", "-bf", "3", "-g", str(GOP),
+             "-x264-params", f"keyint={GOP}:min-keyint={GOP}:scenecut=0"],
+    # x265's default open GOP: CRA keyframes whose leading frames reference the GOP before.
+    "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params",
+             f"log-level=error:keyint={GOP}:min-keyint={GOP}:scenecut=0:bframes=3:pools=1:frame-threads=1"],
+}
+# name: (codec, -hls_time)
+STREAMS = {
+    "ts-h264-1s": ("h264", "1"),
+    "ts-h264-0.6s": ("h264", "0.6"),
+    "ts-hevc-1s": ("hevc", "1"),
+}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    d = tmp_path_factory.mktemp("midgop")
+    for codec, args in ENCODERS.items():
+        subprocess.run(FF + ["-f", "lavfi", "-i", f"testsrc2=size=160x96:rate={FPS}:duration={SECONDS}",
+                             *args, str(d / f"{codec}.mp4")], check=True, timeout=300)
+    for name, (codec, seconds) in STREAMS.items():
+        out = d / name
+        out.mkdir()
+        subprocess.run(FF + ["-i", str(d / f"{codec}.mp4"), "-c", "copy", "-f", "hls", "-hls_time", seconds,
+                             "-hls_flags", "split_by_time", "-hls_playlist_type", "vod",
+                             "-hls_segment_filename", str(out / "seg_%d.ts"), str(out / "index.m3u8")],
+                       check=True, timeout=120)
+    with serve(d) as base:
+        yield d, base, {codec: truth(d / f"{codec}.mp4") for codec in ENCODERS}
+
+
+def midgop_segments(d: Path, tmp: Path) -> List[bool]:
+    """For each playlist entry: whether its first video packet in decode order is no keyframe (ffprobe)."""
+    out = []
+    for k, (init, seg) in enumerate(segment_files(d)):
+        f = seg
+        if init is not None:
+            f = tmp / f"whole_{k}.mp4"
+            f.write_bytes(init.read_bytes() + seg.read_bytes())
+        pk = gt_packets(str(f))
+        out.append(bool(pk) and not pk[0].key)
+    return out
+
+
+def boundaries(d: Path) -> List[Fraction]:
+    """Each segment's listed start (item seconds): the EXTINFs summed."""
+    starts, t = [], Fraction(0)
+    for line in (d / "index.m3u8").read_text().splitlines():
+        if line.startswith("#EXTINF:"):
+            starts.append(t)
+            t += Fraction(line[8:].split(",")[0])
+    return starts
+
+
+class Stream:
+    def __init__(self, name: str, url: str, t: Truth, starts: List[Fraction], mid: List[bool]):
+        self.name, self.url, self.t, self.starts, self.mid = name, url, t, starts, mid
+
+    def targets(self) -> List[Fraction]:
+        """Frames 2 before to 2 after each segment start, and each mid-GOP segment's middle frame."""
+        times = self.t.times
+        out = set()
+        for k, s in enumerate(self.starts):
+            i = bisect.bisect_left(times, s)
+            out.update(times[max(0, i - 2):i + 3])
+            if self.mid[k]:
+                end = self.starts[k + 1] if k + 1 < len(self.starts) else times[-1]
+                j = bisect.bisect_left(times, (s + end) / 2)
+                out.add(times[min(j, len(times) - 1)])
+        return sorted(out)
+
+
+@pytest.fixture(scope="module", params=sorted(STREAMS))
+def stream(request, site, tmp_path_factory):
+    d, base, truths = site
+    t = truths[STREAMS[request.param][0]]
+    mid = midgop_segments(d / request.param, tmp_path_factory.mktemp("whole"))
+    assert sum(mid) >= 2, f"{request.param}: no segments start mid-GOP ({mid})"
+    return Stream(request.param, f"{base}/{request.param}/index.m3u8", t, boundaries(d / request.param), mid)
+
+
+def test_exact_seeks_land_inside_midgop_segments(stream):
+    t = stream.t
+    with Player(stream.url) as p:
+        p.wait_item(timeout=30)
+        for x in stream.targets():
+            o = p.seek_and_wait(x, SeekPrecision.exact())
+            what = f"{stream.name}: exact {x}"
+            assert o.finished and Fraction(o.landed_time) == x, (what, o)
+            check_picture(p, int(o.landed_stream_pts), t.md5[x], what)
+
+
+@pytest.mark.parametrize("tolerance", [Fraction(1), Fraction(3, 10)])
+def test_nearest_keyframe_seeks_land_on_keyframes(stream, tolerance):
+    t = stream.t
+    with Player(stream.url) as p:
+        p.wait_item(timeout=30)
+        for x in stream.targets():
+            o = p.seek_and_wait(x, SeekPrecision.nearest_keyframe(tolerance))
+            near = [k for k in t.keys if abs(k - x) <= tolerance]
+            want = min(near, key=lambda k: (abs(k - x), k)) if near else t.times[bisect.bisect_right(t.times, x) - 1]
+            what = f"{stream.name}: nearest keyframe {x} +- {tolerance}"
+            assert o.finished and Fraction(o.landed_time) == want, (what, o, want)
+            check_picture(p, int(o.landed_stream_pts), t.md5[want], what)
+
+
+def test_at_or_after_seeks_between_frames(stream):
+    t = stream.t
+    with Player(stream.url) as p:
+        p.wait_item(timeout=30)
+        for x in stream.targets():
+            i = t.times.index(x)
+            if i + 1 == len(t.times):
+                continue
+            want = t.times[i + 1]
+            o = p.seek_and_wait((x + want) / 2, SeekPrecision.at_or_after())
+            what = f"{stream.name}: at or after {(x + want) / 2}"
+            assert o.finished and Fraction(o.landed_time) == want, (what, o, want)
+            check_picture(p, int(o.landed_stream_pts), t.md5[want], what)
+
+
+def test_steps_walk_frame_by_frame_across_segment_ends(stream):
+    t = stream.t
+    with Player(stream.url) as p:
+        p.wait_item(timeout=30)
+        for s in stream.starts[1:]:
+            i = bisect.bisect_left(t.times, s)
+            for direction, start, stop in ((FrameStepDirection.FORWARD, i - 3, i + 2),
+                                           (FrameStepDirection.BACKWARD, i + 2, i - 3)):
+                o = p.seek_and_wait(t.times[start], SeekPrecision.exact())
+                assert o.finished and Fraction(o.landed_time) == t.times[start], (stream.name, o)
+                step = 1 if direction == FrameStepDirection.FORWARD else -1
+                for j in range(start + step, stop + step, step):
+                    r = p.step_frame(direction)
+                    what = f"{stream.name}: {direction.name.lower()} step from {t.times[j - step]}"
+                    assert r.did_step and r.landed_media_time == t.times[j], (what, r, t.times[j])
+                    check_picture(p, int(r.landed_stream_pts), t.md5[t.times[j]], what)
+
+
+def test_steps_walk_the_whole_stream_both_ways(stream):
+    t = stream.t
+    with Player(stream.url) as p:
+        p.wait_item(timeout=30)
+        o = p.seek_and_wait(0, SeekPrecision.exact())
+        assert o.finished and Fraction(o.landed_time) == t.times[0], o
+        for want in t.times[1:]:
+            r = p.step_frame(FrameStepDirection.FORWARD)
+            assert r.did_step and r.landed_media_time == want, (stream.name, r, want)
+        assert not p.step_frame(FrameStepDirection.FORWARD).did_step
+        for want in reversed(t.times[:-1]):
+            r = p.step_frame(FrameStepDirection.BACKWARD)
+            assert r.did_step and r.landed_media_time == want, (stream.name, r, want)
+        assert not p.step_frame(FrameStepDirection.BACKWARD).did_step
+
+
+# ---- Frames no earlier keyframe can reach -------------------------------------------------
+
+def playlist_variant(d: Path, name: str, edit) -> str:
+    """Writes `name` next to d/index.m3u8, its text changed by `edit`; returns the file name."""
+    (d / name).write_text(edit((d / "index.m3u8").read_text()))
+    return name
+
+
+def second_segment(text: str) -> Tuple[str, str]:
+    """The EXTINF line and URI of the playlist's second segment."""
+    entries = re.findall(r"(#EXTINF:[^\n]*)\n([^#\n][^\n]*)", text)
+    return entries[1]
+
+
+def test_no_earlier_keyframe_on_the_timeline_is_invalid_data(site, tmp_path_factory):
+    """Segment 1 of the 1 s stream has no keyframe: after an EXT-X-DISCONTINUITY, or first in
+    the window, its frames cannot be produced; the other segments still land right."""
+    d, base, truths = site
+    t = truths["h264"]
+    src = d / "ts-h264-1s"
+    mid = midgop_segments(src, tmp_path_factory.mktemp("whole"))
+    assert mid[1], "segment 1 has a keyframe"
+    starts = boundaries(src)
+    inside = t.times[bisect.bisect_left(t.times, (starts[1] + starts[2]) / 2)]
+
+    def with_discontinuity(text: str) -> str:
+        extinf, uri = second_segment(text)
+        return text.replace(f"{extinf}\n{uri}\n", f"#EXT-X-DISCONTINUITY\n{extinf}\n{uri}\n", 1)
+
+    def from_segment_1(text: str) -> str:
+        extinf, uri = second_segment(text)
+        head, rest = text.split("#EXTINF:", 1)
+        rest = rest.split(f"{extinf}\n", 1)[1]
+        return head.replace("#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-MEDIA-SEQUENCE:1") + f"{extinf}\n" + rest
+
+    with Player(f"{base}/ts-h264-1s/index.m3u8") as p:
+        p.wait_item(timeout=30)
+        info = p.item_info()   # the source's frames by stream pts
+
+    def shown(o) -> Fraction:
+        """The source's time of the landed frame."""
+        return (int(o.landed_stream_pts) - info.start_pts) * info.time_base
+
+    disc = playlist_variant(src, "disc.m3u8", with_discontinuity)
+    with Player(f"{base}/ts-h264-1s/{disc}") as p:
+        p.wait_item(timeout=30)
+        o = p.seek_and_wait(inside, SeekPrecision.exact())
+        assert not o.finished and o.error == INVALID_DATA, o
+        # Before the discontinuity and from segment 2's keyframe on, frames land and decode.
+        # (Past it the domain is placed anew, its first frame at segment 1's listed start: its
+        # frames move on the item timeline (3 frames here), so the picture is that of the
+        # landed stream pts.)
+        for x in (t.times[5], starts[2] + FRAME * 3):
+            o = p.seek_and_wait(x, SeekPrecision.exact())
+            assert o.finished and shown(o) in t.md5, o
+            check_picture(p, int(o.landed_stream_pts), t.md5[shown(o)], f"disc: exact {x}")
+        # A step back from segment 2's keyframe, its first frame, into segment 1: refused, typed.
+        o = p.seek_and_wait(starts[2] + FRAME * 3, SeekPrecision.nearest_keyframe(Fraction(1, 2)))
+        assert o.finished and shown(o) == 2, o
+        with pytest.raises(InvalidDataError):
+            p.step_frame(FrameStepDirection.BACKWARD)
+    late = playlist_variant(src, "late.m3u8", from_segment_1)
+    with Player(f"{base}/ts-h264-1s/{late}") as p:
+        p.wait_item(timeout=30)
+        o = p.seek_and_wait(inside - starts[1], SeekPrecision.exact())
+        assert not o.finished and o.error == INVALID_DATA, o
+        x = starts[2] + FRAME * 3 - starts[1]
+        o = p.seek_and_wait(x, SeekPrecision.exact())
+        assert o.finished and Fraction(o.landed_time) == x and shown(o) in t.md5, o
+        check_picture(p, int(o.landed_stream_pts), t.md5[shown(o)], f"late: exact {x}")
+
+
+def test_the_walk_back_is_bounded(tmp_path_factory):
+    """One keyframe in 7 s (a 10 s GOP), 0.5 s segments: a frame of segment 8 lands (its keyframe 8
+    segments back, the budget), segment 9's is FPX_ERROR_INVALID_DATA."""
+    d = tmp_path_factory.mktemp("midgop-long")
+    src = d / "long.mp4"
+    subprocess.run(FF + ["-f", "lavfi", "-i", f"testsrc2=size=160x96:rate={FPS}:duration=7",
+                         "-c:v", "libx264", "-preset", "ultrafast", "-bf", "3", "-g", "250",
+                         "-x264-params", "keyint=250:min-keyint=250:scenecut=0", str(src)], check=True, timeout=300)
+    out = d / "long"
+    out.mkdir()
+    subprocess.run(FF + ["-i", str(src), "-c", "copy", "-f", "hls", "-hls_time", "0.5", "-hls_flags", "split_by_time",
+                         "-hls_playlist_type", "vod", "-hls_segment_filename", str(out / "seg_%d.ts"),
+                         str(out / "index.m3u8")], check=True, timeout=120)
+    t = truth(src)
+    assert t.keys == [0], t.keys
+    mid = midgop_segments(out, tmp_path_factory.mktemp("whole"))
+    starts = boundaries(out)
+    assert len(starts) >= 11 and all(mid[1:11]), mid
+    with serve(d) as base, Player(f"{base}/long/index.m3u8") as p:
+        p.wait_item(timeout=30)
+        for k in (7, 8):
+            x = t.times[bisect.bisect_left(t.times, (starts[k] + starts[k + 1]) / 2)]
+            o = p.seek_and_wait(x, SeekPrecision.exact())
+            assert o.finished and Fraction(o.landed_time) == x, (k, o)
+            check_picture(p, int(o.landed_stream_pts), t.md5[x], f"segment {k}: exact {x}")
+        for k in (9, 10):
+            x = t.times[bisect.bisect_left(t.times, (starts[k] + starts[k + 1]) / 2)]
+            o = p.seek_and_wait(x, SeekPrecision.exact())
+            assert not o.finished and o.error == INVALID_DATA, (k, o)
