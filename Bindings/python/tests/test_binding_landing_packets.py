@@ -59,8 +59,10 @@ def test_packets_carry_the_landing_and_trim(fixtures_dir: Path):
 
 
 def test_hls_packets_carry_the_landing_across_segments(tmp_path: Path):
-    """HLS: the landing segment's packets carry landed_pts_in_stream; packets of the segments
-    after it carry the same landed_pts and FPX_NOPTS there (all of them present after it)."""
+    """HLS: the landing segment's packets and those of the segments read after it on its
+    timeline (no discontinuity between) carry the same landed_pts and landed_pts_in_stream
+    (seek.h, fpx_packet.landed_pts_in_stream); DECODE_ONLY exactly on the packets that present
+    before the landing."""
     subprocess.run(["ffmpeg", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=30", "-t", "6",
                     "-c:v", "libx264", "-preset", "ultrafast", "-g", "30", "-bf", "2", "-f", "hls", "-hls_time", "1",
                     "-hls_playlist_type", "vod", "-hls_segment_filename", str(tmp_path / "s%03d.ts"),
@@ -70,15 +72,17 @@ def test_hls_packets_carry_the_landing_across_segments(tmp_path: Path):
         o = p.seek_wait(Fraction(5, 2), SeekPrecision.exact(), timeout=30)
         assert o.finished and o.frame_covers_target
         want = o.landed_stream_pts
+        # The landing's segment is [2, 3) s: packets presenting 0.5 s (45000 ticks of 1/90000)
+        # or more after the landed frame at 2.5 s are from the segments after it.
         seen_in, seen_after = 0, 0
         for i, pkt in enumerate(p.packets()):
             assert pkt.is_discontinuity == (i == 0)
             assert pkt.landed_pts == want and pkt.landed_stream_index == 0
-            if pkt.landed_pts_in_stream is None:
+            assert pkt.landed_pts_in_stream == want, (i, pkt)
+            assert pkt.is_decode_only == (pkt.pts < want), (i, pkt)
+            if pkt.pts >= want + 45000:
                 seen_after += 1
-                assert pkt.pts > want  # a later segment: presents after the landing
             else:
-                assert seen_after == 0 and pkt.landed_pts_in_stream == want
                 seen_in += 1
             if i > 150:
                 break
