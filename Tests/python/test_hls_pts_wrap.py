@@ -17,6 +17,10 @@ wrap small. ffprobe of the playlist (FFmpeg's hls demuxer) shows the same per-se
 and ffmpeg's decoded pictures by time from the first frame), with each segment's ffprobe pts
 unwrapped by this test checked against it.
 
+Packed audio (test_packed_audio_across_the_wrap): Shaka Packager's ADTS segments with their ID3
+transportStreamTimestamps moved across the wrap by the test (Shaka itself refuses offsets that
+large).
+
 Before the fix every segment within 60 s of the wrap or past it was placed 26.5 h away: the
 item's seeks there failed or landed on other frames.
 """
@@ -199,3 +203,51 @@ def test_packet_timestamps_never_go_back_across_the_wrap(site, ground):
                 assert pkt.item_time == Fraction(pkt.pts - first, 90000), pkt
         assert len(last) == 2 and seen_past == set(last), (last, seen_past)
         assert last[ref] >= first + t.times[-1] * 90000 - 3 * 9000
+
+
+def test_packed_audio_across_the_wrap(tmp_path):
+    """A media playlist of packed audio (Shaka Packager's ADTS segments) whose ID3
+    transportStreamTimestamps cross the wrap. Shaka refuses offsets that large
+    (--transport_stream_timestamp_offset_ms near 2^33 / 90 s fails to package), so this test
+    moves each segment's 33-bit timestamp by the same amount, modulo 2^33, in its bytes (the
+    PRIV frame's 8 bytes, as test_hls_packed_audio reads them): the first segment's first
+    sample 3 s before the wrap. Ground truth: FFmpeg's hls demuxer on the playlist as Shaka
+    wrote it (it applies the ID3 timestamps), packets by size and item time."""
+    from test_hls_packed_audio import _ffprobe, _make, _segments
+    d = tmp_path / "shaka"
+    d.mkdir()
+    _make(d, "shaka")
+    j = _ffprobe(d / "audio.m3u8", "packet=pts,size")
+    truth = [(int(p["pts"]) * Fraction(1, 90000), int(p["size"])) for p in j["packets"]]
+    owner = b"com.apple.streaming.transportStreamTimestamp\0"
+    segs = [f for _, f in _segments(d)]
+    first = None
+    stamps = []
+    for f in segs:
+        b = bytearray(f.read_bytes())
+        i = b.index(owner) + len(owner)
+        v = int.from_bytes(b[i:i + 8], "big") & (WRAP - 1)
+        if first is None:
+            first = v
+        moved = (v - first + WRAP - 3 * 90000) % WRAP
+        b[i:i + 8] = moved.to_bytes(8, "big")
+        f.write_bytes(bytes(b))
+        stamps.append(moved)
+    # The premise: the first segments just below the wrap, the last ones past it (small).
+    assert stamps[0] > WRAP - 4 * 90000 and stamps[-1] < 10 * 90000, stamps
+    with serve(d) as base, Player(f"{base}/audio.m3u8") as p:
+        p.wait_item(timeout=30)
+        t0 = truth[0][0]
+        got = list(p.packets())
+        assert [pk.size for pk in got] == [z for _, z in truth]
+        for pk, (t, _) in zip(got, truth):
+            assert abs(pk.item_time - (t - t0)) <= Fraction(1, 90000), (pk.item_time, t)
+        pts = [pk.pts for pk in got]
+        assert pts == sorted(pts), "packet pts go back across the wrap"
+        assert pts[-1] * got[-1].time_base > WRAP_S, "the packets' pts are not unwrapped"
+        # An exact seek past the wrap lands on the frame that covers it.
+        x = Fraction(8)
+        o = p.seek_and_wait(x, SeekPrecision.exact())
+        times = [pk.item_time for pk in got]
+        cover = max(v for v in times if v <= x)
+        assert o.finished and o.landed_time == cover and o.frame_covers_target, o
