@@ -21,7 +21,9 @@ import FastPixSeekCore
 /// segments follow by EXTINF. The engine's ticks (`timeline`) are that item
 /// time in the segments' time base. Inside one discontinuity domain, ticks map
 /// to the segments' pts by one anchor (the first segment of the domain that
-/// was demuxed), so frames keep their exact pts spacing.
+/// was demuxed), so frames keep their exact pts spacing; a segment past a 33-bit
+/// timestamp wrap inside the domain is moved by whole wrap periods first
+/// (`HLSPlacement.wrapCount`), and what the host sees of it is unwrapped (`unwrap`).
 // @unchecked Sendable: the feed and the cache guard their own state; the façade's demux
 // state is used under the player's engine lock only (see the field comments).
 public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
