@@ -12,10 +12,11 @@ The stream: 80 s, 10 fps H.264 (a keyframe every 2 s) with AAC muxed, cut into 4
 segments by ffmpeg's hls muxer with -output_ts_offset so that the first pts is ~70 s before
 the wrap. ffprobe of each segment (the premise, checked first): the first segment's pts lie
 just below 2^33, the next ones within 60 s of the wrap come out negative, the ones after the
-wrap small. ffprobe of the playlist (FFmpeg's hls demuxer) shows the same per-segment jumps
-(it does not unwrap across segments either), so the ground truth is the source file (frames
-and ffmpeg's decoded pictures by time from the first frame), with each segment's ffprobe pts
-unwrapped by this test checked against it.
+wrap small. ffprobe of the playlist (FFmpeg's hls demuxer, one mpegts demuxer fed every
+segment in turn) does unwrap: its pts run on past 2^33 from the first segment's. Ground truth:
+the source file (frames and ffmpeg's decoded pictures by time from the first frame), each
+segment's ffprobe pts unwrapped by this test checked against it, and the playlist's ffprobe
+pts checked against both; the library's delivered pts must be those.
 
 Packed audio (test_packed_audio_across_the_wrap): Shaka Packager's ADTS segments with their ID3
 transportStreamTimestamps moved across the wrap by the test (Shaka itself refuses offsets that
@@ -113,6 +114,8 @@ def ground(site):
         unwrapped += [p + shift for p in r]
         prev = unwrapped[-1]
     assert [Fraction(p - unwrapped[0], 90000) for p in unwrapped] == t.times
+    # FFmpeg's hls demuxer on the playlist unwraps the same way.
+    assert video_pts(d / "wrap" / "index.m3u8") == unwrapped
     return t, unwrapped[0]
 
 
