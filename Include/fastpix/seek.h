@@ -2078,8 +2078,9 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * dts, landed_pts, landed_pts_in_stream and the outcome's
  * landed_stream_pts continue past 2^33 (the first domain's start_pts and
  * every packet's item_origin_pts keep the domain's value), as FFmpeg's
- * mpegts demuxer does within one file; a host that feeds them to a
- * decoder sees one increasing timeline. Streams whose time base holds no
+ * mpegts demuxer does within one file (and its hls demuxer across a
+ * playlist's segments); a host that feeds them to a decoder sees one
+ * increasing timeline. Streams whose time base holds no
  * whole number of ticks per 2^33 / 90000 s (not 90 kHz multiples) are
  * not moved. FFmpeg's own per-file rule may give a segment that starts
  * within 60 s before the wrap negative pts; the same rule places it.
