@@ -155,6 +155,29 @@ def test_exact_seeks_across_the_wrap_land_on_the_frame_shown(site, ground):
             check_picture(p, int(o.landed_stream_pts), t.md5[x], what)
 
 
+def test_at_or_after_and_nearest_keyframe_seeks_across_the_wrap(site, ground):
+    """Between two frames around each segment start: at-or-after lands on the later one; a
+    nearest-keyframe seek (0.3 s) on the keyframe starting the segment (every segment
+    starts with one) when within reach, else on the frame shown."""
+    _, url = site
+    t, first = ground
+    with Player(url) as p:
+        p.wait_item(timeout=30)
+        for x in targets(t):
+            i = t.times.index(x)
+            want = t.times[i + 1]
+            o = p.seek_and_wait((x + want) / 2, SeekPrecision.at_or_after())
+            assert o.finished and Fraction(o.landed_time) == want, ("at or after", x, o)
+            check_picture(p, int(o.landed_stream_pts), t.md5[want], f"at or after {x}")
+            tol = Fraction(3, 10)
+            near = [k for k in t.keys if abs(k - x) <= tol]
+            want = min(near, key=lambda k: (abs(k - x), k)) if near else x
+            o = p.seek_and_wait(x, SeekPrecision.nearest_keyframe(tol))
+            assert o.finished and Fraction(o.landed_time) == want, ("nearest keyframe", x, o, want)
+            assert o.landed_stream_pts == first + want * 90000, o
+            check_picture(p, int(o.landed_stream_pts), t.md5[want], f"nearest keyframe {x}")
+
+
 def test_steps_across_the_wrap_walk_one_frame(site, ground):
     _, url = site
     t, first = ground
