@@ -2063,6 +2063,28 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * convert to item time by fpx_packet.item_origin_pts; start_pts is that
  * value in the first domain.
  *
+ * Timestamp wrap (0.4.0). MPEG-2 TS timestamps (and packed audio's ID3
+ * timestamps) are 33 bits of a 90 kHz clock and wrap every 2^33 ticks
+ * (about 26.5 h): a live stream running past the wrap, or a VOD whose
+ * timestamps start near it, has segments inside one domain (no
+ * EXT-X-DISCONTINUITY) whose pts restart near 0. Each segment is demuxed
+ * on its own, so the library unwraps them across segments: a segment's pts
+ * are moved by the whole number of 2^33 periods that puts its first frame
+ * nearest its listed place on the domain's timeline (the anchor's first
+ * frame plus the EXTINF durations between them); a segment more than half
+ * a period (13.25 h) below it is unwrapped by +2^33, one nearer is left as
+ * it is. Item times, seeks and steps therefore run on across the wrap.
+ * What the host sees is unwrapped too: within a domain, fpx_packet pts and
+ * dts, landed_pts, landed_pts_in_stream and the outcome's
+ * landed_stream_pts continue past 2^33 (the first domain's start_pts and
+ * every packet's item_origin_pts keep the domain's value), as FFmpeg's
+ * mpegts demuxer does within one file (and its hls demuxer across a
+ * playlist's segments); a host that feeds them to a decoder sees one
+ * increasing timeline. Streams whose time base holds no
+ * whole number of ticks per 2^33 / 90000 s (not 90 kHz multiples) are
+ * not moved. FFmpeg's own per-file rule may give a segment that starts
+ * within 60 s before the wrap negative pts; the same rule places it.
+ *
  * Start. Reading with no seek starts at the segment EXT-X-START names (else
  * the live edge's segment of a live playlist, else the first), from its
  * first packet (PRECISE=YES is not applied: the segment's start); when that
@@ -2314,7 +2336,9 @@ FPX_API const char *fpx_date_seek_reason_explanation(int reason);
  *   com.apple.streaming.transportStreamTimestamp at its start (the 33-bit
  *   90 kHz MPEG-2 TS timestamp of its first sample, on the clock of the
  *   variant's TS or fMP4 timestamps, taken as its 33 bits say, as a TS
- *   segment's first pts is): its packets' pts and dts are that time (in the
+ *   segment's first pts is, and unwrapped as one past a 33-bit wrap inside
+ *   its domain: see "Timestamp wrap" under "Timeline"): its packets' pts
+ *   and dts are that time (in the
  *   stream's own time base, rounded to the nearest tick) plus their distance
  *   from the segment's first sample, so they run on across segment ends,
  *   land exactly (trim_samples, DECODE_ONLY) and merge in decode order with

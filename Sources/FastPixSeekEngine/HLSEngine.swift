@@ -21,7 +21,9 @@ import FastPixSeekCore
 /// segments follow by EXTINF. The engine's ticks (`timeline`) are that item
 /// time in the segments' time base. Inside one discontinuity domain, ticks map
 /// to the segments' pts by one anchor (the first segment of the domain that
-/// was demuxed), so frames keep their exact pts spacing.
+/// was demuxed), so frames keep their exact pts spacing; a segment past a 33-bit
+/// timestamp wrap inside the domain is moved by whole wrap periods first
+/// (`HLSPlacement.wrapCount`), and what the host sees of it is unwrapped (`unwrap`).
 // @unchecked Sendable: the feed and the cache guard their own state; the façade's demux
 // state is used under the player's engine lock only (see the field comments).
 public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
@@ -114,6 +116,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 
     // Demux state: used under the player's engine lock only.
     private var anchors: [Int64: Anchor] = [:]
+    /// Each segment's 33-bit wrap count on its domain (HLSPlacement.wrapCount), by media
+    /// sequence number; kept while the window lists the segment.
+    private var wrapCounts: [Int64: Int64] = [:]
+    /// The 33-bit wrap period in the reference stream's time base; nil when it is no whole
+    /// number of ticks (then segments are never unwrapped). Set in init.
+    private var wrapPeriod: Int64?
     /// Segments known to be holes (seek.h, "Gaps"), by media sequence number.
     private var holes: [Int64: HoleReason] = [:]
     private var currentSequence: Int64?
@@ -251,14 +259,15 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         }
         stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(e.timeline.timeBaseNum, e.timeline.timeBaseDen))
         ticksPerSecond = Rational(Int128(e.timeline.timeBaseDen), Int128(e.timeline.timeBaseNum))
+        wrapPeriod = HLSPlacement.wrapPeriod(timeBaseNum: e.timeline.timeBaseNum, timeBaseDen: e.timeline.timeBaseDen)
         cache.adopt(e, sequence: seg.sequence, keep: nil)
         currentSequence = seg.sequence
         let startFirst = try e.seekableRange()?.lowerBound
         // The placement (HLSPlacement) of the first domain gives start_pts (unknown when its
         // anchor cannot be read now); the start segment's domain gives the start playhead.
-        originPTS = (try? anchor(for: segments[0]))?.originPTS
+        originPTS = (try? domainAnchor(for: segments[0]))?.originPTS
         let a = try anchor(for: seg)
-        currentOrigin = a.originPTS
+        currentOrigin = a.originPTS &+ deliveredShift(seg.sequence)
         startTicks = startFirst.map { a.ticks(ofPTS: $0) }
         if !feed.isEnded {
             feed.startReloads()
@@ -300,6 +309,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         boundedAt = first.sequence
         let msns = first.sequence...last.sequence
         holes = holes.filter { msns.contains($0.key) }
+        wrapCounts = wrapCounts.filter { msns.contains($0.key) }
         let domains = first.discontinuitySequence...last.discontinuitySequence
         anchors = anchors.filter { domains.contains($0.key) }
         cache.forgetKeys(except: segs.list.keyURIs)
@@ -379,7 +389,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// The anchor of a segment's discontinuity domain (HLSPlacement): the domain's first
     /// listed segment that is no hole, read when the domain is first needed and kept. Call
     /// it before taking a segment engine to use: reading the anchor may evict engines.
-    private func anchor(for s: Segment) throws -> Anchor {
+    private func domainAnchor(for s: Segment) throws -> Anchor {
         if let a = anchors[s.discontinuitySequence] { return a }
         // A rendition feed: placed by the reference feed's domain (seek.h: every stream of a
         // domain at its pts distance from the anchor's first frame), floored to its ticks.
@@ -404,6 +414,46 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         return a
     }
 
+    /// The placement of segment `s`'s own pts (as its demuxer gives them): its domain's anchor
+    /// moved by the segment's 33-bit wrap count (seek.h, "Timestamp wrap"), so that
+    /// `ticks(ofPTS:)` of a segment past a wrap inside the domain follows its predecessors.
+    /// Call it before taking a segment engine to use (it may open the segment and evict others).
+    private func anchor(for s: Segment) throws -> Anchor {
+        let a = try domainAnchor(for: s)
+        guard let p = wrapPeriod else { return a }
+        let k = try wrapCount(s, a, p)
+        return k == 0 ? a : Anchor(ticks: a.ticks, pts: a.pts &- k &* p)
+    }
+
+    /// Segment `s`'s wrap count (HLSPlacement.wrapCount): its first frame against where its
+    /// domain's anchor `a` expects it by the EXTINF sums. 0 without a period.
+    private func wrapCount(_ s: Segment, _ a: Anchor, _ p: Int64) throws -> Int64 {
+        if let k = wrapCounts[s.sequence] { return k }
+        guard let first = try engine(for: s).seekableRange()?.lowerBound else { return 0 }
+        let listed = Int64(clamping: (s.itemStart * ticksPerSecond).floor)
+        let k = HLSPlacement.wrapCount(firstPTS: first, expectedPTS: a.pts(ofTicks: listed), period: p)
+        wrapCounts[s.sequence] = k
+        return k
+    }
+
+    /// The shift from segment `s`'s own pts to the pts delivered to the host (seek.h,
+    /// "Timestamp wrap": unwrapped, continuous across a wrap inside a domain), in the
+    /// reference stream's time base; 0 when not known (nothing read from the segment).
+    private func deliveredShift(_ s: Int64) -> Int64 {
+        guard let p = wrapPeriod, let k = wrapCounts[s] else { return 0 }
+        return k &* p
+    }
+
+    /// The same in stream `i`'s time base (0 when its period is no whole number of ticks).
+    private func deliveredShift(_ s: Int64, stream i: Int32) -> Int64 {
+        guard let k = wrapCounts[s], k != 0, let f = facts.info(i),
+              let p = HLSPlacement.wrapPeriod(timeBaseNum: f.timeBaseNum, timeBaseDen: f.timeBaseDen) else { return 0 }
+        return k &* p
+    }
+
+    /// Segment `from`'s pts `p` on segment `to`'s own pts (the same domain, across a wrap).
+    private func pts(_ p: Int64, from: Int64, to: Int64) -> Int64 { p &+ deliveredShift(from) &- deliveredShift(to) }
+
     /// A packed audio segment without an ID3 timestamp (HLSPackedAudio.segmentStart): its
     /// listed start on its domain's pts timeline, seconds, when the domain is placed already
     /// (a rendition feed's always is, by the reference feed); nil for the domain's anchor
@@ -425,7 +475,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     func originSeconds(ofDomain d: Int64) throws -> Rational? {
         let segs = feed.window
         guard let i = segs.indices.first(where: { segs.list.discontinuitySequence(at: $0) == d }) else { return nil }
-        let a = try anchor(for: segs[i])
+        let a = try domainAnchor(for: segs[i])
         return Rational(Int128(a.originPTS) * Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
     }
 
@@ -585,7 +635,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             // segments cut mid-GOP, a later one's, as far as the window reaches.
             if let (j, k) = try SegmentLanding.nextKeyframe(from: i + 1, in: sp, head: {
                 Rational(w.upperBound) < sp[$0].start ? nil : try head(segs[$0])
-            }) { nextFirst = (j, ticks(ofPTS: k, a)) }
+            }) { nextFirst = (j, ticks(ofPTS: k, try anchor(for: segs[j]))) }
         }
         // A nearest-keyframe target among this segment's leading frames: the keyframe before
         // it is the previous segment's.
@@ -625,11 +675,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
            SegmentLanding.keyframeAcrossBoundary(target: request.target, window: w, here: ticks(ofPTS: here.pts, a),
                                                  hereIsKeyframe: here.resolution == .keyframe, nextFirstKey: n.key) == .next {
             let next = segs[n.segment]
-            let nk = pts(ofTicks: n.key, a)
+            let na = try anchor(for: next)
+            let nk = pts(ofTicks: n.key, na)
             req.target = Rational(nk)
             req.keyframeWindow = nk...nk
             let there = try measured(next).resolve(req, shouldStop: shouldStop)
-            var l = try finish(there, seg: next, anchor: a, seekID: request.seekID, shouldStop)
+            var l = try finish(there, seg: next, anchor: na, seekID: request.seekID, shouldStop)
             l.coversTarget = false
             return l
         }
@@ -644,18 +695,25 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private func resolveKeyframeAtLeading(_ request: LandingRequest, _ req: LandingRequest, window w: ClosedRange<Int64>,
                                           seg: Segment, prev: Segment, after: (Segment, Int64)?, anchor a: Anchor,
                                           _ shouldStop: @escaping () -> Bool) throws -> Landing {
-        let before = try measured(prev).resolve(req, shouldStop: shouldStop)
-        let beforeKey = before.resolution == .keyframe ? ticks(ofPTS: before.pts, a) : nil
+        // `req` on the previous segment's own pts (it may lie before a 33-bit wrap).
+        let pa = try anchor(for: prev)
+        let back = pts(0, from: seg.sequence, to: prev.sequence)
+        var preq = req
+        preq.target = req.target + Rational(back)
+        preq.keyframeWindow = req.keyframeWindow.map { ($0.lowerBound &+ back)...($0.upperBound &+ back) }
+        let before = try measured(prev).resolve(preq, shouldStop: shouldStop)
+        let beforeKey = before.resolution == .keyframe ? ticks(ofPTS: before.pts, pa) : nil
+        let ka = try after.map { try anchor(for: $0.0) }
         switch SegmentLanding.keyframeAtLeading(target: request.target, window: w, before: beforeKey,
-                                                firstKey: after.map { ticks(ofPTS: $0.1, a) }) {
+                                                firstKey: after.flatMap { f in ka.map { ticks(ofPTS: f.1, $0) } }) {
         case .before:
-            return try finish(before, seg: prev, anchor: a, seekID: request.seekID, shouldStop)
+            return try finish(before, seg: prev, anchor: pa, seekID: request.seekID, shouldStop)
         case .firstKey:
             guard let (kseg, key) = after else { throw EngineError(.invalidData) }
             var k = req
             k.target = Rational(key)
             k.keyframeWindow = key...key
-            var l = try finish(try measured(kseg).resolve(k, shouldStop: shouldStop), seg: kseg, anchor: a,
+            var l = try finish(try measured(kseg).resolve(k, shouldStop: shouldStop), seg: kseg, anchor: ka ?? a,
                                seekID: request.seekID, shouldStop)
             l.coversTarget = false
             return l
@@ -709,7 +767,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private func finish(_ l: Landing, seg: Segment, anchor a: Anchor, seekID: UInt64,
                         _ shouldStop: @escaping () -> Bool) throws -> Landing {
         var out = l
-        out.streamPTS = l.pts
+        out.streamPTS = l.pts &+ deliveredShift(seg.sequence)
         out.pts = ticks(ofPTS: l.pts, a)
         out.packetsRead &+= try startReads(at: l.pts, seg: seg, anchor: a, seekID: seekID, shouldStop)
         return out
@@ -726,7 +784,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                             _ shouldStop: @escaping () -> Bool) throws -> UInt64 {
         stamp.land(pts, seekID: seekID, segment: seg.sequence)
         currentSequence = seg.sequence
-        currentOrigin = a.originPTS
+        currentOrigin = a.originPTS &+ deliveredShift(seg.sequence)
         preRollInto = nil
         let segs = feed.window
         guard let i = segs.index(ofSequence: seg.sequence) else { return 0 }
@@ -739,7 +797,10 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         }
         // One domain (`continues`): the same anchor, the same pts timeline.
         let prev = segs[j]
-        let n = try engine(for: prev).preRoll(landing: pts, seekID: seekID, shouldStop: shouldStop)
+        // The landing on the previous segment's own pts (it may lie before a 33-bit wrap).
+        _ = try anchor(for: prev)
+        let n = try engine(for: prev).preRoll(landing: self.pts(pts, from: seg.sequence, to: prev.sequence),
+                                              seekID: seekID, shouldStop: shouldStop)
         currentSequence = prev.sequence
         preRollInto = (seg.sequence, pts)
         return n
@@ -780,7 +841,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 let t = ticks(ofPTS: l.pts, a)
                 if SegmentLanding.isPastHoldBack(t, forward: forward, edge: edgeTicks) { return .atLiveEdge(.pastHoldBack) }
                 packets &+= try startReads(at: l.pts, seg: seg, anchor: a, seekID: seekID, shouldStop)
-                result = StepLanding(pts: t, packetsRead: packets, streamPTS: l.pts)
+                result = StepLanding(pts: t, packetsRead: packets, streamPTS: l.pts &+ deliveredShift(seg.sequence))
                 fromTicks = t
                 remaining -= 1
             case .noFrame, .atLiveEdge:
@@ -809,7 +870,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 let l = try landFrame(landedPTS, seg: other, resolution: .coveringFrame, seekID: seekID, shouldStop)
                 packets &+= l.packetsRead
                 packets &+= try startReads(at: landedPTS, seg: other, anchor: oa, seekID: seekID, shouldStop)
-                result = StepLanding(pts: t, packetsRead: packets, streamPTS: landedPTS)
+                result = StepLanding(pts: t, packetsRead: packets, streamPTS: landedPTS &+ deliveredShift(other.sequence))
                 fromTicks = t
                 remaining -= 1
             }
@@ -832,6 +893,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 do {
                     var p = try e.readPacket(shouldStop: shouldStop)
                     stamp.stampSegmentPacket(&p, segment: seq, referenceStream: referenceStream)
+                    unwrap(&p, segment: seq)
                     p.itemOriginPTS = currentOrigin
                     return p
                 } catch let err as EngineError where err.code == .eof {
@@ -849,17 +911,29 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 // After an open GOP's pre-roll, the landing's own segment: DECODE_ONLY up to it;
                 // a later segment on the landing's timeline: against it too (its first muxed
                 // audio packets may present before the landing).
-                let landing = preRollInto.flatMap { s.sequence <= $0.sequence ? $0.pts : nil }
-                    ?? stamp.landingCarried(into: s.sequence)
+                // Landings on the segment's own pts (segments may lie across a 33-bit wrap).
+                let landing = preRollInto.flatMap { s.sequence <= $0.sequence ? pts($0.pts, from: $0.sequence, to: s.sequence) : nil }
+                    ?? stamp.landingCarried(into: s.sequence).map { pts($0, from: stamp.landedSegment ?? s.sequence, to: s.sequence) }
                 if let p = preRollInto, s.sequence >= p.sequence { preRollInto = nil }
                 try engine(for: s, stop: shouldStop).restartFromBeginning(seekID: stamp.seekID, landing: landing)
-                currentOrigin = a.originPTS
+                currentOrigin = a.originPTS &+ deliveredShift(s.sequence)
             } catch is SegmentHole {
                 // A hole: on to the next segment, whose first packet is a DISCONTINUITY.
                 stamp.enterSegment(discontinuous: true)
             }
             currentSequence = s.sequence
         }
+    }
+
+    /// A packet of segment `seq` as the host sees it (seek.h, "Timestamp wrap"): its pts,
+    /// dts and landing fields moved by the segment's wrap count, continuous across a wrap.
+    private func unwrap(_ p: inout PacketView, segment seq: Int64) {
+        let d = deliveredShift(seq, stream: p.streamIndex)
+        guard d != 0 else { return }
+        p.pts = p.pts.map { $0 &+ d }
+        p.dts = p.dts.map { $0 &+ d }
+        p.landedPTSInStream = p.landedPTSInStream.map { $0 &+ d }
+        p.landedPTS = p.landedPTS.map { $0 &+ deliveredShift(seq) }
     }
 
     public var itemInfo: ItemInfo {

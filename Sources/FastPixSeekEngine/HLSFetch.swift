@@ -239,7 +239,9 @@ enum HLSFetch {
             Log.emit(Log.warning, "fastpixseek: HLS segment \(sequence): its ID3 tag is malformed (\(why)); "
                      + "placed by the playlist")
         }
-        if case .ticks = t { return HLSPackedAudio.segmentStart(t, listedOnDomain: nil) }
+        // A timestamp is unwrapped past a 33-bit wrap inside the domain when the domain is
+        // placed already (HLSPackedAudio.segmentStart; the anchor segment's is taken as it is).
+        if case .ticks = t { return HLSPackedAudio.segmentStart(t, listedOnDomain: listedOnDomain()) }
         // Only an elementary audio segment uses it: the domain's placement is read lazily.
         return bytes.withUnsafeBufferPointer { looksPacked(UnsafeRawBufferPointer($0)) } ? listedOnDomain() : nil
     }

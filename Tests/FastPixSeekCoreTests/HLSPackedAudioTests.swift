@@ -132,6 +132,12 @@ final class HLSPackedAudioTests: XCTestCase {
         XCTAssertEqual(HLSPackedAudio.segmentStart(.ticks(7080), listedOnDomain: Rational(5)), Rational(7080, 90000))
         XCTAssertEqual(HLSPackedAudio.segmentStart(.absent, listedOnDomain: Rational(5)), Rational(5))
         XCTAssertEqual(HLSPackedAudio.segmentStart(.malformed("x"), listedOnDomain: nil), nil)
+        // A 33-bit timestamp past a wrap inside the domain is unwrapped near its listed start
+        // (seek.h, "Timestamp wrap"); without a listed start (the anchor) it is taken as it is.
+        let period = Rational(1 << 33, 90000)
+        XCTAssertEqual(HLSPackedAudio.segmentStart(.ticks(180_000), listedOnDomain: period + Rational(2)), period + Rational(2))
+        XCTAssertEqual(HLSPackedAudio.segmentStart(.ticks((1 << 33) - 90000), listedOnDomain: nil), period - Rational(1))
+        XCTAssertEqual(HLSPackedAudio.segmentStart(.ticks(180_000), listedOnDomain: nil), Rational(2))
         // ADTS AAC's 1/28224000: 7080 / 90000 s = 2_220_288 ticks exactly; 1 / 90000 s = 313.6 -> 314.
         XCTAssertEqual(HLSPackedAudio.shift(start: Rational(7080, 90000), firstPTS: 0, timeBaseNum: 1,
                                             timeBaseDen: 28_224_000), 2_220_288)

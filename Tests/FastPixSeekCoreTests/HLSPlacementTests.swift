@@ -39,4 +39,54 @@ final class HLSPlacementTests: XCTestCase {
             XCTAssertEqual(a.ticks(ofPTS: p), p - a.originPTS)
         }
     }
+
+    // MARK: 33-bit timestamp wrap (seek.h, "Timestamp wrap")
+
+    let wrap: Int64 = 1 << 33
+
+    func testWrapCountUnwrapsASegmentFarBelowWhereItIsExpected() {
+        // The domain's anchor 4 s before the wrap; the next segment, 6 s on, starts 2 s past it.
+        let expected = wrap - 4 * 90000 + 6 * 90000
+        XCTAssertEqual(HLSPlacement.wrapCount(firstPTS: 2 * 90000, expectedPTS: expected, period: wrap), 1)
+        XCTAssertEqual(2 * 90000 + 1 * wrap, expected)
+        // No wrap: a segment near where it is expected (drift, holes, EXTINF rounding) stays.
+        for d: Int64 in [0, 1, -1, 90000, -90000, 3600 * 90000, -3600 * 90000] {
+            XCTAssertEqual(HLSPlacement.wrapCount(firstPTS: 1_000_000 + d, expectedPTS: 1_000_000, period: wrap), 0, "\(d)")
+        }
+        // FFmpeg's per-file rule within 60 s of the wrap gives negative pts: on the same line.
+        XCTAssertEqual(HLSPlacement.wrapCount(firstPTS: -30 * 90000, expectedPTS: wrap - 30 * 90000, period: wrap), 1)
+        // An anchor read negative (its file within 60 s of the wrap), a later segment positive: 0.
+        XCTAssertEqual(HLSPlacement.wrapCount(firstPTS: 90000, expectedPTS: 90000 + 5, period: wrap), 0)
+        // The other way (a segment far above where expected): -1; and several periods.
+        XCTAssertEqual(HLSPlacement.wrapCount(firstPTS: wrap - 90000, expectedPTS: 90000, period: wrap), -1)
+        XCTAssertEqual(HLSPlacement.wrapCount(firstPTS: 10, expectedPTS: 3 * wrap + 20, period: wrap), 3)
+    }
+
+    func testWrapCountHalfAPeriodIsTheEdge() {
+        let half = wrap / 2
+        XCTAssertEqual(HLSPlacement.wrapCount(firstPTS: 0, expectedPTS: half, period: wrap), 0)
+        XCTAssertEqual(HLSPlacement.wrapCount(firstPTS: 0, expectedPTS: half + 1, period: wrap), 1)
+        XCTAssertEqual(HLSPlacement.wrapCount(firstPTS: half, expectedPTS: 0, period: wrap), 0)
+        XCTAssertEqual(HLSPlacement.wrapCount(firstPTS: half + 1, expectedPTS: 0, period: wrap), -1)
+        XCTAssertEqual(HLSPlacement.wrapCount(firstPTS: 5, expectedPTS: 7, period: 0), 0)
+        // Extremes do not trap.
+        XCTAssertEqual(HLSPlacement.wrapCount(firstPTS: .min, expectedPTS: .max, period: 1), .max)
+    }
+
+    func testWrapPeriodInStreamTimeBases() {
+        XCTAssertEqual(HLSPlacement.wrapPeriod(timeBaseNum: 1, timeBaseDen: 90000), wrap)
+        XCTAssertEqual(HLSPlacement.wrapPeriod(timeBaseNum: 1, timeBaseDen: 180000), 2 * wrap)
+        XCTAssertEqual(HLSPlacement.wrapPeriod(timeBaseNum: 1, timeBaseDen: 1000), nil)   // 2^33/90 ms: no whole tick
+        XCTAssertEqual(HLSPlacement.wrapPeriod(timeBaseNum: 0, timeBaseDen: 90000), nil)
+        XCTAssertEqual(HLSPlacement.wrapPeriod(timeBaseNum: 1, timeBaseDen: -1), nil)
+    }
+
+    func testUnwrapSecondsMovesByWholePeriods() {
+        let period = Rational(Int128(wrap), 90000)
+        // A packed audio segment 2 s past the wrap, listed 6 s after an anchor 4 s before it.
+        let listed = period - Rational(4) + Rational(6)
+        XCTAssertEqual(HLSPlacement.unwrapSeconds(Rational(2), near: listed), Rational(2) + period)
+        XCTAssertEqual(HLSPlacement.unwrapSeconds(Rational(7080, 90000), near: Rational(5)), Rational(7080, 90000))
+        XCTAssertEqual(HLSPlacement.unwrapSeconds(period - Rational(1), near: Rational(1)), Rational(-1))
+    }
 }

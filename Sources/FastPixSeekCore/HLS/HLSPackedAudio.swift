@@ -107,8 +107,17 @@ public enum HLSPackedAudio {
     /// domain's timeline: `listedOnDomain` (item time 0 on the domain's pts timeline plus
     /// the EXTINF sum before the segment), nil when not known yet (the domain's anchor
     /// segment itself: its first sample then defines the domain at its listed start).
+    ///
+    /// Timestamp wrap (seek.h, "Timestamp wrap"): the 33-bit timestamp wraps every 2^33
+    /// ticks (26.5 h); when the listed start is known, the timestamp is moved by whole wrap
+    /// periods to be nearest it (`HLSPlacement.unwrapSeconds`), so a segment past a wrap
+    /// inside its domain follows its predecessors instead of jumping back 26.5 h.
     public static func segmentStart(_ t: Timestamp, listedOnDomain: Rational?) -> Rational? {
-        if case .ticks(let v) = t { return Rational(Int128(v), Int128(clock)) }
+        if case .ticks(let v) = t {
+            let raw = Rational(Int128(v), Int128(clock))
+            guard let listed = listedOnDomain else { return raw }
+            return HLSPlacement.unwrapSeconds(raw, near: listed)
+        }
         return listedOnDomain
     }
 

@@ -45,4 +45,44 @@ public enum HLSPlacement {
         /// item time = pts - origin, in reference ticks.
         public var originPTS: Int64 { pts &- ticks }
     }
+
+    /// MPEG-2 TS timestamps (and packed audio's ID3 transportStreamTimestamp) are 33 bits
+    /// of a 90 kHz clock: they wrap every 2^33 ticks (about 26.5 h).
+    public static let wrapTicks90k: Int64 = 1 << 33
+
+    /// The 33-bit wrap period in a stream time base `num/den` (ticks), nil when it is no
+    /// whole number of ticks (that stream's timestamps are then never unwrapped).
+    public static func wrapPeriod(timeBaseNum: Int32, timeBaseDen: Int32) -> Int64? {
+        guard timeBaseNum > 0, timeBaseDen > 0 else { return nil }
+        let n = Int128(wrapTicks90k) * Int128(timeBaseDen), d = Int128(90_000) * Int128(timeBaseNum)
+        guard n % d == 0, let p = Int64(exactly: n / d), p > 0 else { return nil }
+        return p
+    }
+
+    /// The wrap count of a segment of a domain (seek.h, "Timestamp wrap"): the whole number
+    /// `k` of wrap periods that puts the segment's first pts (as its demuxer gives it,
+    /// `firstPTS`) nearest where the domain's placement expects it, `expectedPTS` (the
+    /// anchor's pts plus the segment's listed distance from the anchor: the predecessor's
+    /// placement carried on by EXTINF). A segment less than half a period from where it is
+    /// expected is 0; one more than half a period below is unwrapped by +1 (a wrap inside
+    /// the domain), and so on. Unwrapped pts = firstPTS + k * period. Pure, no history.
+    public static func wrapCount(firstPTS: Int64, expectedPTS: Int64, period: Int64) -> Int64 {
+        guard period > 0 else { return 0 }
+        let d = Int128(expectedPTS) - Int128(firstPTS)
+        let p = Int128(period)
+        // Nearest multiple, ties (exactly half a period) not unwrapped.
+        var k = d / p
+        var r = d - k * p
+        if r > p / 2 { k += 1; r -= p } else if r < -(p / 2) { k -= 1; r += p }
+        return Int64(clamping: k)
+    }
+
+    /// The same rule in seconds (packed audio's ID3 timestamps, `HLSPackedAudio.segmentStart`):
+    /// `start` moved by whole 2^33/90000 s periods to be nearest `expected`.
+    public static func unwrapSeconds(_ start: Rational, near expected: Rational) -> Rational {
+        let period = Rational(Int128(wrapTicks90k), 90_000)
+        let ticks = (start * Rational(90_000)).floor, want = (expected * Rational(90_000)).floor
+        let k = wrapCount(firstPTS: Int64(clamping: ticks), expectedPTS: Int64(clamping: want), period: wrapTicks90k)
+        return start + Rational(k) * period
+    }
 }
