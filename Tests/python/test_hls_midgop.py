@@ -42,6 +42,7 @@ and GPAC are not among the test packages.
 from __future__ import annotations
 
 import bisect
+import collections
 import re
 import subprocess
 import sys
@@ -52,7 +53,7 @@ from typing import List, Tuple
 import pytest
 
 from conftest import REPO
-from groundtruth import packets as gt_packets
+from groundtruth import packets as gt_packets, reference_stream
 from rangeserver import serve
 from test_hls_opengop import FF, FPS, FRAME, Truth, check_picture, segment_files, truth
 
@@ -71,11 +72,13 @@ ENCODERS = {
     "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params",
              f"log-level=error:keyint={GOP}:min-keyint={GOP}:scenecut=0:bframes=3:pools=1:frame-threads=1"],
 }
-# name: (codec, -hls_time)
+# name: (codec, -hls_time, -hls_segment_type)
 STREAMS = {
-    "ts-h264-1s": ("h264", "1"),
-    "ts-h264-0.6s": ("h264", "0.6"),
-    "ts-hevc-1s": ("hevc", "1"),
+    "ts-h264-1s": ("h264", "1", "mpegts"),
+    "ts-h264-0.6s": ("h264", "0.6", "mpegts"),
+    "ts-hevc-1s": ("hevc", "1", "mpegts"),
+    "fmp4-h264-1s": ("h264", "1", "fmp4"),
+    "fmp4-hevc-1s": ("hevc", "1", "fmp4"),
 }
 
 
@@ -85,28 +88,60 @@ def site(tmp_path_factory):
     for codec, args in ENCODERS.items():
         subprocess.run(FF + ["-f", "lavfi", "-i", f"testsrc2=size=160x96:rate={FPS}:duration={SECONDS}",
                              *args, str(d / f"{codec}.mp4")], check=True, timeout=300)
-    for name, (codec, seconds) in STREAMS.items():
+    for name, (codec, seconds, kind) in STREAMS.items():
         out = d / name
         out.mkdir()
+        seg = "seg_%d.ts" if kind == "mpegts" else "seg_%d.m4s"
         subprocess.run(FF + ["-i", str(d / f"{codec}.mp4"), "-c", "copy", "-f", "hls", "-hls_time", seconds,
-                             "-hls_flags", "split_by_time", "-hls_playlist_type", "vod",
-                             "-hls_segment_filename", str(out / "seg_%d.ts"), str(out / "index.m3u8")],
+                             "-hls_flags", "split_by_time", "-hls_playlist_type", "vod", "-hls_segment_type", kind,
+                             "-hls_segment_filename", str(out / seg), str(out / "index.m3u8")],
                        check=True, timeout=120)
     with serve(d) as base:
         yield d, base, {codec: truth(d / f"{codec}.mp4") for codec in ENCODERS}
 
 
-def midgop_segments(d: Path, tmp: Path) -> List[bool]:
-    """For each playlist entry: whether its first video packet in decode order is no keyframe (ffprobe)."""
+def whole_segments(d: Path, tmp: Path) -> List[Path]:
+    """Each playlist entry as one file ffprobe reads: the segment, after its init section if any."""
     out = []
     for k, (init, seg) in enumerate(segment_files(d)):
         f = seg
         if init is not None:
             f = tmp / f"whole_{k}.mp4"
             f.write_bytes(init.read_bytes() + seg.read_bytes())
+        out.append(f)
+    return out
+
+
+def midgop_segments(d: Path, tmp: Path) -> List[bool]:
+    """For each playlist entry: whether its first video packet in decode order is no keyframe (ffprobe)."""
+    out = []
+    for f in whole_segments(d, tmp):
         pk = gt_packets(str(f))
         out.append(bool(pk) and not pk[0].key)
     return out
+
+
+def as_published(d: Path, src: Truth, tmp: Path) -> Truth:
+    """The frames as the stream states them (ffprobe of each segment with its init section), item
+    time 0 at its first frame, with the source's pictures (ffmpeg's decode) at the times one
+    packet states. ffmpeg's fMP4 muxer writes a mid-GOP fragment's first sample at another
+    frame's time: that time has two packets (no picture is its truth: no md5 here) and the
+    sample's own time none (not a frame of the stream)."""
+    files = whole_segments(d, tmp)
+    tb = reference_stream(str(files[0])).time_base
+    pk = [p for f in files for p in gt_packets(str(f)) if p.pts is not None]
+    first = min(p.pts for p in pk)
+    count = collections.Counter((p.pts - first) * tb for p in pk)
+    assert set(count) <= set(src.times), f"{d.name}: frames the source does not have"
+    assert len(pk) == len(src.times), f"{d.name}: not the source's packets"
+    keys = sorted((p.pts - first) * tb for p in pk if p.key)
+    return Truth(sorted(count), keys, {x: m for x, m in src.md5.items() if count[x] == 1})
+
+
+def check(p: Player, landed_pts: int, t: Truth, x: Fraction, what: str) -> None:
+    """check_picture of the frame at `x`, whose picture is known unless two packets state `x`."""
+    if x in t.md5:
+        check_picture(p, landed_pts, t.md5[x], what)
 
 
 def boundaries(d: Path) -> List[Fraction]:
@@ -140,8 +175,9 @@ class Stream:
 @pytest.fixture(scope="module", params=sorted(STREAMS))
 def stream(request, site, tmp_path_factory):
     d, base, truths = site
-    t = truths[STREAMS[request.param][0]]
-    mid = midgop_segments(d / request.param, tmp_path_factory.mktemp("whole"))
+    tmp = tmp_path_factory.mktemp("whole")
+    t = as_published(d / request.param, truths[STREAMS[request.param][0]], tmp)
+    mid = midgop_segments(d / request.param, tmp)
     assert sum(mid) >= 2, f"{request.param}: no segments start mid-GOP ({mid})"
     return Stream(request.param, f"{base}/{request.param}/index.m3u8", t, boundaries(d / request.param), mid)
 
@@ -154,7 +190,7 @@ def test_exact_seeks_land_inside_midgop_segments(stream):
             o = p.seek_and_wait(x, SeekPrecision.exact())
             what = f"{stream.name}: exact {x}"
             assert o.finished and Fraction(o.landed_time) == x, (what, o)
-            check_picture(p, int(o.landed_stream_pts), t.md5[x], what)
+            check(p, int(o.landed_stream_pts), t, x, what)
 
 
 @pytest.mark.parametrize("tolerance", [Fraction(1), Fraction(3, 10)])
@@ -168,7 +204,7 @@ def test_nearest_keyframe_seeks_land_on_keyframes(stream, tolerance):
             want = min(near, key=lambda k: (abs(k - x), k)) if near else t.times[bisect.bisect_right(t.times, x) - 1]
             what = f"{stream.name}: nearest keyframe {x} +- {tolerance}"
             assert o.finished and Fraction(o.landed_time) == want, (what, o, want)
-            check_picture(p, int(o.landed_stream_pts), t.md5[want], what)
+            check(p, int(o.landed_stream_pts), t, want, what)
 
 
 def test_at_or_after_seeks_between_frames(stream):
@@ -183,7 +219,7 @@ def test_at_or_after_seeks_between_frames(stream):
             o = p.seek_and_wait((x + want) / 2, SeekPrecision.at_or_after())
             what = f"{stream.name}: at or after {(x + want) / 2}"
             assert o.finished and Fraction(o.landed_time) == want, (what, o, want)
-            check_picture(p, int(o.landed_stream_pts), t.md5[want], what)
+            check(p, int(o.landed_stream_pts), t, want, what)
 
 
 def test_steps_walk_frame_by_frame_across_segment_ends(stream):
@@ -201,7 +237,7 @@ def test_steps_walk_frame_by_frame_across_segment_ends(stream):
                     r = p.step_frame(direction)
                     what = f"{stream.name}: {direction.name.lower()} step from {t.times[j - step]}"
                     assert r.did_step and r.landed_media_time == t.times[j], (what, r, t.times[j])
-                    check_picture(p, int(r.landed_stream_pts), t.md5[t.times[j]], what)
+                    check(p, int(r.landed_stream_pts), t, t.times[j], what)
 
 
 def test_steps_walk_the_whole_stream_both_ways(stream):
@@ -234,13 +270,15 @@ def second_segment(text: str) -> Tuple[str, str]:
     return entries[1]
 
 
-def test_no_earlier_keyframe_on_the_timeline_is_invalid_data(site, tmp_path_factory):
+@pytest.mark.parametrize("name", ["ts-h264-1s", "fmp4-h264-1s"])
+def test_no_earlier_keyframe_on_the_timeline_is_invalid_data(site, tmp_path_factory, name):
     """Segment 1 of the 1 s stream has no keyframe: after an EXT-X-DISCONTINUITY, or first in
     the window, its frames cannot be produced; the other segments still land right."""
     d, base, truths = site
-    t = truths["h264"]
-    src = d / "ts-h264-1s"
-    mid = midgop_segments(src, tmp_path_factory.mktemp("whole"))
+    src = d / name
+    tmp = tmp_path_factory.mktemp("whole")
+    t = as_published(src, truths["h264"], tmp)
+    mid = midgop_segments(src, tmp)
     assert mid[1], "segment 1 has a keyframe"
     starts = boundaries(src)
     inside = t.times[bisect.bisect_left(t.times, (starts[1] + starts[2]) / 2)]
@@ -255,7 +293,7 @@ def test_no_earlier_keyframe_on_the_timeline_is_invalid_data(site, tmp_path_fact
         rest = rest.split(f"{extinf}\n", 1)[1]
         return head.replace("#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-MEDIA-SEQUENCE:1") + f"{extinf}\n" + rest
 
-    with Player(f"{base}/ts-h264-1s/index.m3u8") as p:
+    with Player(f"{base}/{name}/index.m3u8") as p:
         p.wait_item(timeout=30)
         info = p.item_info()   # the source's frames by stream pts
 
@@ -264,7 +302,7 @@ def test_no_earlier_keyframe_on_the_timeline_is_invalid_data(site, tmp_path_fact
         return (int(o.landed_stream_pts) - info.start_pts) * info.time_base
 
     disc = playlist_variant(src, "disc.m3u8", with_discontinuity)
-    with Player(f"{base}/ts-h264-1s/{disc}") as p:
+    with Player(f"{base}/{name}/{disc}") as p:
         p.wait_item(timeout=30)
         o = p.seek_and_wait(inside, SeekPrecision.exact())
         assert not o.finished and o.error == INVALID_DATA, o
@@ -282,7 +320,7 @@ def test_no_earlier_keyframe_on_the_timeline_is_invalid_data(site, tmp_path_fact
         with pytest.raises(InvalidDataError):
             p.step_frame(FrameStepDirection.BACKWARD)
     late = playlist_variant(src, "late.m3u8", from_segment_1)
-    with Player(f"{base}/ts-h264-1s/{late}") as p:
+    with Player(f"{base}/{name}/{late}") as p:
         p.wait_item(timeout=30)
         o = p.seek_and_wait(inside - starts[1], SeekPrecision.exact())
         assert not o.finished and o.error == INVALID_DATA, o
