@@ -359,3 +359,32 @@ def test_the_walk_back_is_bounded(tmp_path_factory):
             x = t.times[bisect.bisect_left(t.times, (starts[k] + starts[k + 1]) / 2)]
             o = p.seek_and_wait(x, SeekPrecision.exact())
             assert not o.finished and o.error == INVALID_DATA, (k, o)
+
+
+def test_a_fragment_with_no_sample_is_invalid_data(site, tmp_path_factory):
+    """An fMP4 segment whose fragment lists no sample (segment 1's trun, sample_count 0; ffprobe of
+    it with the init section: no packet): the mov demuxer finds no position in it, not even its
+    start (libavformat's -1, AVERROR(EPERM)). Over the segment's bytes in memory that is no I/O
+    error: seeks into it fail with FPX_ERROR_INVALID_DATA (before: FPX_ERROR_IO, "connection
+    reset"), and the segments around it still land."""
+    d, base, truths = site
+    src = d / "fmp4-h264-1s"
+    tmp = tmp_path_factory.mktemp("nosamples")
+    t = as_published(src, truths["h264"], tmp)
+    (init, seg), = segment_files(src)[1:2]
+    b = bytearray(seg.read_bytes())
+    i = b.index(b"trun")
+    b[i + 8:i + 12] = bytes(4)   # after the box type: version and flags, then sample_count
+    (src / "nosamples.m4s").write_bytes(b)
+    (tmp / "whole.mp4").write_bytes(init.read_bytes() + bytes(b))
+    assert gt_packets(str(tmp / "whole.mp4")) == [], "the edited fragment still has samples"
+    name = playlist_variant(src, "nosamples.m3u8", lambda text: text.replace(f"\n{seg.name}\n", "\nnosamples.m4s\n"))
+    starts = boundaries(src)
+    with Player(f"{base}/fmp4-h264-1s/{name}") as p:
+        p.wait_item(timeout=30)
+        o = p.seek_and_wait((starts[1] + starts[2]) / 2, SeekPrecision.exact())
+        assert not o.finished and o.error == INVALID_DATA, o
+        for x in (t.times[5], t.times[bisect.bisect_left(t.times, starts[2]) + 3]):
+            o = p.seek_and_wait(x, SeekPrecision.exact())
+            assert o.finished and Fraction(o.landed_time) == x, (x, o)
+            check(p, int(o.landed_stream_pts), t, x, f"nosamples: exact {x}")
