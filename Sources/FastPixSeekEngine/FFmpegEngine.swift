@@ -413,10 +413,12 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             ret = avformat_seek_file(c, -1, Int64.min, start, Int64.max, 0)
         }
         if ret < 0 {
-            // An fMP4 fragment cut mid-GOP (an HLS segment of ffmpeg's split_by_time) holds no
-            // keyframe: the mov demuxer finds none at or before its start and refuses even the
-            // start (seek_frame_generic's -1, AVERROR(EPERM)). Any sample there is the first.
-            ret = avformat_seek_file(c, -1, Int64.min, start, Int64.max, AVSEEK_FLAG_ANY)
+            // An fMP4 fragment cut mid-GOP (an HLS segment cut on time) holds no keyframe: the
+            // mov demuxer finds none at or before its start and refuses even the start
+            // (seek_frame_generic's -1, AVERROR(EPERM)). Its first sample in decode order, which
+            // may present after the start (a B-frame's reference), is where a target before
+            // every sample goes (mov_seek_stream: sample 0); ANY: no keyframe needed.
+            ret = av_seek_frame(c, referenceStream, Int64.min / 4, AVSEEK_FLAG_ANY | fpx_avseek_flag_backward())
         }
         if ret < 0 && (flags & AVFMT_NO_BYTE_SEEK) == 0 { ret = av_seek_frame(c, -1, 0, AVSEEK_FLAG_BYTE) }
         if ret < 0 { throw positioningError(ret) }

@@ -55,6 +55,7 @@ import pytest
 from conftest import REPO
 from groundtruth import packets as gt_packets, reference_stream
 from rangeserver import serve
+from test_fragmented_mp4 import shaka_packager
 from test_hls_opengop import FF, FPS, FRAME, Truth, check_picture, segment_files, truth
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
@@ -72,13 +73,15 @@ ENCODERS = {
     "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params",
              f"log-level=error:keyint={GOP}:min-keyint={GOP}:scenecut=0:bframes=3:pools=1:frame-threads=1"],
 }
-# name: (codec, -hls_time, -hls_segment_type)
+# name: (codec, -hls_time, -hls_segment_type); "shaka-": Shaka Packager, --segment_duration,
+# its cuts on time (--segment_sap_aligned=false --fragment_sap_aligned=false).
 STREAMS = {
     "ts-h264-1s": ("h264", "1", "mpegts"),
     "ts-h264-0.6s": ("h264", "0.6", "mpegts"),
     "ts-hevc-1s": ("hevc", "1", "mpegts"),
     "fmp4-h264-1s": ("h264", "1", "fmp4"),
     "fmp4-hevc-1s": ("hevc", "1", "fmp4"),
+    "shaka-fmp4-h264-1s": ("h264", "1", "fmp4"),
 }
 
 
@@ -91,6 +94,13 @@ def site(tmp_path_factory):
     for name, (codec, seconds, kind) in STREAMS.items():
         out = d / name
         out.mkdir()
+        if name.startswith("shaka-"):
+            desc = (f"in={d / f'{codec}.mp4'},stream=video,segment_template={out / 'seg_$Number$.m4s'},"
+                    f"playlist_name=index.m3u8,init_segment={out / 'init.mp4'}")
+            subprocess.run([shaka_packager(), desc, "--segment_duration", seconds, "--segment_sap_aligned=false",
+                            "--fragment_sap_aligned=false", "--hls_master_playlist_output", str(out / "master.m3u8"),
+                            "--hls_playlist_type", "VOD"], check=True, capture_output=True, timeout=120)
+            continue
         seg = "seg_%d.ts" if kind == "mpegts" else "seg_%d.m4s"
         subprocess.run(FF + ["-i", str(d / f"{codec}.mp4"), "-c", "copy", "-f", "hls", "-hls_time", seconds,
                              "-hls_flags", "split_by_time", "-hls_playlist_type", "vod", "-hls_segment_type", kind,
