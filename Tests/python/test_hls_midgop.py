@@ -29,15 +29,17 @@ cut into 0.5 s segments (the keyframe 8 segments back is used, 9 back is past th
 
 Before this, an exact seek or a step into such a segment failed with FPX_ERROR_INVALID_DATA.
 
-Not here: Shaka Packager cuts segments at keyframes only (--segment_duration 1 on this source
-gives three 2 s segments, each opening on a keyframe), so it publishes no mid-GOP segment.
-ffmpeg's fMP4 HLS muxer (FFmpeg 5.1, `-hls_segment_type fmp4`) with split_by_time writes each
-mid-GOP fragment's first sample on the wrong presentation time (ffprobe of the playlist shows two
-frames at one pts and none at the frame it replaced), so that stream has no well-defined frame
-there; the library refuses seeks and steps into the fragments without a keyframe with
-FPX_ERROR_IO (left open: FFmpeg's mov demuxer cannot seek such a fragment, not even to its
-start, and the engine reports that failed seek as an I/O error). GStreamer's hlssink2, Bento4
-and GPAC are not among the test packages.
+fMP4 segments (`-hls_segment_type fmp4`, and Shaka Packager with --segment_sap_aligned=false
+--fragment_sap_aligned=false, which cuts on time too; by default it cuts at keyframes only): the
+mov demuxer refuses to seek a fragment without a keyframe, even to its start (libavformat's -1,
+AVERROR(EPERM)), which reached the host as FPX_ERROR_IO ("connection reset"); such a fragment
+is now read from its first sample in decode order. ffmpeg's fMP4 muxer (FFmpeg 5.1) with
+split_by_time writes each mid-GOP fragment's first sample at another frame's time (ffprobe of
+the segment with its init section: two packets at an earlier frame's time, none at its own): the
+frames are those ffprobe states (`as_published`), pictures from the source where one packet
+states the time; where two do, the landing's time is checked, not its picture (no ground
+truth). Shaka's timestamps are the source's. A fragment that lists no sample is
+FPX_ERROR_INVALID_DATA. GStreamer's hlssink2, Bento4 and GPAC are not among the test packages.
 """
 from __future__ import annotations
 
