@@ -2153,7 +2153,13 @@ FPX_API int fpx_player_current_time(fpx_player *player, fpx_time *playhead);
  * cannot be produced and its seek or step fails with FPX_ERROR_INVALID_DATA;
  * an open GOP's leading frame there is landed from its own segment (its
  * picture may show decoding errors). A segment's frames before its first
- * keyframe are learned from its first 512 video packets.
+ * keyframe are learned from its first 512 video packets. MPEG-TS and fMP4
+ * segments alike: an fMP4 fragment without a keyframe is read from its first
+ * sample in decode order, its frames at the times its boxes state (ffmpeg's
+ * fMP4 muxer with split_by_time, FFmpeg 5.1, stamps such a fragment's first
+ * sample with an earlier frame's time: two frames at that time, none at its
+ * own); an fMP4 segment whose fragment lists no sample fails the seek or step
+ * landing in it with FPX_ERROR_INVALID_DATA.
  *
  * Encryption. Segments under EXT-X-KEY METHOD=AES-128 (KEYFORMAT absent or
  * "identity") are decrypted (AES-128-CBC with libavutil, PKCS#7 padding

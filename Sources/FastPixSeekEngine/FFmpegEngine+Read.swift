@@ -95,7 +95,7 @@ extension FFmpegEngine {
                 throw EngineError(.interrupted, avError: e.avError)
             }
             if e.code == .invalidData || e.code == .eof {
-                if positionFailure < 0 { throw ioGuard.error(for: positionFailure) }
+                if positionFailure < 0 { throw positioningError(positionFailure) }
                 // Demuxers ignore a failed byte seek (an http reconnection refused) and then
                 // read nothing, as at the end: ask the I/O layer itself.
                 if let probe = probeIO(shouldStop: shouldStop) { throw probe }

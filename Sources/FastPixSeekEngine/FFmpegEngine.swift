@@ -408,12 +408,32 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         if (flags & AVFMT_TS_DISCONT) != 0 && (flags & AVFMT_NO_BYTE_SEEK) == 0 {
             ret = av_seek_frame(c, -1, 0, AVSEEK_FLAG_BYTE)
         }
+        let start = c.pointee.start_time == fpx_av_nopts_value() ? 0 : c.pointee.start_time
         if ret < 0 {
-            let start = c.pointee.start_time == fpx_av_nopts_value() ? 0 : c.pointee.start_time
             ret = avformat_seek_file(c, -1, Int64.min, start, Int64.max, 0)
         }
+        if ret < 0 {
+            // An fMP4 fragment cut mid-GOP (an HLS segment cut on time) holds no keyframe: the
+            // mov demuxer finds none at or before its start and refuses even the start
+            // (seek_frame_generic's -1, AVERROR(EPERM)). Its first sample in decode order, which
+            // may present after the start (a B-frame's reference), is where a target before
+            // every sample goes (mov_seek_stream: sample 0); ANY: no keyframe needed.
+            ret = av_seek_frame(c, referenceStream, Int64.min / 4, AVSEEK_FLAG_ANY | fpx_avseek_flag_backward())
+        }
         if ret < 0 && (flags & AVFMT_NO_BYTE_SEEK) == 0 { ret = av_seek_frame(c, -1, 0, AVSEEK_FLAG_BYTE) }
-        if ret < 0 { throw ioGuard.error(for: ret) }
+        if ret < 0 { throw positioningError(ret) }
+    }
+
+    /// The error of a failed positioning (a rewind, a read's repositioning): the guard's
+    /// (a refusal, a timeout, a stop) first. libavformat's seeks answer -1 (AVERROR(EPERM))
+    /// when the demuxer finds no position for the target (no keyframe at or before it): over
+    /// in-memory bytes (an HLS segment) that cannot be I/O, whose reads and seeks there never
+    /// fail, so it is FPX_ERROR_INVALID_DATA, not an I/O error ("connection reset"). Over a
+    /// network the same -1 is also a refused reconnection (FFmpeg's http), so it stays I/O.
+    func positioningError(_ ret: Int32) -> EngineError {
+        let e = ioGuard.error(for: ret)
+        if memoryIO != nil && ret == -Int32(EPERM) && e.code == .io { return EngineError(.invalidData, avError: ret) }
+        return e
     }
 
     /// A copy of the range for `liveWindow()`, which runs without the engine lock.

@@ -29,19 +29,22 @@ cut into 0.5 s segments (the keyframe 8 segments back is used, 9 back is past th
 
 Before this, an exact seek or a step into such a segment failed with FPX_ERROR_INVALID_DATA.
 
-Not here: Shaka Packager cuts segments at keyframes only (--segment_duration 1 on this source
-gives three 2 s segments, each opening on a keyframe), so it publishes no mid-GOP segment.
-ffmpeg's fMP4 HLS muxer (FFmpeg 5.1, `-hls_segment_type fmp4`) with split_by_time writes each
-mid-GOP fragment's first sample on the wrong presentation time (ffprobe of the playlist shows two
-frames at one pts and none at the frame it replaced), so that stream has no well-defined frame
-there; the library refuses seeks and steps into the fragments without a keyframe with
-FPX_ERROR_IO (left open: FFmpeg's mov demuxer cannot seek such a fragment, not even to its
-start, and the engine reports that failed seek as an I/O error). GStreamer's hlssink2, Bento4
-and GPAC are not among the test packages.
+fMP4 segments (`-hls_segment_type fmp4`, and Shaka Packager with --segment_sap_aligned=false
+--fragment_sap_aligned=false, which cuts on time too; by default it cuts at keyframes only): the
+mov demuxer refuses to seek a fragment without a keyframe, even to its start (libavformat's -1,
+AVERROR(EPERM)), which reached the host as FPX_ERROR_IO ("connection reset"); such a fragment
+is now read from its first sample in decode order. ffmpeg's fMP4 muxer (FFmpeg 5.1) with
+split_by_time writes each mid-GOP fragment's first sample at another frame's time (ffprobe of
+the segment with its init section: two packets at an earlier frame's time, none at its own): the
+frames are those ffprobe states (`as_published`), pictures from the source where one packet
+states the time; where two do, the landing's time is checked, not its picture (no ground
+truth). Shaka's timestamps are the source's. A fragment that lists no sample is
+FPX_ERROR_INVALID_DATA. GStreamer's hlssink2, Bento4 and GPAC are not among the test packages.
 """
 from __future__ import annotations
 
 import bisect
+import collections
 import re
 import subprocess
 import sys
@@ -52,8 +55,9 @@ from typing import List, Tuple
 import pytest
 
 from conftest import REPO
-from groundtruth import packets as gt_packets
+from groundtruth import packets as gt_packets, reference_stream
 from rangeserver import serve
+from test_fragmented_mp4 import shaka_packager
 from test_hls_opengop import FF, FPS, FRAME, Truth, check_picture, segment_files, truth
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
@@ -71,11 +75,15 @@ ENCODERS = {
     "hevc": ["-c:v", "libx265", "-preset", "ultrafast", "-tag:v", "hvc1", "-x265-params",
              f"log-level=error:keyint={GOP}:min-keyint={GOP}:scenecut=0:bframes=3:pools=1:frame-threads=1"],
 }
-# name: (codec, -hls_time)
+# name: (codec, -hls_time, -hls_segment_type); "shaka-": Shaka Packager, --segment_duration,
+# its cuts on time (--segment_sap_aligned=false --fragment_sap_aligned=false).
 STREAMS = {
-    "ts-h264-1s": ("h264", "1"),
-    "ts-h264-0.6s": ("h264", "0.6"),
-    "ts-hevc-1s": ("hevc", "1"),
+    "ts-h264-1s": ("h264", "1", "mpegts"),
+    "ts-h264-0.6s": ("h264", "0.6", "mpegts"),
+    "ts-hevc-1s": ("hevc", "1", "mpegts"),
+    "fmp4-h264-1s": ("h264", "1", "fmp4"),
+    "fmp4-hevc-1s": ("hevc", "1", "fmp4"),
+    "shaka-fmp4-h264-1s": ("h264", "1", "fmp4"),
 }
 
 
@@ -85,28 +93,67 @@ def site(tmp_path_factory):
     for codec, args in ENCODERS.items():
         subprocess.run(FF + ["-f", "lavfi", "-i", f"testsrc2=size=160x96:rate={FPS}:duration={SECONDS}",
                              *args, str(d / f"{codec}.mp4")], check=True, timeout=300)
-    for name, (codec, seconds) in STREAMS.items():
+    for name, (codec, seconds, kind) in STREAMS.items():
         out = d / name
         out.mkdir()
+        if name.startswith("shaka-"):
+            desc = (f"in={d / f'{codec}.mp4'},stream=video,segment_template={out / 'seg_$Number$.m4s'},"
+                    f"playlist_name=index.m3u8,init_segment={out / 'init.mp4'}")
+            subprocess.run([shaka_packager(), desc, "--segment_duration", seconds, "--segment_sap_aligned=false",
+                            "--fragment_sap_aligned=false", "--hls_master_playlist_output", str(out / "master.m3u8"),
+                            "--hls_playlist_type", "VOD"], check=True, capture_output=True, timeout=120)
+            continue
+        seg = "seg_%d.ts" if kind == "mpegts" else "seg_%d.m4s"
         subprocess.run(FF + ["-i", str(d / f"{codec}.mp4"), "-c", "copy", "-f", "hls", "-hls_time", seconds,
-                             "-hls_flags", "split_by_time", "-hls_playlist_type", "vod",
-                             "-hls_segment_filename", str(out / "seg_%d.ts"), str(out / "index.m3u8")],
+                             "-hls_flags", "split_by_time", "-hls_playlist_type", "vod", "-hls_segment_type", kind,
+                             "-hls_segment_filename", str(out / seg), str(out / "index.m3u8")],
                        check=True, timeout=120)
     with serve(d) as base:
         yield d, base, {codec: truth(d / f"{codec}.mp4") for codec in ENCODERS}
 
 
-def midgop_segments(d: Path, tmp: Path) -> List[bool]:
-    """For each playlist entry: whether its first video packet in decode order is no keyframe (ffprobe)."""
+def whole_segments(d: Path, tmp: Path) -> List[Path]:
+    """Each playlist entry as one file ffprobe reads: the segment, after its init section if any."""
     out = []
     for k, (init, seg) in enumerate(segment_files(d)):
         f = seg
         if init is not None:
             f = tmp / f"whole_{k}.mp4"
             f.write_bytes(init.read_bytes() + seg.read_bytes())
+        out.append(f)
+    return out
+
+
+def midgop_segments(d: Path, tmp: Path) -> List[bool]:
+    """For each playlist entry: whether its first video packet in decode order is no keyframe (ffprobe)."""
+    out = []
+    for f in whole_segments(d, tmp):
         pk = gt_packets(str(f))
         out.append(bool(pk) and not pk[0].key)
     return out
+
+
+def as_published(d: Path, src: Truth, tmp: Path) -> Truth:
+    """The frames as the stream states them (ffprobe of each segment with its init section), item
+    time 0 at its first frame, with the source's pictures (ffmpeg's decode) at the times one
+    packet states. ffmpeg's fMP4 muxer writes a mid-GOP fragment's first sample at another
+    frame's time: that time has two packets (no picture is its truth: no md5 here) and the
+    sample's own time none (not a frame of the stream)."""
+    files = whole_segments(d, tmp)
+    tb = reference_stream(str(files[0])).time_base
+    pk = [p for f in files for p in gt_packets(str(f)) if p.pts is not None]
+    first = min(p.pts for p in pk)
+    count = collections.Counter((p.pts - first) * tb for p in pk)
+    assert set(count) <= set(src.times), f"{d.name}: frames the source does not have"
+    assert len(pk) == len(src.times), f"{d.name}: not the source's packets"
+    keys = sorted((p.pts - first) * tb for p in pk if p.key)
+    return Truth(sorted(count), keys, {x: m for x, m in src.md5.items() if count[x] == 1})
+
+
+def check(p: Player, landed_pts: int, t: Truth, x: Fraction, what: str) -> None:
+    """check_picture of the frame at `x`, whose picture is known unless two packets state `x`."""
+    if x in t.md5:
+        check_picture(p, landed_pts, t.md5[x], what)
 
 
 def boundaries(d: Path) -> List[Fraction]:
@@ -140,8 +187,9 @@ class Stream:
 @pytest.fixture(scope="module", params=sorted(STREAMS))
 def stream(request, site, tmp_path_factory):
     d, base, truths = site
-    t = truths[STREAMS[request.param][0]]
-    mid = midgop_segments(d / request.param, tmp_path_factory.mktemp("whole"))
+    tmp = tmp_path_factory.mktemp("whole")
+    t = as_published(d / request.param, truths[STREAMS[request.param][0]], tmp)
+    mid = midgop_segments(d / request.param, tmp)
     assert sum(mid) >= 2, f"{request.param}: no segments start mid-GOP ({mid})"
     return Stream(request.param, f"{base}/{request.param}/index.m3u8", t, boundaries(d / request.param), mid)
 
@@ -154,7 +202,7 @@ def test_exact_seeks_land_inside_midgop_segments(stream):
             o = p.seek_and_wait(x, SeekPrecision.exact())
             what = f"{stream.name}: exact {x}"
             assert o.finished and Fraction(o.landed_time) == x, (what, o)
-            check_picture(p, int(o.landed_stream_pts), t.md5[x], what)
+            check(p, int(o.landed_stream_pts), t, x, what)
 
 
 @pytest.mark.parametrize("tolerance", [Fraction(1), Fraction(3, 10)])
@@ -168,7 +216,7 @@ def test_nearest_keyframe_seeks_land_on_keyframes(stream, tolerance):
             want = min(near, key=lambda k: (abs(k - x), k)) if near else t.times[bisect.bisect_right(t.times, x) - 1]
             what = f"{stream.name}: nearest keyframe {x} +- {tolerance}"
             assert o.finished and Fraction(o.landed_time) == want, (what, o, want)
-            check_picture(p, int(o.landed_stream_pts), t.md5[want], what)
+            check(p, int(o.landed_stream_pts), t, want, what)
 
 
 def test_at_or_after_seeks_between_frames(stream):
@@ -183,7 +231,7 @@ def test_at_or_after_seeks_between_frames(stream):
             o = p.seek_and_wait((x + want) / 2, SeekPrecision.at_or_after())
             what = f"{stream.name}: at or after {(x + want) / 2}"
             assert o.finished and Fraction(o.landed_time) == want, (what, o, want)
-            check_picture(p, int(o.landed_stream_pts), t.md5[want], what)
+            check(p, int(o.landed_stream_pts), t, want, what)
 
 
 def test_steps_walk_frame_by_frame_across_segment_ends(stream):
@@ -201,7 +249,7 @@ def test_steps_walk_frame_by_frame_across_segment_ends(stream):
                     r = p.step_frame(direction)
                     what = f"{stream.name}: {direction.name.lower()} step from {t.times[j - step]}"
                     assert r.did_step and r.landed_media_time == t.times[j], (what, r, t.times[j])
-                    check_picture(p, int(r.landed_stream_pts), t.md5[t.times[j]], what)
+                    check(p, int(r.landed_stream_pts), t, t.times[j], what)
 
 
 def test_steps_walk_the_whole_stream_both_ways(stream):
@@ -234,13 +282,15 @@ def second_segment(text: str) -> Tuple[str, str]:
     return entries[1]
 
 
-def test_no_earlier_keyframe_on_the_timeline_is_invalid_data(site, tmp_path_factory):
+@pytest.mark.parametrize("name", ["ts-h264-1s", "fmp4-h264-1s"])
+def test_no_earlier_keyframe_on_the_timeline_is_invalid_data(site, tmp_path_factory, name):
     """Segment 1 of the 1 s stream has no keyframe: after an EXT-X-DISCONTINUITY, or first in
     the window, its frames cannot be produced; the other segments still land right."""
     d, base, truths = site
-    t = truths["h264"]
-    src = d / "ts-h264-1s"
-    mid = midgop_segments(src, tmp_path_factory.mktemp("whole"))
+    src = d / name
+    tmp = tmp_path_factory.mktemp("whole")
+    t = as_published(src, truths["h264"], tmp)
+    mid = midgop_segments(src, tmp)
     assert mid[1], "segment 1 has a keyframe"
     starts = boundaries(src)
     inside = t.times[bisect.bisect_left(t.times, (starts[1] + starts[2]) / 2)]
@@ -255,7 +305,7 @@ def test_no_earlier_keyframe_on_the_timeline_is_invalid_data(site, tmp_path_fact
         rest = rest.split(f"{extinf}\n", 1)[1]
         return head.replace("#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-MEDIA-SEQUENCE:1") + f"{extinf}\n" + rest
 
-    with Player(f"{base}/ts-h264-1s/index.m3u8") as p:
+    with Player(f"{base}/{name}/index.m3u8") as p:
         p.wait_item(timeout=30)
         info = p.item_info()   # the source's frames by stream pts
 
@@ -264,7 +314,7 @@ def test_no_earlier_keyframe_on_the_timeline_is_invalid_data(site, tmp_path_fact
         return (int(o.landed_stream_pts) - info.start_pts) * info.time_base
 
     disc = playlist_variant(src, "disc.m3u8", with_discontinuity)
-    with Player(f"{base}/ts-h264-1s/{disc}") as p:
+    with Player(f"{base}/{name}/{disc}") as p:
         p.wait_item(timeout=30)
         o = p.seek_and_wait(inside, SeekPrecision.exact())
         assert not o.finished and o.error == INVALID_DATA, o
@@ -282,7 +332,7 @@ def test_no_earlier_keyframe_on_the_timeline_is_invalid_data(site, tmp_path_fact
         with pytest.raises(InvalidDataError):
             p.step_frame(FrameStepDirection.BACKWARD)
     late = playlist_variant(src, "late.m3u8", from_segment_1)
-    with Player(f"{base}/ts-h264-1s/{late}") as p:
+    with Player(f"{base}/{name}/{late}") as p:
         p.wait_item(timeout=30)
         o = p.seek_and_wait(inside - starts[1], SeekPrecision.exact())
         assert not o.finished and o.error == INVALID_DATA, o
@@ -321,3 +371,32 @@ def test_the_walk_back_is_bounded(tmp_path_factory):
             x = t.times[bisect.bisect_left(t.times, (starts[k] + starts[k + 1]) / 2)]
             o = p.seek_and_wait(x, SeekPrecision.exact())
             assert not o.finished and o.error == INVALID_DATA, (k, o)
+
+
+def test_a_fragment_with_no_sample_is_invalid_data(site, tmp_path_factory):
+    """An fMP4 segment whose fragment lists no sample (segment 1's trun, sample_count 0; ffprobe of
+    it with the init section: no packet): the mov demuxer finds no position in it, not even its
+    start (libavformat's -1, AVERROR(EPERM)). Over the segment's bytes in memory that is no I/O
+    error: seeks into it fail with FPX_ERROR_INVALID_DATA (before: FPX_ERROR_IO, "connection
+    reset"), and the segments around it still land."""
+    d, base, truths = site
+    src = d / "fmp4-h264-1s"
+    tmp = tmp_path_factory.mktemp("nosamples")
+    t = as_published(src, truths["h264"], tmp)
+    (init, seg), = segment_files(src)[1:2]
+    b = bytearray(seg.read_bytes())
+    i = b.index(b"trun")
+    b[i + 8:i + 12] = bytes(4)   # after the box type: version and flags, then sample_count
+    (src / "nosamples.m4s").write_bytes(b)
+    (tmp / "whole.mp4").write_bytes(init.read_bytes() + bytes(b))
+    assert gt_packets(str(tmp / "whole.mp4")) == [], "the edited fragment still has samples"
+    name = playlist_variant(src, "nosamples.m3u8", lambda text: text.replace(f"\n{seg.name}\n", "\nnosamples.m4s\n"))
+    starts = boundaries(src)
+    with Player(f"{base}/fmp4-h264-1s/{name}") as p:
+        p.wait_item(timeout=30)
+        o = p.seek_and_wait((starts[1] + starts[2]) / 2, SeekPrecision.exact())
+        assert not o.finished and o.error == INVALID_DATA, o
+        for x in (t.times[5], t.times[bisect.bisect_left(t.times, starts[2]) + 3]):
+            o = p.seek_and_wait(x, SeekPrecision.exact())
+            assert o.finished and Fraction(o.landed_time) == x, (x, o)
+            check(p, int(o.landed_stream_pts), t, x, f"nosamples: exact {x}")
