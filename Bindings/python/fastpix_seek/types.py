@@ -919,8 +919,9 @@ class Packet:
     an attribute raises ``dataclasses.FrozenInstanceError``), compared and hashed by its
     fields.
 
-    Fields: ``data`` (bytes); ``stream_index``; ``pts``, ``dts``: raw timestamps in the
-    stream time base, None for FPX_NOPTS; ``duration``: stream time base, 0 if unknown;
+    Fields: ``data`` (bytes); ``stream_index``; ``pts``, ``dts``: the packet's timestamps in
+    the stream time base (HLS: unwrapped across the 33-bit MPEG-TS wrap, seek.h "Timestamp
+    wrap"), None for FPX_NOPTS; ``duration``: stream time base, 0 if unknown;
     ``pos``: byte position, None if unknown; ``flags``; ``seek_id``: the latest seek this
     packet follows, 0 if none; ``time_base``; ``pts_time``, ``dts_time``: pts and dts as
     exact seconds on the stream's timeline (pts * time_base); ``item_time``: pts as exact
