@@ -15,8 +15,10 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A decoder for the stream whose AVCodecParameters the library reports (same FFmpeg). */
-static inline AVCodecContext *fpx_cli_decoder_open(const void *codecpar, int tb_num, int tb_den)
+/* A decoder for the stream whose AVCodecParameters the library reports (same FFmpeg).
+   threads: libavcodec's thread_count (1: decode on the caller's thread; 0: one per core,
+   frame and slice threads, bit-exact with one thread but holding more frames in flight). */
+static inline AVCodecContext *fpx_cli_decoder_open(const void *codecpar, int tb_num, int tb_den, int threads)
 {
     const AVCodecParameters *par = (const AVCodecParameters *)codecpar;
     const AVCodec *c = par ? avcodec_find_decoder(par->codec_id) : NULL;
@@ -28,6 +30,7 @@ static inline AVCodecContext *fpx_cli_decoder_open(const void *codecpar, int tb_
         return NULL;
     }
     d->pkt_timebase = (AVRational){tb_num, tb_den};
+    d->thread_count = threads < 0 ? 1 : threads;
     if (avcodec_open2(d, c, NULL) < 0)
         avcodec_free_context(&d);
     return d;

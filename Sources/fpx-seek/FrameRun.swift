@@ -27,10 +27,11 @@ final class FrameDecoder {
     /// A landing failed: continuation stays off for the rest of the run (`reset`).
     var failed = false
 
-    init?(player: Player, engine: PlayerEngine) {
+    /// `threads`: the decoder's thread count (1: one thread; 0: one per core, frame threads).
+    init?(player: Player, engine: PlayerEngine, threads: Int32 = 1) {
         let ref = engine.itemInfo.referenceStream
         guard let si = engine.streamInfo(ref), si.type == .video,
-              let d = fpx_cli_decoder_open(si.codecParameters, si.timeBaseNum, si.timeBaseDen),
+              let d = fpx_cli_decoder_open(si.codecParameters, si.timeBaseNum, si.timeBaseDen, threads),
               let f = fpx_cli_frame_alloc() else { return nil }
         self.player = player
         stream = ref

@@ -27,7 +27,8 @@ of its own (nothing is decoded for it; the tile before it is its preview).
 --precision exact: the frame on screen at each time, the times visited in order with one
 decoder and continuation (as `frame`); for a file the reference stream's packets are read
 once first (the library's full index, no decoding), so that a seek continues from the tile
-before across a long GOP.
+before across a long GOP; the decoder runs a thread per core (libavcodec's frame threads,
+the same pixels as one thread).
 
 --width W (default 160) and --height H (default: in proportion) size a tile; --format png
 writes PNG (exact pixels) instead of JPEG; --quality Q is JPEG's qscale (2 best ... 31,
@@ -116,7 +117,10 @@ func runSprite(_ args: [String]) {
     // 10 s GOP MPEG-TS with tiles 2 s apart).
     let (player, engine) = openPlayer(url, timeoutMS: o.timeoutMS, options: o, indexMode: exact ? .full : .keyframes)
     defer { player.destroy() }
-    guard engine.itemInfo.hasVideo, let decoder = FrameDecoder(player: player, engine: engine) else {
+    // Exact mode decodes runs of frames (a tile's reference frames from its keyframe): with a
+    // thread per core, as ffmpeg's own decoding does. Keyframe mode decodes one frame per tile
+    // and drains: one thread (frame threads would only add start-up and flush cost there).
+    guard engine.itemInfo.hasVideo, let decoder = FrameDecoder(player: player, engine: engine, threads: exact ? 0 : 1) else {
         fail("\(url) has no video stream this tool can decode", code: Exit.failure)
     }
     let container = engine.itemInfo.formatName.map { String(cString: $0) } ?? ""
