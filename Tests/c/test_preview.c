@@ -25,6 +25,7 @@
  * usage: test_preview FIXTURE_DIR
  */
 #include "check.h"
+#include "loopback_server.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -68,90 +69,6 @@ static fpx_preview preview_at(fpx_player *p, fpx_time t, int *rc)
     v.struct_size = sizeof v;
     *rc = fpx_player_preview(p, t, &v);
     return v;
-}
-
-/* ---- a server on 127.0.0.1: never answers (stall) or answers 200 with a file ---------- */
-static int listen_fd = -1;
-static volatile int stop_server;
-static volatile int stall; /* 1: hold every connection, never answer */
-static int held[256];
-static volatile int n_held;
-static const char *serve_path; /* the file every answered request gets */
-
-static void answer(int fd)
-{
-    char req[4096], head[256];
-    struct stat st;
-    int f;
-    ssize_t n = read(fd, req, sizeof req - 1);
-    (void)n;
-    f = serve_path ? open(serve_path, O_RDONLY) : -1;
-    if (f < 0 || fstat(f, &st) != 0) {
-        const char *nf = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
-        if (write(fd, nf, strlen(nf)) < 0) { /* the client went away */ }
-    }
-    else {
-        char buf[65536];
-        snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Length: %lld\r\nConnection: close\r\n\r\n",
-                 (long long)st.st_size);
-        if (write(fd, head, strlen(head)) >= 0)
-            while ((n = read(f, buf, sizeof buf)) > 0)
-                if (write(fd, buf, (size_t)n) != n)
-                    break;
-    }
-    if (f >= 0)
-        close(f);
-    close(fd);
-}
-
-static void *server_main(void *arg)
-{
-    (void)arg;
-    while (!flag_get(&stop_server)) {
-        struct pollfd pfd;
-        int fd;
-        pfd.fd = listen_fd;
-        pfd.events = POLLIN;
-        pfd.revents = 0;
-        if (poll(&pfd, 1, 50) <= 0)
-            continue;
-        fd = accept(listen_fd, NULL, NULL);
-        if (fd < 0)
-            continue;
-        if (flag_get(&stall) && flag_get(&n_held) < 256) {
-            held[flag_get(&n_held)] = fd;
-            flag_set(&n_held, flag_get(&n_held) + 1);
-        }
-        else
-            answer(fd);
-    }
-    return NULL;
-}
-
-static int start_server(pthread_t *t)
-{
-    struct sockaddr_in a;
-    socklen_t len = sizeof a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    listen_fd = socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(listen_fd >= 0);
-    REQUIRE(bind(listen_fd, (struct sockaddr *)&a, sizeof a) == 0);
-    REQUIRE(listen(listen_fd, 64) == 0);
-    REQUIRE(getsockname(listen_fd, (struct sockaddr *)&a, &len) == 0);
-    REQUIRE(pthread_create(t, NULL, server_main, NULL) == 0);
-    return ntohs(a.sin_port);
-}
-
-static void stop_server_now(pthread_t t)
-{
-    int i;
-    flag_set(&stop_server, 1);
-    pthread_join(t, NULL);
-    for (i = 0; i < flag_get(&n_held); i++)
-        close(held[i]);
-    close(listen_fd);
 }
 
 /* A port nothing listens on (bound, then closed). */
@@ -439,28 +356,31 @@ int main(int argc, char **argv)
 
     SECTION("servers: refused, never answering (TIMEOUT), a remote sheet's images, destroy while loading");
     {
-        pthread_t srv, lt;
-        int port = start_server(&srv);
+        loopback_server srv;
+        pthread_t lt;
+        int port;
         char url[256];
         struct loader l;
         fpx_player *q = player_with(NULL, 400, 0);
+        loopback_server_start(&srv, 64, 256, 0);
+        port = srv.port;
         snprintf(url, sizeof url, "http://127.0.0.1:%d/s.json", refused_port());
         CHECK_ERR(fpx_player_set_preview_source(q, FPX_PREVIEW_SPRITESHEET, url, NULL), FPX_ERROR_NETWORK);
         /* a remote sheet may name http(s) images only: file:// is refused, field URL */
         write_file("remote.json", "{\"url\":\"file:///etc/passwd\",\"tile_width\":1,\"tile_height\":1,\"duration\":1,"
                                   "\"tiles\":[{\"start\":0,\"x\":0,\"y\":0}]}", 0);
-        serve_path = path_of("remote.json");
+        srv.serve_path = path_of("remote.json");
         snprintf(url, sizeof url, "http://127.0.0.1:%d/remote.json", port);
         field = FPX_PREVIEW_FIELD_NONE;
         CHECK_ERR(fpx_player_set_preview_source(q, FPX_PREVIEW_SPRITESHEET, url, &field), FPX_ERROR_PROTOCOL_NOT_ALLOWED);
         CHECK_EQ(field, FPX_PREVIEW_FIELD_URL);
-        serve_path = path_of("s.json");
+        srv.serve_path = path_of("s.json");
         snprintf(url, sizeof url, "http://127.0.0.1:%d/dir/s.json", port);
         CHECK_OK(fpx_player_set_preview_source(q, FPX_PREVIEW_SPRITESHEET, url, NULL));
         v = preview_at(q, fpx_time_make(7, 1), &rc);
         snprintf(url, sizeof url, "http://127.0.0.1:%d/dir/second.jpg", port);
         CHECK_STR(v.image_url, url);
-        flag_set(&stall, 1);
+        flag_set(&srv.stall, 1);
         snprintf(url, sizeof url, "http://127.0.0.1:%d/s.json", port);
         CHECK_ERR(fpx_player_set_preview_source(q, FPX_PREVIEW_SPRITESHEET, url, NULL), FPX_ERROR_TIMEOUT);
         fpx_player_destroy(q);
@@ -470,7 +390,7 @@ int main(int argc, char **argv)
         l.p = player_with(NULL, 60000, 0);
         snprintf(l.url, sizeof l.url, "http://127.0.0.1:%d/s.json", port);
         REQUIRE(pthread_create(&lt, NULL, load_main, &l) == 0);
-        while (flag_get(&n_held) < 2)
+        while (flag_get(&srv.n_held) < 2)
             sleep_ms(5);
         /* meanwhile the player's own work is not held up: open, seek, read */
         CHECK_OK(open_wait(l.p, fixture("mp4_bframes.mp4"), NULL));
@@ -527,13 +447,13 @@ int main(int argc, char **argv)
 
         /* a READY item whose server then stops answering: the keyframe preview's own open
          * times out (TIMEOUT), and destroy interrupts one in progress (CANCELLED) */
-        flag_set(&stall, 0);
-        serve_path = fixture("mp4_bframes.mp4");
+        flag_set(&srv.stall, 0);
+        srv.serve_path = fixture("mp4_bframes.mp4");
         q = player_with(NULL, 400, 0);
         snprintf(url, sizeof url, "http://127.0.0.1:%d/m.mp4", port);
         CHECK_OK(open_wait(q, url, NULL));
         CHECK_OK(fpx_player_set_preview_source(q, FPX_PREVIEW_KEYFRAME_INDEX, NULL, NULL));
-        flag_set(&stall, 1);
+        flag_set(&srv.stall, 1);
         v = preview_at(q, fpx_time_make(1, 1), &rc);
         CHECK_EQ(rc, FPX_ERROR_TIMEOUT);
         fpx_player_destroy(q);
@@ -541,23 +461,23 @@ int main(int argc, char **argv)
             struct previewer w;
             pthread_t wt;
             int before;
-            flag_set(&stall, 0);
+            flag_set(&srv.stall, 0);
             q = player_with(NULL, 60000, 0);
             CHECK_OK(open_wait(q, url, NULL));
             CHECK_OK(fpx_player_set_preview_source(q, FPX_PREVIEW_KEYFRAME_INDEX, NULL, NULL));
-            before = flag_get(&n_held);
-            flag_set(&stall, 1);
+            before = flag_get(&srv.n_held);
+            flag_set(&srv.stall, 1);
             memset(&w, 0, sizeof w);
             w.p = q;
             REQUIRE(pthread_create(&wt, NULL, preview_main, &w) == 0);
-            while (flag_get(&n_held) == before)
+            while (flag_get(&srv.n_held) == before)
                 sleep_ms(5);
             CHECK(!flag_get(&w.done));
             fpx_player_destroy(q);
             pthread_join(wt, NULL);
             CHECK_EQ(w.rc, FPX_ERROR_CANCELLED);
         }
-        stop_server_now(srv);
+        loopback_server_stop(&srv);
     }
 
     SECTION("the keyframe index: ffprobe's keyframe at or before t; lifetimes of data");

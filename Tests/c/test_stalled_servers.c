@@ -16,60 +16,12 @@
  */
 #include "check.h"
 #include "proc_counts.h"
+#include "loopback_server.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <sys/resource.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #define MAX_CONNS 8192
-
-/* ---- a server on 127.0.0.1 that accepts and never answers ------------------------------ */
-static int listen_fd = -1;
-static int conns[MAX_CONNS];
-static volatile int n_conns; /* written by the server thread, read by main: flag_get/flag_set */
-static volatile int stop_server;
-
-static void *server_main(void *arg)
-{
-    (void)arg;
-    while (!flag_get(&stop_server)) {
-        struct pollfd pfd;
-        int fd;
-        pfd.fd = listen_fd;
-        pfd.events = POLLIN;
-        pfd.revents = 0;
-        if (poll(&pfd, 1, 50) <= 0)
-            continue;
-        fd = accept(listen_fd, NULL, NULL);
-        if (fd < 0)
-            continue;
-        if (flag_get(&n_conns) < MAX_CONNS) {
-            conns[flag_get(&n_conns)] = fd; /* held open, never read, never answered */
-            flag_set(&n_conns, flag_get(&n_conns) + 1);
-        }
-        else
-            close(fd);
-    }
-    return NULL;
-}
-
-static int start_server(void)
-{
-    struct sockaddr_in a;
-    socklen_t len = sizeof a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    listen_fd = socket(AF_INET, SOCK_STREAM, 0);
-    REQUIRE(listen_fd >= 0);
-    REQUIRE(bind(listen_fd, (struct sockaddr *)&a, sizeof a) == 0);
-    REQUIRE(listen(listen_fd, 4096) == 0);
-    REQUIRE(getsockname(listen_fd, (struct sockaddr *)&a, &len) == 0);
-    return ntohs(a.sin_port);
-}
 
 static int max_seen[3];
 static const char *pools[3] = {"fpx-net", "fpx-worker", "fpx-"};
@@ -108,7 +60,7 @@ int main(int argc, char **argv)
     char url[128];
     fpx_player **ps;
     fpx_player *local;
-    pthread_t server;
+    loopback_server server;
     struct rlimit rl;
     double open_ms, seek_ms_max = 0, destroy_ms;
     uint64_t t0;
@@ -122,8 +74,8 @@ int main(int argc, char **argv)
         rl.rlim_cur = rl.rlim_max < (rlim_t)(n + 1024) ? rl.rlim_max : (rlim_t)(n + 1024);
         setrlimit(RLIMIT_NOFILE, &rl);
     }
-    port = start_server();
-    REQUIRE(pthread_create(&server, NULL, server_main, NULL) == 0);
+    loopback_server_start(&server, 4096, MAX_CONNS, 1); /* connections held, never answered */
+    port = server.port;
     snprintf(url, sizeof url, "http://127.0.0.1:%d/stalled.mp4", port);
 
     SECTION("1,000 players opening on a server that never answers");
@@ -141,7 +93,7 @@ int main(int argc, char **argv)
     }
     sleep_ms(500); /* the stalled opens hold their pool's threads now */
     sample();
-    NOTE("connections the server holds: %d", flag_get(&n_conns));
+    NOTE("connections the server holds: %d", flag_get(&server.n_held));
 
     SECTION("a player on a local file opens and seeks exactly, each within 1 s");
     local = make_player(FPX_DELIVERY_THREAD);
@@ -208,11 +160,7 @@ int main(int argc, char **argv)
         sleep_ms(50);
     CHECK_EQ(proc_threads("fpx-"), 0);
 
-    flag_set(&stop_server, 1);
-    pthread_join(server, NULL);
-    for (i = 0; i < flag_get(&n_conns); i++)
-        close(conns[i]);
-    close(listen_fd);
+    loopback_server_stop(&server);
     free(ps);
     return check_summary();
 }
