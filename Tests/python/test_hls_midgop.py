@@ -58,7 +58,8 @@ from conftest import REPO
 from groundtruth import packets as gt_packets, reference_stream
 from rangeserver import serve
 from test_fragmented_mp4 import shaka_packager
-from test_hls_opengop import FF, FPS, FRAME, Truth, check_picture, segment_files, truth
+from hlsframes import FF, Truth, check_picture, encode_sources, segment_files, truth, walk_steps
+from test_hls_opengop import FPS, FRAME
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
 
@@ -90,9 +91,7 @@ STREAMS = {
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     d = tmp_path_factory.mktemp("midgop")
-    for codec, args in ENCODERS.items():
-        subprocess.run(FF + ["-f", "lavfi", "-i", f"testsrc2=size=160x96:rate={FPS}:duration={SECONDS}",
-                             *args, str(d / f"{codec}.mp4")], check=True, timeout=300)
+    encode_sources(d, ENCODERS, FPS, SECONDS)
     for name, (codec, seconds, kind) in STREAMS.items():
         out = d / name
         out.mkdir()
@@ -240,16 +239,7 @@ def test_steps_walk_frame_by_frame_across_segment_ends(stream):
         p.wait_item(timeout=30)
         for s in stream.starts[1:]:
             i = bisect.bisect_left(t.times, s)
-            for direction, start, stop in ((FrameStepDirection.FORWARD, i - 3, i + 2),
-                                           (FrameStepDirection.BACKWARD, i + 2, i - 3)):
-                o = p.seek_and_wait(t.times[start], SeekPrecision.exact())
-                assert o.finished and Fraction(o.landed_time) == t.times[start], (stream.name, o)
-                step = 1 if direction == FrameStepDirection.FORWARD else -1
-                for j in range(start + step, stop + step, step):
-                    r = p.step_frame(direction)
-                    what = f"{stream.name}: {direction.name.lower()} step from {t.times[j - step]}"
-                    assert r.did_step and r.landed_media_time == t.times[j], (what, r, t.times[j])
-                    check(p, int(r.landed_stream_pts), t, t.times[j], what)
+            walk_steps(p, t.times, i - 3, i + 2, lambda pts, x, what: check(p, pts, t, x, what), stream.name)
 
 
 def test_steps_walk_the_whole_stream_both_ways(stream):

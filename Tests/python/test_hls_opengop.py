@@ -35,29 +35,24 @@ Shaka Packager's TS muxer has no HEVC; GStreamer's hlssink2 is not among the tes
 from __future__ import annotations
 
 import bisect
-import re
 import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
-from typing import Dict, List, NamedTuple, Tuple
+from typing import List
 
 import pytest
 
 from conftest import REPO
-from framecheck import frame_md5, md5_by_pts
 from groundtruth import packets as gt_packets
-from groundtruth import reference_stream
+from hlsframes import FF, Truth, check_picture, encode_sources, segment_files, truth, walk_steps
 from rangeserver import serve
 from test_fragmented_mp4 import shaka_packager
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
 
 from fastpix_seek import FrameStepDirection, Player, SeekPrecision  # noqa: E402
-from fastpix_seek import pyav as bridge  # noqa: E402
-from fastpix_seek.errors import EndOfFile  # noqa: E402
 
-FF = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y"]
 FPS, SECONDS, GOP, SEGMENT = 25, 10, 50, 2
 FRAME = Fraction(1, FPS)
 ENCODERS = {
@@ -75,8 +70,6 @@ STREAMS = {
     "shaka-fmp4-h264": ("h264", "shaka", "fmp4"),
     "shaka-fmp4-hevc": ("hevc", "shaka", "fmp4"),
 }
-# Packets read after a landing before its frame must have come out (a GOP and a segment's worth).
-MAX_PACKETS = 3 * GOP
 
 
 def package(src: Path, out: Path, packager: str, fmt: str) -> None:
@@ -98,31 +91,11 @@ def package(src: Path, out: Path, packager: str, fmt: str) -> None:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
     d = tmp_path_factory.mktemp("opengop")
-    for codec, args in ENCODERS.items():
-        subprocess.run(FF + ["-f", "lavfi", "-i", f"testsrc2=size=160x96:rate={FPS}:duration={SECONDS}",
-                             *args, str(d / f"{codec}.mp4")], check=True, timeout=300)
+    encode_sources(d, ENCODERS, FPS, SECONDS)
     for name, (codec, packager, fmt) in STREAMS.items():
         package(d / f"{codec}.mp4", d / name, packager, fmt)
     with serve(d) as base:
         yield d, base
-
-
-class Truth(NamedTuple):
-    """The source's frames (item seconds, ascending), keyframes, and pictures by item time."""
-    times: List[Fraction]
-    keys: List[Fraction]
-    md5: Dict[Fraction, str]
-
-
-def truth(src: Path) -> Truth:
-    st = reference_stream(str(src))
-    pk = [p for p in gt_packets(str(src)) if p.pts is not None]
-    first = min(p.pts for p in pk)
-    item = lambda pts: (pts - first) * st.time_base  # noqa: E731 (HLS item time 0: the first frame)
-    md5 = {item(p): m for p, m in md5_by_pts(str(src)).items()}
-    times = sorted(item(p.pts) for p in pk)
-    assert sorted(md5) == times, "ffprobe's packets and ffmpeg's decoded frames disagree"
-    return Truth(times, sorted(item(p.pts) for p in pk if p.key), md5)
 
 
 def targets(t: Truth) -> List[Fraction]:
@@ -131,20 +104,6 @@ def targets(t: Truth) -> List[Fraction]:
     for k in t.keys[1:]:
         i = t.times.index(k)
         out += t.times[max(0, i - 4):i + 3]
-    return out
-
-
-def segment_files(d: Path) -> List[Tuple[Path, Path]]:
-    """(init section or None, segment) of each playlist entry."""
-    text = (d / "index.m3u8").read_text()
-    init = None
-    out = []
-    for line in text.splitlines():
-        m = re.match(r'#EXT-X-MAP:URI="([^"]+)"', line)
-        if m:
-            init = d / m.group(1)
-        elif line and not line.startswith("#"):
-            out.append((init, d / line))
     return out
 
 
@@ -160,36 +119,6 @@ def leading_frames(d: Path, tmp: Path) -> int:
         first_key = next(p.pts for p in pk if p.key)
         n += sum(1 for p in pk[pk.index(next(p for p in pk if p.key)):] if p.pts < first_key)
     return n
-
-
-def check_picture(p: Player, landed_pts: int, want_md5: str, what: str) -> None:
-    """The packets from the read position decode to the landed frame with the right picture;
-    every reference packet presenting before it is DECODE_ONLY, the landed one is not."""
-    ref = p.item_info().reference_stream
-    info = p.stream_info(ref)
-    dec = bridge.decoder_for(info, thread_count=1)
-    for n in range(MAX_PACKETS):
-        try:
-            pkt = p.read_packet()
-        except EndOfFile:
-            break
-        if pkt.is_discontinuity:
-            dec = bridge.flush_decoder(dec, info, thread_count=1)
-        if pkt.stream_index != ref:
-            continue
-        if pkt.pts is not None:
-            assert pkt.is_decode_only == (pkt.pts < landed_pts), (what, pkt, landed_pts)
-        if pkt.is_disposable:
-            continue
-        for fr in dec.decode(bridge.to_av_packet(pkt)):
-            if fr.pts == landed_pts:
-                assert frame_md5(fr) == want_md5, f"{what}: the landed frame decodes to another picture"
-                return
-    for fr in dec.decode(None):
-        if fr.pts == landed_pts:
-            assert frame_md5(fr) == want_md5, f"{what}: the landed frame decodes to another picture"
-            return
-    pytest.fail(f"{what}: the landed frame (pts {landed_pts}) never comes out of the delivered packets")
 
 
 @pytest.fixture(scope="module", params=sorted(STREAMS))
@@ -248,16 +177,7 @@ def test_steps_walk_frame_by_frame_across_segment_ends(stream):
         p.wait_item(timeout=30)
         for k in t.keys[1:]:
             i = t.times.index(k)
-            for direction, start, stop in ((FrameStepDirection.FORWARD, i - 4, i + 2),
-                                           (FrameStepDirection.BACKWARD, i + 2, i - 4)):
-                o = p.seek_and_wait(t.times[start], SeekPrecision.exact())
-                assert o.finished and Fraction(o.landed_time) == t.times[start], o
-                step = 1 if direction == FrameStepDirection.FORWARD else -1
-                for j in range(start + step, stop + step, step):
-                    r = p.step_frame(direction)
-                    what = f"{name}: {direction.name.lower()} step from {t.times[j - step]}"
-                    assert r.did_step and r.landed_media_time == t.times[j], (what, r, t.times[j])
-                    check_picture(p, int(r.landed_stream_pts), t.md5[t.times[j]], what)
+            walk_steps(p, t.times, i - 4, i + 2, lambda pts, x, what: check_picture(p, pts, t.md5[x], what), name)
 
 
 def test_steps_walk_the_whole_stream_both_ways(stream):

@@ -39,14 +39,13 @@ import pytest
 from conftest import REPO
 from groundtruth import packets as gt_packets
 from rangeserver import serve
-from test_hls_opengop import Truth, check_picture, truth
+from hlsframes import FF, Truth, check_picture, truth, walk_steps
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
 
-from fastpix_seek import FrameStepDirection, Player, SeekPrecision  # noqa: E402
+from fastpix_seek import Player, SeekPrecision  # noqa: E402
 from fastpix_seek.errors import EndOfFile  # noqa: E402
 
-FF = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y"]
 FPS, SECONDS, GOP, SEGMENT = 10, 80, 20, 4
 WRAP = 1 << 33
 WRAP_S = Fraction(WRAP, 90000)
@@ -185,16 +184,7 @@ def test_steps_across_the_wrap_walk_one_frame(site, ground):
     i = next(k for k, x in enumerate(t.times) if x >= wrap_time)
     with Player(url) as p:
         p.wait_item(timeout=30)
-        for direction, start, stop in ((FrameStepDirection.FORWARD, i - 3, i + 3),
-                                       (FrameStepDirection.BACKWARD, i + 3, i - 3)):
-            o = p.seek_and_wait(t.times[start], SeekPrecision.exact())
-            assert o.finished and Fraction(o.landed_time) == t.times[start], o
-            step = 1 if direction == FrameStepDirection.FORWARD else -1
-            for j in range(start + step, stop + step, step):
-                r = p.step_frame(direction)
-                what = f"{direction.name.lower()} step to {t.times[j]}"
-                assert r.did_step and r.landed_media_time == t.times[j], (what, r)
-                check_picture(p, int(r.landed_stream_pts), t.md5[t.times[j]], what)
+        walk_steps(p, t.times, i - 3, i + 3, lambda pts, x, what: check_picture(p, pts, t.md5[x], what))
 
 
 def test_packet_timestamps_never_go_back_across_the_wrap(site, ground):

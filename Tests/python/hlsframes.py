@@ -1,0 +1,116 @@
+"""Shared ground truth and checks of the HLS frame tests (open GOP, segments cut mid-GOP,
+the 33-bit wrap): the source file's frames by ffprobe and pictures by ffmpeg (framemd5), the
+playlist's segment files, "the packets after a landing decode to ffmpeg's picture", and a
+frame-step walk checked frame by frame.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from fractions import Fraction
+from pathlib import Path
+from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
+
+import pytest
+
+from conftest import REPO
+from framecheck import frame_md5, md5_by_pts
+from groundtruth import packets as gt_packets
+from groundtruth import reference_stream
+
+sys.path.insert(0, str(REPO / "Bindings" / "python"))
+from fastpix_seek import FrameStepDirection, Player, SeekPrecision  # noqa: E402
+from fastpix_seek import pyav as bridge  # noqa: E402
+from fastpix_seek.errors import EndOfFile  # noqa: E402
+
+FF = ["ffmpeg", "-hide_banner", "-nostdin", "-loglevel", "error", "-y"]
+
+
+def encode_sources(d: Path, encoders: Dict[str, List[str]], fps: int, seconds: int) -> Dict[str, Path]:
+    """testsrc2 160x96 at `fps` for `seconds`, encoded once per entry of `encoders` (name:
+    ffmpeg output options) into d/NAME.mp4."""
+    out = {}
+    for codec, args in encoders.items():
+        out[codec] = d / f"{codec}.mp4"
+        subprocess.run(FF + ["-f", "lavfi", "-i", f"testsrc2=size=160x96:rate={fps}:duration={seconds}",
+                             *args, str(out[codec])], check=True, timeout=300)
+    return out
+
+
+class Truth(NamedTuple):
+    """The source's frames (item seconds, ascending), keyframes, and pictures by item time."""
+    times: List[Fraction]
+    keys: List[Fraction]
+    md5: Dict[Fraction, str]
+
+
+def truth(src: Path) -> Truth:
+    st = reference_stream(str(src))
+    pk = [p for p in gt_packets(str(src)) if p.pts is not None]
+    first = min(p.pts for p in pk)
+    item = lambda pts: (pts - first) * st.time_base  # noqa: E731 (HLS item time 0: the first frame)
+    md5 = {item(p): m for p, m in md5_by_pts(str(src)).items()}
+    times = sorted(item(p.pts) for p in pk)
+    assert sorted(md5) == times, "ffprobe's packets and ffmpeg's decoded frames disagree"
+    return Truth(times, sorted(item(p.pts) for p in pk if p.key), md5)
+
+
+def segment_files(d: Path) -> List[Tuple[Optional[Path], Path]]:
+    """(init section or None, segment) of each entry of d/index.m3u8."""
+    init = None
+    out = []
+    for line in (d / "index.m3u8").read_text().splitlines():
+        m = re.match(r'#EXT-X-MAP:URI="([^"]+)"', line)
+        if m:
+            init = d / m.group(1)
+        elif line and not line.startswith("#"):
+            out.append((init, d / line))
+    return out
+
+
+def check_picture(p: Player, landed_pts: int, want_md5: str, what: str, max_packets: int = 150) -> None:
+    """The packets from the read position decode (PyAV) to the landed frame with ffmpeg's
+    picture, within `max_packets` packets; every reference packet presenting before it is
+    DECODE_ONLY, the landed one is not."""
+    ref = p.item_info().reference_stream
+    info = p.stream_info(ref)
+    dec = bridge.decoder_for(info, thread_count=1)
+    for _ in range(max_packets):
+        try:
+            pkt = p.read_packet()
+        except EndOfFile:
+            break
+        if pkt.is_discontinuity:
+            dec = bridge.flush_decoder(dec, info, thread_count=1)
+        if pkt.stream_index != ref:
+            continue
+        if pkt.pts is not None:
+            assert pkt.is_decode_only == (pkt.pts < landed_pts), (what, pkt, landed_pts)
+        if pkt.is_disposable:
+            continue
+        for fr in dec.decode(bridge.to_av_packet(pkt)):
+            if fr.pts == landed_pts:
+                assert frame_md5(fr) == want_md5, f"{what}: the landed frame decodes to another picture"
+                return
+    for fr in dec.decode(None):
+        if fr.pts == landed_pts:
+            assert frame_md5(fr) == want_md5, f"{what}: the landed frame decodes to another picture"
+            return
+    pytest.fail(f"{what}: the landed frame (pts {landed_pts}) never comes out of the delivered packets")
+
+
+def walk_steps(p: Player, times: List[Fraction], lo: int, hi: int,
+               picture: Callable[[int, Fraction, str], None], name: str = "") -> None:
+    """An exact seek to times[lo], then forward steps one frame each to times[hi]; an exact seek
+    to times[hi], then backward steps to times[lo]. Each landing is the next frame of `times`,
+    and `picture(landed_stream_pts, time, what)` checks its packets."""
+    for direction, start, stop in ((FrameStepDirection.FORWARD, lo, hi), (FrameStepDirection.BACKWARD, hi, lo)):
+        o = p.seek_and_wait(times[start], SeekPrecision.exact())
+        assert o.finished and Fraction(o.landed_time) == times[start], (name, o)
+        step = 1 if direction == FrameStepDirection.FORWARD else -1
+        for j in range(start + step, stop + step, step):
+            r = p.step_frame(direction)
+            what = f"{name}: {direction.name.lower()} step from {times[j - step]}"
+            assert r.did_step and r.landed_media_time == times[j], (what, r, times[j])
+            picture(int(r.landed_stream_pts), times[j], what)
