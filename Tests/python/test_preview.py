@@ -189,15 +189,21 @@ JSON_CASES = [
 ]
 
 
-@pytest.mark.parametrize("text,field", JSON_CASES)
-def test_malformed_spritesheet_field(media, tmp_path, text, field):
-    (tmp_path / "s.json").write_text(text)
+def refused_as_malformed(media, source, kind, field) -> None:
+    """set_preview_source refuses `source` with PreviewMalformedError naming `field`, and the
+    player is left without a source (NoPreviewError)."""
     with player(media) as p:
         with pytest.raises(E.PreviewMalformedError) as e:
-            p.set_preview_source(K.SPRITESHEET, tmp_path / "s.json")
+            p.set_preview_source(kind, source)
         assert e.value.field == field
         with pytest.raises(E.NoPreviewError):  # on any error: no source
             p.preview(1)
+
+
+@pytest.mark.parametrize("text,field", JSON_CASES)
+def test_malformed_spritesheet_field(media, tmp_path, text, field):
+    (tmp_path / "s.json").write_text(text)
+    refused_as_malformed(media, tmp_path / "s.json", K.SPRITESHEET, field)
 
 
 VTT_CASES = [
@@ -217,10 +223,7 @@ VTT_CASES = [
 @pytest.mark.parametrize("text,field", VTT_CASES)
 def test_malformed_webvtt_field(media, tmp_path, text, field):
     (tmp_path / "t.vtt").write_text(text)
-    with player(media) as p:
-        with pytest.raises(E.PreviewMalformedError) as e:
-            p.set_preview_source(K.WEBVTT, tmp_path / "t.vtt")
-        assert e.value.field == field
+    refused_as_malformed(media, tmp_path / "t.vtt", K.WEBVTT, field)
 
 
 def test_webvtt_notes_ids_and_pixel_unit(media, tmp_path):
