@@ -58,6 +58,8 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 
+from bench_doc import write_section
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "Tests" / "python"))
@@ -66,7 +68,6 @@ FILES = ["gop250.mp4", "gop250.mkv", "x264_720p.mp4", "hevc_opengop.mp4"]
 PEERS = ["fpx-py", "pyav", "fpx-c", "hand-c", "ffms2", "decord", "opencv"]
 YUV_PEERS = {"fpx-py", "pyav", "fpx-c", "hand-c", "ffms2"}
 TASKS = ["T1", "T2", "T3", "T4a", "T4b"]
-BEGIN, END = "<!-- section:frame_bench -->", "<!-- /section:frame_bench -->"
 BLOCK = 8
 
 
@@ -407,17 +408,8 @@ class Bench:
         (res / "frame_bench.md").write_text(text)
         print(text)
         if self.a.out:
-            out = Path(self.a.out)
-            old = out.read_text() if out.exists() else ""
-            block = f"{BEGIN}\n{text}\n{END}"
-            if BEGIN in old and END in old:
-                new = old[:old.index(BEGIN)] + block + old[old.index(END) + len(END):]
-            elif "## Reproduce" in old:
-                new = old.replace("## Reproduce", block + "\n\n## Reproduce", 1)
-            else:
-                new = old + ("\n" if old else "") + block + "\n"
-            out.write_text(new)
-            log(f"wrote its section of {out}")
+            write_section(self.a.out, "frame_bench", text, "## Reproduce")
+            log(f"wrote its section of {self.a.out}")
 
     def section(self) -> str:
         def git(*args: str) -> str:

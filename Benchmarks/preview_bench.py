@@ -24,10 +24,11 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List
 
+from bench_doc import write_section
+
 ROOT = Path(__file__).resolve().parent.parent
 CLI = ROOT / "build" / "bin" / "fpx-seek"
 LIB = ROOT / "build" / "lib"
-BEGIN, END = "<!-- section:preview_bench -->", "<!-- /section:preview_bench -->"
 
 
 def log(msg: str) -> None:
@@ -99,17 +100,8 @@ def main() -> int:
     text = section(command, a.calls, rows)
     print(text)
     if a.out:
-        out = Path(a.out)
-        old = out.read_text() if out.exists() else ""
-        block = f"{BEGIN}\n{text}\n{END}"
-        if BEGIN in old and END in old:
-            new = old[:old.index(BEGIN)] + block + old[old.index(END) + len(END):]
-        elif "<!-- section:instructions -->" in old:
-            new = old.replace("<!-- section:instructions -->", block + "\n\n<!-- section:instructions -->", 1)
-        else:
-            new = old + ("\n" if old else "") + block + "\n"
-        out.write_text(new)
-        log(f"wrote its section of {out}")
+        write_section(a.out, "preview_bench", text)
+        log(f"wrote its section of {a.out}")
     return 0
 
 

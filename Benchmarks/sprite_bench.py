@@ -33,11 +33,12 @@ import time
 from pathlib import Path
 from typing import Dict, List, Tuple
 
+from bench_doc import write_section
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "Tests" / "python"))
 CLI = ROOT / "build" / "bin" / "fpx-seek"
-BEGIN, END = "<!-- section:sprite_bench -->", "<!-- /section:sprite_bench -->"
 
 CODECS = {
     "h264": ["-c:v", "libx264", "-preset", "veryfast", "-bf", "3", "-sc_threshold", "0", "-crf", "26"],
@@ -217,17 +218,8 @@ def main() -> int:
     if a.json:
         Path(a.json).write_text(json.dumps(result, indent=1))
     if a.out:
-        out = Path(a.out)
-        old = out.read_text() if out.exists() else ""
-        block = f"{BEGIN}\n{text}\n{END}"
-        if BEGIN in old and END in old:
-            new = old[:old.index(BEGIN)] + block + old[old.index(END) + len(END):]
-        elif "<!-- section:instructions -->" in old:
-            new = old.replace("<!-- section:instructions -->", block + "\n\n<!-- section:instructions -->", 1)
-        else:
-            new = old + ("\n" if old else "") + block + "\n"
-        out.write_text(new)
-        log(f"wrote its section of {out}")
+        write_section(a.out, "sprite_bench", text)
+        log(f"wrote its section of {a.out}")
     return 0
 
 
