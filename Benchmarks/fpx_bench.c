@@ -243,6 +243,23 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+
+/* Begins a drag on `s` and times each of `n` fpx_scrub_update calls alone into v[]: one
+   30000/1001 fps frame per call, over the first `span` frames and round again. */
+static void time_scrub_updates(fpx_scrub_session *s, uint64_t *v, long n, long span)
+{
+    long i;
+    check(fpx_scrub_begin(s, fpx_time_make(0, 30000)), "fpx_scrub_begin");
+    for (i = 0; i < n; i++) {
+        fpx_time to = fpx_time_make((int64_t)(i % span) * 1001, 30000);
+        uint64_t t0 = now_ns();
+        int err = fpx_scrub_update(s, to);
+        uint64_t t1 = now_ns();
+        check(err, "fpx_scrub_update");
+        v[i] = t1 - t0;
+    }
+}
+
 static int cmd_scrub(int argc, char **argv)
 {
     bench_player bp;
@@ -269,17 +286,7 @@ static int cmd_scrub(int argc, char **argv)
     }
     qsort(v, (size_t)n, sizeof *v, cmp_u64);
     overhead = v[n / 2];
-    check(fpx_scrub_begin(s, fpx_time_make(0, 30000)), "fpx_scrub_begin");
-    for (i = 0; i < n; i++) {
-        /* a drag over the first ~5 minutes, one frame per sample */
-        fpx_time to = fpx_time_make((int64_t)(i % 9000) * 1001, 30000);
-        int err;
-        t0 = now_ns();
-        err = fpx_scrub_update(s, to);
-        t1 = now_ns();
-        check(err, "fpx_scrub_update");
-        v[i] = t1 - t0;
-    }
+    time_scrub_updates(s, v, n, 9000); /* a drag over the first ~5 minutes */
     t0 = now_ns();
     for (i = 0; i < n; i++)
         check(fpx_scrub_update(s, fpx_time_make((int64_t)(i % 9000) * 1001, 30000)),
@@ -323,16 +330,7 @@ static int cmd_preview(int argc, char **argv)
         return 2;
     player_open(&bp, argv[2]);
     check(fpx_player_scrub_session(bp.player, &s), "fpx_player_scrub_session");
-    check(fpx_scrub_begin(s, fpx_time_make(0, 30000)), "fpx_scrub_begin");
-    for (i = 0; i < n; i++) {
-        fpx_time to = fpx_time_make((int64_t)(i % 1800) * 1001, 30000);
-        int err;
-        t0 = now_ns();
-        err = fpx_scrub_update(s, to);
-        t1 = now_ns();
-        check(err, "fpx_scrub_update");
-        v[i] = t1 - t0;
-    }
+    time_scrub_updates(s, v, n, 1800); /* a drag over the first minute */
     check(fpx_scrub_cancel(s), "fpx_scrub_cancel");
     printf("kind,calls,median_ns,p95_ns,first_ns\n");
     report("scrub_update", v, n);
