@@ -87,10 +87,13 @@ func runProbe(_ args: [String]) {
         out += "]"
         if let l = engine.hlsListing { out += "," + hlsListingJSON(l) }
         if engine.hlsListing != nil || !holes.isEmpty {
-            out += ",\"holes\":[" + holes.map { h in
-                "{\"last_sequence\":\(h.sequence),\"reason\":\(jsonString(holeReasonName(h.reason))),\"segments\":\(h.segments),"
-                    + "\"resumed_at\":" + (h.resumedAt.map(jsonTime) ?? "null") + "}"
-            }.joined(separator: ",") + "]"
+            // (one statement per piece: Swift 6.0.3 cannot type-check the whole as one expression)
+            let items: [String] = holes.map { h in
+                let resumed: String = h.resumedAt.map(jsonTime) ?? "null"
+                let reason: String = jsonString(holeReasonName(h.reason))
+                return "{\"last_sequence\":\(h.sequence),\"reason\":\(reason),\"segments\":\(h.segments),\"resumed_at\":\(resumed)}"
+            }
+            out += ",\"holes\":[" + items.joined(separator: ",") + "]"
         }
         out += "}"
         print(out)
