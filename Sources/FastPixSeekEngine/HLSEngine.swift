@@ -20,8 +20,8 @@ import FastPixSeekCore
 /// Timelines: the item timeline starts at the oldest segment seen at open;
 /// segments follow by EXTINF. The engine's ticks (`timeline`) are that item
 /// time in the segments' time base. Inside one discontinuity domain, ticks map
-/// to the segments' pts by one anchor (the first segment of the domain that
-/// was demuxed), so frames keep their exact pts spacing; a segment past a 33-bit
+/// to the segments' pts by one anchor (the domain's first listed segment that is
+/// no hole: `HLSPlacement`), so frames keep their exact pts spacing; a segment past a 33-bit
 /// timestamp wrap inside the domain is moved by whole wrap periods first
 /// (`HLSPlacement.wrapCount`), and what the host sees of it is unwrapped (`unwrap`).
 // @unchecked Sendable: the feed and the cache guard their own state; the façade's demux
