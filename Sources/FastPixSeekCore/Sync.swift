@@ -89,10 +89,13 @@ import Darwin
 //   - Host code runs with no library lock held, except: FPX_DELIVERY_HOST events run inside
 //     fpx_player_dispatch_events (or destroy's last drain) holding that queue's
 //     dispatchMonitor, which no callback-safe function takes; and the log callback runs on
-//     whichever thread logs, so it may hold a player's engineLock (inside a serial engine
-//     call: its worker, the host's read_packet, a step) or PreviewState.busy, never a lock
-//     of level 3 or later (Log.emit calls the sink after releasing Log.m; FFmpegLog after
-//     releasing FFmpegLog.m).
+//     whichever thread logs, under what that thread holds of levels 1 and 2: a player's
+//     engineLock inside a serial engine call (its worker, the host's read_packet, a step),
+//     PreviewState.busy in a preview, a dispatchMonitor when a host callback's call logs;
+//     never a lock of level 3 or later (Log.emit calls the sink after releasing Log.m,
+//     FFmpegLog after releasing FFmpegLog.m; under Player.m and later locks the library
+//     neither logs nor calls FFmpeg to do I/O: a seek decided from memory under Player.m
+//     only unreferences packets).
 //   - Events (completions, listeners) run on the delivery pool (EventQueue.drain, with
 //     EventQueue.m released) or in the host's dispatch; a wakeup runs as a job of a
 //     SerialQueue on the delivery pool (SerialQueue.m released). An event reads the
