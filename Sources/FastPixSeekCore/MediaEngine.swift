@@ -1,8 +1,8 @@
 /// What the seek manager needs from media, and nothing more. The FFmpeg engines
 /// implement it; core tests use a fake.
 ///
-/// Threading contract (for `MediaEngine` and `PacketSource` together; see
-/// docs/ARCHITECTURE.md, "Threading and lock order"):
+/// Threading contract (for `MediaEngine` and `PacketSource` together; the locks and
+/// their order are written once, in Sync.swift):
 ///
 /// - Serial members, called only with the player's `engineLock` held, so an
 ///   engine never runs two of them at once and needs no lock of its own for
@@ -16,17 +16,16 @@
 ///   `itemTime(forDateMicroseconds:)`, `itemInfo`, `streamInfo`, and the
 ///   immutable `timeline`, `referenceStream`, `hasVideo`. They never block
 ///   on I/O, never take `engineLock`, and read only immutable state or state
-///   under an engine-private leaf lock (no other lock is taken while it is
-///   held). `itemInfo`/`streamInfo` read facts copied at open, never the
+///   under an engine-private lock of Sync.swift's last levels. `itemInfo`/`streamInfo`
+///   read facts copied at open, never the
 ///   format context, so `close()` on another thread cannot free what they read.
 /// - Memory handed out: a packet's bytes belong to `PacketView.owner` (the
 ///   player keeps it), stream facts to `factsOwner`: never to engine state
 ///   that a later serial call frees.
-/// - Lock order: engineLock -> Player.m -> { IOGuard.m, EventQueue.m,
-///   engine-private leaf locks }. Callbacks the engine is given (`shouldStop`,
-///   `IOPolicy.aborted`) read atomic flags (`CancelFlag`) and take no lock;
-///   still, call them with no engine-private lock held (a test's engine may
-///   pass closures that lock).
+/// - Locks: the order and the rule for callbacks are in Sync.swift. Callbacks the
+///   engine is given (`shouldStop`, `IOPolicy.aborted`) read atomic flags
+///   (`CancelFlag`) and take no lock; still, call them with no engine-private lock
+///   held (a test's engine may pass closures that lock).
 /// Sendable: threads share an engine by the contract above (serial members under
 /// `engineLock`, concurrent members from any thread); conformers guard their own state.
 public protocol MediaEngine: AnyObject, Sendable {

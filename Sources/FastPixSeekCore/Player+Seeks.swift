@@ -29,7 +29,7 @@ extension Player {
         // A seek that memory decides completes here, on the calling thread, with no I/O and no
         // worker trip (docs/ARCHITECTURE.md, "The data flow of one seek"). The engine lock is
         // only tried, never waited for: an engine busy (in I/O, or indexing) sends the seek to
-        // the worker as before, so this call never blocks. Lock order: engineLock -> m.
+        // the worker as before, so this call never blocks. engineLock comes before m (Sync.swift).
         let engineHeld = engineLock.tryLock()
         defer { if engineHeld { engineLock.unlock() } }
         return try m.locked {

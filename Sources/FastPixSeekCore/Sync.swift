@@ -4,8 +4,120 @@ import Glibc
 import Darwin
 #endif
 
+// THE LOCKS AND THEIR ORDER. This is the one place they are written (docs/ARCHITECTURE.md
+// and the other comments point here; Tests/python/test_lock_order.py checks that every
+// Monitor of the library is listed below and that nothing else claims an order).
+//
+// Every lock of the library is a `Monitor` (below): no other mutex, no Dispatch, no actors.
+// What threads share without a lock is an `Atomic` (CancelFlag, OpenDeadline, IOGuard's
+// deadlines and interrupt flag, Log's level, the executor's pools, CallbackScope's key).
+// The fpx-seek tool's own monitors (Sources/fpx-seek) are local waits of the tool, not
+// the library's, and are not listed.
+//
+// Each lock, by level (its owner type and field; what it guards):
+//
+// Level 1
+//   EventQueue.dispatchMonitor  one FPX_DELIVERY_HOST dispatcher of a player at a time
+//                               (fpx_player_dispatch_events, destroy's last drain); held
+//                               while that dispatch runs the host's callbacks.
+// Level 2
+//   Player.engineLock           the item's engine: every serial MediaEngine member (open's
+//                               range, seek, step, read, close, counters; MediaEngine.swift),
+//                               Player.disposable. Held across I/O. Taken by Player.seek and
+//                               Player.statistics only with tryLock (never a wait).
+//   PreviewState.busy           a player's preview calls, one at a time; the preview source,
+//                               the last preview packet; held across the preview engine's
+//                               I/O (it is that engine's engine lock).
+// Level 3
+//   Player.m                    the player's state: item, SeekManager value, jobs, listeners,
+//                               stats, playhead, read stop flag, host packet, retained facts.
+// Level 4
+//   EventQueue.m                a player's event list, its delivery state, the eventfd.
+//   ScrubSession.m              the scrub gesture, its throttle and trailing position.
+//   HLSPlaylistFeed.m           an HLS feed's playlist window, live tracker, holes report,
+//                               reload state.
+// Level 5 (leaves: nothing is taken while one is held)
+//   Player.demuxSnapLock        the engine's demux counters as of the last engine call.
+//   SeekWaitBox.m               one fpx_player_seek_wait's outcome.
+//   PreviewState.leaf           the preview engine (for destroy's interrupt) and `shut`.
+//   SerialQueue.m               a serial queue's jobs (a player's jobs, a host wakeup queue).
+//   Executor.m                  a pool's ready list and thread counts (four pools).
+//   TimerThread.m               the shared timer's deadlines.
+//   Log.m                       the log sink and its level.
+//   Handles.m                   the C ABI's handle registry (FastPixSeek/Handles.swift).
+//   IOGuard.m                   one I/O operation's stop closure (read off its own thread),
+//                               why it was cut, a protocol refusal.
+//   FFmpegEngine.publishLock    every FFmpegEngine's published seekable range (one static lock).
+//   ItemFacts.handedOutLock     whether the host was handed an item's fact pointers.
+//   EngineStrings.m             the stream details' interned C strings.
+//   HLSSegmentCache.em          an HLS item's table of segment engines (written under
+//                               engineLock and em; interrupt reads it under em alone).
+//   HLSRenditionEngine.am       the current audio rendition feed, the pending switch, the
+//                               retired feeds' facts.
+//   HLSVariantEngine.vm         the current variant's feeds, the pending switch, the retired
+//                               feeds' facts and counters.
+//   FFmpegLog.m                 the av_log callback's installation and the partial line.
+//
+// The order:
+//   1. A thread holding a lock takes only locks of a later level; never two locks of one
+//      level, nor two instances of one lock (two players', two feeds', two guards').
+//   2. tryLock is exempt (it never waits): Player.seek tries engineLock, then takes m;
+//      statistics tries engineLock, then takes demuxSnapLock.
+//   3. The edges that exist today (A -> B: B taken while A is held):
+//      dispatchMonitor -> EventQueue.m, and whatever a callback-safe call takes (rule 6);
+//      engineLock -> Player.m (retiring an engine), demuxSnapLock, HLSPlaylistFeed.m and
+//        the engines' leaves (IOGuard.m, publishLock, handedOutLock, EngineStrings.m, em,
+//        am, vm), Log.m and FFmpegLog.m (logging inside engine calls);
+//      PreviewState.busy -> Player.m, PreviewState.leaf, and the preview engine's locks as
+//        engineLock takes them;
+//      Player.m -> EventQueue.m (posting), SerialQueue.m and Executor.m (queueing a job,
+//        the index job), SeekWaitBox.m (onDecided), HLSPlaylistFeed.m, em, am, vm (an
+//        engine's interrupt() and holeReport, concurrent members);
+//      EventQueue.m -> SerialQueue.m (a host wakeup queued), Executor.m (its schedule);
+//      ScrubSession.m -> TimerThread.m; HLSPlaylistFeed.m -> TimerThread.m (a reload due).
+//   4. Waits: a thread waits on a Monitor's condition holding, besides that lock, only
+//      locks that no thread it waits for takes. The waits on Player.m (wait_item, a read
+//      or step settling, joinIndex), SeekWaitBox.m, SerialQueue.waitIdle,
+//      EventQueue.shutdown and ScrubSession.shutdown hold nothing else;
+//      HLSPlaylistFeed.waitForSegment and HLSPlaylistFeed.close wait under engineLock for
+//      a reload job, which never takes it.
+//   5. No lock of level 3 or later is held across I/O, host code or a wait for another
+//      thread. engineLock and busy are held across I/O and an HLS reload wait, never
+//      across a wait for a player's job queue or for event delivery.
+//
+// Callbacks (6):
+//   - Host code runs with no library lock held, except: FPX_DELIVERY_HOST events run inside
+//     fpx_player_dispatch_events (or destroy's last drain) holding that queue's
+//     dispatchMonitor, which no callback-safe function takes; and the log callback runs on
+//     whichever thread logs, under what that thread holds of levels 1 and 2: a player's
+//     engineLock inside a serial engine call (its worker, the host's read_packet, a step),
+//     PreviewState.busy in a preview, a dispatchMonitor when a host callback's call logs;
+//     never a lock of level 3 or later (Log.emit calls the sink after releasing Log.m,
+//     FFmpegLog after releasing FFmpegLog.m; under Player.m and later locks the library
+//     neither logs nor calls FFmpeg to do I/O: a seek decided from memory under Player.m
+//     only unreferences packets).
+//   - Events (completions, listeners) run on the delivery pool (EventQueue.drain, with
+//     EventQueue.m released) or in the host's dispatch; a wakeup runs as a job of a
+//     SerialQueue on the delivery pool (SerialQueue.m released). An event reads the
+//     listener list under Player.m and calls the listeners after releasing it.
+//   - So inside any callback (CallbackScope marks the thread) the C layer refuses every
+//     function seek.h does not mark "Callback-safe: yes" (FPX_ERROR_IN_CALLBACK;
+//     Handles.swift withPlayer), and destroy from the log callback, the wakeup or another
+//     player's callback. The callback-safe functions take Handles.m, Player.m and locks
+//     after it, and only try engineLock; fpx_player_destroy of the callback's own player
+//     also waits for its job queue and takes its engineLock, neither of which an event's
+//     thread holds.
+//   - The library's own callbacks: FFmpeg's interrupt callback (IOGuard.shouldInterrupt)
+//     runs inside the FFmpeg call (under engineLock or busy, or none) and takes only
+//     IOGuard.m, briefly (on the operation's own thread only to record a cut). The
+//     `shouldStop` closures and `IOPolicy.aborted` read one atomic CancelFlag, take no
+//     lock, and are called with no level-4 or level-5 lock held (IOGuard reads `stop`,
+//     releases m, then calls it; HLSPlaylistFeed.waitForSegment releases m, then asks).
+//     `SeekRequest.onDecided` runs under Player.m and takes only SeekWaitBox.m. Jobs
+//     (Executor, SerialQueue, TimerThread) run with their queue's lock released.
+
 /// A non-recursive mutex with a condition variable, on pthreads. Foundation and
-/// Dispatch stay out of the library (see docs/ARCHITECTURE.md, "Size").
+/// Dispatch stay out of the library (see docs/ARCHITECTURE.md, "Shipping the .so").
 // @unchecked Sendable: its only state is the pthread mutex and condition variable
 // themselves (immutable pointers), which exist to be shared between threads.
 public final class Monitor: @unchecked Sendable {

@@ -13,15 +13,15 @@ import FastPixSeekCore
 /// `FFmpegEngine`, which resolves landings inside it exactly as for files.
 ///
 /// The engine is split along its locks: `HLSFetch` (stateless fetching),
-/// `HLSPlaylistFeed` (the window and the reloads, leaf lock "tm"),
-/// `HLSSegmentCache` (the segment engines, engine lock plus leaf lock "em"),
+/// `HLSPlaylistFeed` (the window and the reloads, its lock `HLSPlaylistFeed.m`),
+/// `HLSSegmentCache` (the segment engines, engine lock plus leaf lock `em`; Sync.swift),
 /// and this façade (anchors, landings, steps, reads: engine lock).
 ///
 /// Timelines: the item timeline starts at the oldest segment seen at open;
 /// segments follow by EXTINF. The engine's ticks (`timeline`) are that item
 /// time in the segments' time base. Inside one discontinuity domain, ticks map
-/// to the segments' pts by one anchor (the first segment of the domain that
-/// was demuxed), so frames keep their exact pts spacing; a segment past a 33-bit
+/// to the segments' pts by one anchor (the domain's first listed segment that is
+/// no hole: `HLSPlacement`), so frames keep their exact pts spacing; a segment past a 33-bit
 /// timestamp wrap inside the domain is moved by whole wrap periods first
 /// (`HLSPlacement.wrapCount`), and what the host sees of it is unwrapped (`unwrap`).
 // @unchecked Sendable: the feed and the cache guard their own state; the façade's demux
@@ -98,9 +98,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     public var landsAtOrAfter: Bool { true }
     private let ticksPerSecond: Rational
 
-    /// The playlist window and its live reloads (its own leaf lock, "tm").
+    /// The playlist window and its live reloads (its own lock, `HLSPlaylistFeed.m`).
     private let feed: HLSPlaylistFeed
-    /// The segment engines (engine lock; "em" for `interrupt`).
+    /// The segment engines (engine lock; `em` for `interrupt`).
     private let cache: HLSSegmentCache
     /// The last segment whose download for the last frame was tried (engine lock): it is not
     /// fetched again just for the range. Every seek reads the seekable range first, so a

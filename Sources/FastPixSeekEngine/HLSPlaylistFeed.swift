@@ -1,7 +1,7 @@
 import FastPixSeekCore
 
 /// The playlist feed of an HLS item: the media playlist's current window and what the
-/// tracker knows, guarded by one leaf lock (`m`, "HLSEngine.tm" in the lock order), and
+/// tracker knows, guarded by one lock (`HLSPlaylistFeed.m` in Sync.swift's lock order), and
 /// the live reloads. A reload is a job on the shared executor (`Executor.network`), queued
 /// by the shared timer when due (RFC 8216 6.3.4: a target duration, half of one after an
 /// unchanged reload); the item owns no thread. Every member is safe from any thread.
@@ -122,8 +122,8 @@ final class HLSPlaylistFeed: @unchecked Sendable {
                 return nil
             }
             if let s = found { return s }
-            // Outside `m`: shouldStop takes the player's lock, which is held
-            // while interrupt() takes `m` (lock order: Player.m -> tm).
+            // Outside `m`: the stop check is called with no feed lock held (Sync.swift,
+            // callbacks).
             if shouldStop() { throw EngineError(.interrupted) }
         }
     }
