@@ -39,8 +39,11 @@ let package = Package(
         .target(name: "FastPixSeekPolicy"),
         // Pure Swift: precisions, outcomes, the seek manager, the player. No C. Re-exports the policy.
         .target(name: "FastPixSeekCore", dependencies: ["FastPixSeekPolicy"]),
-        // The libavformat engine behind the core's MediaEngine protocol.
-        .target(name: "FastPixSeekEngine", dependencies: ["FastPixSeekCore", "CFFmpeg"]),
+        // The libavformat engine behind the core's MediaEngine protocol. Every FFmpeg call goes
+        // through FFmpegCalls.swift; debug builds (`swift test`) add its fault injection
+        // (FFmpegFaults.swift), which the shipped release library does not contain.
+        .target(name: "FastPixSeekEngine", dependencies: ["FastPixSeekCore", "CFFmpeg"],
+                swiftSettings: [.define("FPX_FAULTS", .when(configuration: .debug))]),
         // The C ABI alone.
         .target(name: "FastPixSeek",
                 dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI", "CRealAllocator"],
@@ -49,6 +52,8 @@ let package = Package(
                           dependencies: ["FastPixSeekCore", "FastPixSeekEngine", "CFastPixSeekABI", "CFFmpegCodec"]),
         .testTarget(name: "FastPixSeekPolicyTests", dependencies: ["FastPixSeekPolicy"]),
         .testTarget(name: "FastPixSeekCoreTests", dependencies: ["FastPixSeekCore", "FastPixSeekPolicy"]),
+        // The engine over real media with FFmpeg calls made to fail or stall (FFmpegFaults).
+        .testTarget(name: "FastPixSeekEngineTests", dependencies: ["FastPixSeekEngine", "FastPixSeekCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -57,6 +57,9 @@ import Darwin
 //   HLSVariantEngine.vm         the current variant's feeds, the pending switch, the retired
 //                               feeds' facts and counters.
 //   FFmpegLog.m                 the av_log callback's installation and the partial line.
+//   FFmpegFaults.m              test builds only (FPX_FAULTS): the injected FFmpeg faults, their
+//                               counts and the stalls' release (a stall polls the interrupt
+//                               callback with it not held).
 //
 // The order:
 //   1. A thread holding a lock takes only locks of a later level; never two locks of one

@@ -33,8 +33,8 @@ extension FFmpegEngine {
         try setOption(&opts, "protocol_whitelist", ProtocolGate.whitelist(policy.protocols))
         for (k, v) in FFmpegEngine.allocationBounds { try setOption(&opts, k, v) }
         for (k, v) in options { try setOption(&opts, k, v) }
-        guard let c = avformat_alloc_context() else {
-            av_dict_free(&opts)
+        guard let c = ffmpeg_avformat_alloc_context() else {
+            ffmpeg_av_dict_free(&opts)
             throw EngineError(.noMemory)
         }
         if let io = memoryIO {
@@ -50,18 +50,18 @@ extension FFmpegEngine {
         if guarded { g.extend() } else { g.begin() }
         defer { if !guarded { g.end() } }
         var cOpt: UnsafeMutablePointer<AVFormatContext>? = c
-        var ret = avformat_open_input(&cOpt, url, nil, &opts)
-        av_dict_free(&opts)
+        var ret = ffmpeg_avformat_open_input(&cOpt, url, nil, &opts)
+        ffmpeg_av_dict_free(&opts)
         // avformat_open_input frees the context on failure.
         guard ret >= 0, let opened = cOpt else {
             g.unwatch()
             throw openError(ret, guard: g, checked: checked, epoch: memoryEpoch)
         }
-        ret = findStreamInfo ? avformat_find_stream_info(opened, nil) : 0
+        ret = findStreamInfo ? ffmpeg_avformat_find_stream_info(opened, nil) : 0
         if ret < 0 {
             g.unwatch()
             var cc: UnsafeMutablePointer<AVFormatContext>? = opened
-            avformat_close_input(&cc)
+            ffmpeg_avformat_close_input(&cc)
             throw openError(ret, guard: g, checked: false, epoch: memoryEpoch)
         }
         return opened
@@ -79,7 +79,7 @@ extension FFmpegEngine {
         let start = st.pointee.start_time != nopts ? st.pointee.start_time : 0
         let own: Int64? = st.pointee.duration != nopts && st.pointee.duration > 0 ? start &+ st.pointee.duration : nil
         guard let end = own ?? durationEndTicks else { return false }
-        let n = avformat_index_get_entries_count(st)
+        let n = ffmpeg_avformat_index_get_entries_count(st)
         guard n > 0 else { return false }
         var ts: Int64 = 0
         var flags: Int32 = 0
@@ -104,7 +104,7 @@ extension FFmpegEngine {
         for i in lander.disabledStreams where i >= 0 && i < Int32(c.pointee.nb_streams) {
             c.pointee.streams[Int(i)]?.pointee.discard = AVDISCARD_ALL
         }
-        if ctx != nil { avformat_close_input(&ctx) }
+        if ctx != nil { ffmpeg_avformat_close_input(&ctx) }
         ctx = c
         contextUsed = false
     }
@@ -124,7 +124,7 @@ extension FFmpegEngine {
     /// The largest sample timestamp of the reference stream's index.
     func lastIndexTimestamp() -> Int64? {
         guard let st = ctx?.pointee.streams[Int(referenceStream)] else { return nil }
-        let n = avformat_index_get_entries_count(st)
+        let n = ffmpeg_avformat_index_get_entries_count(st)
         var best: Int64?
         var ts: Int64 = 0
         var flags: Int32 = 0
@@ -153,7 +153,7 @@ extension FFmpegEngine {
             if aim <= parsed { break }
             contextUsed = true
             ioGuard.extend()
-            let ret = av_seek_frame(c, referenceStream, aim, fpx_avseek_flag_backward())
+            let ret = ffmpeg_av_seek_frame(c, referenceStream, aim, fpx_avseek_flag_backward())
             guard ret >= 0 else { return ret }
             while let p = try readDemuxer() {
                 stashed.append(p)

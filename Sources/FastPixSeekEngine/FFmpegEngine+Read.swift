@@ -39,7 +39,7 @@ extension FFmpegEngine {
         let v = try lander.nextForHost(self) { e, owned -> PacketView in
             // The host gets its own reference: a later seek may free the window. A packet the
             // window does not keep is handed over as it is (it never returns to the pool).
-            guard let ref = owned ? Self.packet(e.packet) : av_packet_clone(Self.packet(e.packet)) else { throw EngineError(.noMemory) }
+            guard let ref = owned ? Self.packet(e.packet) : ffmpeg_av_packet_clone(Self.packet(e.packet)) else { throw EngineError(.noMemory) }
             return hostPacket(ref, presents: e.presents)
         }
         guard let view = v else { throw EngineError(.eof) }
@@ -110,7 +110,7 @@ extension FFmpegEngine {
         guard let pb = ctx?.pointee.pb, pb.pointee.seekable != 0 else { return nil }
         ioGuard.begin(stop: shouldStop)
         defer { ioGuard.end() }
-        let r = avio_seek(pb, 0, SEEK_SET)
+        let r = ffmpeg_avio_seek(pb, 0, SEEK_SET)
         guard r < 0 else { return nil }
         return ioGuard.error(for: Int32(clamping: r))
     }

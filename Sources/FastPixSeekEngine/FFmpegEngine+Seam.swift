@@ -86,14 +86,14 @@ extension FFmpegEngine: LandingSeam {
         let c = try liveContext()
         guard offset >= 0 else { return false }
         ioGuard.extend()
-        return av_seek_frame(c, -1, offset, AVSEEK_FLAG_BYTE) >= 0
+        return ffmpeg_av_seek_frame(c, -1, offset, AVSEEK_FLAG_BYTE) >= 0
     }
 
     public func seek(toIndexTimestamp timestamp: Int64) throws -> Bool {
         if lazyFragments { return try seek(to: timestamp) >= 0 }
         let c = try liveContext()
         ioGuard.extend()
-        return av_seek_frame(c, referenceStream, demuxerTime(timestamp), fpx_avseek_flag_backward()) >= 0
+        return ffmpeg_av_seek_frame(c, referenceStream, demuxerTime(timestamp), fpx_avseek_flag_backward()) >= 0
     }
 
     public func read() throws -> (header: DemuxedPacket, packet: PacketHandle)? {
@@ -107,7 +107,7 @@ extension FFmpegEngine: LandingSeam {
     public func containerIndex() -> ContainerIndexFacts? {
         guard let c = ctx, let st = c.pointee.streams[Int(referenceStream)], let fmt = c.pointee.iformat else { return nil }
         let name = String(cString: fmt.pointee.name)
-        let n = avformat_index_get_entries_count(st)
+        let n = ffmpeg_avformat_index_get_entries_count(st)
         guard n > 0 else { return nil }
         var entries: [ContainerIndexFacts.Entry] = []
         entries.reserveCapacity(Int(n))
@@ -121,7 +121,7 @@ extension FFmpegEngine: LandingSeam {
         let container: ContainerIndexFacts.Container = name.hasPrefix("mov,") ? .mov
             : name.hasPrefix("matroska") ? .matroska : .other
         var lavf = false
-        if let e = av_dict_get(c.pointee.metadata, "encoder", nil, 0), let v = e.pointee.value {
+        if let e = ffmpeg_av_dict_get(c.pointee.metadata, "encoder", 0), let v = e.pointee.value {
             lavf = String(cString: v).hasPrefix("Lavf")
         }
         return ContainerIndexFacts(container: container, entries: entries, frameCount: st.pointee.nb_frames,

@@ -109,21 +109,21 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
                 Log.emit(ABIConstants.FPX_LOG_ERROR, refusal)
                 g.unwatch()
                 var cc: UnsafeMutablePointer<AVFormatContext>? = c
-                avformat_close_input(&cc)
+                ffmpeg_avformat_close_input(&cc)
                 throw EngineError(.invalidArgument)
             }
             ref = want
         } else {
-            ref = av_find_best_stream(c, AVMEDIA_TYPE_VIDEO, -1, -1, nil, 0)
+            ref = ffmpeg_av_find_best_stream(c, AVMEDIA_TYPE_VIDEO, -1, -1, 0)
             if ref < 0 {
-                ref = av_find_best_stream(c, AVMEDIA_TYPE_AUDIO, -1, -1, nil, 0)
+                ref = ffmpeg_av_find_best_stream(c, AVMEDIA_TYPE_AUDIO, -1, -1, 0)
                 video = false
             }
         }
         guard ref >= 0, ref < Int32(c.pointee.nb_streams), let st = c.pointee.streams[Int(ref)] else {
             g.unwatch()
             var cc: UnsafeMutablePointer<AVFormatContext>? = c
-            avformat_close_input(&cc)
+            ffmpeg_avformat_close_input(&cc)
             throw EngineError(.noStream, avError: ref)
         }
         ctx = c
@@ -145,9 +145,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         let stStart = st.pointee.start_time
         if fmtStart != nopts {
             let q = AVRational(num: 1, den: fpx_av_time_base())
-            origin = av_rescale_q_rnd(fmtStart, q, AVRational(num: num, den: den), AV_ROUND_NEAR_INF)
+            origin = ffmpeg_av_rescale_q_rnd(fmtStart, q, AVRational(num: num, den: den), AV_ROUND_NEAR_INF)
             if stStart != nopts,
-               av_rescale_q_rnd(stStart, AVRational(num: num, den: den), q, AV_ROUND_NEAR_INF) == fmtStart {
+               ffmpeg_av_rescale_q_rnd(stStart, AVRational(num: num, den: den), q, AV_ROUND_NEAR_INF) == fmtStart {
                 origin = stStart
             }
         } else if stStart != nopts {
@@ -161,7 +161,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         var durationEnd: Int64?
         if c.pointee.duration != nopts && c.pointee.duration > 0 {
             durationTime = MediaTime(value: c.pointee.duration, timescale: fpx_av_time_base())
-            durationEnd = origin &+ av_rescale_q_rnd(c.pointee.duration, AVRational(num: 1, den: fpx_av_time_base()),
+            durationEnd = origin &+ ffmpeg_av_rescale_q_rnd(c.pointee.duration, AVRational(num: 1, den: fpx_av_time_base()),
                                                      AVRational(num: num, den: den), AV_ROUND_UP)
         } else {
             durationTime = .invalid
@@ -173,7 +173,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             && (fmtFlags & AVFMT_TS_DISCONT) != 0 && (fmtFlags & AVFMT_NO_BYTE_SEEK) == 0
         // The file's size, for byte positioning and the policy's test of a packet cut short
         // by the end of the data (no I/O: the file and http protocols know it).
-        let size = seekableAtOpen ? (c.pointee.pb.map { avio_size($0) } ?? -1) : -1
+        let size = seekableAtOpen ? (c.pointee.pb.map { ffmpeg_avio_size($0) } ?? -1) : -1
         lander = Lander(facts: DemuxerFacts(
             referenceStream: ref, ticksPerSecond: ticksPerSecond, settleCount: videoDelay + 1, originTicks: origin,
             durationEndTicks: durationEnd, seekable: seekableAtOpen, positionsByByte: byByte,
@@ -218,7 +218,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         }
         let type = st.pointee.codecpar.pointee.codec_type
         guard type == AVMEDIA_TYPE_VIDEO else {
-            let name = av_get_media_type_string(type).map { String(cString: $0) } ?? "unknown"
+            let name = ffmpeg_av_get_media_type_string(type).map { String(cString: $0) } ?? "unknown"
             return "\(choice) is not a video stream but \(name): seeks resolve on a video stream's frames"
         }
         guard (st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC) == 0 else {
@@ -234,11 +234,11 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         dropStashed()
         for p in packetPool {
             var pp: UnsafeMutablePointer<AVPacket>? = p
-            av_packet_free(&pp)
+            ffmpeg_av_packet_free(&pp)
         }
         packetPool.removeAll()
         ioGuard.unwatch()
-        if ctx != nil { avformat_close_input(&ctx) }
+        if ctx != nil { ffmpeg_avformat_close_input(&ctx) }
     }
 
     public func interrupt() { ioGuard.interrupt() }
@@ -283,10 +283,10 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// One av_read_frame into a new packet; nil at EOF.
     func readDemuxer() throws -> UnsafeMutablePointer<AVPacket>? {
         let c = try liveContext()
-        guard let p = packetPool.popLast() ?? av_packet_alloc() else { throw EngineError(.noMemory) }
+        guard let p = packetPool.popLast() ?? ffmpeg_av_packet_alloc() else { throw EngineError(.noMemory) }
         ioGuard.extend()
         contextUsed = true
-        let ret = av_read_frame(c, p)
+        let ret = ffmpeg_av_read_frame(c, p)
         if ret < 0 {
             free(p)
             // Demuxers report a broken connection as the end of the file: the context's
@@ -323,11 +323,11 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     /// goes back to the pool (or is freed when the pool is full or the engine closed).
     func free(_ p: UnsafeMutablePointer<AVPacket>) {
         if !closed && packetPool.count < Self.maxPooledPackets {
-            av_packet_unref(p)
+            ffmpeg_av_packet_unref(p)
             packetPool.append(p)
         } else {
             var pp: UnsafeMutablePointer<AVPacket>? = p
-            av_packet_free(&pp)
+            ffmpeg_av_packet_free(&pp)
         }
     }
 
@@ -342,7 +342,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
     static func reorderDepth(_ par: UnsafeMutablePointer<AVCodecParameters>) -> Int {
         let known = Int(max(0, par.pointee.video_delay))
         guard known == 0, par.pointee.codec_type == AVMEDIA_TYPE_VIDEO,
-              avcodec_find_decoder(par.pointee.codec_id) == nil else { return known }
+              ffmpeg_avcodec_find_decoder(par.pointee.codec_id) == nil else { return known }
         return maxReorderDepth
     }
 
@@ -385,7 +385,7 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         guard let c = ctx else { return fpx_averror_exit() }
         ioGuard.extend()
         let ret = lazyFragments ? try seekFragmented(to: ticks)
-            : av_seek_frame(c, referenceStream, demuxerTime(ticks), fpx_avseek_flag_backward())
+            : ffmpeg_av_seek_frame(c, referenceStream, demuxerTime(ticks), fpx_avseek_flag_backward())
         if ret < 0 && ret != fpx_averror_eof() { positionFailure = ret }
         return ret
     }
@@ -406,11 +406,11 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         let flags = c.pointee.iformat?.pointee.flags ?? 0
         var ret: Int32 = -1
         if (flags & AVFMT_TS_DISCONT) != 0 && (flags & AVFMT_NO_BYTE_SEEK) == 0 {
-            ret = av_seek_frame(c, -1, 0, AVSEEK_FLAG_BYTE)
+            ret = ffmpeg_av_seek_frame(c, -1, 0, AVSEEK_FLAG_BYTE)
         }
         let start = c.pointee.start_time == fpx_av_nopts_value() ? 0 : c.pointee.start_time
         if ret < 0 {
-            ret = avformat_seek_file(c, -1, Int64.min, start, Int64.max, 0)
+            ret = ffmpeg_avformat_seek_file(c, -1, Int64.min, start, Int64.max, 0)
         }
         if ret < 0 {
             // An fMP4 fragment cut mid-GOP (an HLS segment cut on time) holds no keyframe: the
@@ -418,9 +418,9 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
             // (seek_frame_generic's -1, AVERROR(EPERM)). Its first sample in decode order, which
             // may present after the start (a B-frame's reference), is where a target before
             // every sample goes (mov_seek_stream: sample 0); ANY: no keyframe needed.
-            ret = av_seek_frame(c, referenceStream, Int64.min / 4, AVSEEK_FLAG_ANY | fpx_avseek_flag_backward())
+            ret = ffmpeg_av_seek_frame(c, referenceStream, Int64.min / 4, AVSEEK_FLAG_ANY | fpx_avseek_flag_backward())
         }
-        if ret < 0 && (flags & AVFMT_NO_BYTE_SEEK) == 0 { ret = av_seek_frame(c, -1, 0, AVSEEK_FLAG_BYTE) }
+        if ret < 0 && (flags & AVFMT_NO_BYTE_SEEK) == 0 { ret = ffmpeg_av_seek_frame(c, -1, 0, AVSEEK_FLAG_BYTE) }
         if ret < 0 { throw positioningError(ret) }
     }
 
@@ -475,5 +475,5 @@ extension FFmpegEngine {
 final class OwnedPacket {
     private var packet: UnsafeMutablePointer<AVPacket>?
     init(_ p: UnsafeMutablePointer<AVPacket>) { packet = p }
-    deinit { av_packet_free(&packet) }
+    deinit { ffmpeg_av_packet_free(&packet) }
 }

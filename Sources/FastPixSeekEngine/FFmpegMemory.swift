@@ -9,8 +9,8 @@ import FastPixSeekCore
 /// ahead without an option the player's policy put there (the protocol whitelist, the I/O
 /// timeout, the allocation bounds of seek.h section 8), as it did when the result was ignored.
 func setOption(_ dict: inout OpaquePointer?, _ key: String, _ value: String) throws {
-    if av_dict_set(&dict, key, value, 0) < 0 {
-        av_dict_free(&dict)
+    if ffmpeg_av_dict_set(&dict, key, value, 0) < 0 {
+        ffmpeg_av_dict_free(&dict)
         throw EngineError(.noMemory)
     }
 }

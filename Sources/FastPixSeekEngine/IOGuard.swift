@@ -224,5 +224,5 @@ let ioInterruptCallback: @convention(c) (UnsafeMutableRawPointer?) -> Int32 = { 
 /// Silences (or restores) FFmpeg's own log lines on stderr. Process-wide: for
 /// tools that own the process, never called by the library itself.
 public func setFFmpegLogQuiet(_ quiet: Bool) {
-    av_log_set_level(quiet ? AV_LOG_QUIET : AV_LOG_INFO)
+    ffmpeg_av_log_set_level(quiet ? AV_LOG_QUIET : AV_LOG_INFO)
 }

@@ -38,13 +38,13 @@ public final class ItemFacts: @unchecked Sendable {
                 continue
             }
             var par: UnsafeMutablePointer<AVCodecParameters>?
-            if let p = avcodec_parameters_alloc() {
-                if avcodec_parameters_copy(p, src) >= 0 {
+            if let p = ffmpeg_avcodec_parameters_alloc() {
+                if ffmpeg_avcodec_parameters_copy(p, src) >= 0 {
                     par = p
                     parameters.append(p)
                 } else {
                     var pp: UnsafeMutablePointer<AVCodecParameters>? = p
-                    avcodec_parameters_free(&pp)
+                    ffmpeg_avcodec_parameters_free(&pp)
                 }
             }
             let type: MediaType
@@ -58,7 +58,7 @@ public final class ItemFacts: @unchecked Sendable {
             let extradata = par.flatMap { $0.pointee.extradata }
             out.append(StreamInfo(index: Int32(i), type: type,
                                   codecID: Int32(bitPattern: src.pointee.codec_id.rawValue),
-                                  codecName: avcodec_get_name(src.pointee.codec_id),
+                                  codecName: ffmpeg_avcodec_get_name(src.pointee.codec_id),
                                   timeBaseNum: st.pointee.time_base.num, timeBaseDen: st.pointee.time_base.den,
                                   width: src.pointee.width, height: src.pointee.height,
                                   sampleRate: src.pointee.sample_rate, channels: src.pointee.ch_layout.nb_channels,
@@ -95,7 +95,7 @@ public final class ItemFacts: @unchecked Sendable {
     deinit {
         for p in parameters {
             var pp: UnsafeMutablePointer<AVCodecParameters>? = p
-            avcodec_parameters_free(&pp)
+            ffmpeg_avcodec_parameters_free(&pp)
         }
     }
 

@@ -16,18 +16,18 @@ final class MemoryIO {
     init?(_ bytes: FallibleBuffer<UInt8>) {
         self.bytes = bytes
         let size: Int32 = 32768
-        guard let buffer = av_malloc(Int(size)) else { return nil }
+        guard let buffer = ffmpeg_av_malloc(Int(size)) else { return nil }
         let opaque = Unmanaged.passUnretained(self).toOpaque()
-        context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), size, 0, opaque,
-                                     memoryRead, nil, memorySeek)
-        if context == nil { av_free(buffer); return nil }
+        context = ffmpeg_avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), size, opaque,
+                                            memoryRead, memorySeek)
+        if context == nil { ffmpeg_av_free(buffer); return nil }
     }
 
     deinit {
         if let c = context {
-            av_free(c.pointee.buffer)
+            ffmpeg_av_free(c.pointee.buffer)
             var cc: UnsafeMutablePointer<AVIOContext>? = c
-            avio_context_free(&cc)
+            ffmpeg_avio_context_free(&cc)
         }
     }
 }

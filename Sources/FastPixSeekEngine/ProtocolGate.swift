@@ -24,7 +24,7 @@ import FastPixSeekCore
 enum ProtocolGate {
     /// FFmpeg's name for `url`'s protocol; nil when no protocol matches.
     static func protocolName(_ url: String) -> String? {
-        guard let p = avio_find_protocol_name(url) else { return nil }
+        guard let p = ffmpeg_avio_find_protocol_name(url) else { return nil }
         return String(cString: p)
     }
 
@@ -34,8 +34,8 @@ enum ProtocolGate {
     /// succeeded; none then is FPX_ERROR_NO_MEMORY, never FPX_ERROR_UNSUPPORTED.
     static func knownProtocolName(_ url: String) throws -> String? {
         if let p = protocolName(url) { return p }
-        guard let probe = av_malloc(1 << 16) else { throw EngineError(.noMemory) }
-        av_free(probe)
+        guard let probe = ffmpeg_av_malloc(1 << 16) else { throw EngineError(.noMemory) }
+        ffmpeg_av_free(probe)
         return protocolName(url)
     }
 
