@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "FastPixSeekPolicyTests", dependencies: ["FastPixSeekPolicy"]),
         .testTarget(name: "FastPixSeekCoreTests", dependencies: ["FastPixSeekCore", "FastPixSeekPolicy"]),
         // The engine over real media with FFmpeg calls made to fail or stall (FFmpegFaults).
-        .testTarget(name: "FastPixSeekEngineTests", dependencies: ["FastPixSeekEngine", "FastPixSeekCore"]),
+        .testTarget(name: "FastPixSeekEngineTests", dependencies: ["FastPixSeekEngine", "FastPixSeekCore", "CFFmpeg"]),
     ],
     swiftLanguageModes: [.v6]
 )
