@@ -111,7 +111,7 @@ func ffmpeg_avio_closep(_ s: UnsafeMutablePointer<UnsafeMutablePointer<AVIOConte
     avio_closep(s)
 }
 
-func ffmpeg_avio_read(_ s: UnsafeMutablePointer<AVIOContext>, _ buf: UnsafeMutablePointer<UInt8>, _ size: Int32) -> Int32 {
+func ffmpeg_avio_read(_ s: UnsafeMutablePointer<AVIOContext>, _ buf: UnsafeMutablePointer<UInt8>?, _ size: Int32) -> Int32 {
 #if FPX_FAULTS
     switch FFmpegFaults.read(.avio_read, asked: size) {
     case .fail(let e): return e
