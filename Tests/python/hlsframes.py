@@ -14,7 +14,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 from framecheck import frame_md5, md5_by_pts
 from groundtruth import packets as gt_packets
 from groundtruth import reference_stream

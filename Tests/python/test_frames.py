@@ -18,7 +18,7 @@ from typing import Any, Iterator, List, Tuple
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 import framecheck
 import testmedia
 import groundtruth as gtm

@@ -14,7 +14,7 @@ from typing import Dict, List
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 
 BINDING = REPO / "Bindings" / "python"
 
