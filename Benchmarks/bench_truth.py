@@ -129,6 +129,19 @@ def make_targets(truth: Truth, name: str, n: int, seed: int, path: Path) -> List
     return out
 
 
+def read_targets(path: str) -> List[Tuple[int, int]]:
+    """(segment, ticks) per line of a file make_targets or write_plain_targets wrote: how the
+    Python peers (pyav_bench.py, pyfpx_bench.py) read their targets."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            if not line.strip() or line.startswith("#"):
+                continue
+            seg, ticks = line.split()
+            out.append((int(seg), int(ticks)))
+    return out
+
+
 def write_plain_targets(ticks: Sequence[int], path: Path) -> None:
     with open(path, "w") as f:
         for t in ticks:
