@@ -29,7 +29,6 @@ or a program failed to run; never because of a timing. PyAV or the Python bindin
 unavailable is reported, not a failure.
 """
 
-
 from __future__ import annotations
 
 import argparse
@@ -81,7 +80,6 @@ class Bench(Runs, Figures, Targets, Report):
         self.ffms2_ok, self.ffms2_info = self.ffms2_status(a)
         if not self.ffms2_ok:
             self.notes.append(f"ffms2 rows: {self.ffms2_info}.")
-
 
     # -- main -----------------------------------------------------------------------------
     def main(self) -> int:

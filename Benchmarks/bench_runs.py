@@ -110,7 +110,6 @@ class Runs:
         prev = self.mism.get((impl, cont, mode), (0, 0))
         self.mism[(impl, cont, mode)] = (prev[0] + bad, prev[1] + len(rows))
 
-
     # -- sections -------------------------------------------------------------------------
     def run_seeks(self) -> None:
         n = self.a.targets
@@ -302,7 +301,6 @@ class Runs:
                 except Failure as e:
                     self.failures.append(f"open+seeks {impl} {path.name}: {e}")
         self.open = res
-
 
     INDEX_FILES = ("gop250.mp4", "gop250.mkv", "gop250.ts", "long2h.mp4")
     # index_bench.c's seek kinds: (kind, label, precision tolerance in seconds or None)

@@ -74,7 +74,6 @@ class Figures:
             (first if i == 0 or segs[i] != segs[i - 1] else later).append(float(r["ns"]))
         return first, later
 
-
     def open_ratios(self, impl: str) -> List[Tuple[str, float, float, float]]:
         """(file, ratio, fpx median ns, bare median ns) of one index mode, every file."""
         out = []
@@ -87,11 +86,9 @@ class Figures:
             out.append((label, ratio(a, b), a, b))
         return out
 
-
     def index_kind(self, name: str, kind: str, field: str = "ns") -> List[float]:
         rec = getattr(self, "index_runs", {}).get(name) or {}
         return [float(r[field]) for r in rec.get("seeks", {}).get(kind, [])]
-
 
     def na(self, impl: str) -> str:
         if impl == "pyfpx" and not self.has_pyfpx:
