@@ -4,7 +4,8 @@ import FastPixSeekCore
 /// A host's C callback and the userdata handed back to it: what every export taking a
 /// `(callback, userdata)` pair keeps, to call later on another thread (a completion on the
 /// delivery thread, the log callback on any thread, the wakeup on a library thread: seek.h).
-/// nil when the host passed no callback. The one place such a pair crosses threads.
+/// nil when the host passed no callback. (A listener's members travel together in CListener,
+/// Exports+Player.swift.)
 // @unchecked Sendable: an immutable C function pointer and the host's opaque pointer, which
 // the library never dereferences, only hands back to the host's own function.
 struct HostCallback<Function>: @unchecked Sendable {
