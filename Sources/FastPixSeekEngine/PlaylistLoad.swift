@@ -1,0 +1,56 @@
+import FastPixSeekCore
+
+/// Fetches and parses what an HLS item's URLs name: an HLS playlist, or a DASH MPD (a body
+/// whose first non-blank byte is '<'), which becomes the master playlist of its
+/// representations (`DASHManifest.master`); a representation URL (`DASHManifest.splitKey`)
+/// becomes that representation's media playlist (`DASHSegments`), its MPD fetched again
+/// unless the caller has it, and for a SegmentBase its sidx fetched (the index range only).
+/// The MPD gets the playlist caps: the same size limit, segment count and byte budget.
+enum PlaylistLoad {
+    static func load(_ url: String, guard g: IOGuard, fromRemote: Bool, policy: IOPolicy,
+                     known: DASHManifest? = nil) throws -> (HLSPlaylist, DASHManifest?) {
+        if let k = DASHManifest.splitKey(url) {
+            let m = try known ?? manifest(k.mpd, guard: g, fromRemote: fromRemote, policy: policy)
+            guard let r = m.representation(set: k.set, representation: k.representation) else {
+                throw EngineError(.invalidData)
+            }
+            return (.media(try media(r, of: m, guard: g, fromRemote: fromRemote || HLSFetch.isRemote(k.mpd), policy: policy)), m)
+        }
+        let bytes = try HLSFetch.fetch(url, guard: g, fromRemote: fromRemote, limit: HLSFetch.playlistLimit(policy))
+        if bytes.withUnsafeBufferPointer({ DASHManifest.looksLikeMPD($0) }) {
+            let m = try parse(bytes, url: url)
+            return (.master(m.master), m)
+        }
+        return (try HLSFetch.parse(bytes, url: url, policy: policy), nil)
+    }
+
+    static func manifest(_ url: String, guard g: IOGuard, fromRemote: Bool, policy: IOPolicy) throws -> DASHManifest {
+        try parse(try HLSFetch.fetch(url, guard: g, fromRemote: fromRemote, limit: HLSFetch.playlistLimit(policy)), url: url)
+    }
+
+    static func parse(_ bytes: FallibleBuffer<UInt8>, url: String) throws -> DASHManifest {
+        try refused { try bytes.withUnsafeBufferPointer { try DASHManifest.parse($0, url: url) } }
+    }
+
+    static func media(_ r: DASHManifest.Representation, of m: DASHManifest, guard g: IOGuard, fromRemote: Bool,
+                      policy: IOPolicy) throws -> HLSMediaPlaylist {
+        let limits = HLSPlaylist.Limits(maxBytes: max(1, policy.maxBufferBytes))
+        guard let range = try refused({ try DASHSegments.indexRange(r) }) else {
+            return try refused { try DASHSegments.playlist(r, manifest: m, limits: limits) }
+        }
+        guard range.length <= Int64(HLSFetch.playlistLimit(policy)) else { throw EngineError(.tooLarge) }
+        let index = try HLSFetch.fetch(r.baseURL, guard: g, fromRemote: fromRemote, limit: HLSFetch.playlistLimit(policy),
+                                       range: range)
+        return try refused {
+            try index.withUnsafeBufferPointer { try DASHSegments.playlist(r, manifest: m, sidx: $0, limits: limits) }
+        }
+    }
+
+    /// A `DASHError` as the library's error, logged (the feature or defect, never a URL).
+    static func refused<T>(_ body: () throws -> T) throws -> T {
+        do { return try body() } catch let e as DASHError {
+            Log.emit(Log.error, "fastpixseek: DASH manifest refused: \(e.description)")
+            throw EngineError(e.errorCode)
+        }
+    }
+}
