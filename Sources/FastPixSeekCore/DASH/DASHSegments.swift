@@ -153,12 +153,12 @@ public enum DASHSegments {
             }
             return startNumber
         }
-        guard !tpl.usesTime else { throw bad(e, "$Time$ without a SegmentTimeline") }
         guard let d = try unsigned(e, "duration"), d > 0 else { throw bad(e, "neither a SegmentTimeline nor a positive @duration") }
         guard let total = m.periodDuration else {
             throw DASHError.malformed(element: e.name, line: e.line, reason: "@duration without a Period duration (the segment count)")
         }
         let ticks = total * Rational(timescale)
+        // Segment k (from 0) starts at presentationTimeOffset + k x @duration ($Time$).
         let count = (ticks * Rational(1, Int128(d))).ceil
         guard count <= Int128(b.maxSegments) else { throw DASHError.tooLarge("more than \(b.maxSegments) segments") }
         for k in 0..<Int64(count) {
