@@ -25,16 +25,16 @@ public func makeFFmpegEngine(url: String, policy: IOPolicy) throws -> MediaEngin
     return e
 }
 
-/// Whether the resource at `url` starts like an MPD (its first 4 KiB hold an MPD element):
-/// asked only when libavformat refused a format outside `DemuxerGate.whitelist`.
+/// Whether the resource at `url` is an XML document with an MPD element (within the playlist
+/// size cap): asked only when libavformat refused a format outside `DemuxerGate.whitelist`.
 func isMPD(_ url: String, policy: IOPolicy) -> Bool {
-    guard let head = try? HLSFetch.fetch(url, guard: IOGuard(policy: policy), fromRemote: false, limit: 4096,
-                                         range: HLSByteRange(length: 4096, offset: 0)) else { return false }
-    return head.withUnsafeBufferPointer { b in
+    guard let body = try? HLSFetch.fetch(url, guard: IOGuard(policy: policy), fromRemote: false,
+                                         limit: HLSFetch.playlistLimit(policy)) else { return false }
+    return body.withUnsafeBufferPointer { b in
         guard DASHManifest.looksLikeMPD(b) else { return false }
         let m = Array("<MPD".utf8)
         guard b.count >= m.count else { return false }
-        for i in 0...(b.count - m.count) where Array(b[i..<(i + m.count)]) == m { return true }
+        for i in 0...(b.count - m.count) where b[i] == m[0] && Array(b[i..<(i + m.count)]) == m { return true }
         return false
     }
 }
