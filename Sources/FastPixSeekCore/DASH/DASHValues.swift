@@ -15,6 +15,8 @@ public enum DASHValues {
         var i = 1
         var inTime = false
         var any = false
+        // Each unit at most once, in order: Y M D, then T, H M S.
+        var rank = -1
         while i < s.count {
             if s[i] == 0x54 {   // "T"
                 guard !inTime else { return nil }
@@ -28,15 +30,19 @@ public enum DASHValues {
             let unit = s[i]
             i += 1
             any = true
+            let r: Int
             switch (unit, inTime) {
             case (0x59, false), (0x4D, false):   // Y, M (months)
                 guard v == Rational(0) else { return nil }
-            case (0x44, false): total = total + v * Rational(86_400)
-            case (0x48, true): total = total + v * Rational(3_600)
-            case (0x4D, true): total = total + v * Rational(60)
-            case (0x53, true): total = total + v
+                r = unit == 0x59 ? 0 : 1
+            case (0x44, false): total = total + v * Rational(86_400); r = 2
+            case (0x48, true): total = total + v * Rational(3_600); r = 3
+            case (0x4D, true): total = total + v * Rational(60); r = 4
+            case (0x53, true): total = total + v; r = 5
             default: return nil
             }
+            guard r > rank else { return nil }
+            rank = r
             guard HLSNumber.compare(total, Rational(HLSNumber.maxSeconds)) <= 0 else { return nil }
         }
         return any ? total : nil

@@ -1,0 +1,238 @@
+import XCTest
+@testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
+
+/// An MPD read into the HLS item model (DASHManifest, DASHSegments, DASHListing, DASHSidx,
+/// DASHTemplate, DASHValues): segment addressing, inheritance, BaseURL resolution, the listing
+/// and the typed refusals. The MPDs follow what ffmpeg's dash muxer and Shaka Packager write
+/// (test_dash.py plays the real ones).
+final class DASHManifestTests: XCTestCase {
+    private func mpd(_ body: String, root: String = "type=\"static\" mediaPresentationDuration=\"PT8S\"") -> String {
+        "<?xml version=\"1.0\"?><MPD xmlns=\"urn:mpeg:dash:schema:mpd:2011\" \(root)>\(body)</MPD>"
+    }
+
+    private func media(_ m: DASHManifest, set: Int = 0, rep: Int = 0) throws -> HLSMediaPlaylist {
+        let r = try XCTUnwrap(m.representation(set: set, representation: rep))
+        return try DASHSegments.playlist(r, manifest: m)
+    }
+
+    func testValues() {
+        XCTAssertEqual(DASHValues.duration("PT8S"), Rational(8))
+        XCTAssertEqual(DASHValues.duration("PT1M2.5S"), Rational(125, 2))
+        XCTAssertEqual(DASHValues.duration("P0Y0M1DT1H0M0.001S"), Rational(90_000_001, 1000))
+        XCTAssertNil(DASHValues.duration("P1Y"))
+        XCTAssertNil(DASHValues.duration("-PT1S"))
+        XCTAssertNil(DASHValues.duration("PT"))
+        XCTAssertNil(DASHValues.duration("PT1H1H"))   // each unit once, in order
+        XCTAssertNil(DASHValues.duration("PT1S1M"))
+        XCTAssertNil(DASHValues.duration("P1S"))
+        XCTAssertEqual(DASHValues.byteRange("828-65564"), HLSByteRange(length: 64737, offset: 828))
+        XCTAssertNil(DASHValues.byteRange("10-9"))
+        XCTAssertNil(DASHValues.byteRange("10-"))
+        XCTAssertEqual(DASHValues.frameRate("30000/1001"), Rational(30000, 1001))
+        XCTAssertNil(DASHValues.frameRate("25/0"))
+    }
+
+    func testTemplates() throws {
+        let t = try DASHTemplate("chunk-$RepresentationID$-$Number%05d$-$Bandwidth$$$.m4s", what: "@media", line: 1)
+        XCTAssertEqual(t.render(representationID: "v1", bandwidth: 300, number: 42), "chunk-v1-00042-300$.m4s")
+        let time = try DASHTemplate("a_$Time$.m4s", what: "@media", line: 1)
+        XCTAssertEqual(time.render(representationID: "a", bandwidth: 1, time: 96256), "a_96256.m4s")
+        XCTAssertThrowsError(try DASHTemplate("$Foo$", what: "@media", line: 3)) {
+            XCTAssertEqual(($0 as? DASHError)?.errorCode, .invalidData)
+        }
+        XCTAssertThrowsError(try DASHTemplate("$Number%5x$", what: "@media", line: 3))
+        XCTAssertThrowsError(try DASHTemplate("$RepresentationID%02d$", what: "@media", line: 3))
+        XCTAssertThrowsError(try DASHTemplate("$Number", what: "@media", line: 3))
+        XCTAssertThrowsError(try DASHTemplate("$Number$$Time$", what: "@media", line: 3))
+        XCTAssertThrowsError(try DASHTemplate("$SubNumber$", what: "@media", line: 3)) {
+            XCTAssertEqual($0 as? DASHError, .unsupported("SegmentTemplate $SubNumber$"))
+        }
+    }
+
+    func testTemplateWithTimelineAndRepeatToTheEnd() throws {
+        // Audio as ffmpeg writes it, the last S repeating to the Period's end (r=-1).
+        let m = try DASHManifest.parse(mpd("""
+            <BaseURL>http://cdn/x/</BaseURL><Period><AdaptationSet contentType="audio">
+            <SegmentTemplate timescale="48000" initialization="init-$RepresentationID$.m4s"
+              media="chunk-$RepresentationID$-$Number%05d$.m4s" startNumber="1">
+            <SegmentTimeline><S t="0" d="92160"/><S d="96256" r="-1"/></SegmentTimeline></SegmentTemplate>
+            <Representation id="a" bandwidth="64000" codecs="mp4a.40.2"/></AdaptationSet></Period>
+            """), url: "http://origin/v.mpd")
+        let pl = try media(m)
+        // 8 s = 384000 ticks: 92160, then 96256 x 3 reaches 380928, a fourth to 477184 covers the end.
+        XCTAssertEqual(pl.segments.count, 5)
+        XCTAssertEqual(pl.segments[0].uri, "http://cdn/x/chunk-a-00001.m4s")
+        XCTAssertEqual(pl.segments[4].uri, "http://cdn/x/chunk-a-00005.m4s")
+        XCTAssertEqual(pl.segments[0].map?.uri, "http://cdn/x/init-a.m4s")
+        XCTAssertEqual(pl.segments[1].duration, Rational(96256, 48000))   // not decimal: kept exactly
+        XCTAssertEqual(pl.segments[2].startOffset, Rational(92160 + 96256, 48000))
+        XCTAssertEqual(pl.mediaSequence, 1)
+        XCTAssertTrue(pl.endList)
+        XCTAssertEqual(pl.playlistType, .vod)
+    }
+
+    func testTimeTemplateWithDurationAndPresentationTimeOffset() throws {
+        let m = try DASHManifest.parse(mpd("""
+            <Period><AdaptationSet contentType="video" width="160" height="120" frameRate="12800/512">
+            <SegmentTemplate timescale="12800" initialization="v_init.mp4" media="v_$Time$.m4s" duration="25600"
+              presentationTimeOffset="1000"/>
+            <Representation id="0" bandwidth="310664" codecs="avc1.4d400b"/></AdaptationSet></Period>
+            """, root: "type=\"static\" mediaPresentationDuration=\"PT5S\""), url: "http://h/d/m.mpd")
+        let pl = try media(m)
+        XCTAssertEqual(pl.segments.map(\.rawURI), ["http://h/d/v_1000.m4s", "http://h/d/v_26600.m4s", "http://h/d/v_52200.m4s"])
+        XCTAssertEqual(pl.segments[2].duration, Rational(1, 1))     // the Period ends at 5 s
+        XCTAssertEqual(pl.duration, Rational(5))
+        let v = m.master.variants[0]
+        XCTAssertEqual(v.resolution, HLSResolution(width: 160, height: 120))
+        XCTAssertEqual(v.frameRate, Rational(25))
+        XCTAssertEqual(v.codecs, "avc1.4d400b")
+    }
+
+    func testSegmentListWithRangesAndBaseURLAtEveryLevel() throws {
+        // ffmpeg -single_file 1, with BaseURLs at MPD, Period, AdaptationSet and Representation.
+        let m = try DASHManifest.parse(mpd("""
+            <BaseURL>media/</BaseURL><Period><BaseURL>p/</BaseURL><AdaptationSet contentType="video">
+            <BaseURL>../a/</BaseURL>
+            <Representation id="0" bandwidth="1" width="160" height="120"><BaseURL>v.mp4</BaseURL>
+            <SegmentList timescale="1000000" duration="2000000"><Initialization range="0-827"/>
+            <SegmentURL mediaRange="828-65564"/><SegmentURL mediaRange="65565-141405"/>
+            <SegmentURL media="other.mp4"/></SegmentList>
+            </Representation></AdaptationSet></Period>
+            """, root: "type=\"static\" mediaPresentationDuration=\"PT5S\""), url: "http://h/dir/x.mpd?tok=1")
+        let pl = try media(m)
+        XCTAssertEqual(pl.segments.count, 3)
+        XCTAssertEqual(pl.segments[0].uri, "http://h/dir/media/a/v.mp4")
+        XCTAssertEqual(pl.segments[0].byteRange, HLSByteRange(length: 64737, offset: 828))
+        XCTAssertEqual(pl.segments[0].map, HLSMap(uri: "http://h/dir/media/a/v.mp4", rawURI: "http://h/dir/media/a/v.mp4",
+                                                  byteRange: HLSByteRange(length: 828, offset: 0)))
+        XCTAssertEqual(pl.segments[2].uri, "http://h/dir/media/a/other.mp4")
+        XCTAssertNil(pl.segments[2].byteRange)
+        XCTAssertEqual(pl.segments[2].duration, Rational(1))   // the last one ends with the Period
+    }
+
+    func testInheritanceFromPeriodAndAdaptationSet() throws {
+        let m = try DASHManifest.parse(mpd("""
+            <Period><SegmentTemplate timescale="1000" startNumber="7" media="p_$Number$.m4s" duration="2000"/>
+            <AdaptationSet mimeType="video/mp4"><SegmentTemplate media="$RepresentationID$_$Number$.m4s"/>
+            <Representation id="hi" bandwidth="2000"><SegmentTemplate initialization="$RepresentationID$_i.mp4"/></Representation>
+            <Representation id="lo" bandwidth="1000" height="72" width="96"/></AdaptationSet></Period>
+            """, root: "type=\"static\" mediaPresentationDuration=\"PT4S\""), url: "http://h/m.mpd")
+        let hi = try media(m, rep: 0), lo = try media(m, rep: 1)
+        XCTAssertEqual(hi.segments.map(\.uri), ["http://h/hi_7.m4s", "http://h/hi_8.m4s"])
+        XCTAssertEqual(hi.segments[0].map?.uri, "http://h/hi_i.mp4")
+        XCTAssertEqual(lo.segments.map(\.uri), ["http://h/lo_7.m4s", "http://h/lo_8.m4s"])
+        XCTAssertNil(lo.segments[0].map)
+        XCTAssertEqual(hi.mediaSequence, 7)
+        // Variants in document order, chosen like HLS variants.
+        let master = m.master
+        XCTAssertEqual(master.variants.map(\.bandwidth), [2000, 1000])
+        XCTAssertEqual(master.variants[1].uri, "http://h/m.mpd#fpx-dash=0.1")
+        XCTAssertEqual(HLSVariantChoice(maxBandwidth: 1500).select(master.variants), 1)
+        XCTAssertEqual(HLSVariantChoice().select(master.variants), 0)
+        let k = try XCTUnwrap(DASHManifest.splitKey(master.variants[1].uri))
+        XCTAssertEqual(k.mpd, "http://h/m.mpd")
+        XCTAssertEqual(m.representation(set: k.set, representation: k.representation)?.id, "lo")
+        XCTAssertNil(DASHManifest.splitKey("http://h/m.mpd#fpx-dash=x.1"))
+        XCTAssertNil(DASHManifest.splitKey("http://h/m.mpd"))
+    }
+
+    func testAudioSetsAreRenditions() throws {
+        let m = try DASHManifest.parse(mpd("""
+            <Period><AdaptationSet contentType="video"><SegmentTemplate media="v$Number$" duration="2"/>
+            <Representation id="v" bandwidth="9" codecs="avc1"/></AdaptationSet>
+            <AdaptationSet contentType="text"><Representation id="t" bandwidth="1"/></AdaptationSet>
+            <AdaptationSet lang="en" mimeType="audio/mp4"><Label>English</Label><SegmentTemplate media="a$Number$" duration="2"/>
+            <Representation id="a1" bandwidth="64000"/><Representation id="a2" bandwidth="128000"/></AdaptationSet>
+            <AdaptationSet lang="fr" contentType="audio"><EssentialProperty schemeIdUri="urn:x"/>
+            <Representation id="a3" bandwidth="1"/></AdaptationSet>
+            <AdaptationSet lang="de"><SegmentTemplate media="d$Number$" duration="2"/>
+            <Representation id="a4" bandwidth="1" codecs="mp4a.40.2"/></AdaptationSet></Period>
+            """), url: "http://h/m.mpd")
+        XCTAssertEqual(m.adaptationSets.map(\.index), [0, 2, 4])   // text and the EssentialProperty set left out
+        let master = m.master
+        XCTAssertEqual(master.variants.count, 1)
+        XCTAssertEqual(master.variants[0].audioGroup, "audio")
+        XCTAssertEqual(master.renditions.map(\.name), ["English", "de"])
+        XCTAssertEqual(master.renditions[0].uri, "http://h/m.mpd#fpx-dash=2.1")   // the highest bandwidth
+        XCTAssertEqual(try HLSRenditions.select(master.renditions, variant: master.variants[0], choice: .init()),
+                       .rendition(0))
+    }
+
+    func testSidx() throws {
+        // A version 0 sidx of two references, after a 16-byte styp, read from byte 900.
+        var box: [UInt8] = [0, 0, 0, 16] + Array("styp".utf8) + [UInt8](repeating: 0, count: 8)
+        func u32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
+        let body: [UInt8] = [0, 0, 0, 0] + u32(1) + u32(12800) + u32(0) + u32(10) + [0, 0, 0, 2]
+            + u32(1000) + u32(25600) + u32(0x9000_0000) + u32(2000) + u32(25600) + u32(0)
+        box += u32(UInt32(8 + body.count)) + Array("sidx".utf8) + body
+        let x = try box.withUnsafeBufferPointer { try DASHSidx.parse($0, offset: 900, maxReferences: 10) }
+        XCTAssertEqual(x.timescale, 12800)
+        // The first byte after the sidx box is 900 + 16 + 56 = 972; first_offset 10.
+        XCTAssertEqual(x.references.map(\.range), [HLSByteRange(length: 1000, offset: 982), HLSByteRange(length: 2000, offset: 1982)])
+        var hier = box
+        hier[16 + 8 + 24] |= 0x80   // the first reference points at another sidx
+        XCTAssertThrowsError(try hier.withUnsafeBufferPointer { try DASHSidx.parse($0, offset: 0, maxReferences: 10) }) {
+            XCTAssertEqual(($0 as? DASHError)?.errorCode, .unsupported)
+        }
+        XCTAssertThrowsError(try box.withUnsafeBufferPointer { try DASHSidx.parse($0, offset: 0, maxReferences: 1) }) {
+            XCTAssertEqual(($0 as? DASHError)?.errorCode, .tooLarge)
+        }
+        for n in 0..<box.count {
+            let cut = Array(box[0..<n])
+            XCTAssertThrowsError(try cut.withUnsafeBufferPointer { try DASHSidx.parse($0, offset: 0, maxReferences: 10) })
+        }
+    }
+
+    /// Parses the MPD and builds every representation's segments (but SegmentBase's, which need its sidx).
+    private static func readAll(_ doc: String) throws {
+        let m = try DASHManifest.parse(doc, url: "http://h/m.mpd")
+        for a in m.adaptationSets {
+            for r in a.representations {
+                if try DASHSegments.indexRange(r) == nil { _ = try DASHSegments.playlist(r, manifest: m) }
+            }
+        }
+    }
+
+    private func assertRefused(_ doc: String, _ want: DASHError, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try Self.readAll(doc), file: file, line: line) { e in
+            XCTAssertEqual(e as? DASHError, want, file: file, line: line)
+        }
+    }
+
+    func testRefusalsAreTypedAndNamed() {
+        let set = "<AdaptationSet contentType=\"video\"><SegmentTemplate media=\"$Number$\" duration=\"1\"/>"
+        assertRefused(mpd("<Period>\(set)<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>",
+                          root: "type=\"dynamic\""), .unsupported("dynamic MPD (live DASH)"))
+        assertRefused(mpd("<Period/><Period/>"), .unsupported("an MPD with 2 Periods (one is handled)"))
+        assertRefused(mpd("<Period>\(set)<ContentProtection schemeIdUri=\"urn:uuid:EDEF8BA9-79D6-4ACE-A3C8-27DCD51D21ED\"/>"
+                          + "<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>"),
+                      .encryption("ContentProtection Widevine (urn:uuid:EDEF8BA9-79D6-4ACE-A3C8-27DCD51D21ED)"))
+        assertRefused(mpd("<Period>\(set)<Representation id=\"0\" bandwidth=\"1\"><ContentProtection schemeIdUri=\"urn:x:drm\"/>"
+                          + "</Representation></AdaptationSet></Period>"), .encryption("ContentProtection (urn:x:drm)"))
+        assertRefused(mpd("<Period>\(set)<Representation id=\"0\" bandwidth=\"1\" dependencyId=\"1\"/></AdaptationSet></Period>"),
+                      .unsupported("Representation@dependencyId (dependent representations)"))
+        assertRefused(mpd("<Period><AdaptationSet contentType=\"video\"><SegmentBase/><Representation id=\"0\" bandwidth=\"1\"/>"
+                          + "</AdaptationSet></Period>"), .unsupported("SegmentBase without @indexRange (a self-indexed file)"))
+        assertRefused(mpd("<Period><AdaptationSet contentType=\"video\"><SegmentTemplate media=\"$Number$\"><SegmentTimeline>"
+                          + "<S t=\"0\" d=\"5\"/><S t=\"6\" d=\"5\"/></SegmentTimeline></SegmentTemplate>"
+                          + "<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>"),
+                      .unsupported("a SegmentTimeline with a gap or an overlap (S@t)"))
+        assertRefused(mpd("<Period><AdaptationSet contentType=\"video\"><SegmentTemplate media=\"$Number$\"><SegmentTimeline>"
+                          + "<S t=\"0\" d=\"5\" r=\"-1\"/></SegmentTimeline></SegmentTemplate>"
+                          + "<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>", root: "type=\"static\""),
+                      .unsupported("SegmentTimeline S@r=-1 with no later S@t and no Period duration"))
+        assertRefused(mpd("<Period>\(set)<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>",
+                          root: "type=\"static\" mediaPresentationDuration=\"PT100000000S\""),
+                      .tooLarge("more than 1000000 segments"))
+        assertRefused(mpd("<Period>\(set)<Representation bandwidth=\"1\"/></AdaptationSet></Period>"),
+                      .malformed(element: "Representation", line: 1, reason: "no @id"))
+        assertRefused(mpd("<Period><AdaptationSet contentType=\"video\"><Representation id=\"0\" bandwidth=\"1\"/>"
+                          + "</AdaptationSet></Period>", root: "type=\"static\""),
+                      .malformed(element: "Representation", line: 1, reason: "no segment information and no Period duration"))
+        assertRefused(mpd("<Period><AdaptationSet contentType=\"text\"><Representation id=\"0\" bandwidth=\"1\"/>"
+                          + "</AdaptationSet></Period>"),
+                      .malformed(element: "Period", line: 1, reason: "no audio or video Representation"))
+        assertRefused("<?xml version=\"1.0\"?><html/>", .notAManifest)
+    }
+}
