@@ -235,4 +235,59 @@ final class DASHManifestTests: XCTestCase {
                       .malformed(element: "Period", line: 1, reason: "no audio or video Representation"))
         assertRefused("<?xml version=\"1.0\"?><html/>", .notAManifest)
     }
+
+    /// Random byte edits of MPDs as ffmpeg and Shaka write them: every result parses and maps
+    /// to segments, or is a DASHError; never a trap, never another error.
+    func testRandomMutationsNeverTrap() {
+        struct SplitMix64: RandomNumberGenerator {
+            var state: UInt64
+            mutating func next() -> UInt64 {
+                state &+= 0x9E37_79B9_7F4A_7C15
+                var z = state
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                return z ^ (z >> 31)
+            }
+        }
+        var rng = SplitMix64(state: 0xDA5E_F00D)
+        let seeds = [mpd("""
+            <Period id="0" start="PT0.0S"><AdaptationSet id="0" contentType="video" frameRate="25/1">
+            <Representation id="0" mimeType="video/mp4" codecs="avc1.4d400b" bandwidth="283089" width="160" height="120">
+            <SegmentTemplate timescale="12800" initialization="init-stream$RepresentationID$.m4s"
+              media="chunk-stream$RepresentationID$-$Number%05d$.m4s" startNumber="1">
+            <SegmentTimeline><S t="0" d="25600" r="3" /></SegmentTimeline></SegmentTemplate></Representation>
+            </AdaptationSet><AdaptationSet id="1" contentType="audio" lang="und">
+            <Representation id="2" mimeType="audio/mp4" codecs="mp4a.40.2" bandwidth="64306">
+            <SegmentTemplate timescale="48000" initialization="init-$RepresentationID$.m4s" media="c-$Time$.m4s">
+            <SegmentTimeline><S t="0" d="92160" /><S d="96256" r="-1" /></SegmentTimeline></SegmentTemplate>
+            </Representation></AdaptationSet></Period>
+            """), mpd("""
+            <Period id="0"><AdaptationSet id="0" contentType="video"><Representation id="0" bandwidth="1">
+            <BaseURL>v-stream0.mp4</BaseURL><SegmentList timescale="1000000" duration="2000000" startNumber="1">
+            <Initialization range="0-827" /><SegmentURL mediaRange="828-65564" indexRange="828-879" />
+            <SegmentURL media="x.mp4" /></SegmentList></Representation></AdaptationSet></Period>
+            """)]
+        let interesting: [UInt8] = Array("0123456789<>/=\"'&;$%-!?[]#x ".utf8) + [0x00, 0xFF, 0xC3, 0x80]
+        for i in 0..<1500 {
+            var b = Array(seeds[i % seeds.count].utf8)
+            for _ in 0..<Int.random(in: 1...6, using: &rng) {
+                let at = Int.random(in: 0..<b.count, using: &rng)
+                switch Int.random(in: 0..<3, using: &rng) {
+                case 0: b[at] = interesting.randomElement(using: &rng)!
+                case 1: b.remove(at: at)
+                default: b.insert(contentsOf: b[at..<min(b.count, at + Int.random(in: 1...40, using: &rng))], at: at)
+                }
+                if b.isEmpty { b = [0x3C] }
+            }
+            do {
+                let text = String(decoding: b, as: UTF8.self)
+                if b.allSatisfy({ $0 < 0x80 }) { try Self.readAll(text) } else {
+                    _ = try b.withUnsafeBufferPointer { try DASHManifest.parse($0, url: "http://h/m.mpd") }
+                }
+            } catch is DASHError {
+            } catch {
+                XCTFail("mutation \(i): \(error) is not a DASHError")
+            }
+        }
+    }
 }

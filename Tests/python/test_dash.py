@@ -78,10 +78,14 @@ def package(src: Path, d: Path, shape: str) -> str:
                         "--mpd_output", str(out / "v.mpd")], check=True, capture_output=True, timeout=120)
     else:
         name = "$Number$" if shape == "shaka_timeline" else "$Time$"
-        extra = [] if shape == "shaka_timeline" else ["--segment_template_constant_duration"]
+        # The timeline shape is published as HLS too, over the same CMAF segments.
+        extra = (["--hls_master_playlist_output", str(out / "v.m3u8"), "--hls_playlist_type", "VOD"]
+                 if shape == "shaka_timeline" else ["--segment_template_constant_duration"])
         subprocess.run([shaka_packager(),
-                        f"in={src},stream=video,init_segment={out / 'v_init.mp4'},segment_template={out}/v_{name}.m4s",
-                        f"in={src},stream=audio,init_segment={out / 'a_init.mp4'},segment_template={out}/a_{name}.m4s",
+                        f"in={src},stream=video,init_segment={out / 'v_init.mp4'},segment_template={out}/v_{name}.m4s,"
+                        "playlist_name=v_media.m3u8",
+                        f"in={src},stream=audio,init_segment={out / 'a_init.mp4'},segment_template={out}/a_{name}.m4s,"
+                        "playlist_name=a_media.m3u8,hls_group_id=audio",
                         "--segment_duration", "2", "--generate_static_live_mpd", "--mpd_output", str(out / "v.mpd"),
                         *extra], check=True, capture_output=True, timeout=120)
     return "v.mpd"
@@ -360,3 +364,32 @@ def test_an_mpd_without_the_extension_and_a_local_one(site):
             assert p.item_info().format_name == "dash (fastpixseek)", url
             o = p.seek_and_wait(Fraction(2), SeekPrecision.exact())
             assert o.finished and Fraction(o.landed_time) == 2, o
+
+
+def test_the_same_cmaf_as_hls_and_as_dash_gives_the_same_frames(site, tmp_path):
+    """Shaka's one run publishes the same segments as an HLS master and an MPD: the two items
+    start at the same pts, land every target on the same frame at the same item time, step
+    alike, and read the same packets (issue 31: libavformat's dash demuxer started 21 ms
+    earlier than HLS over the same files)."""
+    d, base, handler, shapes, src = site
+    s = shapes["shaka_timeline"]
+    assert (s.dir / "v.m3u8").exists()
+    with Player(f"{base}/{s.name}/v.m3u8") as h, Player(f"{base}/{s.name}/{s.mpd}") as m:
+        h.wait_item(timeout=30)
+        m.wait_item(timeout=30)
+        assert h.item_info().format_name.startswith("hls") and m.item_info().format_name.startswith("dash")
+        assert h.item_info().start_pts == m.item_info().start_pts
+        assert h.item_info().stream_count == m.item_info().stream_count == 2
+        assert h.seekable_range() == m.seekable_range()
+        for x in targets(src):
+            for prec in (SeekPrecision.exact(), SeekPrecision.nearest_keyframe(Fraction(1, 2))):
+                a, b = h.seek_and_wait(x, prec), m.seek_and_wait(x, prec)
+                assert a.finished and b.finished, (x, a, b)
+                assert (Fraction(a.landed_time), a.landed_stream_pts) == (Fraction(b.landed_time), b.landed_stream_pts), x
+            ra, rb = h.step_frame(FrameStepDirection.FORWARD), m.step_frame(FrameStepDirection.FORWARD)
+            assert (ra.did_step, ra.landed_media_time) == (rb.did_step, rb.landed_media_time), x
+        h.seek_and_wait(0, SeekPrecision.exact())
+        m.seek_and_wait(0, SeekPrecision.exact())
+        pa = [(x.stream_index, x.pts, x.dts, x.size) for x in h.packets()]
+        pb = [(x.stream_index, x.pts, x.dts, x.size) for x in m.packets()]
+    assert pa == pb and len(pa) > 2 * SECONDS * FPS // 2
