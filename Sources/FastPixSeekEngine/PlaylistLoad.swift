@@ -4,17 +4,17 @@ import FastPixSeekCore
 /// whose first non-blank byte is '<'), which becomes the master playlist of its
 /// representations (`DASHManifest.master`); a representation URL (`DASHManifest.splitKey`)
 /// becomes that representation's media playlist (`DASHSegments`), its MPD fetched again
-/// unless the caller has it, and for a SegmentBase its sidx fetched (the index range only).
+/// unless the caller has it, over every Period (each a discontinuity domain), and for a
+/// SegmentBase its sidx fetched (the index range only).
 /// The MPD gets the playlist caps: the same size limit, segment count and byte budget.
 enum PlaylistLoad {
     static func load(_ url: String, guard g: IOGuard, fromRemote: Bool, policy: IOPolicy,
                      known: DASHManifest? = nil) throws -> (HLSPlaylist, DASHManifest?) {
         if let k = DASHManifest.splitKey(url) {
             let m = try known ?? manifest(k.mpd, guard: g, fromRemote: fromRemote, policy: policy)
-            guard let r = m.representation(set: k.set, representation: k.representation) else {
-                throw EngineError(.invalidData)
-            }
-            return (.media(try media(r, of: m, guard: g, fromRemote: fromRemote || HLSFetch.isRemote(k.mpd), policy: policy)), m)
+            guard let parts = try refused({ try m.representationInEveryPeriod(set: k.set, representation: k.representation) })
+            else { throw EngineError(.invalidData) }
+            return (.media(try media(parts, of: m, guard: g, fromRemote: fromRemote || HLSFetch.isRemote(k.mpd), policy: policy)), m)
         }
         let bytes = try HLSFetch.fetch(url, guard: g, fromRemote: fromRemote, limit: HLSFetch.playlistLimit(policy))
         if bytes.withUnsafeBufferPointer({ DASHManifest.looksLikeMPD($0) }) {
@@ -32,18 +32,22 @@ enum PlaylistLoad {
         try refused { try bytes.withUnsafeBufferPointer { try DASHManifest.parse($0, url: url) } }
     }
 
-    static func media(_ r: DASHManifest.Representation, of m: DASHManifest, guard g: IOGuard, fromRemote: Bool,
+    /// A representation's media playlist over every Period; a SegmentBase part's sidx is
+    /// fetched (its index range only, one closed request) and read first.
+    static func media(_ parts: [DASHManifest.Representation], of m: DASHManifest, guard g: IOGuard, fromRemote: Bool,
                       policy: IOPolicy) throws -> HLSMediaPlaylist {
         let limits = HLSPlaylist.Limits(maxBytes: max(1, policy.maxBufferBytes))
-        guard let range = try refused({ try DASHSegments.indexRange(r) }) else {
-            return try refused { try DASHSegments.playlist(r, manifest: m, limits: limits) }
+        var indexes: [DASHSidx.Index?] = []
+        for r in parts {
+            guard let range = try refused({ try DASHSegments.indexRange(r) }) else { indexes.append(nil); continue }
+            guard range.length <= Int64(HLSFetch.playlistLimit(policy)) else { throw EngineError(.tooLarge) }
+            let bytes = try HLSFetch.fetch(r.baseURL, guard: g, fromRemote: fromRemote, limit: HLSFetch.playlistLimit(policy),
+                                           range: range)
+            indexes.append(try refused {
+                try bytes.withUnsafeBufferPointer { try DASHSidx.parse($0, offset: range.offset, maxReferences: limits.maxSegments) }
+            })
         }
-        guard range.length <= Int64(HLSFetch.playlistLimit(policy)) else { throw EngineError(.tooLarge) }
-        let index = try HLSFetch.fetch(r.baseURL, guard: g, fromRemote: fromRemote, limit: HLSFetch.playlistLimit(policy),
-                                       range: range)
-        return try refused {
-            try index.withUnsafeBufferPointer { try DASHSegments.playlist(r, manifest: m, sidx: $0, limits: limits) }
-        }
+        return try refused { try DASHSegments.playlist(parts, url: m.url, indexes: indexes, limits: limits) }
     }
 
     /// A `DASHError` as the library's error, logged (the feature or defect, never a URL).

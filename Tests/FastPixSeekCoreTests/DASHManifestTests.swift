@@ -159,6 +159,32 @@ final class DASHManifestTests: XCTestCase {
                        .rendition(0))
     }
 
+    func testPeriodsAreDiscontinuityDomainsOnOneTimescale() throws {
+        let m = try DASHManifest.parse(mpd("""
+            <Period id="a" duration="PT4S"><BaseURL>a/</BaseURL><AdaptationSet contentType="video">
+            <SegmentTemplate timescale="12800" media="v$Number$.m4s" initialization="i.mp4"><SegmentTimeline>
+            <S t="0" d="25600" r="1"/></SegmentTimeline></SegmentTemplate>
+            <Representation id="0" bandwidth="9" width="160" height="120"/></AdaptationSet></Period>
+            <Period id="b"><BaseURL>b/</BaseURL><AdaptationSet contentType="video">
+            <SegmentList timescale="1000" duration="3000"><Initialization sourceURL="i.mp4"/>
+            <SegmentURL media="s1.m4s"/><SegmentURL media="s2.m4s"/></SegmentList>
+            <Representation id="x" bandwidth="9"/></AdaptationSet></Period>
+            """, root: "type=\"static\" mediaPresentationDuration=\"PT9S\""), url: "http://h/m.mpd")
+        XCTAssertEqual(m.periods.map(\.start), [Rational(0), Rational(4)])
+        XCTAssertEqual(m.periods.map(\.duration), [Rational(4), Rational(5)])
+        let parts = try XCTUnwrap(try m.representationInEveryPeriod(set: 0, representation: 0))
+        XCTAssertEqual(parts.map(\.id), ["0", "x"])
+        let pl = try DASHSegments.playlist(parts, url: m.url, indexes: [nil, nil])
+        XCTAssertEqual(pl.segments.map(\.uri), ["http://h/a/v1.m4s", "http://h/a/v2.m4s", "http://h/b/s1.m4s", "http://h/b/s2.m4s"])
+        XCTAssertEqual(pl.segments.map(\.discontinuitySequence), [0, 0, 1, 1])
+        XCTAssertEqual(pl.segments.map(\.discontinuity), [false, false, true, false])
+        XCTAssertEqual(pl.segments.map(\.map?.uri), ["http://h/a/i.mp4", "http://h/a/i.mp4", "http://h/b/i.mp4", "http://h/b/i.mp4"])
+        // 12800 and 1000: one timescale, 64000; the last segment ends with its Period (9 s).
+        XCTAssertEqual(pl.segments.map(\.duration), [Rational(2), Rational(2), Rational(3), Rational(2)])
+        XCTAssertEqual(pl.segments[2].startOffset, Rational(4))
+        XCTAssertEqual(pl.duration, Rational(9))
+    }
+
     func testSidx() throws {
         // A version 0 sidx of two references, after a 16-byte styp, read from byte 900.
         var box: [UInt8] = [0, 0, 0, 16] + Array("styp".utf8) + [UInt8](repeating: 0, count: 8)
@@ -184,12 +210,18 @@ final class DASHManifestTests: XCTestCase {
         }
     }
 
-    /// Parses the MPD and builds every representation's segments (but SegmentBase's, which need its sidx).
+    /// Parses the MPD and builds every representation's segments over every Period (but
+    /// SegmentBase's, which need its sidx).
     private static func readAll(_ doc: String) throws {
         let m = try DASHManifest.parse(doc, url: "http://h/m.mpd")
         for a in m.adaptationSets {
             for r in a.representations {
-                if try DASHSegments.indexRange(r) == nil { _ = try DASHSegments.playlist(r, manifest: m) }
+                guard let parts = try m.representationInEveryPeriod(set: a.index, representation: r.index) else {
+                    return XCTFail("no representation \(a.index).\(r.index)")
+                }
+                if try parts.allSatisfy({ try DASHSegments.indexRange($0) == nil }) {
+                    _ = try DASHSegments.playlist(parts, url: m.url, indexes: parts.map { _ in nil })
+                }
             }
         }
     }
@@ -204,7 +236,13 @@ final class DASHManifestTests: XCTestCase {
         let set = "<AdaptationSet contentType=\"video\"><SegmentTemplate media=\"$Number$\" duration=\"1\"/>"
         assertRefused(mpd("<Period>\(set)<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>",
                           root: "type=\"dynamic\""), .unsupported("dynamic MPD (live DASH)"))
-        assertRefused(mpd("<Period/><Period/>"), .unsupported("an MPD with 2 Periods (one is handled)"))
+        assertRefused(mpd("<Period duration=\"PT4S\">\(set)<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>"
+                          + "<Period>\(set)<Representation id=\"0\" bandwidth=\"1\"/><Representation id=\"1\" bandwidth=\"1\"/>"
+                          + "</AdaptationSet></Period>"),
+                      .unsupported("Periods whose audio and video adaptation sets or representations differ"))
+        assertRefused(mpd("<Period duration=\"PT2S\">\(set)<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>"
+                          + "<Period start=\"PT0S\">\(set)<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>"),
+                      .malformed(element: "Period", line: 1, reason: "@start is not after the previous Period's"))
         assertRefused(mpd("<Period>\(set)<ContentProtection schemeIdUri=\"urn:uuid:EDEF8BA9-79D6-4ACE-A3C8-27DCD51D21ED\"/>"
                           + "<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>"),
                       .encryption("ContentProtection Widevine (urn:uuid:EDEF8BA9-79D6-4ACE-A3C8-27DCD51D21ED)"))

@@ -393,3 +393,82 @@ def test_the_same_cmaf_as_hls_and_as_dash_gives_the_same_frames(site, tmp_path):
         pa = [(x.stream_index, x.pts, x.dts, x.size) for x in h.packets()]
         pb = [(x.stream_index, x.pts, x.dts, x.size) for x in m.packets()]
     assert pa == pb and len(pa) > 2 * SECONDS * FPS // 2
+
+
+@pytest.fixture(scope="module")
+def two_periods(site, tmp_path_factory):
+    """An MPD of two Periods over ffmpeg's output of two sources (6 s of testsrc2, then 4 s of
+    testsrc, each with its audio): each Period its own BaseURL, initialization and timeline.
+    Ground truth: each source's packaged video as one file (ffprobe, ffmpeg's pictures); the
+    second Period's frames at 6 s plus their time in their own source (seek.h, "DASH": a
+    Period is a discontinuity domain, placed like an HLS one)."""
+    d, base, handler, shapes, src = site
+    top = d / "periods"
+    top.mkdir()
+    second = top / "src_b.mp4"
+    subprocess.run(FF + ["-f", "lavfi", "-i", f"testsrc=size=160x120:rate={FPS}", "-f", "lavfi", "-i",
+                         "sine=frequency=880:sample_rate=48000", "-t", "4", "-c:v", "libx264", "-preset", "ultrafast",
+                         "-g", str(GOP), "-bf", "2", "-pix_fmt", "yuv420p", "-c:a", "aac", "-b:a", "64k", str(second)],
+                   check=True, timeout=120)
+    inner = []
+    truths = []
+    for name, source in (("a", d / "src.mp4"), ("b", second)):
+        (top / name).mkdir()
+        subprocess.run(FF + ["-i", str(source), "-c", "copy", "-f", "dash", "-seg_duration", "2", "-adaptation_sets",
+                             "id=0,streams=v id=1,streams=a", str(top / name / "v.mpd")], check=True, timeout=120)
+        root = ET.parse(top / name / "v.mpd").getroot()
+        period = root.find(f"{NS}Period")
+        rep = period.find(f"{NS}AdaptationSet").find(f"{NS}Representation")
+        files = representation_files(top / name, rep, period.find(f"{NS}AdaptationSet"), period)
+        truths.append(truth(concatenate(files, tmp_path_factory.mktemp("p" + name) / "video.mp4")))
+        text = (top / name / "v.mpd").read_text()
+        inner.append(text[text.index(">", text.index("<Period")) + 1:text.index("</Period>")])
+    (top / "v.mpd").write_text(
+        '<?xml version="1.0" encoding="utf-8"?>\n<MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" '
+        'profiles="urn:mpeg:dash:profile:isoff-live:2011" mediaPresentationDuration="PT10.0S" minBufferTime="PT4S">\n'
+        f'<Period id="0" start="PT0S"><BaseURL>a/</BaseURL>{inner[0]}</Period>\n'
+        f'<Period id="1" start="PT6S"><BaseURL>b/</BaseURL>{inner[1]}</Period>\n</MPD>\n')
+    a, b = truths
+    assert a.times[-1] < 6
+    times = a.times + [6 + t for t in b.times]
+    md5 = dict(a.md5)
+    md5.update({6 + t: m for t, m in b.md5.items()})
+    return f"{base}/periods/v.mpd", times, md5, len(a.times)
+
+
+def test_periods_are_discontinuity_domains_on_one_timeline(two_periods):
+    url, times, md5, n = two_periods
+    with Player(url) as p:
+        assert p.wait_item(timeout=30).status.name == "READY"
+        lo, hi = p.seekable_range()
+        assert (Fraction(lo), Fraction(hi)) == (times[0], times[-1])
+        for x in times[n - 3:n + 3] + [times[n // 2], times[n + 40]]:
+            o = p.seek_and_wait(x, SeekPrecision.exact())
+            what = f"two periods: exact {x}"
+            assert o.finished and Fraction(o.landed_time) == x, (what, o)
+            check_picture(p, int(o.landed_stream_pts), md5[x], what)
+        # Frame steps across the Period boundary, both ways, with their pictures.
+        o = p.seek_and_wait(times[n - 3], SeekPrecision.exact())
+        for j in range(n - 2, n + 3):
+            r = p.step_frame(FrameStepDirection.FORWARD)
+            assert r.did_step and r.landed_media_time == times[j], (r, times[j])
+            check_picture(p, int(r.landed_stream_pts), md5[times[j]], f"forward step to {times[j]}")
+        for j in range(n + 1, n - 4, -1):
+            r = p.step_frame(FrameStepDirection.BACKWARD)
+            assert r.did_step and r.landed_media_time == times[j], (r, times[j])
+            check_picture(p, int(r.landed_stream_pts), md5[times[j]], f"backward step to {times[j]}")
+
+
+def test_periods_step_through_the_whole_item(two_periods):
+    url, times, md5, n = two_periods
+    with Player(url) as p:
+        p.wait_item(timeout=30)
+        o = p.seek_and_wait(0, SeekPrecision.exact())
+        assert o.finished and Fraction(o.landed_time) == times[0], o
+        for want in times[1:]:
+            r = p.step_frame(FrameStepDirection.FORWARD)
+            assert r.did_step and r.landed_media_time == want, (r, want)
+        assert not p.step_frame(FrameStepDirection.FORWARD).did_step
+        for want in reversed(times[:-1]):
+            r = p.step_frame(FrameStepDirection.BACKWARD)
+            assert r.did_step and r.landed_media_time == want, (r, want)

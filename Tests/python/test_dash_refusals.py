@@ -4,7 +4,7 @@ the extension whose body is an MPD.
 
 MPDs: Shaka Packager's own (a dynamic MPD, its default for segment templates; one encrypted with
 a raw key for Widevine, PlayReady and the W3C common system), and ffmpeg's dash muxer's MPD
-changed one element at a time (ContentProtection schemes, several Periods, xlink, $SubNumber$,
+changed one element at a time (ContentProtection schemes, Periods that differ, xlink, $SubNumber$,
 malformed XML and elements, a DOCTYPE with an internal subset, a BaseURL to a local file,
 past the segment cap). Served on 127.0.0.1. Ground truth: the error code the player reports,
 and the CLI's --verbose log naming the feature or the scheme.
@@ -72,8 +72,13 @@ CENC = '<ContentProtection schemeIdUri="urn:mpeg:dash:mp4protection:2011" value=
 # name: (how the ffmpeg MPD is changed: (old, new), error code, words the log says)
 EDITS = {
     "widevine": ((PERIOD_OPEN + "\n\t\t" + SET_OPEN, PERIOD_OPEN + "\n\t\t" + SET_OPEN), ENCRYPTION, ["Widevine"]),
-    "multiple_periods": (("</Period>", "</Period><Period id=\"1\" duration=\"PT2S\"></Period>"), UNSUPPORTED,
-                         ["2 Periods"]),
+    # A second Period whose video set has two representations where the first has one.
+    "periods_that_differ": (("</Period>", "</Period><Period id=\"1\" start=\"PT4S\" duration=\"PT2S\">"
+                             '<AdaptationSet contentType="video"><SegmentTemplate media="x$Number$" duration="1"/>'
+                             '<Representation id="a" bandwidth="1"/><Representation id="b" bandwidth="1"/>'
+                             "</AdaptationSet></Period>"), UNSUPPORTED, ["Periods whose"]),
+    "period_overlap": (("</Period>", '</Period><Period id="1" start="PT0S"></Period>'), INVALID_DATA,
+                       ["@start is not after"]),
     "xlink_period": ((PERIOD_OPEN, '<Period id="0" xlink:href="http://127.0.0.1:9/p.xml">'), UNSUPPORTED, ["xlink"]),
     "subnumber": (("$Number%05d$", "$Number%05d$-$SubNumber$"), UNSUPPORTED, ["$SubNumber$"]),
     "dependent": (('<Representation id="0"', '<Representation id="0" dependencyId="9"'), UNSUPPORTED,

@@ -1,10 +1,11 @@
-/// A static MPD (ISO/IEC 23009-1) read into what the DASH layer plays: one Period's audio and
+/// A static MPD (ISO/IEC 23009-1) read into what the DASH layer plays: each Period's audio and
 /// video adaptation sets, their representations, each with its segment addressing
 /// (SegmentTemplate, SegmentList, SegmentBase or a lone BaseURL) inherited across levels and
 /// its BaseURL resolved through MPD, Period, AdaptationSet and Representation (RFC 3986, as
 /// HLS URIs are: `HLSURL`). What the layer does not handle is refused, typed (`DASHError`):
-/// a dynamic MPD, several Periods, xlink, dependent representations, ContentProtection
-/// (FPX_ERROR_ENCRYPTION, naming the schemes). Pure; tested in DASHManifestTests.
+/// a dynamic MPD, xlink, dependent representations, ContentProtection
+/// (FPX_ERROR_ENCRYPTION, naming the schemes). Several Periods are discontinuity domains of
+/// one timeline, their representations matched by place. Pure; tested in DASHManifestTests.
 public struct DASHManifest: Hashable, Sendable {
     public enum ContentType: String, Hashable, Sendable { case video, audio }
 
@@ -31,16 +32,28 @@ public struct DASHManifest: Hashable, Sendable {
         public var baseURL: String
         /// The effective segment addressing element (inherited attributes and children merged).
         var addressing: DASHXMLElement?
+        /// Its Period's duration, seconds (nil when the MPD does not say).
+        public var periodDuration: Rational?
         public var line: Int
     }
 
+    /// A Period: a discontinuity domain of the item (its segments follow the previous
+    /// Period's; DASHSegments marks the boundary).
+    public struct Period: Hashable, Sendable {
+        public var index: Int
+        /// @start, seconds (a Period without one starts where the previous ends).
+        public var start: Rational
+        public var duration: Rational?
+        public var adaptationSets: [AdaptationSet]
+    }
+
     public internal(set) var url: String?
-    /// The Period's duration (its @duration, else the MPD's mediaPresentationDuration less
-    /// the Period's start), seconds; nil when neither is given.
-    public internal(set) var periodDuration: Rational?
-    /// The video and audio adaptation sets (others, and those an EssentialProperty makes
-    /// the client ignore, are left out).
-    public internal(set) var adaptationSets: [AdaptationSet]
+    /// The Periods in order, each with its duration (its @duration, else up to the next
+    /// Period's @start, else for the last the MPD's mediaPresentationDuration less its start).
+    public internal(set) var periods: [Period]
+    /// The first Period's video and audio adaptation sets (others, and those an
+    /// EssentialProperty makes the client ignore, are left out): what the item lists.
+    public var adaptationSets: [AdaptationSet] { periods[0].adaptationSets }
 
     /// Parses MPD bytes (`url`: the MPD's own URL, the root of every BaseURL). Throws `DASHError`.
     public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, url: String?) throws -> DASHManifest {
@@ -72,26 +85,55 @@ public struct DASHManifest: Hashable, Sendable {
             throw DASHError.unsupported("dynamic MPD (live DASH)")
         }
         try DASHManifest.refuseProtection(root)
-        let periods = root.children("Period")
-        guard let period = periods.first else { throw bad(root, "no Period") }
-        guard periods.count == 1 else { throw DASHError.unsupported("an MPD with \(periods.count) Periods (one is handled)") }
-        if period[attribute: "xlink:href"] != nil { throw DASHError.unsupported("xlink (a remote Period)") }
+        let elements = root.children("Period")
+        guard !elements.isEmpty else { throw bad(root, "no Period") }
         func seconds(_ e: DASHXMLElement, _ name: String) throws -> Rational? {
             guard let v = e[attribute: name] else { return nil }
             guard let d = DASHValues.duration(v) else { throw bad(e, "@\(name) is not an xs:duration") }
             return d
         }
-        let start = try seconds(period, "start") ?? Rational(0)
-        if let d = try seconds(period, "duration") {
-            periodDuration = d
-        } else if let total = try seconds(root, "mediaPresentationDuration") {
-            periodDuration = total - start
-        } else {
-            periodDuration = nil
+        let total = try seconds(root, "mediaPresentationDuration")
+        // Starts: @start, else the previous Period's end (ISO/IEC 23009-1 5.3.2.1), else 0.
+        var starts: [Rational] = []
+        var durations: [Rational?] = []
+        for (k, period) in elements.enumerated() {
+            if period[attribute: "xlink:href"] != nil { throw DASHError.unsupported("xlink (a remote Period)") }
+            var start: Rational
+            if let s = try seconds(period, "start") {
+                start = s
+            } else if k == 0 {
+                start = Rational(0)
+            } else if let prev = durations[k - 1] {
+                start = starts[k - 1] + prev
+            } else {
+                throw bad(period, "no @start and the previous Period has no duration")
+            }
+            if k > 0 {
+                // The previous Period ends where this one starts (5.3.2.1: PeriodStart).
+                guard start > starts[k - 1] else { throw bad(period, "@start is not after the previous Period's") }
+                durations[k - 1] = start - starts[k - 1]
+            }
+            starts.append(start)
+            durations.append(try seconds(period, "duration"))
         }
-        if let d = periodDuration, d <= Rational(0) { throw bad(period, "the Period's duration is not positive") }
-        var base = url
-        for level in [root, period] { base = DASHManifest.baseURL(level, base) }
+        if durations[elements.count - 1] == nil, let t = total { durations[elements.count - 1] = t - starts[elements.count - 1] }
+        for (k, d) in durations.enumerated() where d.map({ $0 <= Rational(0) }) ?? false {
+            throw bad(elements[k], "the Period's duration is not positive")
+        }
+        var periods: [Period] = []
+        for (k, period) in elements.enumerated() {
+            var base = url
+            for level in [root, period] { base = DASHManifest.baseURL(level, base) }
+            let sets = try DASHManifest.adaptationSets(period, base: base, duration: durations[k])
+            guard !sets.isEmpty else { throw bad(period, "no audio or video Representation") }
+            periods.append(Period(index: k, start: starts[k], duration: durations[k], adaptationSets: sets))
+        }
+        self.periods = periods
+    }
+
+    /// A Period's audio and video adaptation sets.
+    static func adaptationSets(_ period: DASHXMLElement, base: String?, duration: Rational?) throws -> [AdaptationSet] {
+        func bad(_ e: DASHXMLElement, _ why: String) -> DASHError { .malformed(element: e.name, line: e.line, reason: why) }
         var sets: [AdaptationSet] = []
         for (k, a) in period.children("AdaptationSet").enumerated() {
             if a[attribute: "xlink:href"] != nil { throw DASHError.unsupported("xlink (a remote AdaptationSet)") }
@@ -124,7 +166,7 @@ public struct DASHManifest: Hashable, Sendable {
                 reps.append(Representation(index: j, id: id, bandwidth: bw, width: try number("width"),
                                            height: try number("height"), codecs: r[attribute: "codecs"] ?? a[attribute: "codecs"],
                                            frameRate: rate, baseURL: DASHManifest.baseURL(r, aBase) ?? "",
-                                           addressing: addressing, line: r.line))
+                                           addressing: addressing, periodDuration: duration, line: r.line))
             }
             guard !reps.isEmpty else { continue }
             guard kinds.count == 1, let kind = kinds.first else {
@@ -133,8 +175,27 @@ public struct DASHManifest: Hashable, Sendable {
             sets.append(AdaptationSet(index: k, id: a[attribute: "id"], contentType: kind, lang: a[attribute: "lang"],
                                       label: a.child("Label")?.text ?? a[attribute: "label"], representations: reps))
         }
-        guard !sets.isEmpty else { throw bad(period, "no audio or video Representation") }
-        adaptationSets = sets
+        return sets
+    }
+
+    /// The representation in every Period, from the first Period's (set, representation)
+    /// element indexes: a later Period's counterpart is at the same place among its audio and
+    /// video adaptation sets and their representations. Periods laid out otherwise are
+    /// refused (FPX_ERROR_UNSUPPORTED); nil when the first Period has no such representation.
+    public func representationInEveryPeriod(set: Int, representation: Int) throws -> [Representation]? {
+        let first = periods[0].adaptationSets
+        guard let si = first.firstIndex(where: { $0.index == set }),
+              let ri = first[si].representations.firstIndex(where: { $0.index == representation }) else { return nil }
+        var out: [Representation] = []
+        for p in periods {
+            let sets = p.adaptationSets
+            guard sets.count == first.count, sets[si].contentType == first[si].contentType,
+                  sets[si].representations.count == first[si].representations.count else {
+                throw DASHError.unsupported("Periods whose audio and video adaptation sets or representations differ")
+            }
+            out.append(sets[si].representations[ri])
+        }
+        return out
     }
 
     /// The BaseURL of `e` resolved against `base` (the first BaseURL: alternatives are not tried).

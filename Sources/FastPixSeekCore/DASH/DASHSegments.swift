@@ -16,41 +16,106 @@ public enum DASHSegments {
         return range
     }
 
-    /// The representation's media playlist. `sidx`: the bytes of its `indexRange` (SegmentBase).
+    /// The representation's media playlist (one Period; tests and single-Period callers).
+    /// `sidx`: the bytes of its `indexRange` (SegmentBase).
     public static func playlist(_ r: DASHManifest.Representation, manifest m: DASHManifest,
                                 sidx: UnsafeBufferPointer<UInt8>? = nil,
                                 limits: HLSPlaylist.Limits = HLSPlaylist.Limits()) throws -> HLSMediaPlaylist {
-        var b = HLSSegmentList.Builder(maxSegments: limits.maxSegments, maxBytes: limits.maxBytes)
+        var index: DASHSidx.Index? = nil
+        if let range = try indexRange(r) {
+            guard let sidx else { throw bad(r.addressing!, "the index was not read") }
+            index = try DASHSidx.parse(sidx, offset: range.offset, maxReferences: limits.maxSegments)
+        }
+        return try playlist([r], url: m.url, indexes: [index], limits: limits)
+    }
+
+    /// The media playlist of a representation over every Period (`parts`, in order, from
+    /// `DASHManifest.representationInEveryPeriod`): each Period a discontinuity domain (its
+    /// first segment marked EXT-X-DISCONTINUITY), the durations on one timescale (the least
+    /// common multiple of the parts'). `indexes`: each part's sidx (SegmentBase), else nil.
+    public static func playlist(_ parts: [DASHManifest.Representation], url: String?, indexes: [DASHSidx.Index?],
+                                limits: HLSPlaylist.Limits = HLSPlaylist.Limits()) throws -> HLSMediaPlaylist {
+        precondition(parts.count == indexes.count && !parts.isEmpty)
+        // One timescale for the list.
+        var scales: [Int64] = []
+        for (r, x) in zip(parts, indexes) {
+            switch r.addressing?.name {
+            case "SegmentTemplate"?, "SegmentList"?:
+                guard let t = try unsigned(r.addressing!, "timescale", 1), t > 0 else { throw bad(r.addressing!, "@timescale 0") }
+                scales.append(t)
+            case "SegmentBase"?:
+                guard let x else { throw bad(r.addressing!, "the index was not read") }
+                scales.append(x.timescale)
+            default: scales.append(1000)
+            }
+        }
+        var common: Int64 = 1
+        for t in scales {
+            let (m, o) = (common / gcd(common, t)).multipliedReportingOverflow(by: t)
+            guard !o, m <= 1 << 40 else { throw DASHError.unsupported("Periods on timescales with no common multiple below 2^40") }
+            common = m
+        }
+        var sink = Sink(b: HLSSegmentList.Builder(maxSegments: limits.maxSegments, maxBytes: limits.maxBytes), timescale: common)
         var firstNumber: Int64 = 0
         do {
-            switch r.addressing?.name {
-            case "SegmentTemplate"?: firstNumber = try template(r.addressing!, r, m, &b)
-            case "SegmentList"?: firstNumber = try list(r.addressing!, r, m, &b)
-            case "SegmentBase"?:
-                guard let sidx, let range = try indexRange(r) else { throw bad(r.addressing!, "the index was not read") }
-                try base(r.addressing!, r, range, sidx, limits, &b)
-            default:
-                // A lone BaseURL: the whole resource is the one segment of the Period.
-                guard let d = m.periodDuration else {
-                    throw DASHError.malformed(element: "Representation", line: r.line,
-                                              reason: "no segment information and no Period duration")
+            for (k, (r, x)) in zip(parts, indexes).enumerated() {
+                sink.factor = common / scales[k]
+                sink.discontinuity = k > 0
+                sink.domain = Int64(k)
+                let before = sink.b.count
+                switch r.addressing?.name {
+                case "SegmentTemplate"?:
+                    let n = try template(r.addressing!, r, &sink)
+                    if k == 0 { firstNumber = n }
+                case "SegmentList"?:
+                    let n = try list(r.addressing!, r, &sink)
+                    if k == 0 { firstNumber = n }
+                case "SegmentBase"?:
+                    try base(r.addressing!, r, try indexRange(r)!, x!, &sink)
+                default:
+                    // A lone BaseURL: the whole resource is the one segment of the Period.
+                    guard let d = r.periodDuration else {
+                        throw DASHError.malformed(element: "Representation", line: r.line,
+                                                  reason: "no segment information and no Period duration")
+                    }
+                    try sink.add(Substring(r.baseURL), Int64(clamping: (d * Rational(1000)).ceil), nil, nil)
                 }
-                try b.append(rawURI: Substring(r.baseURL), ticks: Int64(clamping: (d * Rational(1000)).ceil),
-                             timescale: 1000, byteRange: nil, map: nil)
+                guard sink.b.count > before else {
+                    throw DASHError.malformed(element: "Representation", line: r.line, reason: "no segments")
+                }
             }
         } catch let e as HLSError {
             throw DASHError(e)
         }
-        guard b.count > 0 else {
-            throw DASHError.malformed(element: "Representation", line: r.line, reason: "no segments")
-        }
-        let list = b.finish(mediaSequence: firstNumber, baseURL: nil)
+        let list = sink.b.finish(mediaSequence: firstNumber, baseURL: nil)
         var longest = Rational(0)
         for i in 0..<list.count where list.duration(at: i) > longest { longest = list.duration(at: i) }
-        return HLSMediaPlaylist(url: m.url, version: nil, targetDuration: Int(clamping: max(1, longest.ceil)),
+        return HLSMediaPlaylist(url: url, version: nil, targetDuration: Int(clamping: max(1, longest.ceil)),
                                 mediaSequence: firstNumber, discontinuitySequence: 0, segments: list, endList: true,
                                 playlistType: .vod, serverControl: nil, start: nil, independentSegments: true,
                                 iFramesOnly: false)
+    }
+
+    static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
+
+    /// Appends segments on the list's one timescale, marking a Period's first segment.
+    struct Sink {
+        var b: HLSSegmentList.Builder
+        let timescale: Int64
+        /// The list's timescale over the part's.
+        var factor: Int64 = 1
+        /// The next segment starts a Period after the first.
+        var discontinuity = false
+        /// The Period's index: its discontinuity sequence number.
+        var domain: Int64 = 0
+
+        mutating func add(_ uri: Substring, _ ticks: Int64, _ range: HLSByteRange?, _ map: HLSMap?) throws {
+            let (t, o) = ticks.multipliedReportingOverflow(by: factor)
+            guard !o else { throw DASHError.tooLarge("a segment duration past 2^63 ticks") }
+            try b.append(rawURI: uri, ticks: t, timescale: timescale, byteRange: range, map: map,
+                         discontinuity: discontinuity, discontinuitySequence: domain)
+            discontinuity = false
+        }
     }
 
     static func bad(_ e: DASHXMLElement, _ why: String) -> DASHError { .malformed(element: e.name, line: e.line, reason: why) }
@@ -62,8 +127,8 @@ public enum DASHSegments {
     }
 
     /// The Period's end on the timescale (rounded up), when the Period has a duration.
-    static func periodEnd(_ m: DASHManifest, timescale: Int64, offset: Int64) -> Int64? {
-        guard let d = m.periodDuration else { return nil }
+    static func periodEnd(_ r: DASHManifest.Representation, timescale: Int64, offset: Int64) -> Int64? {
+        guard let d = r.periodDuration else { return nil }
         let t = (d * Rational(timescale)).ceil + Int128(offset)
         return Int64(exactly: t)
     }
@@ -132,8 +197,7 @@ public enum DASHSegments {
     }
 
     /// Returns the first segment's number.
-    static func template(_ e: DASHXMLElement, _ r: DASHManifest.Representation, _ m: DASHManifest,
-                         _ b: inout HLSSegmentList.Builder) throws -> Int64 {
+    static func template(_ e: DASHXMLElement, _ r: DASHManifest.Representation, _ b: inout Sink) throws -> Int64 {
         guard let media = e[attribute: "media"] else { throw bad(e, "no @media") }
         let tpl = try DASHTemplate(media, what: "@media", line: e.line)
         let timescale = try unsigned(e, "timescale", 1)!
@@ -147,32 +211,30 @@ public enum DASHSegments {
         }
         var number = startNumber
         if let tl = e.child("SegmentTimeline") {
-            try timeline(tl, end: periodEnd(m, timescale: timescale, offset: pto), max: b.maxSegments) { t, d in
-                try b.append(rawURI: url(number, t), ticks: d, timescale: timescale, byteRange: nil, map: map)
+            try timeline(tl, end: periodEnd(r, timescale: timescale, offset: pto), max: b.b.maxSegments) { t, d in
+                try b.add(url(number, t), d, nil, map)
                 number &+= 1
             }
             return startNumber
         }
         guard let d = try unsigned(e, "duration"), d > 0 else { throw bad(e, "neither a SegmentTimeline nor a positive @duration") }
-        guard let total = m.periodDuration else {
+        guard let total = r.periodDuration else {
             throw DASHError.malformed(element: e.name, line: e.line, reason: "@duration without a Period duration (the segment count)")
         }
         let ticks = total * Rational(timescale)
         // Segment k (from 0) starts at presentationTimeOffset + k x @duration ($Time$).
         let count = (ticks * Rational(1, Int128(d))).ceil
-        guard count <= Int128(b.maxSegments) else { throw DASHError.tooLarge("more than \(b.maxSegments) segments") }
+        guard count <= Int128(b.b.maxSegments) else { throw DASHError.tooLarge("more than \(b.b.maxSegments) segments") }
         for k in 0..<Int64(count) {
             // The last segment ends with the Period.
             let left = (ticks - Rational(Int128(k) * Int128(d), 1)).ceil
-            try b.append(rawURI: url(number, pto &+ k &* d), ticks: Int64(min(Int128(d), left)), timescale: timescale,
-                         byteRange: nil, map: map)
+            try b.add(url(number, pto &+ k &* d), Int64(min(Int128(d), left)), nil, map)
             number &+= 1
         }
         return startNumber
     }
 
-    static func list(_ e: DASHXMLElement, _ r: DASHManifest.Representation, _ m: DASHManifest,
-                     _ b: inout HLSSegmentList.Builder) throws -> Int64 {
+    static func list(_ e: DASHXMLElement, _ r: DASHManifest.Representation, _ b: inout Sink) throws -> Int64 {
         let timescale = try unsigned(e, "timescale", 1)!
         guard timescale > 0 else { throw bad(e, "@timescale 0") }
         let pto = try unsigned(e, "presentationTimeOffset", 0)!
@@ -180,10 +242,10 @@ public enum DASHSegments {
         let map = try initialization(e, r)
         let urls = e.children("SegmentURL")
         guard !urls.isEmpty else { throw bad(e, "no SegmentURL") }
-        guard urls.count <= b.maxSegments else { throw DASHError.tooLarge("more than \(b.maxSegments) segments") }
+        guard urls.count <= b.b.maxSegments else { throw DASHError.tooLarge("more than \(b.b.maxSegments) segments") }
         var durations: [Int64] = []
         if let tl = e.child("SegmentTimeline") {
-            try timeline(tl, end: periodEnd(m, timescale: timescale, offset: pto), max: b.maxSegments) { _, d in
+            try timeline(tl, end: periodEnd(r, timescale: timescale, offset: pto), max: b.b.maxSegments) { _, d in
                 if durations.count < urls.count { durations.append(d) }
             }
             guard durations.count == urls.count else { throw bad(e, "the SegmentTimeline lists fewer segments than SegmentURLs") }
@@ -193,7 +255,7 @@ public enum DASHSegments {
             }
             durations = Array(repeating: d, count: urls.count)
             // The last segment ends with the Period, when it has a duration.
-            if let total = m.periodDuration {
+            if let total = r.periodDuration {
                 let left = (total * Rational(timescale) - Rational(Int128(d) * Int128(urls.count - 1), 1)).ceil
                 if left > 0 && left < Int128(d) { durations[urls.count - 1] = Int64(left) }
             }
@@ -205,21 +267,20 @@ public enum DASHSegments {
                 range = x
             }
             let uri = u[attribute: "media"].map { HLSURL.resolve(base: r.baseURL, reference: DASHValues.trim($0)) } ?? r.baseURL
-            try b.append(rawURI: Substring(uri), ticks: durations[k], timescale: timescale, byteRange: range, map: map)
+            try b.add(Substring(uri), durations[k], range, map)
         }
         return startNumber
     }
 
     static func base(_ e: DASHXMLElement, _ r: DASHManifest.Representation, _ index: HLSByteRange,
-                     _ sidx: UnsafeBufferPointer<UInt8>, _ limits: HLSPlaylist.Limits, _ b: inout HLSSegmentList.Builder) throws {
+                     _ x: DASHSidx.Index, _ b: inout Sink) throws {
         var map = try initialization(e, r)
         if map == nil && index.offset > 0 {
             // Without an Initialization, the bytes before the index (ftyp, moov) initialise.
             map = HLSMap(uri: r.baseURL, rawURI: r.baseURL, byteRange: HLSByteRange(length: index.offset, offset: 0))
         }
-        let x = try DASHSidx.parse(sidx, offset: index.offset, maxReferences: limits.maxSegments)
         for ref in x.references {
-            try b.append(rawURI: Substring(r.baseURL), ticks: ref.duration, timescale: x.timescale, byteRange: ref.range, map: map)
+            try b.add(Substring(r.baseURL), ref.duration, ref.range, map)
         }
     }
 }

@@ -459,10 +459,12 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
         /// S@d, a SegmentTemplate@duration, a sidx reference). Every segment of a list is
         /// appended this way, with one timescale, or none is.
         mutating func append(rawURI: Substring, ticks: Int64, timescale: Int64, byteRange: HLSByteRange?,
-                             map: HLSMap?) throws {
+                             map: HLSMap?, discontinuity: Bool = false, discontinuitySequence: Int64 = 0) throws {
             let s = storage
             guard timescale > 0, ticks > 0 else { throw HLSError.malformed(line: 0, reason: "a segment duration is not positive") }
-            if s.entries.count == 0 { s.timescale = timescale }
+            if s.entries.count == 0 { s.timescale = timescale; discontinuityBase = discontinuitySequence }
+            let (delta, over) = discontinuitySequence.subtractingReportingOverflow(discontinuityBase)
+            guard !over, let dd = UInt32(exactly: delta) else { throw HLSError.tooLarge("discontinuity sequence range") }
             guard s.timescale == timescale else { throw HLSError.malformed(line: 0, reason: "segments on two timescales") }
             guard s.entries.count < maxSegments else { throw HLSError.tooLarge("more than \(maxSegments) segments") }
             let (offset, length) = try text(rawURI)
@@ -480,8 +482,8 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
             if let r = byteRange { rangeIndex = Int32(s.ranges.count); try fallible { try s.ranges.append(r) } }
             let e = Entry(uriOffset: offset, uriLength: length, durNum: ticks,
                           startLo: UInt64(truncatingIfNeeded: startNum), startHi: Int64(truncatingIfNeeded: startNum >> 64),
-                          discDelta: 0, mapIndex: mapIndex, pdtIndex: -1, rangeIndex: rangeIndex,
-                          durExp: 0, startExp: 0, flags: 0)
+                          discDelta: dd, mapIndex: mapIndex, pdtIndex: -1, rangeIndex: rangeIndex,
+                          durExp: 0, startExp: 0, flags: discontinuity ? HLSSegmentList.flagDiscontinuity : 0)
             try fallible { try s.entries.append(e) }
             startNum += Int128(ticks)
             if allocatedBytes > maxBytes { throw HLSError.tooLarge("the parsed segments need more than \(maxBytes) bytes") }
