@@ -2473,8 +2473,8 @@ FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
  * path; libavformat's dash demuxer is never used (no open lets it run). What
  * "Live and DVR HLS" and "HLS variants and renditions" say of an item opened
  * through a master playlist holds for it, as follows.
- * - Static MPDs (type="static") with one Period. A Representation's
- *   segments come from a SegmentTemplate ($Number$, $Time$,
+ * - Static MPDs (type="static"), of one Period or several. A
+ *   Representation's segments come from a SegmentTemplate ($Number$, $Time$,
  *   $RepresentationID$, $Bandwidth$, $$, format tags %0<w>d), with or
  *   without a SegmentTimeline (S@t, @d, @r; r=-1 repeats up to the next
  *   S@t, else to the Period's end); a SegmentList (SegmentURL@media and
@@ -2488,10 +2488,15 @@ FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
  *   of a level, alternatives are not tried), under the protocol policy of a
  *   playlist's URIs (an MPD from the network names http and https only).
  *   Byte ranges are fetched as "Byte ranges" says.
- * - Timeline: an HLS item's ("Timeline"), the Period one discontinuity
- *   domain: item time 0 is the first segment's first frame, segments are
- *   listed back to back by their MPD durations (exact, on the timescale),
- *   frames are placed by their pts.
+ * - Timeline: an HLS item's ("Timeline"), each Period a discontinuity
+ *   domain (its first packets flagged as after EXT-X-DISCONTINUITY): item
+ *   time 0 is the first segment's first frame, segments are listed back to
+ *   back by their MPD durations (exact, on one timescale), a Period ending
+ *   where the next starts (@start, else its @duration), and frames are
+ *   placed by their pts from their Period's first segment. A later Period's
+ *   representation is the one at the same place as the first Period's (the
+ *   same audio and video adaptation sets in order, as many representations
+ *   in each).
  * - Variants and renditions: the Representations of the video
  *   AdaptationSets, in document order, are the variants (fpx_hls_variant:
  *   bandwidth, width and height, codecs, frame rate from the MPD), chosen at
@@ -2516,8 +2521,8 @@ FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
  * - FPX_ERROR_ENCRYPTION: ContentProtection anywhere in the MPD, naming
  *   each scheme (cenc with its value; Widevine, PlayReady, FairPlay,
  *   ClearKey, W3C common PSSH by system id; else the schemeIdUri).
- * - FPX_ERROR_UNSUPPORTED: a dynamic MPD (live DASH, not yet), more than one
- *   Period, xlink, Representation@dependencyId, $SubNumber$, a SegmentBase
+ * - FPX_ERROR_UNSUPPORTED: a dynamic MPD (live DASH, not yet), Periods
+ *   whose adaptation sets or representations differ in place or count, xlink, Representation@dependencyId, $SubNumber$, a SegmentBase
  *   without indexRange, a hierarchical sidx, a SegmentTimeline with a gap or
  *   overlap between S elements, S@r=-1 with nothing to end it, an
  *   AdaptationSet of both audio and video, a DOCTYPE with an internal

@@ -5,7 +5,8 @@ Shapes (all fMP4, from one source with B-frames, a keyframe a second, 2 s segmen
 ffmpeg SegmentTemplate + SegmentTimeline ($Number%05d$, two video representations),
 ffmpeg SegmentList (`-use_template 0`), ffmpeg single file (`-single_file 1`: SegmentList with
 mediaRange, Initialization@range, BaseURL), Shaka on-demand (SegmentBase, indexRange: the sidx),
-Shaka SegmentTemplate + SegmentTimeline ($Number$), Shaka SegmentTemplate@duration ($Time$).
+Shaka SegmentTemplate + SegmentTimeline ($Number$, also published as HLS), Shaka
+SegmentTemplate@duration ($Time$); and an MPD of two Periods over two sources' ffmpeg output.
 
 Ground truth, never the library: the chosen representation's initialization followed by its
 segments (or its single file) as one file, read by ffprobe (frames, keyframes, packets) and

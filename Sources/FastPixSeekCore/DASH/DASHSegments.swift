@@ -2,7 +2,8 @@
 /// model the segment path plays: each segment a URL (and byte range), its duration on the
 /// representation's timescale, its initialization as the EXT-X-MAP. From a SegmentTemplate
 /// ($Number$ or $Time$, with or without a SegmentTimeline), a SegmentList, a SegmentBase
-/// (its sidx, fetched by the engine) or a lone BaseURL (one segment). Bounded by the
+/// (its sidx, fetched by the engine) or a lone BaseURL (one segment); over several Periods,
+/// each a discontinuity domain. Bounded by the
 /// playlist caps (`HLSPlaylist.Limits`). Pure; tested in DASHManifestTests.
 public enum DASHSegments {
     /// What a representation needs from the network before its segments are known: the
