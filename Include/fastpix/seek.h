@@ -2515,7 +2515,8 @@ FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
  * - fpx_item_info.format_name is "dash (fastpixseek)".
  * - Bounds: a playlist's ("HLS playlists" in section 8: the MPD's size,
  *   1,000,000 segments a Representation, the byte budget), and at most
- *   1,000,000 XML elements, nested at most 32 deep, 256 attributes each.
+ *   max_buffer_bytes / 256 XML elements (from 1,000 to 1,000,000; 262,144
+ *   with the default cap), nested at most 32 deep, 256 attributes each.
  *   Past them, FPX_ERROR_TOO_LARGE.
  * Refusals (the open fails; the log names what was refused):
  * - FPX_ERROR_ENCRYPTION: ContentProtection anywhere in the MPD, naming

@@ -18,18 +18,21 @@ enum PlaylistLoad {
         }
         let bytes = try HLSFetch.fetch(url, guard: g, fromRemote: fromRemote, limit: HLSFetch.playlistLimit(policy))
         if bytes.withUnsafeBufferPointer({ DASHManifest.looksLikeMPD($0) }) {
-            let m = try parse(bytes, url: url)
+            let m = try parse(bytes, url: url, policy: policy)
             return (.master(m.master), m)
         }
         return (try HLSFetch.parse(bytes, url: url, policy: policy), nil)
     }
 
     static func manifest(_ url: String, guard g: IOGuard, fromRemote: Bool, policy: IOPolicy) throws -> DASHManifest {
-        try parse(try HLSFetch.fetch(url, guard: g, fromRemote: fromRemote, limit: HLSFetch.playlistLimit(policy)), url: url)
+        try parse(try HLSFetch.fetch(url, guard: g, fromRemote: fromRemote, limit: HLSFetch.playlistLimit(policy)),
+                  url: url, policy: policy)
     }
 
-    static func parse(_ bytes: FallibleBuffer<UInt8>, url: String) throws -> DASHManifest {
-        try refused { try bytes.withUnsafeBufferPointer { try DASHManifest.parse($0, url: url) } }
+    /// The XML is bounded by the buffer cap too (`DASHXML.Limits(budget:)`).
+    static func parse(_ bytes: FallibleBuffer<UInt8>, url: String, policy: IOPolicy) throws -> DASHManifest {
+        let limits = DASHXML.Limits(budget: max(1, policy.maxBufferBytes))
+        return try refused { try bytes.withUnsafeBufferPointer { try DASHManifest.parse($0, url: url, limits: limits) } }
     }
 
     /// A representation's media playlist over every Period; a SegmentBase part's sidx is

@@ -174,3 +174,25 @@ def test_the_unchanged_mpd_plays(site):
     d, base = site
     with Player(f"{base}/ok.mpd") as p:
         assert p.wait_item(timeout=30).status.name == "READY"
+
+
+def test_the_xml_element_cap_follows_the_buffer_cap(site):
+    """At most max_buffer_bytes / 256 elements: 3,000 SegmentURLs are past a 400,000-byte cap
+    (1,562 elements), FPX_ERROR_TOO_LARGE before anything else is fetched; under the default
+    cap the same MPD is read (and fails only at its first segment, which does not exist)."""
+    d, base = site
+    urls = "".join(f'<SegmentURL media="none-{k}.m4s"/>' for k in range(3000))
+    (d / "many.mpd").write_text(
+        '<?xml version="1.0"?><MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" '
+        'mediaPresentationDuration="PT6000S"><Period><AdaptationSet contentType="video">'
+        '<Representation id="0" bandwidth="1"><SegmentList timescale="1" duration="2">'
+        f'<Initialization sourceURL="none-init.mp4"/>{urls}</SegmentList></Representation></AdaptationSet>'
+        '</Period></MPD>')
+    with Player(f"{base}/many.mpd", max_buffer_bytes=400_000) as p:
+        with pytest.raises(Exception):
+            p.wait_item(timeout=30)
+        assert p.item_status().error == TOO_LARGE
+    with Player(f"{base}/many.mpd") as p:
+        with pytest.raises(Exception):
+            p.wait_item(timeout=30)
+        assert p.item_status().error not in (TOO_LARGE, 0)

@@ -56,8 +56,9 @@ public struct DASHManifest: Hashable, Sendable {
     public var adaptationSets: [AdaptationSet] { periods[0].adaptationSets }
 
     /// Parses MPD bytes (`url`: the MPD's own URL, the root of every BaseURL). Throws `DASHError`.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, url: String?) throws -> DASHManifest {
-        let root = try DASHXML.parse(bytes)
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, url: String?,
+                             limits: DASHXML.Limits = DASHXML.Limits()) throws -> DASHManifest {
+        let root = try DASHXML.parse(bytes, limits: limits)
         return try DASHManifest(root: root, url: url)
     }
 

@@ -43,6 +43,12 @@ public enum DASHXML {
         public var maxDepth = 32
         public var maxAttributes = 256
         public init() {}
+        /// The bounds for a byte budget (fpx_player_config.max_buffer_bytes): an element
+        /// with its attributes is held in a few hundred bytes, so at most budget / 256
+        /// elements (1,000 to 1,000,000).
+        public init(budget: Int) {
+            maxElements = min(1_000_000, max(1_000, budget / 256))
+        }
     }
 
     /// Parses a document whose root element is returned. Throws `DASHError`.
