@@ -473,3 +473,48 @@ def test_periods_step_through_the_whole_item(two_periods):
         for want in reversed(times[:-1]):
             r = p.step_frame(FrameStepDirection.BACKWARD)
             assert r.did_step and r.landed_media_time == want, (r, want)
+
+
+def test_a_switch_of_representation_lands_on_the_other_one(site, tmp_path):
+    """fpx_player_hls_select_variant on a DASH item: the next seek lands on the other video
+    representation's frame at the same item time, with its picture (ffmpeg's decode of that
+    representation), and only its files are fetched from then on."""
+    d, base, handler, shapes, src = site
+    s = shapes["ffmpeg_timeline"]
+    reps = s.video[0].findall(f"{NS}Representation")
+    small = truth(concatenate(s.files[reps[1].get("id")], tmp_path / "small.mp4"))
+    with Player(f"{base}/{s.name}/{s.mpd}") as p:
+        p.wait_item(timeout=30)
+        assert p.stream_info(0).width == 160
+        p.hls_select_variant(1)
+        handler.record.clear()
+        for x in (small.times[60], small.keys[2], small.times[-1]):
+            o = p.seek_and_wait(x, SeekPrecision.exact())
+            assert o.finished and Fraction(o.landed_time) == x, (x, o)
+            check_picture(p, int(o.landed_stream_pts), small.md5[x], f"switched: exact {x}")
+        assert p.stream_info(0).width == 96
+        assert [v.selected for v in p.hls_variants()] == [False, True]
+    big = {str(f.relative_to(s.dir)) for f, _ in s.files[reps[0].get("id")]}
+    assert not (s.requested(handler.record) & big)
+
+
+def test_an_audio_only_mpd_plays_its_representations_as_variants(site, tmp_path):
+    d, base, handler, shapes, src = site
+    out = d / "audio_only"
+    out.mkdir()
+    subprocess.run(FF + ["-i", str(d / "src.mp4"), "-map", "0:a", "-c", "copy", "-f", "dash", "-seg_duration", "2",
+                         str(out / "a.mpd")], check=True, timeout=120)
+    root = ET.parse(out / "a.mpd").getroot()
+    period = root.find(f"{NS}Period")
+    aset = period.find(f"{NS}AdaptationSet")
+    rep = aset.find(f"{NS}Representation")
+    whole = concatenate(representation_files(out, rep, aset, period), tmp_path / "audio.mp4")
+    want = ffprobe_packets(whole, "a:0")
+    with Player(f"{base}/audio_only/a.mpd") as p:
+        assert p.wait_item(timeout=30).status.name == "READY"
+        info = p.item_info()
+        assert not info.has_video and info.stream_count == 1
+        assert [v.bandwidth for v in p.hls_variants()] == [int(rep.get("bandwidth"))] and p.hls_renditions() == []
+        assert [(x.pts, x.dts, x.size) for x in p.packets()] == want
+        o = p.seek_and_wait(Fraction(3), SeekPrecision.exact())
+        assert o.finished and o.frame_covers_target, o
