@@ -2473,7 +2473,7 @@ FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
  * path; libavformat's dash demuxer is never used (no open lets it run). What
  * "Live and DVR HLS" and "HLS variants and renditions" say of an item opened
  * through a master playlist holds for it, as follows.
- * - Static MPDs (type="static"), of one Period or several. A
+ * - Static and dynamic (live) MPDs, of one Period or several. A
  *   Representation's segments come from a SegmentTemplate ($Number$, $Time$,
  *   $RepresentationID$, $Bandwidth$, $$, format tags %0<w>d), with or
  *   without a SegmentTimeline (S@t, @d, @r; r=-1 repeats up to the next
@@ -2512,6 +2512,16 @@ FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
  *   the chosen Representations' initialization and segments are fetched;
  *   an audio rendition's feed, and a variant switched to, fetch the MPD
  *   again.
+ * - Live: a dynamic MPD is a live item ("Live and DVR HLS"): its window is
+ *   the segments the MPD lists (a SegmentTimeline or a SegmentList), the
+ *   MPD is fetched again every target duration (the longest segment,
+ *   rounded up to whole seconds; minimumUpdatePeriod is not read), the live
+ *   edge is suggestedPresentationDelay before the newest segment's end (3
+ *   target durations without it), and dates come from the MPD's clock: a
+ *   segment at time t of a Period starting at S is at availabilityStartTime
+ *   + S + (t - presentationTimeOffset) / timescale, for date seeks and the
+ *   window's dates (UTCTiming and timeShiftBufferDepth are not read). A
+ *   dynamic MPD that turns static ends the item.
  * - fpx_item_info.format_name is "dash (fastpixseek)".
  * - Bounds: a playlist's ("HLS playlists" in section 8: the MPD's size,
  *   1,000,000 segments a Representation, the byte budget), and at most
@@ -2522,14 +2532,16 @@ FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
  * - FPX_ERROR_ENCRYPTION: ContentProtection anywhere in the MPD, naming
  *   each scheme (cenc with its value; Widevine, PlayReady, FairPlay,
  *   ClearKey, W3C common PSSH by system id; else the schemeIdUri).
- * - FPX_ERROR_UNSUPPORTED: a dynamic MPD (live DASH, not yet), Periods
- *   whose adaptation sets or representations differ in place or count, xlink, Representation@dependencyId, $SubNumber$, a SegmentBase
+ * - FPX_ERROR_UNSUPPORTED: a dynamic MPD whose Representation has neither a
+ *   SegmentTimeline nor a SegmentList (which segments exist would follow
+ *   from the wall clock), Periods whose adaptation sets or representations
+ *   differ in place or count, xlink, Representation@dependencyId, $SubNumber$, a SegmentBase
  *   without indexRange, a hierarchical sidx, a SegmentTimeline with a gap or
  *   overlap between S elements, S@r=-1 with nothing to end it, an
  *   AdaptationSet of both audio and video, a DOCTYPE with an internal
  *   subset (no DTD is read, no entity expanded).
  * - FPX_ERROR_INVALID_DATA: XML that is not well-formed or not UTF-8, a root
- *   that is not MPD, a missing or malformed element or attribute (an unknown
+ *   that is not MPD, a dynamic MPD without availabilityStartTime, a missing or malformed element or attribute (an unknown
  *   template identifier, a format tag other than %0<w>d, a byte range that
  *   is not first-last, an xs:duration with years or months, a
  *   Representation without @id or @bandwidth, ...), no audio or video

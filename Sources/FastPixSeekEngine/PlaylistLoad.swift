@@ -50,7 +50,7 @@ enum PlaylistLoad {
                 try bytes.withUnsafeBufferPointer { try DASHSidx.parse($0, offset: range.offset, maxReferences: limits.maxSegments) }
             })
         }
-        return try refused { try DASHSegments.playlist(parts, url: m.url, indexes: indexes, limits: limits) }
+        return try refused { try DASHSegments.playlist(parts, url: m.url, indexes: indexes, live: m.live, limits: limits) }
     }
 
     /// A `DASHError` as the library's error, logged (the feature or defect, never a URL).

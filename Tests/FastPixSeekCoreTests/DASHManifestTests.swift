@@ -185,6 +185,30 @@ final class DASHManifestTests: XCTestCase {
         XCTAssertEqual(pl.duration, Rational(9))
     }
 
+    func testADynamicMPDIsALivePlaylistDatedByItsClock() throws {
+        // As ffmpeg's dash muxer writes it live: the window moved on to number 6, t = 5 s.
+        let m = try DASHManifest.parse(mpd("""
+            <Period id="0" start="PT0.0S"><AdaptationSet contentType="video">
+            <Representation id="0" bandwidth="1"><SegmentTemplate timescale="12800" initialization="i.m4s"
+              media="c-$Number%05d$.m4s" startNumber="6" presentationTimeOffset="0">
+            <SegmentTimeline><S t="64000" d="12800" r="5" /></SegmentTimeline></SegmentTemplate>
+            </Representation></AdaptationSet></Period>
+            """, root: "type=\"dynamic\" availabilityStartTime=\"2026-12-02T18:12:22.713Z\" "
+                 + "suggestedPresentationDelay=\"PT1S\" minimumUpdatePeriod=\"PT1S\""), url: "http://h/live.mpd")
+        let ast = try XCTUnwrap(HLSDate.unixMillisecondsExact("2026-12-02T18:12:22.713Z"))
+        XCTAssertEqual(m.live?.availabilityStartMS, ast)
+        let parts = try XCTUnwrap(try m.representationInEveryPeriod(set: 0, representation: 0))
+        let pl = try DASHSegments.playlist(parts, url: m.url, indexes: [nil], live: m.live)
+        XCTAssertTrue(pl.isLive)
+        XCTAssertEqual(pl.mediaSequence, 6)
+        XCTAssertEqual(pl.holdBack, Rational(1))
+        XCTAssertEqual(pl.segments.map(\.uri).first, "http://h/c-00006.m4s")
+        // Segment t = 64000 / 12800 = 5 s after availabilityStartTime, the next ones by duration.
+        XCTAssertEqual(pl.segments[0].startDateExact, ast + Rational(5000))
+        XCTAssertEqual(pl.segments[3].startDateExact, ast + Rational(8000))
+        XCTAssertTrue(pl.segments.allDated)
+    }
+
     func testSidx() throws {
         // A version 0 sidx of two references, after a 16-byte styp, read from byte 900.
         var box: [UInt8] = [0, 0, 0, 16] + Array("styp".utf8) + [UInt8](repeating: 0, count: 8)
@@ -220,7 +244,7 @@ final class DASHManifestTests: XCTestCase {
                     return XCTFail("no representation \(a.index).\(r.index)")
                 }
                 if try parts.allSatisfy({ try DASHSegments.indexRange($0) == nil }) {
-                    _ = try DASHSegments.playlist(parts, url: m.url, indexes: parts.map { _ in nil })
+                    _ = try DASHSegments.playlist(parts, url: m.url, indexes: parts.map { _ in nil }, live: m.live)
                 }
             }
         }
@@ -235,7 +259,12 @@ final class DASHManifestTests: XCTestCase {
     func testRefusalsAreTypedAndNamed() {
         let set = "<AdaptationSet contentType=\"video\"><SegmentTemplate media=\"$Number$\" duration=\"1\"/>"
         assertRefused(mpd("<Period>\(set)<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>",
-                          root: "type=\"dynamic\""), .unsupported("dynamic MPD (live DASH)"))
+                          root: "type=\"dynamic\""),
+                      .malformed(element: "MPD", line: 1, reason: "a dynamic MPD without @availabilityStartTime"))
+        assertRefused(mpd("<Period>\(set)<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>",
+                          root: "type=\"dynamic\" availabilityStartTime=\"2026-12-02T00:00:00Z\""),
+                      .unsupported("a dynamic MPD whose Representation has no SegmentTimeline or SegmentList "
+                                   + "(segments available by the clock)"))
         assertRefused(mpd("<Period duration=\"PT4S\">\(set)<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>"
                           + "<Period>\(set)<Representation id=\"0\" bandwidth=\"1\"/><Representation id=\"1\" bandwidth=\"1\"/>"
                           + "</AdaptationSet></Period>"),

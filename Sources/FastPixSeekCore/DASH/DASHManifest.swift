@@ -32,9 +32,19 @@ public struct DASHManifest: Hashable, Sendable {
         public var baseURL: String
         /// The effective segment addressing element (inherited attributes and children merged).
         var addressing: DASHXMLElement?
-        /// Its Period's duration, seconds (nil when the MPD does not say).
+        /// Its Period's start and duration, seconds (duration nil when the MPD does not say).
+        public var periodStart: Rational
         public var periodDuration: Rational?
         public var line: Int
+    }
+
+    /// What a dynamic MPD says of its clock: segment t (on its timescale, less the
+    /// presentationTimeOffset) of a Period starting at S is at availabilityStartTime + S + t.
+    public struct Live: Hashable, Sendable {
+        /// @availabilityStartTime, Unix milliseconds, exactly.
+        public var availabilityStartMS: Rational
+        /// @suggestedPresentationDelay, seconds: the live edge's distance from the newest end.
+        public var suggestedPresentationDelay: Rational?
     }
 
     /// A Period: a discontinuity domain of the item (its segments follow the previous
@@ -48,6 +58,8 @@ public struct DASHManifest: Hashable, Sendable {
     }
 
     public internal(set) var url: String?
+    /// A dynamic MPD's (live) facts; nil for a static one.
+    public internal(set) var live: Live?
     /// The Periods in order, each with its duration (its @duration, else up to the next
     /// Period's @start, else for the last the MPD's mediaPresentationDuration less its start).
     public internal(set) var periods: [Period]
@@ -81,9 +93,14 @@ public struct DASHManifest: Hashable, Sendable {
         guard root.name == "MPD" else { throw DASHError.notAManifest }
         self.url = url
         func bad(_ e: DASHXMLElement, _ why: String) -> DASHError { .malformed(element: e.name, line: e.line, reason: why) }
+        var live: Live? = nil
         if let t = root[attribute: "type"], DASHValues.trim(t) != "static" {
             guard DASHValues.trim(t) == "dynamic" else { throw bad(root, "@type is neither static nor dynamic") }
-            throw DASHError.unsupported("dynamic MPD (live DASH)")
+            guard let ast = root[attribute: "availabilityStartTime"] else { throw bad(root, "a dynamic MPD without @availabilityStartTime") }
+            guard let ms = HLSDate.unixMillisecondsExact(DASHValues.trim(ast)) else {
+                throw bad(root, "@availabilityStartTime is not an xs:dateTime")
+            }
+            live = Live(availabilityStartMS: ms, suggestedPresentationDelay: nil)
         }
         try DASHManifest.refuseProtection(root)
         let elements = root.children("Period")
@@ -94,6 +111,8 @@ public struct DASHManifest: Hashable, Sendable {
             return d
         }
         let total = try seconds(root, "mediaPresentationDuration")
+        if live != nil { live?.suggestedPresentationDelay = try seconds(root, "suggestedPresentationDelay") }
+        self.live = live
         // Starts: @start, else the previous Period's end (ISO/IEC 23009-1 5.3.2.1), else 0.
         var starts: [Rational] = []
         var durations: [Rational?] = []
@@ -125,7 +144,7 @@ public struct DASHManifest: Hashable, Sendable {
         for (k, period) in elements.enumerated() {
             var base = url
             for level in [root, period] { base = DASHManifest.baseURL(level, base) }
-            let sets = try DASHManifest.adaptationSets(period, base: base, duration: durations[k])
+            let sets = try DASHManifest.adaptationSets(period, base: base, start: starts[k], duration: durations[k])
             guard !sets.isEmpty else { throw bad(period, "no audio or video Representation") }
             periods.append(Period(index: k, start: starts[k], duration: durations[k], adaptationSets: sets))
         }
@@ -133,7 +152,8 @@ public struct DASHManifest: Hashable, Sendable {
     }
 
     /// A Period's audio and video adaptation sets.
-    static func adaptationSets(_ period: DASHXMLElement, base: String?, duration: Rational?) throws -> [AdaptationSet] {
+    static func adaptationSets(_ period: DASHXMLElement, base: String?, start: Rational,
+                               duration: Rational?) throws -> [AdaptationSet] {
         func bad(_ e: DASHXMLElement, _ why: String) -> DASHError { .malformed(element: e.name, line: e.line, reason: why) }
         var sets: [AdaptationSet] = []
         for (k, a) in period.children("AdaptationSet").enumerated() {
@@ -167,7 +187,8 @@ public struct DASHManifest: Hashable, Sendable {
                 reps.append(Representation(index: j, id: id, bandwidth: bw, width: try number("width"),
                                            height: try number("height"), codecs: r[attribute: "codecs"] ?? a[attribute: "codecs"],
                                            frameRate: rate, baseURL: DASHManifest.baseURL(r, aBase) ?? "",
-                                           addressing: addressing, periodDuration: duration, line: r.line))
+                                           addressing: addressing, periodStart: start, periodDuration: duration,
+                                           line: r.line))
             }
             guard !reps.isEmpty else { continue }
             guard kinds.count == 1, let kind = kinds.first else {

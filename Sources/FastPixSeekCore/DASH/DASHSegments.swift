@@ -34,7 +34,12 @@ public enum DASHSegments {
     /// `DASHManifest.representationInEveryPeriod`): each Period a discontinuity domain (its
     /// first segment marked EXT-X-DISCONTINUITY), the durations on one timescale (the least
     /// common multiple of the parts'). `indexes`: each part's sidx (SegmentBase), else nil.
+    /// `live`: a dynamic MPD's clock (the playlist is then live: no end, each Period's first
+    /// segment dated, the live edge `suggestedPresentationDelay` before the newest end); its
+    /// representations must list their segments (a SegmentTimeline or a SegmentList: a
+    /// window computed from the wall clock is refused).
     public static func playlist(_ parts: [DASHManifest.Representation], url: String?, indexes: [DASHSidx.Index?],
+                                live: DASHManifest.Live? = nil,
                                 limits: HLSPlaylist.Limits = HLSPlaylist.Limits()) throws -> HLSMediaPlaylist {
         precondition(parts.count == indexes.count && !parts.isEmpty)
         // One timescale for the list.
@@ -63,6 +68,18 @@ public enum DASHSegments {
                 sink.factor = common / scales[k]
                 sink.discontinuity = k > 0
                 sink.domain = Int64(k)
+                if let live {
+                    guard let e = r.addressing, e.name == "SegmentTemplate" || e.name == "SegmentList",
+                          e.child("SegmentTimeline") != nil || e.name == "SegmentList" else {
+                        throw DASHError.unsupported("a dynamic MPD whose Representation has no SegmentTimeline or "
+                                                    + "SegmentList (segments available by the clock)")
+                    }
+                    let pto = try unsigned(e, "presentationTimeOffset", 0)!
+                    let scale = scales[k], start = r.periodStart
+                    // Segment time t is at availabilityStartTime + Period start + (t - pto) / timescale.
+                    sink.date = { t in live.availabilityStartMS + (start + Rational(Int128(t) - Int128(pto), Int128(scale)))
+                                    * Rational(1000) }
+                }
                 let before = sink.b.count
                 switch r.addressing?.name {
                 case "SegmentTemplate"?:
@@ -91,10 +108,15 @@ public enum DASHSegments {
         let list = sink.b.finish(mediaSequence: firstNumber, baseURL: nil)
         var longest = Rational(0)
         for i in 0..<list.count where list.duration(at: i) > longest { longest = list.duration(at: i) }
+        var control: HLSServerControl? = nil
+        if let d = live?.suggestedPresentationDelay {
+            control = HLSServerControl()
+            control?.holdBack = d
+        }
         return HLSMediaPlaylist(url: url, version: nil, targetDuration: Int(clamping: max(1, longest.ceil)),
-                                mediaSequence: firstNumber, discontinuitySequence: 0, segments: list, endList: true,
-                                playlistType: .vod, serverControl: nil, start: nil, independentSegments: true,
-                                iFramesOnly: false)
+                                mediaSequence: firstNumber, discontinuitySequence: 0, segments: list, endList: live == nil,
+                                playlistType: live == nil ? .vod : .none, serverControl: control, start: nil,
+                                independentSegments: true, iFramesOnly: false)
     }
 
     static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
@@ -109,12 +131,22 @@ public enum DASHSegments {
         var discontinuity = false
         /// The Period's index: its discontinuity sequence number.
         var domain: Int64 = 0
+        /// A dynamic MPD: the date (Unix ms) of a segment time on the part's timescale; the
+        /// Period's first segment is dated (the later ones follow by duration).
+        var date: ((Int64) -> Rational)? = nil
 
-        mutating func add(_ uri: Substring, _ ticks: Int64, _ range: HLSByteRange?, _ map: HLSMap?) throws {
+        /// `time`: the segment's time on the part's timescale (a SegmentTimeline's t).
+        mutating func add(_ uri: Substring, _ ticks: Int64, _ range: HLSByteRange?, _ map: HLSMap?,
+                          time: Int64? = nil) throws {
             let (t, o) = ticks.multipliedReportingOverflow(by: factor)
             guard !o else { throw DASHError.tooLarge("a segment duration past 2^63 ticks") }
+            var dateMS: Rational? = nil
+            if let d = date {
+                dateMS = d(time ?? 0)
+                date = nil
+            }
             try b.append(rawURI: uri, ticks: t, timescale: timescale, byteRange: range, map: map,
-                         discontinuity: discontinuity, discontinuitySequence: domain)
+                         discontinuity: discontinuity, discontinuitySequence: domain, dateMS: dateMS)
             discontinuity = false
         }
     }
@@ -213,7 +245,7 @@ public enum DASHSegments {
         var number = startNumber
         if let tl = e.child("SegmentTimeline") {
             try timeline(tl, end: periodEnd(r, timescale: timescale, offset: pto), max: b.b.maxSegments) { t, d in
-                try b.add(url(number, t), d, nil, map)
+                try b.add(url(number, t), d, nil, map, time: t)
                 number &+= 1
             }
             return startNumber
@@ -245,9 +277,10 @@ public enum DASHSegments {
         guard !urls.isEmpty else { throw bad(e, "no SegmentURL") }
         guard urls.count <= b.b.maxSegments else { throw DASHError.tooLarge("more than \(b.b.maxSegments) segments") }
         var durations: [Int64] = []
+        var times: [Int64] = []
         if let tl = e.child("SegmentTimeline") {
-            try timeline(tl, end: periodEnd(r, timescale: timescale, offset: pto), max: b.b.maxSegments) { _, d in
-                if durations.count < urls.count { durations.append(d) }
+            try timeline(tl, end: periodEnd(r, timescale: timescale, offset: pto), max: b.b.maxSegments) { t, d in
+                if durations.count < urls.count { durations.append(d); times.append(t) }
             }
             guard durations.count == urls.count else { throw bad(e, "the SegmentTimeline lists fewer segments than SegmentURLs") }
         } else {
@@ -268,7 +301,9 @@ public enum DASHSegments {
                 range = x
             }
             let uri = u[attribute: "media"].map { HLSURL.resolve(base: r.baseURL, reference: DASHValues.trim($0)) } ?? r.baseURL
-            try b.add(Substring(uri), durations[k], range, map)
+            // Without a timeline, segment k is at pto + k x @duration.
+            try b.add(Substring(uri), durations[k], range, map,
+                      time: k < times.count ? times[k] : pto &+ Int64(k) &* durations[0])
         }
         return startNumber
     }

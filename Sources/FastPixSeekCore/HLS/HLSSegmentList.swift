@@ -459,7 +459,8 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
         /// S@d, a SegmentTemplate@duration, a sidx reference). Every segment of a list is
         /// appended this way, with one timescale, or none is.
         mutating func append(rawURI: Substring, ticks: Int64, timescale: Int64, byteRange: HLSByteRange?,
-                             map: HLSMap?, discontinuity: Bool = false, discontinuitySequence: Int64 = 0) throws {
+                             map: HLSMap?, discontinuity: Bool = false, discontinuitySequence: Int64 = 0,
+                             dateMS: Rational? = nil) throws {
             let s = storage
             guard timescale > 0, ticks > 0 else { throw HLSError.malformed(line: 0, reason: "a segment duration is not positive") }
             if s.entries.count == 0 { s.timescale = timescale; discontinuityBase = discontinuitySequence }
@@ -480,10 +481,18 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
             }
             var rangeIndex: Int32 = -1
             if let r = byteRange { rangeIndex = Int32(s.ranges.count); try fallible { try s.ranges.append(r) } }
+            // A date (a dynamic MPD's clock) anchors this segment and the ones after it.
+            var flags: UInt8 = discontinuity ? HLSSegmentList.flagDiscontinuity : 0
+            if let ms = dateMS {
+                try fallible { try s.pdts.append(PDTAnchor(ms: ms, offset: Rational(startNum, Int128(timescale)))) }
+                flags |= HLSSegmentList.flagExplicitPDT
+            }
+            var pdtIndex: Int32 = -1
+            if s.pdts.count > 0 { pdtIndex = Int32(s.pdts.count - 1); s.datedCount += 1 }
             let e = Entry(uriOffset: offset, uriLength: length, durNum: ticks,
                           startLo: UInt64(truncatingIfNeeded: startNum), startHi: Int64(truncatingIfNeeded: startNum >> 64),
-                          discDelta: dd, mapIndex: mapIndex, pdtIndex: -1, rangeIndex: rangeIndex,
-                          durExp: 0, startExp: 0, flags: discontinuity ? HLSSegmentList.flagDiscontinuity : 0)
+                          discDelta: dd, mapIndex: mapIndex, pdtIndex: pdtIndex, rangeIndex: rangeIndex,
+                          durExp: 0, startExp: 0, flags: flags)
             try fallible { try s.entries.append(e) }
             startNum += Int128(ticks)
             if allocatedBytes > maxBytes { throw HLSError.tooLarge("the parsed segments need more than \(maxBytes) bytes") }
