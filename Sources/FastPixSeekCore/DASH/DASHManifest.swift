@@ -1,9 +1,10 @@
-/// A static MPD (ISO/IEC 23009-1) read into what the DASH layer plays: each Period's audio and
+/// An MPD (ISO/IEC 23009-1), static or dynamic (`live`: its clock), read into what the DASH
+/// layer plays: each Period's audio and
 /// video adaptation sets, their representations, each with its segment addressing
 /// (SegmentTemplate, SegmentList, SegmentBase or a lone BaseURL) inherited across levels and
 /// its BaseURL resolved through MPD, Period, AdaptationSet and Representation (RFC 3986, as
 /// HLS URIs are: `HLSURL`). What the layer does not handle is refused, typed (`DASHError`):
-/// a dynamic MPD, xlink, dependent representations, ContentProtection
+/// xlink, dependent representations, ContentProtection
 /// (FPX_ERROR_ENCRYPTION, naming the schemes). Several Periods are discontinuity domains of
 /// one timeline, their representations matched by place. Pure; tested in DASHManifestTests.
 public struct DASHManifest: Hashable, Sendable {
