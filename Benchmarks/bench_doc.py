@@ -6,6 +6,7 @@ changes, so hand-written notes around a section survive a rerun.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import List
 
 
 def markers(name: str) -> tuple:
@@ -24,3 +25,26 @@ def write_section(path: str, name: str, text: str, anchor: str = "<!-- section:i
     else:
         new = old + ("\n" if old else "") + block + "\n"
     out.write_text(new)
+
+
+def kept_sections(out: str) -> List[str]:
+    """The sections other drivers put into the report (between "<!-- section:NAME -->" and
+    "<!-- /section:NAME -->", e.g. frame_bench.py's), taken from the report being replaced so
+    that regenerating it does not drop them."""
+    try:
+        old = Path(out).read_text()
+    except OSError:
+        return []
+    kept: List[str] = []
+    pos = 0
+    while True:
+        i = old.find("<!-- section:", pos)
+        if i < 0:
+            return kept
+        name = old[i + len("<!-- section:"):old.find(" -->", i)]
+        end = f"<!-- /section:{name} -->"
+        j = old.find(end, i)
+        if j < 0:
+            return kept
+        kept += [old[i:j + len(end)], ""]
+        pos = j + len(end)

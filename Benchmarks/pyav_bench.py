@@ -29,16 +29,7 @@ from typing import Iterator, List, Optional, Tuple
 
 import av
 
-
-def read_targets(path: str) -> List[Tuple[int, int]]:
-    out = []
-    with open(path) as f:
-        for line in f:
-            if not line.strip() or line.startswith("#"):
-                continue
-            seg, ticks = line.split()
-            out.append((int(seg), int(ticks)))
-    return out
+from bench_truth import read_targets
 
 
 class Reader:

@@ -562,10 +562,11 @@
  * further fails with FPX_ERROR_TOO_LARGE). Packets demuxed from a held
  * segment are copies, so an HLS player holds up to about twice the cap.
  *
- * HLS playlists. A playlist (master or media, at open and at every live
- * reload) may have at most 16 MiB of text, or max_buffer_bytes when that is
- * smaller, and a media playlist at most 1,000,000 segments. Its segments are
- * held in a compact form (about 56 bytes a segment plus its URI as written);
+ * HLS playlists (and DASH MPDs: see "DASH"). A playlist (master or media,
+ * at open and at every live reload) may have at most 16 MiB of text, or
+ * max_buffer_bytes when that is smaller, and a media playlist at most
+ * 1,000,000 segments. Its segments are held in a compact form (about 56
+ * bytes a segment plus its URI as written);
  * the text and the parsed segments together count against max_buffer_bytes,
  * as a kind of their own. Past any of these bounds the open (or the reload)
  * fails with FPX_ERROR_TOO_LARGE, decided from Content-Length and from a
@@ -701,7 +702,7 @@ typedef enum fpx_error {
     FPX_ERROR_FFMPEG_MISMATCH = -28, /**< loaded FFmpeg majors differ from the build's; see "FFmpeg ABI" */
     FPX_ERROR_REFERENCE_STREAM = -29, /**< the reference stream cannot be disabled */
     FPX_ERROR_NO_FILE_DESCRIPTORS = -30, /**< the process (EMFILE) or system (ENFILE) is out of file descriptors */
-    FPX_ERROR_ENCRYPTION = -31, /**< HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0) */
+    FPX_ERROR_ENCRYPTION = -31, /**< HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt; a DASH MPD with ContentProtection (added in 0.4.0) */
     FPX_ERROR_NO_PREVIEW = -32,      /**< the player has no preview source: show a timestamp-only preview (added in 0.4.0) */
     FPX_ERROR_PREVIEW_MALFORMED = -33 /**< a preview source (spritesheet.json, WebVTT track) with a field that does not parse; fpx_player_set_preview_source names the field (added in 0.4.0) */
 } fpx_error;
@@ -2461,6 +2462,91 @@ FPX_API int fpx_player_hls_select_audio(fpx_player *player, int index);
  * FPX_ERROR_ITEM_NOT_READY. Callback-safe: yes.
  */
 FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
+
+/* ======================================================================= */
+/* DASH (added in 0.4.0)                                                   */
+/* ======================================================================= */
+
+/*
+ * A DASH MPD (a URL ending in .mpd, or any URL or file whose body is an MPD)
+ * is read by the library's own DASH layer and played on the HLS segment
+ * path; libavformat's dash demuxer is never used (no open lets it run). What
+ * "Live and DVR HLS" and "HLS variants and renditions" say of an item opened
+ * through a master playlist holds for it, as follows.
+ * - Static and dynamic (live) MPDs, of one Period or several. A
+ *   Representation's segments come from a SegmentTemplate ($Number$, $Time$,
+ *   $RepresentationID$, $Bandwidth$, $$, format tags %0<w>d), with or
+ *   without a SegmentTimeline (S@t, @d, @r; r=-1 repeats up to the next
+ *   S@t, else to the Period's end); a SegmentList (SegmentURL@media and
+ *   @mediaRange, Initialization@sourceURL and @range); a SegmentBase with
+ *   @indexRange (its sidx is fetched, one closed range request, and each
+ *   reference is a byte-range segment; Initialization@range, else the bytes
+ *   before the index, initialises); or a BaseURL alone (the whole resource
+ *   is one segment). Segment information is inherited from the Period and
+ *   AdaptationSet. BaseURL is resolved at MPD, Period, AdaptationSet and
+ *   Representation level (RFC 3986, against the MPD's URL; the first BaseURL
+ *   of a level, alternatives are not tried), under the protocol policy of a
+ *   playlist's URIs (an MPD from the network names http and https only).
+ *   Byte ranges are fetched as "Byte ranges" says.
+ * - Timeline: an HLS item's ("Timeline"), each Period a discontinuity
+ *   domain (its first packets flagged as after EXT-X-DISCONTINUITY): item
+ *   time 0 is the first segment's first frame, segments are listed back to
+ *   back by their MPD durations (exact, on one timescale), a Period ending
+ *   where the next starts (@start, else its @duration), and frames are
+ *   placed by their pts from their Period's first segment. A later Period's
+ *   representation is the one at the same place as the first Period's (the
+ *   same audio and video adaptation sets in order, as many representations
+ *   in each).
+ * - Variants and renditions: the Representations of the video
+ *   AdaptationSets, in document order, are the variants (fpx_hls_variant:
+ *   bandwidth, width and height, codecs, frame rate from the MPD), chosen at
+ *   open by hls_variant, hls_max_bandwidth and hls_max_height and switched
+ *   by fpx_player_hls_select_variant like HLS variants. Each audio
+ *   AdaptationSet is one AUDIO rendition of group "audio" (its
+ *   highest-bandwidth Representation; named by its Label, else lang, else
+ *   id; the first is DEFAULT), chosen by hls_audio and switched by
+ *   fpx_player_hls_select_audio, played as "Separate audio". An MPD without
+ *   video has its first audio AdaptationSet's Representations as variants.
+ *   Text and image AdaptationSets, and AdaptationSets or Representations
+ *   with an EssentialProperty (ISO/IEC 23009-1 5.8.4.8), are left out. Only
+ *   the chosen Representations' initialization and segments are fetched;
+ *   an audio rendition's feed, and a variant switched to, fetch the MPD
+ *   again.
+ * - Live: a dynamic MPD is a live item ("Live and DVR HLS"): its window is
+ *   the segments the MPD lists (a SegmentTimeline or a SegmentList), the
+ *   MPD is fetched again every target duration (the longest segment,
+ *   rounded up to whole seconds; minimumUpdatePeriod is not read), the live
+ *   edge is suggestedPresentationDelay before the newest segment's end (3
+ *   target durations without it), and dates come from the MPD's clock: a
+ *   segment at time t of a Period starting at S is at availabilityStartTime
+ *   + S + (t - presentationTimeOffset) / timescale, for date seeks and the
+ *   window's dates (UTCTiming and timeShiftBufferDepth are not read). A
+ *   dynamic MPD that turns static ends the item.
+ * - fpx_item_info.format_name is "dash (fastpixseek)".
+ * - Bounds: a playlist's ("HLS playlists" in section 8: the MPD's size,
+ *   1,000,000 segments a Representation, the byte budget), and at most
+ *   max_buffer_bytes / 256 XML elements (from 1,000 to 1,000,000; 262,144
+ *   with the default cap), nested at most 32 deep, 256 attributes each.
+ *   Past them, FPX_ERROR_TOO_LARGE.
+ * Refusals (the open fails; the log names what was refused):
+ * - FPX_ERROR_ENCRYPTION: ContentProtection anywhere in the MPD, naming
+ *   each scheme (cenc with its value; Widevine, PlayReady, FairPlay,
+ *   ClearKey, W3C common PSSH by system id; else the schemeIdUri).
+ * - FPX_ERROR_UNSUPPORTED: a dynamic MPD whose Representation has neither a
+ *   SegmentTimeline nor a SegmentList (which segments exist would follow
+ *   from the wall clock), Periods whose adaptation sets or representations
+ *   differ in place or count, xlink, Representation@dependencyId, $SubNumber$, a SegmentBase
+ *   without indexRange, a hierarchical sidx, a SegmentTimeline with a gap or
+ *   overlap between S elements, S@r=-1 with nothing to end it, an
+ *   AdaptationSet of both audio and video, a DOCTYPE with an internal
+ *   subset (no DTD is read, no entity expanded).
+ * - FPX_ERROR_INVALID_DATA: XML that is not well-formed or not UTF-8, a root
+ *   that is not MPD, a dynamic MPD without availabilityStartTime, a missing or malformed element or attribute (an unknown
+ *   template identifier, a format tag other than %0<w>d, a byte range that
+ *   is not first-last, an xs:duration with years or months, a
+ *   Representation without @id or @bandwidth, ...), no audio or video
+ *   Representation.
+ */
 
 /* ======================================================================= */
 /* Seek previews (added in 0.4.0)                                          */

@@ -40,7 +40,7 @@ enum ABITables {
         case Int32(truncatingIfNeeded: FPX_ERROR_FFMPEG_MISMATCH.rawValue): return "loaded FFmpeg majors differ from the build's; see \"FFmpeg ABI\""
         case Int32(truncatingIfNeeded: FPX_ERROR_REFERENCE_STREAM.rawValue): return "the reference stream cannot be disabled"
         case Int32(truncatingIfNeeded: FPX_ERROR_NO_FILE_DESCRIPTORS.rawValue): return "the process (EMFILE) or system (ENFILE) is out of file descriptors"
-        case Int32(truncatingIfNeeded: FPX_ERROR_ENCRYPTION.rawValue): return "HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0)"
+        case Int32(truncatingIfNeeded: FPX_ERROR_ENCRYPTION.rawValue): return "HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt; a DASH MPD with ContentProtection (added in 0.4.0)"
         case Int32(truncatingIfNeeded: FPX_ERROR_NO_PREVIEW.rawValue): return "the player has no preview source: show a timestamp-only preview (added in 0.4.0)"
         case Int32(truncatingIfNeeded: FPX_ERROR_PREVIEW_MALFORMED.rawValue): return "a preview source (spritesheet.json, WebVTT track) with a field that does not parse; fpx_player_set_preview_source names the field (added in 0.4.0)"
         default: return "unknown error"

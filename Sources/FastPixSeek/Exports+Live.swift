@@ -35,19 +35,17 @@ public func fpxPlayerLiveSeekWindow(_ h: OpaquePointer?, _ out: UnsafeMutablePoi
 @_cdecl("fpx_player_seek_to_live_edge")
 public func fpxPlayerSeekToLiveEdge(_ h: OpaquePointer?, _ callback: fpx_live_edge_callback?,
                                     _ userdata: UnsafeMutableRawPointer?, _ seekID: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on the
-    // delivery thread as seek.h documents; the library never dereferences it.
-    nonisolated(unsafe) let userdata = userdata
-    return withPlayer(.fpx_player_seek_to_live_edge, h) { p in
-        let id = try p.seekToLiveEdge { outcome, error in
-            guard let cb = callback else { return }
-            if let o = outcome {
+    withPlayer(.fpx_player_seek_to_live_edge, h) { p in
+        let deliver = HostCallback(callback, userdata)?.completion {
+            (r: (outcome: SeekOutcome?, error: ErrorCode?), cb, ud) in
+            if let o = r.outcome {
                 var c = cOutcome(o)
-                cb(&c, 0, userdata)
+                cb(&c, 0, ud)
             } else {
-                cb(nil, error?.rawValue ?? ErrorCode.noItem.rawValue, userdata)
+                cb(nil, r.error?.rawValue ?? ErrorCode.noItem.rawValue, ud)
             }
         }
+        let id = try p.seekToLiveEdge { deliver?(($0, $1)) }
         seekID?.pointee = id
     }
 }
@@ -56,27 +54,21 @@ public func fpxPlayerSeekToLiveEdge(_ h: OpaquePointer?, _ callback: fpx_live_ed
 public func fpxPlayerSeekToDate(_ h: OpaquePointer?, _ unixUS: Int64, _ precision: fpx_precision,
                                 _ callback: fpx_date_seek_callback?, _ userdata: UnsafeMutableRawPointer?,
                                 _ seekID: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on the
-    // delivery thread as seek.h documents; the library never dereferences it.
-    nonisolated(unsafe) let userdata = userdata
-    return withPlayer(.fpx_player_seek_to_date, h) { p in
+    withPlayer(.fpx_player_seek_to_date, h) { p in
         // The tolerance is validated once, by seekToDate.
         let prec = try seekPrecision(from: precision, validatingTolerance: false)
-        let id = try p.seekToDate(microseconds: unixUS, precision: prec,
-                                  convention: seekConvention(from: precision)) { result in
-            guard let cb = callback else { return }
+        let deliver = HostCallback(callback, userdata)?.completion { (result: DateSeekResult, cb, ud) in
             var r = fpx_date_seek_result()
             r.struct_size = MemoryLayout<fpx_date_seek_result>.size
             r.requested_date_us = unixUS
             switch result {
             case .seeked(let o):
-                var c = cOutcome(o)
                 r.seeked = 1
                 r.reason = FPX_DATE_SEEK_OK
                 r.explanation = cString(DateSeekUnavailableReason.explanation(code: 0))
-                withUnsafePointer(to: &c) { ptr in
+                withCOutcome(o) { ptr in
                     r.outcome = ptr
-                    cb(&r, userdata)
+                    cb(&r, ud)
                 }
             case .unavailable(_, let reason):
                 r.seeked = 0
@@ -87,9 +79,11 @@ public func fpxPlayerSeekToDate(_ h: OpaquePointer?, _ unixUS: Int64, _ precisio
                     r.window_start_date_us = s
                     r.window_end_date_us = e
                 }
-                cb(&r, userdata)
+                cb(&r, ud)
             }
         }
+        let id = try p.seekToDate(microseconds: unixUS, precision: prec,
+                                  convention: seekConvention(from: precision)) { deliver?($0) }
         seekID?.pointee = id
     }
 }

@@ -10,11 +10,8 @@ public func fpxSetLogCallback(_ level: Int32, _ callback: fpx_log_callback?, _ u
     let lv = keep ? level & ~Int32(FPX_LOG_KEEP_FFMPEG_CALLBACK) : level
     guard lv >= Log.quiet, lv <= Log.trace else { return ErrorCode.invalidArgument.rawValue }
     if keep { FFmpegLog.keepHostCallback() } else { FFmpegLog.installIfAllowed() }
-    if let cb = callback {
-        // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on any
-        // thread, as fpx_log_callback documents; the library never dereferences it.
-        nonisolated(unsafe) let userdata = userdata
-        Log.setSink(level: lv) { l, message in message.withCString { cb(l, $0, userdata) } }
+    if let host = HostCallback(callback, userdata) {
+        Log.setSink(level: lv) { l, message in message.withCString { host.function(l, $0, host.userdata) } }
     } else {
         Log.setSink(level: Log.quiet, nil)
     }

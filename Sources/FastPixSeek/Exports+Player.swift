@@ -230,11 +230,7 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
     }
     // Any non-negative timeout: huge ones saturate (INT64_MAX ms is never reached).
     guard cfg.io_timeout_ms >= 0 else { return ErrorCode.invalidArgument.rawValue }
-    var wakeup: (() -> Void)?
-    if let w = cfg.wakeup {
-        let ud = cfg.wakeup_userdata
-        wakeup = { w(ud) }
-    }
+    let wakeup = HostCallback(cfg.wakeup, cfg.wakeup_userdata).map { w in { w.function(w.userdata) } }
     // Fields past the host's size stay at their defaults (NULL list, 0 cap).
     let protocols: ProtocolPolicy
     if let list = cfg.protocol_whitelist {
@@ -440,19 +436,13 @@ public func fpxPlayerSetupSeekManager(_ h: OpaquePointer?) -> Int32 {
 public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: fpx_precision,
                           _ callback: fpx_seek_callback?, _ userdata: UnsafeMutableRawPointer?,
                           _ seekID: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on the
-    // delivery thread as seek.h documents; the library never dereferences it.
-    nonisolated(unsafe) let userdata = userdata
-    return withPlayer(.fpx_player_seek, h) { p in
+    withPlayer(.fpx_player_seek, h) { p in
         // The kind here; time and tolerance once, by SeekTarget.
         let prec = try seekPrecision(from: precision, validatingTolerance: false)
         let st = try SeekTarget(time: MediaTime(target), precision: prec, convention: seekConvention(from: precision))
-        var completion: (@Sendable (SeekOutcome) -> Void)?
-        if let cb = callback {
-            completion = { outcome in
-                var c = cOutcome(outcome)
-                cb(&c, userdata)
-            }
+        let completion = HostCallback(callback, userdata)?.completion { (outcome: SeekOutcome, cb, ud) in
+            var c = cOutcome(outcome)
+            cb(&c, ud)
         }
         let id = try p.seek(st, completion: completion)
         seekID?.pointee = id

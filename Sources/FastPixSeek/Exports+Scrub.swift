@@ -62,29 +62,17 @@ public func fpxScrubUpdate(_ h: OpaquePointer?, _ to: fpx_time) -> Int32 {
 public func fpxScrubEnd(_ h: OpaquePointer?, _ at: fpx_time, _ precision: fpx_precision,
                         _ callback: fpx_scrub_callback?, _ userdata: UnsafeMutableRawPointer?,
                         _ seekID: UnsafeMutablePointer<UInt64>?) -> Int32 {
-    // nonisolated(unsafe): the host's opaque pointer, handed back to its callback on the
-    // delivery thread as seek.h documents; the library never dereferences it.
-    nonisolated(unsafe) let userdata = userdata
-    return withScrub(.fpx_scrub_end, h) { s in
+    withScrub(.fpx_scrub_end, h) { s in
         // The time and tolerance are validated once, by ScrubSession.end.
         let prec = try seekPrecision(from: precision, validatingTolerance: false)
-        var completion: (@Sendable (ScrubResult) -> Void)?
-        if let cb = callback {
-            completion = { result in
-                var r = fpx_scrub_result()
-                r.struct_size = MemoryLayout<fpx_scrub_result>.size
-                r.sample_count = result.sampleCount
-                r.was_cancelled = result.wasCancelled ? 1 : 0
-                if let o = result.outcome {
-                    var c = cOutcome(o)
-                    withUnsafePointer(to: &c) { ptr in
-                        r.outcome = ptr
-                        cb(&r, userdata)
-                    }
-                } else {
-                    r.outcome = nil
-                    cb(&r, userdata)
-                }
+        let completion = HostCallback(callback, userdata)?.completion { (result: ScrubResult, cb, ud) in
+            var r = fpx_scrub_result()
+            r.struct_size = MemoryLayout<fpx_scrub_result>.size
+            r.sample_count = result.sampleCount
+            r.was_cancelled = result.wasCancelled ? 1 : 0
+            withCOutcome(result.outcome) { ptr in
+                r.outcome = ptr
+                cb(&r, ud)
             }
         }
         let id = try s.end(at: MediaTime(at), precision: prec, convention: seekConvention(from: precision),

@@ -21,6 +21,7 @@ public enum EngineGlobals {
         _ = FFmpegFrameIndexer.maxRun
         _ = fpxHLSFormatName
         _ = FFmpegVersions.current
+        if ffmpegUsable { _ = DemuxerGate.whitelist.count }
         _ = FFmpegLog.isInstalled
     }
 }

@@ -96,6 +96,11 @@ func ffmpeg_av_guess_sample_aspect_ratio(_ format: UnsafeMutablePointer<AVFormat
 
 func ffmpeg_avformat_version() -> UInt32 { avformat_version() }
 
+/// The next demuxer of the loaded libavformat (`opaque` starts NULL); NULL after the last.
+func ffmpeg_av_demuxer_iterate(_ opaque: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafePointer<AVInputFormat>? {
+    av_demuxer_iterate(opaque)
+}
+
 // MARK: libavformat: byte I/O
 
 func ffmpeg_avio_open2(_ s: UnsafeMutablePointer<UnsafeMutablePointer<AVIOContext>?>, _ url: String, _ flags: Int32,

@@ -2,19 +2,41 @@ import Glibc
 import CFFmpeg
 import FastPixSeekCore
 
-/// The engine factory for the player: HLS playlists go to `HLSEngine`, every
-/// other file or http(s) URL to `FFmpegEngine`. A URL without the .m3u8
-/// extension that libavformat recognises as HLS is reopened with `HLSEngine`.
+/// The engine factory for the player: HLS playlists and DASH MPDs go to `HLSEngine` (an
+/// MPD through `PlaylistLoad`), every other file or http(s) URL to `FFmpegEngine`. A URL
+/// without the .m3u8 extension that libavformat recognises as HLS is reopened with
+/// `HLSEngine`; one without the .mpd extension whose body is an MPD (libavformat's probe
+/// names dash, which `DemuxerGate` keeps out: EINVAL) is opened as DASH.
 public func makeFFmpegEngine(url: String, policy: IOPolicy) throws -> MediaEngine & PacketSource {
     // No open starts without the allocation reserve (seek.h section 6).
     guard MemoryReserve.ensure() else { throw EngineError(.noMemory) }
     if HLSEngine.looksLikePlaylist(url) { return try checkedReference(openHLS(url: url, policy: policy), policy) }
-    let e = try FFmpegEngine(url: url, policy: policy, referenceStream: policy.referenceStream)
+    let e: FFmpegEngine
+    do {
+        e = try FFmpegEngine(url: url, policy: policy, referenceStream: policy.referenceStream)
+    } catch let x as EngineError where x.avError == -Int32(EINVAL) {
+        guard isMPD(url, policy: policy) else { throw x }
+        return try checkedReference(openHLS(url: url, policy: policy), policy)
+    }
     if let name = e.itemInfo.formatName, String(cString: name) == "hls" {
         e.close()
         return try checkedReference(openHLS(url: url, policy: policy), policy)
     }
     return e
+}
+
+/// Whether the resource at `url` is an XML document with an MPD element (within the playlist
+/// size cap): asked only when libavformat refused a format outside `DemuxerGate.whitelist`.
+func isMPD(_ url: String, policy: IOPolicy) -> Bool {
+    guard let body = try? HLSFetch.fetch(url, guard: IOGuard(policy: policy), fromRemote: false,
+                                         limit: HLSFetch.playlistLimit(policy)) else { return false }
+    return body.withUnsafeBufferPointer { b in
+        guard DASHManifest.looksLikeMPD(b) else { return false }
+        let m = Array("<MPD".utf8)
+        guard b.count >= m.count else { return false }
+        for i in 0...(b.count - m.count) where b[i] == m[0] && Array(b[i..<(i + m.count)]) == m { return true }
+        return false
+    }
 }
 
 /// An HLS item keeps the automatic reference stream: a chosen one that differs fails the

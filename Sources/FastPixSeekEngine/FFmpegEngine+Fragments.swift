@@ -31,6 +31,8 @@ extension FFmpegEngine {
             try setOption(&opts, "rw_timeout", String(min(policy.timeoutNanoseconds / 1000, UInt64(Int64.max))))
         }
         try setOption(&opts, "protocol_whitelist", ProtocolGate.whitelist(policy.protocols))
+        // Never libavformat's dash demuxer (DemuxerGate).
+        try setOption(&opts, "format_whitelist", DemuxerGate.whitelist)
         for (k, v) in FFmpegEngine.allocationBounds { try setOption(&opts, k, v) }
         for (k, v) in options { try setOption(&opts, k, v) }
         guard let c = ffmpeg_avformat_alloc_context() else {

@@ -86,7 +86,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     static func looksLikePlaylist(_ url: String) -> Bool {
         var path = Substring(url)
         if let q = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<q] }
-        return path.lowercased().hasSuffix(".m3u8") || path.lowercased().hasSuffix(".m3u")
+        let p = path.lowercased()
+        return p.hasSuffix(".m3u8") || p.hasSuffix(".m3u") || p.hasSuffix(".mpd")
     }
 
     private let policy: IOPolicy
@@ -150,6 +151,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     public let renditions: [HLSRendition]
     /// The media playlist came from the network (or through a playlist that did).
     let remote: Bool
+    /// The item is an MPD's (its playlists are `DASHManifest`'s, see PlaylistLoad).
+    let isDASH: Bool
     /// A rendition feed: its domains are placed by the reference feed's (seconds of item
     /// time 0 on the domain's pts timeline, nil when the reference lists no such domain).
     private let domainOrigin: ((Int64) throws -> Rational?)?
@@ -172,8 +175,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         var masterSeen: (HLSMasterPlaylist, String)?
         var audio: HLSRenditions.Selection = .none
         var remote = fromRemote
-        let first = try HLSFetch.parse(try HLSFetch.fetch(url, guard: fetchGuard, fromRemote: fromRemote,
-                                                          limit: HLSFetch.playlistLimit(policy)), url: url, policy: policy)
+        // An MPD is read as the master of its representations (PlaylistLoad).
+        let (first, dash) = try PlaylistLoad.load(url, guard: fetchGuard, fromRemote: fromRemote, policy: policy)
         remote = remote || HLSFetch.isRemote(url)
         switch first {
         case .media(let m): media = m
@@ -190,9 +193,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
             // The audio rendition (a host index that names no AUDIO rendition is refused).
             do { audio = try HLSRenditions.select(master.renditions, variant: v, choice: policy.hlsAudio) }
             catch { throw EngineError(.invalidArgument) }
-            guard case .media(let m) = try HLSFetch.parse(try HLSFetch.fetch(v.uri, guard: fetchGuard, fromRemote: remote,
-                                                                             limit: HLSFetch.playlistLimit(policy)),
-                                                          url: v.uri, policy: policy) else {
+            guard case .media(let m) = try PlaylistLoad.load(v.uri, guard: fetchGuard, fromRemote: remote, policy: policy,
+                                                             known: dash).0 else {
                 throw EngineError(.invalidData)
             }
             media = m
@@ -200,6 +202,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         }
         guard !media.segments.isEmpty else { throw EngineError(.invalidData) }
         self.remote = remote
+        isDASH = dash != nil
         if case .rendition(let i) = audio, let m = masterSeen {
             audioRenditionURI = m.0.renditions[i].uri
             audioRenditionIndex = i
@@ -943,7 +946,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                             // one's is its segments' (the window ends at the last frame, inside the last).
                             duration: vodDuration(w) ?? .invalid,
                             timeline: timeline,
-                            seekable: true, formatName: fpxHLSFormatName)
+                            seekable: true, formatName: isDASH ? fpxDASHFormatName : fpxHLSFormatName)
         // start_pts: the first domain's placement (HLSPlacement); FPX_NOPTS when unknown.
         info.startPTS = originPTS ?? ABIConstants.FPX_NOPTS
         return info
@@ -987,6 +990,13 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
 // nonisolated(unsafe): an immutable pointer into the binary's read-only data (a StaticString).
 nonisolated(unsafe) let fpxHLSFormatName: UnsafePointer<CChar>? = {
     let s: StaticString = "hls (fastpixseek)"
+    return UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
+}()
+
+/// A static C string naming the format of DASH items (an MPD read by `PlaylistLoad`).
+// nonisolated(unsafe): an immutable pointer into the binary's read-only data (a StaticString).
+nonisolated(unsafe) let fpxDASHFormatName: UnsafePointer<CChar>? = {
+    let s: StaticString = "dash (fastpixseek)"
     return UnsafeRawPointer(s.utf8Start).assumingMemoryBound(to: CChar.self)
 }()
 

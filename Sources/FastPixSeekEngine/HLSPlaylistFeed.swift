@@ -152,9 +152,8 @@ final class HLSPlaylistFeed: @unchecked Sendable {
         }
         guard go else { return }
         do {
-            let bytes = try HLSFetch.fetch(mediaURL, guard: fetchGuard, fromRemote: remote,
-                                           limit: HLSFetch.playlistLimit(policy))
-            if case .media(let media) = try HLSFetch.parse(bytes, url: mediaURL, policy: policy) {
+            if case .media(let media) = try PlaylistLoad.load(mediaURL, guard: fetchGuard, fromRemote: remote,
+                                                              policy: policy).0 {
                 m.locked {
                     let delta = tracker.update(media)
                     adopt(media)

@@ -109,7 +109,7 @@ public enum ErrorCode: Int32, Error, CaseIterable, Sendable {
         case .ffmpegMismatch: return "loaded FFmpeg majors differ from the build's; see \"FFmpeg ABI\""
         case .referenceStream: return "the reference stream cannot be disabled"
         case .noFileDescriptors: return "the process (EMFILE) or system (ENFILE) is out of file descriptors"
-        case .encryption: return "HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0)"
+        case .encryption: return "HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt; a DASH MPD with ContentProtection (added in 0.4.0)"
         case .noPreview: return "the player has no preview source: show a timestamp-only preview (added in 0.4.0)"
         case .previewMalformed: return "a preview source (spritesheet.json, WebVTT track) with a field that does not parse; fpx_player_set_preview_source names the field (added in 0.4.0)"
         }

@@ -7,11 +7,12 @@ import FastPixSeekEngine
 let liveUsage = """
 usage: fpx-seek live URL [window|edge|date UNIX_SECONDS] [--precision P] [--json] [--timeout MS]
 
-For an HLS URL (live, EVENT or VOD):
+For an HLS URL (live, EVENT or VOD) or a DASH MPD (dynamic or static):
   window              the seekable window: start, live edge, sequences, dates (default)
   edge                seek to the live edge and print the outcome
   date UNIX_SECONDS   seek to a wall-clock date (decimal Unix seconds, e.g.
-                      1764437000.250) through EXT-X-PROGRAM-DATE-TIME; a date
+                      1764437000.250) through EXT-X-PROGRAM-DATE-TIME (DASH: the
+                      MPD's availabilityStartTime); a date
                       outside the window is refused, not clamped (exit status 3)
 A non-HLS item is an error (exit status 1). --json output follows
 fpx-seek.schema.json ("live_window", "seek_outcome", "date_seek").

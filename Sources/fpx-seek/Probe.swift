@@ -13,7 +13,8 @@ before the container's duration (a truncated or damaged file) it prints a one-li
 warning on standard error, and --json says "truncated": true. An HLS master
 playlist's variants and renditions are listed ("variants", "renditions"); the audio
 rendition played with its own playlist is a stream of the item ("demuxed", its
-"stream_index"), the others are listed only. --reference-stream N makes video stream N
+"stream_index"), the others are listed only. A DASH MPD lists its video representations
+as variants and its audio adaptation sets as renditions. --reference-stream N makes video stream N
 (as ffprobe numbers streams) the reference stream. --variant N plays variant N, --audio N
 audio rendition N (-1: none). HLS holes (EXT-X-GAP segments, segments that failed twice)
 met by the full demux are listed ("holes": the media sequence number of the latest segment

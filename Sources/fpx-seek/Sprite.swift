@@ -124,7 +124,7 @@ func runSprite(_ args: [String]) {
         fail("\(url) has no video stream this tool can decode", code: Exit.failure)
     }
     let container = engine.itemInfo.formatName.map { String(cString: $0) } ?? ""
-    if exact && !container.hasPrefix("hls") { waitForIndex(player, timeoutMS: max(o.timeoutMS, 60_000)) }
+    if exact && !container.hasPrefix("hls") && !container.hasPrefix("dash") { waitForIndex(player, timeoutMS: max(o.timeoutMS, 60_000)) }
     guard let range = (try? player.seekableRange()) ?? nil else { fail("\(url): the seekable range is unknown", code: Exit.failure) }
     let duration = engine.itemInfo.duration.isNumeric ? engine.itemInfo.duration : range.end
     // Requested times: the first frame's time rounded up to the microsecond, then every interval.

@@ -1,8 +1,7 @@
 """Session fixtures for the FastPixSeek landing tests.
 
-* fixtures_dir: $FPX_FIXTURES, else Tests/fixtures/out; Tests/fixtures/make-fixtures.sh is run
-  when a fixture listed there is missing (it is idempotent).
-* library: build/lib/libfastpixseek.so.1 (or $FPX_LIB). Not built here: `make lib` first.
+* fixtures_dir, library: from sharedfixtures.py, one definition for this tree and
+  Bindings/python/tests (see there).
 * landings_bin: Tests/c/landings.c compiled once per session against the library.
 * run_landings: runs the landings host and parses its JSON lines.
 """
@@ -19,61 +18,17 @@ from typing import Iterable, List, Optional
 
 import pytest
 
-from groundtruth import ERROR_FIXTURES, MEDIA_FIXTURES
+from sharedfixtures import REPO, compile_host, fixtures_dir, library  # noqa: F401 (fixtures)
 
-REPO = Path(__file__).resolve().parents[2]
-MAKE_FIXTURES = REPO / "Tests" / "fixtures" / "make-fixtures.sh"
 LANDINGS_C = REPO / "Tests" / "c" / "landings.c"
-INCLUDE = REPO / "Include"
 
 
 RUN_TIMEOUT_S = float(os.environ.get("FPX_TEST_TIMEOUT", "900"))
 
 
 @pytest.fixture(scope="session")
-def fixtures_dir() -> Path:
-    d = Path(os.environ.get("FPX_FIXTURES") or REPO / "Tests" / "fixtures" / "out")
-    wanted = MEDIA_FIXTURES + ERROR_FIXTURES + ["fixtures.txt"]
-    if not all((d / n).is_file() for n in wanted):
-        proc = subprocess.run(["bash", str(MAKE_FIXTURES), str(d)], capture_output=True,
-                              text=True)
-        if proc.returncode != 0:
-            pytest.fail(f"make-fixtures.sh {d} failed (exit {proc.returncode}):\n"
-                        f"{proc.stderr}", pytrace=False)
-    missing = [n for n in wanted if not (d / n).is_file()]
-    if missing:
-        pytest.fail(f"fixtures missing in {d}: {missing}", pytrace=False)
-    return d
-
-
-@pytest.fixture(scope="session")
-def library() -> Path:
-    lib = Path(os.environ.get("FPX_LIB") or REPO / "build" / "lib" / "libfastpixseek.so.1")
-    if not lib.is_file():
-        pytest.fail(f"{lib} does not exist: build the library first (`make lib` in {REPO}); "
-                    f"the test runner builds it before running these tests", pytrace=False)
-    return lib
-
-
-@pytest.fixture(scope="session")
 def landings_bin(library: Path, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("landings") / "landings"
-    libdir = library.parent
-    # -lfastpixseek needs the unversioned name; make one next to the binary if the build dir
-    # has none (the Makefile creates build/lib/libfastpixseek.so).
-    linkdir = libdir
-    if not (libdir / "libfastpixseek.so").exists():
-        linkdir = out.parent
-        (linkdir / "libfastpixseek.so").symlink_to(library)
-    cc = os.environ.get("CC", "cc")
-    cmd = [cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{INCLUDE}",
-           str(LANDINGS_C), f"-L{linkdir}", "-lfastpixseek", "-lpthread",
-           f"-Wl,-rpath,{libdir}", "-o", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        pytest.fail(f"compiling landings.c failed:\n{shlex.join(cmd)}\n{proc.stderr}",
-                    pytrace=False)
-    return out
+    return compile_host(LANDINGS_C, library, tmp_path_factory.mktemp("landings") / "landings")
 
 
 @dataclass

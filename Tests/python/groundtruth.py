@@ -343,6 +343,17 @@ def nearest_keyframe(kframes: Sequence[Frame], target_ticks, tol_ticks) -> Optio
     return best
 
 
+def frame_pts(path) -> List[int]:
+    """The reference stream's decoded frame pts (frames() above), sorted, unique."""
+    return [f.pts for f in frames(str(path))]
+
+
+def media_duration(gt: GroundTruth) -> Fraction:
+    """The container's duration by ffprobe (format=duration), else the last frame's item time."""
+    d = probe(gt.path).get("format", {}).get("duration")
+    return Fraction(d) if d and d != "N/A" else gt.last_time
+
+
 @functools.lru_cache(maxsize=None)
 def load(path: str) -> GroundTruth:
     """Everything above for one file, computed once."""

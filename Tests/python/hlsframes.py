@@ -14,7 +14,7 @@ from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 from framecheck import frame_md5, md5_by_pts
 from groundtruth import packets as gt_packets
 from groundtruth import reference_stream
@@ -72,18 +72,35 @@ def segment_files(d: Path) -> List[Tuple[Optional[Path], Path]]:
 def check_picture(p: Player, landed_pts: int, want_md5: str, what: str, max_packets: int = 150) -> None:
     """The packets from the read position decode (PyAV) to the landed frame with ffmpeg's
     picture, within `max_packets` packets; every reference packet presenting before it is
-    DECODE_ONLY, the landed one is not."""
+    DECODE_ONLY, the landed one is not. Reading on into the next discontinuity domain (an HLS
+    EXT-X-DISCONTINUITY, a DASH Period) before the landed frame comes out of the decoder: the
+    old domain's decoder is drained first, and the new domain's packets (another pts timeline,
+    after the landing) are never DECODE_ONLY."""
     ref = p.item_info().reference_stream
     info = p.stream_info(ref)
     dec = bridge.decoder_for(info, thread_count=1)
+    fed = crossed = False
     for _ in range(max_packets):
         try:
             pkt = p.read_packet()
         except EndOfFile:
             break
-        if pkt.is_discontinuity:
+        if pkt.is_discontinuity and fed and pkt.stream_index != ref:
+            pass  # another stream's own crossing into the next domain
+        elif pkt.is_discontinuity and fed:
+            for fr in dec.decode(None):
+                if not crossed and fr.pts == landed_pts:
+                    assert frame_md5(fr) == want_md5, f"{what}: the landed frame decodes to another picture"
+                    return
+            dec = bridge.decoder_for(info, thread_count=1)
+            crossed = True
+        elif pkt.is_discontinuity:
             dec = bridge.flush_decoder(dec, info, thread_count=1)
         if pkt.stream_index != ref:
+            continue
+        fed = True
+        if crossed:
+            assert not pkt.is_decode_only, (what, pkt, landed_pts)
             continue
         if pkt.pts is not None:
             assert pkt.is_decode_only == (pkt.pts < landed_pts), (what, pkt, landed_pts)

@@ -31,7 +31,7 @@ from typing import Any, Dict, List, Tuple
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 import framecheck
 import groundtruth as gtm
 from test_conventions import (CONVENTION_FIXTURES, early_audio, ffmpeg_md5s,  # noqa: F401

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 import framecheck
 import groundtruth as gtm
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 
 sys.path.insert(0, str(REPO / "Tests" / "packaging"))
 import check_landed_frame  # noqa: E402

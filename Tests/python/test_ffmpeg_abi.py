@@ -29,7 +29,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 
 BINDING = REPO / "Bindings" / "python"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 import groundtruth as gtm
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))

@@ -36,7 +36,7 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 from rangeserver import serve
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))

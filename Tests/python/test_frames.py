@@ -18,7 +18,7 @@ from typing import Any, Iterator, List, Tuple
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 import framecheck
 import testmedia
 import groundtruth as gtm
@@ -372,7 +372,9 @@ def test_errors_and_no_pyav(fixtures_dir, library, tmp_path):
         p.wait_item(timeout=20)
         with pytest.raises(ValueError, match="video"):
             p.frame_at(1)
-    # Without PyAV: importing fastpix_seek works, frame_at raises ImportError saying what to do.
+    # Without PyAV: importing fastpix_seek works, frame_at raises ImportError saying what to do
+    # (the `frames` extra, issue 29.9, or Debian's python3-av). The one copy of this check: it
+    # runs under build/venv's python and Debian's /usr/bin/python3 (tools/test-all.sh).
     code = ("import sys; sys.modules['av'] = None\n"
             f"sys.path.insert(0, {str(REPO / 'Bindings' / 'python')!r})\n"
             "import fastpix_seek\n"
@@ -381,6 +383,7 @@ def test_errors_and_no_pyav(fixtures_dir, library, tmp_path):
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert "IMPORTERROR" in out.stdout and "python3-av" in out.stdout
+    assert "fastpix-seek[frames]" in out.stdout, out.stdout
 
 
 @pytest.fixture(scope="module")

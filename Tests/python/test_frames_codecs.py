@@ -26,7 +26,7 @@ from typing import Dict, List
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 import framecheck
 import groundtruth as gtm
 

@@ -24,7 +24,7 @@ from typing import Dict, List, Tuple
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 import framecheck
 import groundtruth as gtm
 

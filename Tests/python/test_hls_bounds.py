@@ -21,8 +21,6 @@ Every server started here is stopped here.
 from __future__ import annotations
 
 import json
-import os
-import shlex
 import subprocess
 from pathlib import Path
 from typing import List
@@ -30,27 +28,10 @@ from typing import List
 import pytest
 
 from rangeserver import serve
+from sharedfixtures import REPO, compile_host
 from test_untrusted import HostRun, Server, hostile_bin, host, server  # noqa: F401 (fixtures)
 
-REPO = Path(__file__).resolve().parents[2]
-INCLUDE = REPO / "Include"
 MANY_C = REPO / "Tests" / "c" / "manyplayers.c"
-
-
-def compile_host(src: Path, library: Path, out: Path) -> Path:
-    libdir = library.parent
-    linkdir = libdir
-    if not (libdir / "libfastpixseek.so").exists():
-        linkdir = out.parent
-        if not (linkdir / "libfastpixseek.so").exists():
-            (linkdir / "libfastpixseek.so").symlink_to(library)
-    cmd = [os.environ.get("CC", "cc"), "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",
-           f"-I{INCLUDE}", str(src), f"-L{linkdir}", "-lfastpixseek", "-lpthread",
-           f"-Wl,-rpath,{libdir}", "-o", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        pytest.fail(f"compiling {src.name} failed:\n{shlex.join(cmd)}\n{proc.stderr}", pytrace=False)
-    return out
 
 
 @pytest.fixture(scope="session")

@@ -23,7 +23,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 from rangeserver import recording, serve
 from test_fragmented_mp4 import shaka_packager
 

@@ -27,7 +27,7 @@ from typing import List, Tuple
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 from rangeserver import serve
 from test_fragmented_mp4 import shaka_packager
 

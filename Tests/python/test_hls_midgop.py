@@ -54,7 +54,7 @@ from typing import List, Tuple
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 from groundtruth import packets as gt_packets, reference_stream
 from rangeserver import serve
 from test_fragmented_mp4 import shaka_packager

@@ -43,7 +43,7 @@ from typing import List
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 from groundtruth import packets as gt_packets
 from hlsframes import FF, Truth, check_picture, encode_sources, segment_files, truth, walk_steps
 from rangeserver import serve

@@ -36,7 +36,7 @@ from typing import List
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 from groundtruth import packets as gt_packets
 from rangeserver import serve
 from hlsframes import FF, Truth, check_picture, truth, walk_steps

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from groundtruth import frame_pts
+
 REPO = Path(__file__).resolve().parents[2]
 CLI = REPO / "build" / "bin" / "fpx-seek"
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
@@ -22,12 +24,6 @@ def cli(*args):
 
 def frac(t) -> Fraction:
     return Fraction(t["value"], t["timescale"])
-
-
-def frame_pts(path: Path):
-    out = subprocess.check_output(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                                   "frame=pts", "-of", "json", str(path)])
-    return sorted({int(f["pts"]) for f in json.loads(out)["frames"]})
 
 
 @pytest.fixture(scope="module")

@@ -16,8 +16,7 @@ import pytest
 
 import groundtruth as gtm
 from rangeserver import serve
-
-REPO = Path(__file__).resolve().parents[2]
+from sharedfixtures import REPO, compile_host
 CLI = REPO / "build" / "bin" / "fpx-seek"
 
 
@@ -106,10 +105,7 @@ def test_stalled_server_times_out(stalled_url: str):
 
 
 def test_destroy_returns_within_a_second_while_io_is_blocked(stalled_url: str, library: Path, tmp_path: Path):
-    exe = tmp_path / "stall_destroy"
-    subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{REPO / 'Include'}",
-                    str(REPO / "Tests" / "c" / "stall_destroy.c"), f"-L{library.parent}", "-lfastpixseek",
-                    "-o", str(exe)], check=True)
+    exe = compile_host(REPO / "Tests" / "c" / "stall_destroy.c", library, tmp_path / "stall_destroy")
     p = subprocess.run([str(exe), stalled_url], capture_output=True, text=True, timeout=30,
                        env={"LD_LIBRARY_PATH": str(library.parent)})
     assert p.returncode == 0, p.stdout + p.stderr

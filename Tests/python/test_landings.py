@@ -80,16 +80,9 @@ def seed_for(*parts: str) -> int:
     return zlib.crc32("|".join(parts).encode())
 
 
-def media_duration(gt: gtm.GroundTruth) -> Fraction:
-    d = gtm.probe(gt.path).get("format", {}).get("duration")
-    if d and d != "N/A":
-        return Fraction(d)
-    return gt.last_time
-
-
 def random_targets(gt: gtm.GroundTruth, rng: random.Random, n: int) -> List[Fraction]:
     """n random item times in [-1 s, duration + 1 s], with assorted timescales."""
-    dur = media_duration(gt)
+    dur = gtm.media_duration(gt)
     out = []
     for _ in range(n):
         den = rng.choice([1, 10, 1000, 1001, 7, 30000, 48000, 90000, 1000000, 15360])
@@ -126,14 +119,14 @@ def exact_targets(gt: gtm.GroundTruth, name: str) -> List[Fraction]:
         ts.append(gt.to_item(frames[i].pts) + tb)
     # the 1001/30000 grid: exact boundaries and a hair (1/30030000 s) before them
     eps = Fraction(1, 30000 * 1001)
-    n_grid = int(media_duration(gt) / Fraction(1001, 30000)) + 2
+    n_grid = int(gtm.media_duration(gt) / Fraction(1001, 30000)) + 2
     for k in range(0, n_grid, 3):
         b = Fraction(1001 * k, 30000)
         ts += [b, b - eps]
     # the range edges
     ts += [gt.first_time, gt.first_time - eps, gt.first_time + eps, gt.last_time,
            gt.last_time - eps, gt.last_time + eps, Fraction(0), Fraction(-1),
-           media_duration(gt) + 1, Fraction(-1, 10**6)]
+           gtm.media_duration(gt) + 1, Fraction(-1, 10**6)]
     return dedupe(ts)
 
 
@@ -156,7 +149,7 @@ def keyframe_targets(gt: gtm.GroundTruth, name: str, tol: Fraction) -> List[Frac
     for i in range(1, len(gt.frames), 17):
         ts.append(gt.to_item(gt.frames[i].pts))
     ts += [gt.first_time, gt.last_time, gt.last_time + 1, Fraction(-1), Fraction(0),
-           media_duration(gt) + 1]
+           gtm.media_duration(gt) + 1]
     return dedupe(ts)
 
 
@@ -432,7 +425,7 @@ def packet_targets(gt: gtm.GroundTruth, name: str) -> List[Fraction]:
     if i1 is not None and i1 + 3 < len(gt.frames):
         ts.append(gt.to_item(gt.frames[i1 + 3].pts))            # a few frames after it
     ts += [gt.to_item(gt.frames[len(gt.frames) // 2].pts) + Fraction(1, 1000),
-           gt.first_time, gt.last_time, Fraction(-1), media_duration(gt) + 1]
+           gt.first_time, gt.last_time, Fraction(-1), gtm.media_duration(gt) + 1]
     return dedupe(ts)
 
 

@@ -32,10 +32,9 @@ import pytest
 
 from abi import C
 from livehls import PLAYLIST, SEGMENT_RE, LiveStream, Playlist, Timeline
+from sharedfixtures import REPO, compile_host
 
-REPO = Path(__file__).resolve().parents[2]
 LIVE_C = REPO / "Tests" / "c" / "live.c"
-INCLUDE = REPO / "Include"
 
 IO_TIMEOUT_MS = 1500      # io_timeout_ms for the fault tests
 SLACK_S = 1.0             # scheduling slack on top of an I/O timeout
@@ -60,20 +59,7 @@ STEP_AT_LIVE_EDGE = C["FPX_STEP_AT_LIVE_EDGE"]
 
 @pytest.fixture(scope="session")
 def live_bin(library: Path, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("livehost") / "live"
-    libdir = library.parent
-    linkdir = libdir
-    if not (libdir / "libfastpixseek.so").exists():
-        linkdir = out.parent
-        (linkdir / "libfastpixseek.so").symlink_to(library)
-    cc = os.environ.get("CC", "cc")
-    cmd = [cc, "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{INCLUDE}",
-           str(LIVE_C), f"-L{linkdir}", "-lfastpixseek", "-lpthread", "-lm",
-           f"-Wl,-rpath,{libdir}", "-o", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        pytest.fail(f"compiling live.c failed:\n{shlex.join(cmd)}\n{proc.stderr}", pytrace=False)
-    return out
+    return compile_host(LIVE_C, library, tmp_path_factory.mktemp("livehost") / "live", libs=["m"])
 
 
 class Host:

@@ -25,7 +25,7 @@ from typing import List, Tuple
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
 

@@ -21,7 +21,7 @@ import pytest
 import groundtruth as gtm
 import sheetcheck as sc
 import testmedia
-from conftest import REPO
+from sharedfixtures import REPO
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
 pytest.importorskip("av")

@@ -11,18 +11,13 @@ from pathlib import Path
 import pytest
 
 import groundtruth as gtm
-
-REPO = Path(__file__).resolve().parents[2]
+from sharedfixtures import REPO, compile_host
 VIDEO = ["mp4_bframes.mp4", "mp4_opengop.mp4", "mp4_vfr.mp4", "mkv.mkv", "ts.ts", "mp4_editlist.mp4", "fmp4.mp4"]
 
 
 @pytest.fixture(scope="session")
 def steps_bin(library: Path, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("steps") / "steps"
-    subprocess.run(["cc", "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", f"-I{REPO / 'Include'}",
-                    str(REPO / "Tests" / "c" / "steps.c"), f"-L{library.parent}", "-lfastpixseek", "-lpthread",
-                    "-o", str(out)], check=True)
-    return out
+    return compile_host(REPO / "Tests" / "c" / "steps.c", library, tmp_path_factory.mktemp("steps") / "steps")
 
 
 def run_steps(steps_bin: Path, library: Path, *args: str):

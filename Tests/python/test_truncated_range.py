@@ -29,7 +29,7 @@ from typing import Dict, List
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 import framecheck
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))

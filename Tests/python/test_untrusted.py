@@ -27,9 +27,9 @@ from typing import Callable, Dict, List, Optional
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from sharedfixtures import REPO, compile_host
+
 HOSTILE_C = REPO / "Tests" / "c" / "hostile.c"
-INCLUDE = REPO / "Include"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -38,19 +38,7 @@ INCLUDE = REPO / "Include"
 
 @pytest.fixture(scope="session")
 def hostile_bin(library: Path, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("hostile") / "hostile"
-    libdir = library.parent
-    linkdir = libdir
-    if not (libdir / "libfastpixseek.so").exists():
-        linkdir = out.parent
-        (linkdir / "libfastpixseek.so").symlink_to(library)
-    cmd = [os.environ.get("CC", "cc"), "-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic",
-           f"-I{INCLUDE}", str(HOSTILE_C), f"-L{linkdir}", "-lfastpixseek", "-lpthread",
-           f"-Wl,-rpath,{libdir}", "-o", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        pytest.fail(f"compiling hostile.c failed:\n{shlex.join(cmd)}\n{proc.stderr}", pytrace=False)
-    return out
+    return compile_host(HOSTILE_C, library, tmp_path_factory.mktemp("hostile") / "hostile")
 
 
 class HostRun:

@@ -318,7 +318,7 @@ ERRORS: Dict[int, Tuple[str, str]] = {
     -28: ('FPX_ERROR_FFMPEG_MISMATCH', 'loaded FFmpeg majors differ from the build\'s; see "FFmpeg ABI"'),
     -29: ('FPX_ERROR_REFERENCE_STREAM', 'the reference stream cannot be disabled'),
     -30: ('FPX_ERROR_NO_FILE_DESCRIPTORS', 'the process (EMFILE) or system (ENFILE) is out of file descriptors'),
-    -31: ('FPX_ERROR_ENCRYPTION', 'HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0)'),
+    -31: ('FPX_ERROR_ENCRYPTION', 'HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be fetched or is not 16 bytes, or a segment that does not decrypt; a DASH MPD with ContentProtection (added in 0.4.0)'),
     -32: ('FPX_ERROR_NO_PREVIEW', 'the player has no preview source: show a timestamp-only preview (added in 0.4.0)'),
     -33: ('FPX_ERROR_PREVIEW_MALFORMED', 'a preview source (spritesheet.json, WebVTT track) with a field that does not parse; fpx_player_set_preview_source names the field (added in 0.4.0)'),
 }

@@ -315,7 +315,8 @@ class NoFileDescriptorsError(FastPixSeekError, OSError):
 class EncryptionError(FastPixSeekError):
     """FPX_ERROR_ENCRYPTION: HLS encryption that cannot be applied: an EXT-X-KEY METHOD other than
     NONE or AES-128 (SAMPLE-AES...), a KEYFORMAT other than identity, a key that cannot be
-    fetched or is not 16 bytes, or a segment that does not decrypt (added in 0.4.0).
+    fetched or is not 16 bytes, or a segment that does not decrypt; a DASH MPD with
+    ContentProtection (added in 0.4.0).
     """
     default_code = -31
 

@@ -609,7 +609,8 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin, _PreviewMixin)
 
     def hls_variants(self) -> List[HLSVariant]:
         """The READY HLS item's master-playlist variants, in playlist order (I-frame ones
-        included, flagged); [] without a master playlist. The C functions are
+        included, flagged); [] without a master playlist. A DASH item lists its video
+        representations here, in MPD order (seek.h, "DASH"). The C functions are
         ``fpx_player_hls_variant_count`` and ``fpx_player_hls_variant``."""
         n = ctypes.c_int(0)
         _lib.lib.fpx_player_hls_variant_count(self._hq(), ctypes.byref(n))
@@ -623,7 +624,8 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin, _PreviewMixin)
     def hls_renditions(self) -> List[HLSRendition]:
         """The READY HLS item's EXT-X-MEDIA renditions, in playlist order; the audio one the
         item plays is ``selected`` (its stream ``stream_index``); [] without a master
-        playlist. The C functions are ``fpx_player_hls_rendition_count`` and
+        playlist. A DASH item lists each audio adaptation set here, as an AUDIO rendition of
+        group "audio". The C functions are ``fpx_player_hls_rendition_count`` and
         ``fpx_player_hls_rendition``."""
         n = ctypes.c_int(0)
         _lib.lib.fpx_player_hls_rendition_count(self._hq(), ctypes.byref(n))

@@ -301,7 +301,7 @@ def make_sprite_sheet(media: PathLike, out_dir: Union[str, "os.PathLike[str]"], 
         url = os.fsdecode(media)
         if not item.has_video:
             raise ValueError(f"{url} has no video stream to make tiles of")
-        if exact and not item.format_name.startswith("hls"):
+        if exact and not item.format_name.startswith(("hls", "dash")):
             _wait_for_index(player, max(timeout, 60.0))
         start, end = player.seekable_range()
         duration = item.duration if item.duration is not None else end

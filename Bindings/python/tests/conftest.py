@@ -2,12 +2,12 @@
 
 * The package under test is the one in this checkout (Bindings/python), put first on sys.path,
   unless FPX_TEST_INSTALLED=1 (then the installed fastpix_seek is tested).
-* The library: $FASTPIX_SEEK_LIBRARY, else $FPX_LIB, else <repo>/build/lib/libfastpixseek.so.1
-  (built with `make lib`; not built here). It is exported as FASTPIX_SEEK_LIBRARY before
-  fastpix_seek is imported, so the tests never pick up some other installed copy.
-* fixtures_dir: $FPX_FIXTURES, else Tests/fixtures/out; Tests/fixtures/make-fixtures.sh is run
-  when a fixture is missing.
-* Ground truth: Tests/python/groundtruth.py (ffprobe + Fractions), imported via sys.path.
+* The library (sharedfixtures.library_path(): $FASTPIX_SEEK_LIBRARY, else $FPX_LIB, else
+  <repo>/build/lib/libfastpixseek.so.1; built with `make lib`, not here) is exported as
+  FASTPIX_SEEK_LIBRARY before fastpix_seek is imported, so the tests never pick up some other
+  installed copy.
+* fixtures_dir, library: Tests/python/sharedfixtures.py, the one definition both pytest trees
+  import; ground truth: Tests/python/groundtruth.py (ffprobe + Fractions). Both via sys.path.
 * Every test is followed by gc.collect() (autouse), so objects dropped by a test are
   collected while the library may still be delivering their events.
 """
@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import gc
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Iterator, List, Tuple
@@ -25,11 +24,7 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 BINDING = HERE.parent
-REPO = BINDING.parents[1]
-HEADER = REPO / "Include" / "fastpix" / "seek.h"
-INCLUDE = REPO / "Include"
-MAKE_FIXTURES = REPO / "Tests" / "fixtures" / "make-fixtures.sh"
-GROUNDTRUTH_DIR = REPO / "Tests" / "python"
+GROUNDTRUTH_DIR = BINDING.parents[1] / "Tests" / "python"
 
 
 if os.environ.get("FPX_TEST_INSTALLED") != "1" and str(BINDING) not in sys.path:
@@ -38,15 +33,10 @@ if str(GROUNDTRUTH_DIR) not in sys.path:
     sys.path.append(str(GROUNDTRUTH_DIR))
 
 # The fixture lists live with the ground truth, beside make-fixtures.sh's other users.
-from groundtruth import ERROR_FIXTURES, MEDIA_FIXTURES  # noqa: E402
+from groundtruth import MEDIA_FIXTURES  # noqa: E402
+from sharedfixtures import REPO, fixtures_dir, library, library_path  # noqa: E402,F401 (fixtures)
 
-
-def _library_path() -> Path:
-    env = os.environ.get("FASTPIX_SEEK_LIBRARY") or os.environ.get("FPX_LIB")
-    return Path(env) if env else REPO / "build" / "lib" / "libfastpixseek.so.1"
-
-
-LIBRARY = _library_path()
+LIBRARY = library_path()
 if LIBRARY.is_file():
     os.environ["FASTPIX_SEEK_LIBRARY"] = str(LIBRARY)
 
@@ -55,27 +45,6 @@ def pytest_configure(config: pytest.Config) -> None:
     if not LIBRARY.is_file():
         raise pytest.UsageError(f"{LIBRARY} does not exist: build the library first "
                                 f"(`make lib` in {REPO}) or set FASTPIX_SEEK_LIBRARY")
-
-
-@pytest.fixture(scope="session")
-def library() -> Path:
-    return LIBRARY
-
-
-@pytest.fixture(scope="session")
-def fixtures_dir() -> Path:
-    d = Path(os.environ.get("FPX_FIXTURES") or REPO / "Tests" / "fixtures" / "out")
-    wanted = MEDIA_FIXTURES + ERROR_FIXTURES
-    if not all((d / n).is_file() for n in wanted):
-        proc = subprocess.run(["bash", str(MAKE_FIXTURES), str(d)], capture_output=True,
-                              text=True)
-        if proc.returncode != 0:
-            pytest.fail(f"make-fixtures.sh {d} failed (exit {proc.returncode}):\n"
-                        f"{proc.stderr}", pytrace=False)
-    missing = [n for n in wanted if not (d / n).is_file()]
-    if missing:
-        pytest.fail(f"fixtures missing in {d}: {missing}", pytrace=False)
-    return d
 
 
 @pytest.fixture(params=MEDIA_FIXTURES)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import groundtruth as gtm
-from conftest import MAKE_FIXTURES
+from sharedfixtures import MAKE_FIXTURES
 from fastpix_seek import Player, SeekPrecision
 from fastpix_seek._abi import PacketFlag
 from fastpix_seek.pyav import decode_landed_frame, decoder_for, flush_decoder, to_av_packet

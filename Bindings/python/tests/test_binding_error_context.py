@@ -4,22 +4,19 @@ the built-in exception a user would catch -- FileNotFoundError, PermissionError,
 IsADirectoryError, TimeoutError, ConnectionError, IndexError -- while staying an instance of
 the package's class for the library's code (and of FastPixSeekError).
 
-The HTTP cases use a real HTTP server on 127.0.0.1 (http.server) answering each status; the
-permission case opens a mode-000 file as an unprivileged user (setpriv, when the tests run as
-root; directly otherwise)."""
+The HTTP cases use a real HTTP server on 127.0.0.1 (Tests/python/rangeserver.py) answering each
+status; the permission case opens a mode-000 file as an unprivileged user (setpriv, when the
+tests run as root; directly otherwise)."""
 from __future__ import annotations
 
 import errno
-import http.server
 import os
 import pickle
 import socket
-import socketserver
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any, Iterator, Tuple
 
@@ -29,6 +26,7 @@ from fastpix_seek import (FastPixSeekError, HTTPAccessError, MediaIsADirectoryEr
                           MediaNotFoundError, MediaPermissionError, Player, StreamIndexError)
 from fastpix_seek.errors import (FastPixIOError, FastPixTimeoutError, InvalidArgumentError,
                                  InvalidDataError, NetworkError, NotFoundError, UnsupportedError)
+from rangeserver import RangeHandler, serve
 
 #: Words of the library's table text for codes whose causes differ by case.
 LOCAL_ONLY = ("missing file", "No such file", "Permission denied")
@@ -49,7 +47,7 @@ def _no_foreign_causes(e: FastPixSeekError, local: bool) -> None:
         assert word not in e.message, (word, text)
 
 
-class _Status(http.server.BaseHTTPRequestHandler):
+class _Status(RangeHandler):
     """/404.mp4 answers 404, /403.mp4 403, and so on."""
 
     def do_GET(self) -> None:
@@ -60,22 +58,11 @@ class _Status(http.server.BaseHTTPRequestHandler):
 
     do_HEAD = do_GET
 
-    def log_message(self, *args: object) -> None:
-        pass
-
 
 @pytest.fixture
-def status_server() -> Iterator[str]:
-    srv = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Status)
-    srv.daemon_threads = True
-    t = threading.Thread(target=srv.serve_forever, daemon=True)
-    t.start()
-    try:
-        yield f"http://127.0.0.1:{srv.server_address[1]}"
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        t.join(10)
+def status_server(tmp_path: Path) -> Iterator[str]:
+    with serve(tmp_path, _Status) as url:
+        yield url
 
 
 @pytest.mark.parametrize("form", ["plain", "file:"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import List, Tuple
@@ -19,16 +18,10 @@ import pytest
 
 from fastpix_seek import FrameStepDirection, FrameStepUnavailableReason, Player, SeekPrecision
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "Tests" / "python"))
-from rangeserver import serve  # noqa: E402
+from groundtruth import frame_pts
+from rangeserver import serve
 
 TB = 90000
-
-
-def frame_pts(path: Path) -> List[int]:
-    out = subprocess.check_output(["ffprobe", "-v", "error", "-select_streams", "v:0", "-show_entries",
-                                   "frame=pts", "-of", "json", str(path)])
-    return sorted(int(f["pts"]) for f in json.loads(out)["frames"])
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from sharedfixtures import REPO
 
 # The package version, as pyproject.toml declares it (one source: it must match the header).
 VERSION = next(line.split("\"")[1] for line in (REPO / "Bindings/python/pyproject.toml").read_text().splitlines()

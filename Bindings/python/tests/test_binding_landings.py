@@ -42,20 +42,15 @@ class Problems:
             self.lines[:60])
 
 
-def duration(gt: gtm.GroundTruth) -> Fraction:
-    d = gtm.probe(gt.path).get("format", {}).get("duration")
-    return Fraction(d) if d and d != "N/A" else gt.last_time
-
-
 def exact_targets(gt: gtm.GroundTruth, name: str) -> List[Fraction]:
     rng = random.Random(seed_for("binding-exact", name))
-    ts = random_targets(rng, Fraction(-1), duration(gt) + 1, N_RANDOM)
+    ts = random_targets(rng, Fraction(-1), gtm.media_duration(gt) + 1, N_RANDOM)
     # frame boundaries: on a frame, one tick before the next, half a tick after
     for i in rng.sample(range(len(gt.frames) - 1), 8):
         a, b = gt.frames[i], gt.frames[i + 1]
         ts += [gt.to_item(a.pts), gt.to_item(b.pts - 1), gt.to_item(a.pts) + gt.time_base / 2]
     ts += [gt.first_time, gt.last_time, gt.first_time - Fraction(1, 10**6),
-           gt.last_time + Fraction(1, 1000), Fraction(0), Fraction(-5), duration(gt) + 7]
+           gt.last_time + Fraction(1, 1000), Fraction(0), Fraction(-5), gtm.media_duration(gt) + 7]
     out, seen = [], set()
     for t in ts:
         if t not in seen:
@@ -147,7 +142,7 @@ def test_keyframe_landings_match_ffprobe(media: Path, tolerance):
     gt = load_gt(media)
     tol = Fraction(tolerance)
     rng = random.Random(seed_for("binding-keyframe", media.name, str(tol)))
-    targets = random_targets(rng, Fraction(-1), duration(gt) + 1, 20)
+    targets = random_targets(rng, Fraction(-1), gtm.media_duration(gt) + 1, 20)
     targets += [gt.to_item(k.pts) for k in gt.keyframes[:3]]
     precision = SeekPrecision.nearest_keyframe(tolerance)
     assert precision.tolerance == tol

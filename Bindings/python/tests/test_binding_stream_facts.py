@@ -13,7 +13,7 @@ from typing import Optional
 
 import pytest
 
-from conftest import MEDIA_FIXTURES
+from groundtruth import MEDIA_FIXTURES
 from fastpix_seek import MediaType, Player
 
 FIELD_ORDER = {0: "unknown", 1: "progressive", 2: "tt", 3: "bb", 4: "tb", 5: "bt"}

@@ -136,6 +136,10 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
         let wide = FallibleBuffer<Rational>()
         let keys = FallibleBuffer<KeyRef>()
         var datedCount = 0
+        /// 0: durations and starts are decimals (n / 10^exp, EXTINF). Else every duration and
+        /// start is a whole number of 1/timescale s (`Builder.append(ticks:)`: DASH, whose
+        /// durations need not be decimal).
+        var timescale: Int64 = 0
 
         func string(_ offset: UInt32, _ length: UInt32) -> String {
             text.withUnsafeBufferPointer { b in
@@ -204,12 +208,14 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
     public func duration(at i: Int) -> Rational {
         let e = storage.entries[i]
         if e.flags & HLSSegmentList.flagWide != 0 { return storage.wide[Int(e.durNum)] }
+        if storage.timescale > 0 { return Rational(Int128(e.durNum), Int128(storage.timescale)) }
         return Rational(Int128(e.durNum), HLSSegmentList.pow10(e.durExp))
     }
 
     public func startOffset(at i: Int) -> Rational {
         let e = storage.entries[i]
         let n = Int128(e.startHi) << 64 | Int128(e.startLo)
+        if storage.timescale > 0 { return Rational(n, Int128(storage.timescale)) }
         return Rational(n, HLSSegmentList.pow10(e.startExp))
     }
 
@@ -446,6 +452,49 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
             while de2 < se { dnum *= 10; de2 += 1 }
             startNum = sn + dnum
             startExp = se
+            if allocatedBytes > maxBytes { throw HLSError.tooLarge("the parsed segments need more than \(maxBytes) bytes") }
+        }
+
+        /// Appends a segment whose duration is `ticks` / `timescale` s (DASH: a SegmentTimeline
+        /// S@d, a SegmentTemplate@duration, a sidx reference). Every segment of a list is
+        /// appended this way, with one timescale, or none is.
+        mutating func append(rawURI: Substring, ticks: Int64, timescale: Int64, byteRange: HLSByteRange?,
+                             map: HLSMap?, discontinuity: Bool = false, discontinuitySequence: Int64 = 0,
+                             dateMS: Rational? = nil) throws {
+            let s = storage
+            guard timescale > 0, ticks > 0 else { throw HLSError.malformed(line: 0, reason: "a segment duration is not positive") }
+            if s.entries.count == 0 { s.timescale = timescale; discontinuityBase = discontinuitySequence }
+            let (delta, over) = discontinuitySequence.subtractingReportingOverflow(discontinuityBase)
+            guard !over, let dd = UInt32(exactly: delta) else { throw HLSError.tooLarge("discontinuity sequence range") }
+            guard s.timescale == timescale else { throw HLSError.malformed(line: 0, reason: "segments on two timescales") }
+            guard s.entries.count < maxSegments else { throw HLSError.tooLarge("more than \(maxSegments) segments") }
+            let (offset, length) = try text(rawURI)
+            var mapIndex: Int32 = -1
+            if let m = map {
+                if m != lastMap || s.maps.count == 0 {
+                    let (o, l) = try text(Substring(m.rawURI))
+                    try fallible { try s.maps.append(MapRef(uriOffset: o, uriLength: l, hasRange: m.byteRange != nil,
+                                                            range: m.byteRange ?? HLSByteRange(length: 0, offset: 0))) }
+                    lastMap = m
+                }
+                mapIndex = Int32(s.maps.count - 1)
+            }
+            var rangeIndex: Int32 = -1
+            if let r = byteRange { rangeIndex = Int32(s.ranges.count); try fallible { try s.ranges.append(r) } }
+            // A date (a dynamic MPD's clock) anchors this segment and the ones after it.
+            var flags: UInt8 = discontinuity ? HLSSegmentList.flagDiscontinuity : 0
+            if let ms = dateMS {
+                try fallible { try s.pdts.append(PDTAnchor(ms: ms, offset: Rational(startNum, Int128(timescale)))) }
+                flags |= HLSSegmentList.flagExplicitPDT
+            }
+            var pdtIndex: Int32 = -1
+            if s.pdts.count > 0 { pdtIndex = Int32(s.pdts.count - 1); s.datedCount += 1 }
+            let e = Entry(uriOffset: offset, uriLength: length, durNum: ticks,
+                          startLo: UInt64(truncatingIfNeeded: startNum), startHi: Int64(truncatingIfNeeded: startNum >> 64),
+                          discDelta: dd, mapIndex: mapIndex, pdtIndex: pdtIndex, rangeIndex: rangeIndex,
+                          durExp: 0, startExp: 0, flags: flags)
+            try fallible { try s.entries.append(e) }
+            startNum += Int128(ticks)
             if allocatedBytes > maxBytes { throw HLSError.tooLarge("the parsed segments need more than \(maxBytes) bytes") }
         }
 

@@ -1,0 +1,217 @@
+"""DASH refusals (issue 31, seek.h "DASH"): what the DASH layer does not handle is a typed error
+naming it, never a fall-through to libavformat's dash demuxer, at a .mpd URL or at one without
+the extension whose body is an MPD.
+
+MPDs: Shaka Packager's own (one encrypted with a raw key for Widevine, PlayReady and the W3C
+common system; its dynamic MPD, which plays as live), and ffmpeg's dash muxer's MPD
+changed one element at a time (ContentProtection schemes, Periods that differ, xlink, $SubNumber$,
+a dynamic MPD without its clock or whose segments follow from the clock,
+malformed XML and elements, a DOCTYPE with an internal subset, a BaseURL to a local file,
+past the segment cap). Served on 127.0.0.1. Ground truth: the error code the player reports,
+and the CLI's --verbose log naming the feature or the scheme.
+"""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from rangeserver import serve
+from test_fragmented_mp4 import shaka_packager
+from hlsframes import FF
+
+sys.path.insert(0, str(REPO / "Bindings" / "python"))
+
+from fastpix_seek import Player  # noqa: E402
+
+CLI = REPO / "build" / "bin" / "fpx-seek"
+UNSUPPORTED, INVALID_DATA, TOO_LARGE, ENCRYPTION, NOT_ALLOWED = -13, -12, -27, -31, -25
+
+KEY = "00112233445566778899aabbccddeeff"
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    d = tmp_path_factory.mktemp("dashrefuse")
+    src = d / "src.mp4"
+    subprocess.run(FF + ["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "4", "-c:v", "libx264",
+                         "-preset", "ultrafast", "-g", "25", str(src)], check=True, timeout=120)
+    subprocess.run(FF + ["-i", str(src), "-c", "copy", "-f", "dash", "-seg_duration", "2", str(d / "ok.mpd")],
+                   check=True, timeout=120)
+    live = d / "live"
+    live.mkdir()
+    subprocess.run([shaka_packager(), f"in={src},stream=video,init_segment={live}/init.mp4,"
+                    f"segment_template={live}/s_$Number$.m4s", "--segment_duration", "2",
+                    "--mpd_output", str(live / "live.mpd")], check=True, capture_output=True, timeout=120)
+    enc = d / "enc"
+    enc.mkdir()
+    subprocess.run([shaka_packager(), f"in={src},stream=video,init_segment={enc}/init.mp4,"
+                    f"segment_template={enc}/s_$Number$.m4s", "--segment_duration", "2", "--generate_static_live_mpd",
+                    "--enable_raw_key_encryption", "--keys", f"key_id={KEY}:key={KEY}",
+                    "--protection_systems", "Widevine,PlayReady,CommonSystem", "--mpd_output", str(enc / "enc.mpd")],
+                   check=True, capture_output=True, timeout=120)
+    with serve(d) as base:
+        yield d, base
+
+
+def variant(d: Path, name: str, old: str, new: str) -> str:
+    text = (d / "ok.mpd").read_text()
+    assert old in text, old
+    (d / name).write_text(text.replace(old, new, 1))
+    return name
+
+
+PERIOD_OPEN = '<Period id="0" start="PT0.0S">'
+SET_OPEN = '<AdaptationSet id="0" contentType="video"'
+WIDEVINE = '<ContentProtection schemeIdUri="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"/>'
+PLAYREADY = '<ContentProtection schemeIdUri="urn:uuid:9A04F079-9840-4286-AB92-E65BE0885F95" value="2.0"/>'
+CENC = '<ContentProtection schemeIdUri="urn:mpeg:dash:mp4protection:2011" value="cbcs"/>'
+
+# name: (how the ffmpeg MPD is changed: (old, new), error code, words the log says)
+EDITS = {
+    "widevine": ((PERIOD_OPEN + "\n\t\t" + SET_OPEN, PERIOD_OPEN + "\n\t\t" + SET_OPEN), ENCRYPTION, ["Widevine"]),
+    # A second Period whose video set has two representations where the first has one.
+    "periods_that_differ": (("</Period>", "</Period><Period id=\"1\" start=\"PT4S\" duration=\"PT2S\">"
+                             '<AdaptationSet contentType="video"><SegmentTemplate media="x$Number$" duration="1"/>'
+                             '<Representation id="a" bandwidth="1"/><Representation id="b" bandwidth="1"/>'
+                             "</AdaptationSet></Period>"), UNSUPPORTED, ["Periods whose"]),
+    "period_overlap": (("</Period>", '</Period><Period id="1" start="PT0S"></Period>'), INVALID_DATA,
+                       ["@start is not after"]),
+    "xlink_period": ((PERIOD_OPEN, '<Period id="0" xlink:href="http://127.0.0.1:9/p.xml">'), UNSUPPORTED, ["xlink"]),
+    "subnumber": (("$Number%05d$", "$Number%05d$-$SubNumber$"), UNSUPPORTED, ["$SubNumber$"]),
+    "dependent": (('<Representation id="0"', '<Representation id="0" dependencyId="9"'), UNSUPPORTED,
+                  ["dependencyId"]),
+    "dynamic_without_clock": (('type="static"', 'type="dynamic"'), INVALID_DATA, ["@availabilityStartTime"]),
+    "doctype_subset": (('<?xml version="1.0" encoding="utf-8"?>',
+                        '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE MPD [<!ENTITY a "aaaaaaaaaa">]>'),
+                       UNSUPPORTED, ["DOCTYPE"]),
+    "unknown_identifier": (("$Number%05d$", "$Nmber$"), INVALID_DATA, ["$Nmber$"]),
+    "bad_format_tag": (("$Number%05d$", "$Number%5x$"), INVALID_DATA, ["format tag"]),
+    "unclosed": (("</AdaptationSet>", ""), INVALID_DATA, ["closes"]),
+    "unknown_entity": (('lang="und"', 'lang="&und;"'), INVALID_DATA, ["&und;"]),
+    "no_bandwidth": ((' bandwidth="', ' bandwidthx="'), INVALID_DATA, ["@bandwidth"]),
+    "bad_duration": (('mediaPresentationDuration="', 'mediaPresentationDuration="X'), INVALID_DATA,
+                     ["xs:duration"]),
+    "bad_timeline": (('<S t="0" d="', '<S t="0" d="-'), INVALID_DATA, ["@d"]),
+    "timeline_gap": (('<S t="0" d="25600" r="1" />', '<S t="0" d="25600" /><S t="99999999" d="25600" />'), UNSUPPORTED,
+                     ["gap"]),
+    "no_period": ((PERIOD_OPEN, "<Perio>"), INVALID_DATA, ["closes"]),
+    "local_base_url": ((PERIOD_OPEN, PERIOD_OPEN + "<BaseURL>file:///etc/</BaseURL>"), NOT_ALLOWED, []),
+}
+EDITS["widevine"] = ((SET_OPEN, SET_OPEN + ">" + WIDEVINE + "<Role schemeIdUri=\"x\" value=\"main\"/></AdaptationSet>"
+                      + SET_OPEN), ENCRYPTION, ["Widevine (urn:uuid:edef8ba9"])
+EDITS["playready_cenc"] = ((SET_OPEN, SET_OPEN + ">" + PLAYREADY + CENC + "</AdaptationSet>" + SET_OPEN), ENCRYPTION,
+                           ["PlayReady (urn:uuid:9A04F079", "cenc (urn:mpeg:dash:mp4protection:2011, value cbcs)"])
+
+
+def check(url: str, code: int, words, what: str) -> None:
+    with Player(url) as p:
+        with pytest.raises(Exception):
+            p.wait_item(timeout=30)
+        st = p.item_status()
+        assert st.status.name == "FAILED" and st.error == code, (what, st)
+    r = subprocess.run([str(CLI), "probe", url, "--verbose"], capture_output=True, text=True, timeout=60)
+    assert r.returncode != 0, (what, r.stdout)
+    for w in words:
+        assert w in r.stderr, (what, w, r.stderr)
+    assert "[dash @" not in r.stderr, (what, "libavformat's dash demuxer read it", r.stderr)
+
+
+@pytest.mark.parametrize("case", sorted(EDITS))
+def test_an_mpd_feature_not_handled_is_a_typed_error_naming_it(site, case):
+    d, base = site
+    (old, new), code, words = EDITS[case]
+    name = variant(d, f"{case}.mpd", old, new)
+    check(f"{base}/{name}", code, words, case)
+
+
+def test_shakas_dynamic_mpd_is_read_as_live_dash_at_any_url(site):
+    """Shaka's dynamic MPD (its default for segment templates) is a live DASH item, at a .mpd
+    URL and at one without the extension (where libavformat's probe says dash)."""
+    d, base = site
+    text = (d / "live" / "live.mpd").read_text()
+    assert 'type="dynamic"' in text and "<SegmentTimeline>" in text, text
+    (d / "live" / "manifest").write_text(text)
+    for url in (f"{base}/live/live.mpd", f"{base}/live/manifest"):
+        with Player(url) as p:
+            assert p.wait_item(timeout=30).status.name == "READY", url
+            assert p.item_info().format_name == "dash (fastpixseek)", url
+            w = p.live_seek_window()
+            assert w.is_live and w.is_date_addressable, (url, w)
+
+
+def test_a_dynamic_mpd_whose_segments_come_from_the_clock_is_unsupported(site):
+    """A dynamic MPD with SegmentTemplate@duration and no SegmentTimeline: which segments
+    exist follows from the wall clock, which the DASH layer does not compute (yet)."""
+    d, base = site
+    text = (d / "ok.mpd").read_text()
+    text = text.replace('type="static"', 'type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z"', 1)
+    text = re.sub(r"\s*<SegmentTimeline>.*?</SegmentTimeline>\s*", "", text, flags=re.S)
+    text = text.replace('startNumber="1">', 'startNumber="1" duration="25600">')
+    (d / "clock.mpd").write_text(text)
+    check(f"{base}/clock.mpd", UNSUPPORTED, ["segments available by the clock"], "clock")
+
+
+def test_shakas_encrypted_mpd_names_every_scheme(site):
+    d, base = site
+    check(f"{base}/enc/enc.mpd", ENCRYPTION,
+          ["cenc (urn:mpeg:dash:mp4protection:2011, value cenc)", "Widevine (urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed)",
+           "PlayReady (urn:uuid:9a04f079-9840-4286-ab92-e65be0885f95", "W3C Common PSSH"], "encrypted")
+
+
+def test_a_truncated_mpd_is_invalid_data(site):
+    d, base = site
+    text = (d / "ok.mpd").read_text()
+    (d / "truncated.mpd").write_text(text[:len(text) // 2])
+    check(f"{base}/truncated.mpd", INVALID_DATA, ["malformed MPD XML"], "truncated")
+
+
+def test_an_xml_document_that_is_no_mpd_is_invalid_data(site):
+    d, base = site
+    (d / "page.mpd").write_text('<?xml version="1.0"?>\n<html><body>not a manifest</body></html>\n')
+    check(f"{base}/page.mpd", INVALID_DATA, ["the root element is not MPD"], "not an MPD")
+
+
+def test_past_the_segment_cap_is_too_large(site):
+    d, base = site
+    name = variant(d, "huge.mpd", 'mediaPresentationDuration="PT4.0S"', 'mediaPresentationDuration="PT100000000S"')
+    text = (d / name).read_text()
+    # A template with @duration: 1 ms segments for 10^8 s, past the 1,000,000 segment cap.
+    text = re.sub(r"<SegmentTimeline>.*?</SegmentTimeline>", "", text, flags=re.S)
+    text = text.replace('startNumber="1">', 'startNumber="1" duration="1">').replace("</SegmentTemplate>", "")
+    text = text.replace('startNumber="1" duration="1">', 'startNumber="1" duration="1"/>')
+    (d / name).write_text(text)
+    check(f"{base}/{name}", TOO_LARGE, ["more than 1000000 segments"], "huge")
+
+
+def test_the_unchanged_mpd_plays(site):
+    """The control: the MPD every case above changes opens."""
+    d, base = site
+    with Player(f"{base}/ok.mpd") as p:
+        assert p.wait_item(timeout=30).status.name == "READY"
+
+
+def test_the_xml_element_cap_follows_the_buffer_cap(site):
+    """At most max_buffer_bytes / 256 elements: 3,000 SegmentURLs are past a 400,000-byte cap
+    (1,562 elements), FPX_ERROR_TOO_LARGE before anything else is fetched; under the default
+    cap the same MPD is read (and fails only at its first segment, which does not exist)."""
+    d, base = site
+    urls = "".join(f'<SegmentURL media="none-{k}.m4s"/>' for k in range(3000))
+    (d / "many.mpd").write_text(
+        '<?xml version="1.0"?><MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" '
+        'mediaPresentationDuration="PT6000S"><Period><AdaptationSet contentType="video">'
+        '<Representation id="0" bandwidth="1"><SegmentList timescale="1" duration="2">'
+        f'<Initialization sourceURL="none-init.mp4"/>{urls}</SegmentList></Representation></AdaptationSet>'
+        '</Period></MPD>')
+    with Player(f"{base}/many.mpd", max_buffer_bytes=400_000) as p:
+        with pytest.raises(Exception):
+            p.wait_item(timeout=30)
+        assert p.item_status().error == TOO_LARGE
+    with Player(f"{base}/many.mpd") as p:
+        with pytest.raises(Exception):
+            p.wait_item(timeout=30)
+        assert p.item_status().error not in (TOO_LARGE, 0)
