@@ -97,7 +97,8 @@ func ffmpeg_av_guess_sample_aspect_ratio(_ format: UnsafeMutablePointer<AVFormat
 func ffmpeg_avformat_version() -> UInt32 { avformat_version() }
 
 /// The next demuxer of the loaded libavformat (`opaque` starts NULL); NULL after the last.
-func ffmpeg_av_demuxer_iterate(_ opaque: UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> UnsafePointer<AVInputFormat>? {
+func ffmpeg_av_demuxer_iterate(_ opaque: UnsafeMutablePointer<UnsafeMutableRawPointer?>)
+    -> UnsafePointer<AVInputFormat>? {
     av_demuxer_iterate(opaque)
 }
 
@@ -116,7 +117,8 @@ func ffmpeg_avio_closep(_ s: UnsafeMutablePointer<UnsafeMutablePointer<AVIOConte
     avio_closep(s)
 }
 
-func ffmpeg_avio_read(_ s: UnsafeMutablePointer<AVIOContext>, _ buf: UnsafeMutablePointer<UInt8>?, _ size: Int32) -> Int32 {
+func ffmpeg_avio_read(_ s: UnsafeMutablePointer<AVIOContext>, _ buf: UnsafeMutablePointer<UInt8>?,
+                      _ size: Int32) -> Int32 {
 #if FPX_FAULTS
     switch FFmpegFaults.read(.avio_read, asked: size) {
     case .fail(let e): return e
@@ -226,7 +228,8 @@ func ffmpeg_av_malloc(_ size: Int) -> UnsafeMutableRawPointer? {
 
 func ffmpeg_av_free(_ ptr: UnsafeMutableRawPointer?) { av_free(ptr) }
 
-func ffmpeg_av_dict_set(_ pm: UnsafeMutablePointer<OpaquePointer?>, _ key: String, _ value: String, _ flags: Int32) -> Int32 {
+func ffmpeg_av_dict_set(_ pm: UnsafeMutablePointer<OpaquePointer?>, _ key: String, _ value: String,
+                        _ flags: Int32) -> Int32 {
 #if FPX_FAULTS
     if let e = FFmpegFaults.fault(.av_dict_set) { return e }
 #endif
@@ -234,7 +237,8 @@ func ffmpeg_av_dict_set(_ pm: UnsafeMutablePointer<OpaquePointer?>, _ key: Strin
 }
 
 /// The first entry for `key` (no previous entry given); NULL when there is none.
-func ffmpeg_av_dict_get(_ m: OpaquePointer?, _ key: String, _ flags: Int32) -> UnsafeMutablePointer<AVDictionaryEntry>? {
+func ffmpeg_av_dict_get(_ m: OpaquePointer?, _ key: String,
+                        _ flags: Int32) -> UnsafeMutablePointer<AVDictionaryEntry>? {
     av_dict_get(m, key, nil, flags)
 }
 

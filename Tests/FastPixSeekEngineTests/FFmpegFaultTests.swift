@@ -230,7 +230,9 @@ final class FFmpegFaultTests: XCTestCase {
         init(_ body: @escaping @Sendable () throws -> Void) {
             Thread.detachNewThread { [self] in
                 var r: ErrorCode?
-                do { try body() } catch let e as EngineError { r = e.code } catch let e as ErrorCode { r = e } catch { r = .internal }
+                do { try body() } catch let e as EngineError { r = e.code } catch let e as ErrorCode { r = e } catch {
+                    r = .internal
+                }
                 m.locked { result = .some(r); finishedAt = monotonicNanoseconds(); m.broadcast() }
             }
         }
@@ -254,7 +256,8 @@ final class FFmpegFaultTests: XCTestCase {
     func testStalledReadIsInterruptedByCancel() throws {
         let p = try openPlayer()
         defer { p.destroy() }
-        let (result, took): (ErrorCode??, UInt64) = try FFmpegFaults.with([FFmpegFault(.av_read_frame, .stall(nanoseconds: nil))]) {
+        let stall = FFmpegFault(.av_read_frame, .stall(nanoseconds: nil))
+        let (result, took): (ErrorCode??, UInt64) = try FFmpegFaults.with([stall]) {
             let read = Background { _ = try p.readPacket() }
             waitUntilStalled()
             let t0 = monotonicNanoseconds()

@@ -79,7 +79,8 @@ def test_faults_exist_in_fault_builds_only():
     assert re.search(r'\.target\(name: "FastPixSeekEngine",[^)]*\.define\("FPX_FAULTS", '
                      r'\.when\(configuration: \.debug\)\)', pkg, re.S), "FPX_FAULTS: the debug configuration only"
     lines = [ln for ln in code(FAULTS).splitlines() if ln.strip()]
-    assert lines[0].strip() == "#if FPX_FAULTS" and lines[-1].strip() == "#endif", "FFmpegFaults.swift is all #if FPX_FAULTS"
+    assert lines[0].strip() == "#if FPX_FAULTS" and lines[-1].strip() == "#endif", \
+        "FFmpegFaults.swift is all #if FPX_FAULTS"
     # In the layer, FFmpegFaults appears only inside `#if FPX_FAULTS` ... `#endif`.
     depth = 0
     for n, line in enumerate(code(LAYER).splitlines(), 1):
