@@ -70,8 +70,8 @@ enum HLSFetch {
                 try setOption(&opts, "end_offset", String(r.end))
             }
             var io: UnsafeMutablePointer<AVIOContext>?
-            let ret = avio_open2(&io, url, AVIO_FLAG_READ, &cb, &opts)
-            av_dict_free(&opts)
+            let ret = ffmpeg_avio_open2(&io, url, AVIO_FLAG_READ, &cb, &opts)
+            ffmpeg_av_dict_free(&opts)
             guard ret >= 0, let ctx = io else {
                 if ret >= 0 { throw EngineError(.internal) }
                 throw OpenFailure(code: ret)
@@ -100,7 +100,7 @@ enum HLSFetch {
         // Bytes arriving re-arm the silence deadline from the interrupt callback, however
         // large the reads below (IOGuard); the watch ends before the context is freed.
         g.watch(io: ctx)
-        defer { g.unwatch(); avio_closep(&io) }
+        defer { g.unwatch(); ffmpeg_avio_closep(&io) }
         var want = limit
         if let r = range { want = Int(clamping: r.length) }
         if range != nil && want > limit { throw EngineError(.tooLarge) }
@@ -117,10 +117,10 @@ enum HLSFetch {
             }
         } else if let r = range, r.offset > 0 {
             // A byte range of a file (lseek), or of another protocol: seek to it.
-            let got = avio_seek(ctx, r.offset, SEEK_SET)
+            let got = ffmpeg_avio_seek(ctx, r.offset, SEEK_SET)
             if got < 0 { throw g.error(for: Int32(truncatingIfNeeded: got)) }
         }
-        let size = avio_size(ctx)
+        let size = ffmpeg_avio_size(ctx)
         if range == nil && size > Int64(limit) { throw EngineError(.tooLarge) }
         func grow(_ n: Int) throws {
             do { try out.reserve(n) } catch { throw EngineError(.noMemory) }
@@ -134,7 +134,7 @@ enum HLSFetch {
             let room = min(65536, want - got + 1)
             if room <= 0 { break }
             if out.capacity - out.count < room { try grow(max(out.count + room, out.capacity + out.capacity / 2)) }
-            let n = avio_read(ctx, out.tail, Int32(room))
+            let n = ffmpeg_avio_read(ctx, out.tail, Int32(room))
             if n == fpx_averror_eof() || n == 0 { break }
             if n < 0 { throw g.error(for: n) }
             if range == nil && got + Int(n) > limit { throw EngineError(.tooLarge) }
@@ -161,7 +161,7 @@ enum HLSFetch {
         let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: 65536)
         defer { scratch.deallocate() }
         while left > 0 {
-            let n = avio_read(ctx, scratch, Int32(min(left, 65536)))
+            let n = ffmpeg_avio_read(ctx, scratch, Int32(min(left, 65536)))
             if n == fpx_averror_eof() || n == 0 { throw EngineError(.invalidData) }
             if n < 0 { throw g.error(for: n) }
             left -= Int64(n)
@@ -293,9 +293,9 @@ enum HLSFetch {
             return EngineError(.encryption)
         }
         guard n > 0, n % 16 == 0, let base = buf.base else { throw fail("its size is not a multiple of 16") }
-        guard let ctx = av_aes_alloc() else { throw EngineError(.noMemory) }
-        defer { av_free(UnsafeMutableRawPointer(ctx)) }
-        let ok = key.withUnsafeBufferPointer { av_aes_init(ctx, $0.baseAddress, 128, 1) } == 0
+        guard let ctx = ffmpeg_av_aes_alloc() else { throw EngineError(.noMemory) }
+        defer { ffmpeg_av_free(UnsafeMutableRawPointer(ctx)) }
+        let ok = key.withUnsafeBufferPointer { ffmpeg_av_aes_init(ctx, $0.baseAddress, 128, 1) } == 0
         guard ok else { throw fail("bad key") }
         var ivb = iv
         let p = base + start
@@ -303,7 +303,7 @@ enum HLSFetch {
             var done = 0
             while done < n {
                 let blocks = min((n - done) / 16, 1 << 20)
-                av_aes_crypt(ctx, p + done, p + done, Int32(blocks), ivp.baseAddress, 1)
+                ffmpeg_av_aes_crypt(ctx, p + done, p + done, Int32(blocks), ivp.baseAddress, 1)
                 done += blocks * 16
             }
         }

@@ -17,13 +17,6 @@ FAULTS = ENGINE / "FFmpegFaults.swift"
 # FFmpeg's function prefixes (libavformat, libavcodec, libavutil, libswscale, libswresample).
 CALL = re.compile(r"(?<![\w.])((?:av|avformat|avio|avcodec|avutil|sws|swr)_\w+)\s*\(")
 
-# TEMPORARY (issue 32.2): files another branch was changing when the layer came (HLS, and the
-# factory for DASH); they still call FFmpeg directly, through functions the layer already has.
-# Routing them through it empties this list.
-NOT_YET_ON_THE_LAYER = {
-    "HLSFetch.swift", "HLSEngine.swift", "HLSRenditionEngine.swift", "HLSVariantEngine.swift",
-    "HLSSegmentCache.swift", "HLSPlaylistFeed.swift", "FFmpegEngine+Factory.swift",
-}
 
 
 def code(path):
@@ -51,7 +44,7 @@ def test_no_ffmpeg_call_outside_the_layer():
     assert len(files) > 20, files
     bad = []
     for f in files:
-        if f in (LAYER, FAULTS) or f.name in NOT_YET_ON_THE_LAYER:
+        if f in (LAYER, FAULTS):
             continue
         for name in direct_calls(f):
             bad.append(f"{f.name}: {name}")
@@ -59,7 +52,7 @@ def test_no_ffmpeg_call_outside_the_layer():
 
 
 def test_the_layer_has_every_call_the_engine_makes():
-    """Also the calls of the files not routed yet: they move to the layer without changing it."""
+    """Every FFmpeg function the engine names has its ffmpeg_ function."""
     have = set(wrappers())
     assert len(have) >= 40, have
     missing = sorted(f"{f.name}: {n}" for f in ENGINE.glob("*.swift") if f not in (LAYER, FAULTS)
