@@ -160,7 +160,7 @@ def section(a, result: Dict) -> str:
           f"{a.interval:g} s, 10 per row. ffmpeg: `ffmpeg -i FILE -vf fps=1/{a.interval:g},scale=160:-2:flags=bicubic,"
           f"tile=10xR -frames:v 1 -q:v 3 sprite.jpg` (its default threads). fpx-seek: `fpx-seek sprite FILE -o DIR "
           f"--interval {a.interval:g}` (keyframe mode, tolerance half the interval) and the same with "
-          f"`--precision exact` (one decoding thread). PyAV recipe: `Benchmarks/sprite_pyav.py` (seek backward to the "
+          f"`--precision exact` (a decoding thread per core, frame threads, since commit 73c66ca; one before). PyAV recipe: `Benchmarks/sprite_pyav.py` (seek backward to the "
           f"keyframe, decode to the frame on screen at each time, reformat, mjpeg; the peer of exact mode). CPU = user + system of the process (getrusage), wall = elapsed; "
           f"medians of {a.repeat} runs. Ratios are fpx-seek / ffmpeg. Every fpx-seek tile was checked against "
           f"ffmpeg's decode of the frame it claims (the closest of its neighbours, within 1.5x ffmpeg's own JPEG "
