@@ -155,7 +155,13 @@ public final class FFmpegEngine: MediaEngine, PacketSource, @unchecked Sendable 
         }
         origin &+= shift
         timeline = Timeline(timeBaseNum: num, timeBaseDen: den, originTicks: origin)
-        facts = ItemFacts(c)
+        guard let f = ItemFacts(c) else {
+            g.unwatch()
+            var cc: UnsafeMutablePointer<AVFormatContext>? = c
+            ffmpeg_avformat_close_input(&cc)
+            throw EngineError(.noMemory)
+        }
+        facts = f
         seekableAtOpen = ((c.pointee.ctx_flags & fpx_avfmtctx_unseekable()) == 0)
             && (c.pointee.pb.map { $0.pointee.seekable != 0 } ?? true)
         var durationEnd: Int64?

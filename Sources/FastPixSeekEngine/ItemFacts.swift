@@ -23,7 +23,8 @@ public final class ItemFacts: @unchecked Sendable {
     private let handedOutLock = Monitor()
     private var handedOut = false
 
-    init(_ c: UnsafeMutablePointer<AVFormatContext>) {
+    /// nil: no memory for a copy of a stream's parameters (what was copied is freed).
+    init?(_ c: UnsafeMutablePointer<AVFormatContext>) {
         // AVInputFormat names are static strings of libavformat.
         formatName = c.pointee.iformat?.pointee.name
         var out: [StreamInfo] = []
@@ -37,16 +38,11 @@ public final class ItemFacts: @unchecked Sendable {
                                       extradata: nil, extradataSize: 0, codecParameters: nil))
                 continue
             }
-            var par: UnsafeMutablePointer<AVCodecParameters>?
-            if let p = ffmpeg_avcodec_parameters_alloc() {
-                if ffmpeg_avcodec_parameters_copy(p, src) >= 0 {
-                    par = p
-                    parameters.append(p)
-                } else {
-                    var pp: UnsafeMutablePointer<AVCodecParameters>? = p
-                    ffmpeg_avcodec_parameters_free(&pp)
-                }
-            }
+            // Every stream FFmpeg describes gets its parameters: no memory for the copy fails
+            // the open (nil; the copies made so far are freed) rather than hand out NULL.
+            guard let par = ffmpeg_avcodec_parameters_alloc() else { Self.free(parameters); return nil }
+            parameters.append(par)
+            if ffmpeg_avcodec_parameters_copy(par, src) < 0 { Self.free(parameters); return nil }
             let type: MediaType
             switch src.pointee.codec_type {
             case AVMEDIA_TYPE_VIDEO: type = .video
@@ -55,7 +51,7 @@ public final class ItemFacts: @unchecked Sendable {
             case AVMEDIA_TYPE_DATA: type = .data
             default: type = .unknown
             }
-            let extradata = par.flatMap { $0.pointee.extradata }
+            let extradata = par.pointee.extradata
             out.append(StreamInfo(index: Int32(i), type: type,
                                   codecID: Int32(bitPattern: src.pointee.codec_id.rawValue),
                                   codecName: ffmpeg_avcodec_get_name(src.pointee.codec_id),
@@ -64,8 +60,8 @@ public final class ItemFacts: @unchecked Sendable {
                                   sampleRate: src.pointee.sample_rate, channels: src.pointee.ch_layout.nb_channels,
                                   videoDelay: src.pointee.video_delay,
                                   extradata: extradata.map { UnsafeRawPointer($0) },
-                                  extradataSize: extradata == nil ? 0 : Int(max(0, par?.pointee.extradata_size ?? 0)),
-                                  codecParameters: par.map { UnsafeRawPointer($0) }))
+                                  extradataSize: extradata == nil ? 0 : Int(max(0, par.pointee.extradata_size)),
+                                  codecParameters: UnsafeRawPointer(par)))
             out[out.count - 1].details = streamDetails(of: st, in: c, strings: strings)
         }
         infos = out
@@ -92,8 +88,10 @@ public final class ItemFacts: @unchecked Sendable {
         return videoFormats[Int(index)]
     }
 
-    deinit {
-        for p in parameters {
+    deinit { Self.free(parameters) }
+
+    private static func free(_ list: [UnsafeMutablePointer<AVCodecParameters>]) {
+        for p in list {
             var pp: UnsafeMutablePointer<AVCodecParameters>? = p
             ffmpeg_avcodec_parameters_free(&pp)
         }

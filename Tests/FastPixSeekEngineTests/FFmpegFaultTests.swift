@@ -203,6 +203,9 @@ final class FFmpegFaultTests: XCTestCase {
             (FFmpegFault(.avformat_open_input, .fail(Self.eio)), .io),
             (FFmpegFault(.avformat_find_stream_info, .fail(Self.eio)), .io),
             (FFmpegFault(.av_find_best_stream, .fail(fpx_averror_stream_not_found())), .noStream),
+            // the streams' parameters copied for the host (ItemFacts): never handed out as NULL
+            (FFmpegFault(.avcodec_parameters_alloc, after: 1, .fail(0)), .noMemory),
+            (FFmpegFault(.avcodec_parameters_copy, .fail(Self.enomem)), .noMemory),
         ]
         let p = try XCTUnwrap(Player(config: .init(), factory: makeFFmpegEngine))
         defer { p.destroy() }
