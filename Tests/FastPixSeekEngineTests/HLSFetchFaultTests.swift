@@ -78,39 +78,32 @@ final class HLSFetchFaultTests: XCTestCase {
         XCTAssertEqual(o.landedTime, Self.landed, accuracy: 1e-9)
     }
 
-    /// A key that libavutil's AES cannot take: FPX_ERROR_ENCRYPTION, in the item status (the
-    /// open needs the first segment) or in the seek that needed a segment; never a landing.
-    func testAESKeyFailureIsEncryption() throws {
-        try FFmpegFaults.with([FFmpegFault(.av_aes_init, .fail(-1))]) {
+    /// With `fault` armed the stream fails with `want`, in the item status (the open needs the
+    /// first segment) or in the seek that needed a segment; never a landing; the fault was hit.
+    func expectFailure(_ fault: FFmpegFault, _ want: ErrorCode) throws {
+        try FFmpegFaults.with([fault]) {
             let (s, p) = try open()
             defer { p.destroy() }
             if s.status == .ready {
                 let o = try seek(p)
                 XCTAssertEqual(o.reason, .failed)
-                XCTAssertEqual(o.error, .encryption)
+                XCTAssertEqual(o.error, want)
             } else {
                 XCTAssertEqual(s.status, .failed)
-                XCTAssertEqual(s.error, .encryption)
+                XCTAssertEqual(s.error, want)
             }
-            XCTAssertGreaterThan(FFmpegFaults.hits(.av_aes_init), 0, "the fault was reached")
+            XCTAssertGreaterThan(FFmpegFaults.hits(fault.call), 0, "the fault was reached")
         }
     }
 
-    /// No memory for the AES context: FPX_ERROR_NO_MEMORY, in the item status or the seek.
+    /// A key that libavutil's AES cannot take: FPX_ERROR_ENCRYPTION.
+    func testAESKeyFailureIsEncryption() throws {
+        try expectFailure(FFmpegFault(.av_aes_init, .fail(-1)), .encryption)
+    }
+
+    /// No memory for the AES context: FPX_ERROR_NO_MEMORY.
     func testAESAllocationFailureIsNoMemory() throws {
-        try FFmpegFaults.with([FFmpegFault(.av_aes_alloc, .fail(-Int32(ENOMEM)))]) {
-            let (s, p) = try open()
-            defer { p.destroy() }
-            if s.status == .ready {
-                let o = try seek(p)
-                XCTAssertEqual(o.reason, .failed)
-                XCTAssertEqual(o.error, .noMemory)
-            } else {
-                XCTAssertEqual(s.status, .failed)
-                XCTAssertEqual(s.error, .noMemory)
-            }
-            XCTAssertGreaterThan(FFmpegFaults.hits(.av_aes_alloc), 0, "the fault was reached")
-        }
+        try expectFailure(FFmpegFault(.av_aes_alloc, .fail(-Int32(ENOMEM))), .noMemory)
     }
 
     /// Every read of every download (playlist, key, segments) returns at most 100 bytes: the

@@ -131,3 +131,31 @@ def walk_steps(p: Player, times: List[Fraction], lo: int, hi: int,
             what = f"{name}: {direction.name.lower()} step from {times[j - step]}"
             assert r.did_step and r.landed_media_time == times[j], (what, r, times[j])
             picture(int(r.landed_stream_pts), times[j], what)
+
+
+def walk_whole(p: Player, times: List[Fraction], name: str = "") -> None:
+    """From the first frame to the last and back, one frame a step, refused past either end."""
+    o = p.seek_and_wait(0, SeekPrecision.exact())
+    assert o.finished and Fraction(o.landed_time) == times[0], (name, o)
+    for want in times[1:]:
+        r = p.step_frame(FrameStepDirection.FORWARD)
+        assert r.did_step and r.landed_media_time == want, (name, r, want)
+    assert not p.step_frame(FrameStepDirection.FORWARD).did_step
+    for want in reversed(times[:-1]):
+        r = p.step_frame(FrameStepDirection.BACKWARD)
+        assert r.did_step and r.landed_media_time == want, (name, r, want)
+    assert not p.step_frame(FrameStepDirection.BACKWARD).did_step
+
+
+def at_or_after_between(p: Player, t: Truth, xs: List[Fraction], name: str = "") -> None:
+    """For each frame time x in `xs` but the last frame: an at-or-after seek halfway to the next
+    frame lands on that next frame, and its packets decode to its picture."""
+    for x in xs:
+        i = t.times.index(x)
+        if i + 1 == len(t.times):
+            continue
+        want = t.times[i + 1]
+        o = p.seek_and_wait((x + want) / 2, SeekPrecision.at_or_after())
+        what = f"{name}: at or after {(x + want) / 2}"
+        assert o.finished and Fraction(o.landed_time) == want, (what, o, want)
+        check_picture(p, int(o.landed_stream_pts), t.md5[want], what)

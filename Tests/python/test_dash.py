@@ -32,7 +32,7 @@ import pytest
 from conftest import REPO
 from rangeserver import recording, serve
 from test_fragmented_mp4 import shaka_packager
-from hlsframes import FF, Truth, check_picture, truth, walk_steps
+from hlsframes import FF, at_or_after_between, Truth, check_picture, truth, walk_steps, walk_whole
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
 
@@ -220,15 +220,7 @@ def test_at_or_after_seeks_between_frames(shape):
     s, url, t, whole, src = shape
     with Player(url) as p:
         p.wait_item(timeout=30)
-        for x in targets(t):
-            i = t.times.index(x)
-            if i + 1 == len(t.times):
-                continue
-            want = t.times[i + 1]
-            o = p.seek_and_wait((x + want) / 2, SeekPrecision.at_or_after())
-            what = f"{s.name}: at or after {(x + want) / 2}"
-            assert o.finished and Fraction(o.landed_time) == want, (what, o, want)
-            check_picture(p, int(o.landed_stream_pts), t.md5[want], what)
+        at_or_after_between(p, t, targets(t), s.name)
 
 
 def test_steps_walk_across_segment_ends_with_their_pictures(shape):
@@ -244,16 +236,7 @@ def test_steps_walk_the_whole_stream_both_ways(shape):
     s, url, t, whole, src = shape
     with Player(url) as p:
         p.wait_item(timeout=30)
-        o = p.seek_and_wait(0, SeekPrecision.exact())
-        assert o.finished and Fraction(o.landed_time) == t.times[0], o
-        for want in t.times[1:]:
-            r = p.step_frame(FrameStepDirection.FORWARD)
-            assert r.did_step and r.landed_media_time == want, (s.name, r, want)
-        assert not p.step_frame(FrameStepDirection.FORWARD).did_step
-        for want in reversed(t.times[:-1]):
-            r = p.step_frame(FrameStepDirection.BACKWARD)
-            assert r.did_step and r.landed_media_time == want, (s.name, r, want)
-        assert not p.step_frame(FrameStepDirection.BACKWARD).did_step
+        walk_whole(p, t.times, s.name)
 
 
 def ffprobe_packets(path: Path, stream: str) -> List[Tuple[int, int, int]]:

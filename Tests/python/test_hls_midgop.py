@@ -58,7 +58,7 @@ from sharedfixtures import REPO
 from groundtruth import packets as gt_packets, reference_stream
 from rangeserver import serve
 from test_fragmented_mp4 import shaka_packager
-from hlsframes import FF, Truth, check_picture, encode_sources, segment_files, truth, walk_steps
+from hlsframes import FF, Truth, check_picture, encode_sources, segment_files, truth, walk_steps, walk_whole
 from test_hls_opengop import FPS, FRAME
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
@@ -246,16 +246,7 @@ def test_steps_walk_the_whole_stream_both_ways(stream):
     t = stream.t
     with Player(stream.url) as p:
         p.wait_item(timeout=30)
-        o = p.seek_and_wait(0, SeekPrecision.exact())
-        assert o.finished and Fraction(o.landed_time) == t.times[0], o
-        for want in t.times[1:]:
-            r = p.step_frame(FrameStepDirection.FORWARD)
-            assert r.did_step and r.landed_media_time == want, (stream.name, r, want)
-        assert not p.step_frame(FrameStepDirection.FORWARD).did_step
-        for want in reversed(t.times[:-1]):
-            r = p.step_frame(FrameStepDirection.BACKWARD)
-            assert r.did_step and r.landed_media_time == want, (stream.name, r, want)
-        assert not p.step_frame(FrameStepDirection.BACKWARD).did_step
+        walk_whole(p, t.times, stream.name)
 
 
 # ---- Frames no earlier keyframe can reach -------------------------------------------------

@@ -45,13 +45,13 @@ import pytest
 
 from sharedfixtures import REPO
 from groundtruth import packets as gt_packets
-from hlsframes import FF, Truth, check_picture, encode_sources, segment_files, truth, walk_steps
+from hlsframes import FF, at_or_after_between, Truth, check_picture, encode_sources, segment_files, truth, walk_steps, walk_whole
 from rangeserver import serve
 from test_fragmented_mp4 import shaka_packager
 
 sys.path.insert(0, str(REPO / "Bindings" / "python"))
 
-from fastpix_seek import FrameStepDirection, Player, SeekPrecision  # noqa: E402
+from fastpix_seek import Player, SeekPrecision  # noqa: E402
 
 FPS, SECONDS, GOP, SEGMENT = 25, 10, 50, 2
 FRAME = Fraction(1, FPS)
@@ -146,15 +146,7 @@ def test_at_or_after_seeks_between_leading_frames(stream):
     name, url, t = stream
     with Player(url) as p:
         p.wait_item(timeout=30)
-        for x in targets(t):
-            i = t.times.index(x)
-            if i + 1 == len(t.times):
-                continue
-            want = t.times[i + 1]
-            o = p.seek_and_wait((x + want) / 2, SeekPrecision.at_or_after())
-            what = f"{name}: at or after {(x + want) / 2}"
-            assert o.finished and Fraction(o.landed_time) == want, (what, o, want)
-            check_picture(p, int(o.landed_stream_pts), t.md5[want], what)
+        at_or_after_between(p, t, targets(t), name)
 
 
 @pytest.mark.parametrize("tolerance", [Fraction(1), Fraction(3, 10)])
@@ -185,13 +177,4 @@ def test_steps_walk_the_whole_stream_both_ways(stream):
     name, url, t = stream
     with Player(url) as p:
         p.wait_item(timeout=30)
-        o = p.seek_and_wait(0, SeekPrecision.exact())
-        assert o.finished and Fraction(o.landed_time) == t.times[0], o
-        for want in t.times[1:]:
-            r = p.step_frame(FrameStepDirection.FORWARD)
-            assert r.did_step and r.landed_media_time == want, (name, r, want)
-        assert not p.step_frame(FrameStepDirection.FORWARD).did_step
-        for want in reversed(t.times[:-1]):
-            r = p.step_frame(FrameStepDirection.BACKWARD)
-            assert r.did_step and r.landed_media_time == want, (name, r, want)
-        assert not p.step_frame(FrameStepDirection.BACKWARD).did_step
+        walk_whole(p, t.times, name)
