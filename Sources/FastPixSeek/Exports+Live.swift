@@ -36,8 +36,9 @@ public func fpxPlayerLiveSeekWindow(_ h: OpaquePointer?, _ out: UnsafeMutablePoi
 public func fpxPlayerSeekToLiveEdge(_ h: OpaquePointer?, _ callback: fpx_live_edge_callback?,
                                     _ userdata: UnsafeMutableRawPointer?, _ seekID: UnsafeMutablePointer<UInt64>?) -> Int32 {
     withPlayer(.fpx_player_seek_to_live_edge, h) { p in
-        let deliver = HostCallback(callback, userdata)?.completion {
-            (r: (outcome: SeekOutcome?, error: ErrorCode?), cb, ud) in
+        let deliver = HostCallback(unsafeBitCast(callback, to: UnsafeRawPointer?.self), userdata)?.completion {
+            (r: (outcome: SeekOutcome?, error: ErrorCode?), host) in
+            let cb = unsafeBitCast(host.function, to: fpx_live_edge_callback.self), ud = host.userdata
             if let o = r.outcome {
                 var c = cOutcome(o)
                 cb(&c, 0, ud)
@@ -57,7 +58,9 @@ public func fpxPlayerSeekToDate(_ h: OpaquePointer?, _ unixUS: Int64, _ precisio
     withPlayer(.fpx_player_seek_to_date, h) { p in
         // The tolerance is validated once, by seekToDate.
         let prec = try seekPrecision(from: precision, validatingTolerance: false)
-        let deliver = HostCallback(callback, userdata)?.completion { (result: DateSeekResult, cb, ud) in
+        let deliver = HostCallback(unsafeBitCast(callback, to: UnsafeRawPointer?.self), userdata)?.completion {
+            (result: DateSeekResult, host) in
+            let cb = unsafeBitCast(host.function, to: fpx_date_seek_callback.self), ud = host.userdata
             var r = fpx_date_seek_result()
             r.struct_size = MemoryLayout<fpx_date_seek_result>.size
             r.requested_date_us = unixUS

@@ -10,10 +10,13 @@ public func fpxSetLogCallback(_ level: Int32, _ callback: fpx_log_callback?, _ u
     let lv = keep ? level & ~Int32(FPX_LOG_KEEP_FFMPEG_CALLBACK) : level
     guard lv >= Log.quiet, lv <= Log.trace else { return ErrorCode.invalidArgument.rawValue }
     if keep { FFmpegLog.keepHostCallback() } else { FFmpegLog.installIfAllowed() }
-    if let host = HostCallback(callback, userdata) {
-        Log.setSink(level: lv) { l, message in message.withCString { host.function(l, $0, host.userdata) } }
+    if let host = HostCallback(unsafeBitCast(callback, to: UnsafeRawPointer?.self), userdata) {
+        Log.setSink(level: lv) { l, message in
+            message.withCString { unsafeBitCast(host.function, to: fpx_log_callback.self)(l, $0, host.userdata) }
+        }
     } else {
         Log.setSink(level: Log.quiet, nil)
     }
     return 0
 }
+

@@ -230,7 +230,9 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
     }
     // Any non-negative timeout: huge ones saturate (INT64_MAX ms is never reached).
     guard cfg.io_timeout_ms >= 0 else { return ErrorCode.invalidArgument.rawValue }
-    let wakeup = HostCallback(cfg.wakeup, cfg.wakeup_userdata).map { w in { w.function(w.userdata) } }
+    let wakeup = HostCallback(unsafeBitCast(cfg.wakeup, to: UnsafeRawPointer?.self), cfg.wakeup_userdata).map { w in
+        { unsafeBitCast(w.function, to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self)(w.userdata) }
+    }
     // Fields past the host's size stay at their defaults (NULL list, 0 cap).
     let protocols: ProtocolPolicy
     if let list = cfg.protocol_whitelist {
@@ -440,9 +442,10 @@ public func fpxPlayerSeek(_ h: OpaquePointer?, _ target: fpx_time, _ precision: 
         // The kind here; time and tolerance once, by SeekTarget.
         let prec = try seekPrecision(from: precision, validatingTolerance: false)
         let st = try SeekTarget(time: MediaTime(target), precision: prec, convention: seekConvention(from: precision))
-        let completion = HostCallback(callback, userdata)?.completion { (outcome: SeekOutcome, cb, ud) in
+        let completion = HostCallback(unsafeBitCast(callback, to: UnsafeRawPointer?.self), userdata)?.completion {
+            (outcome: SeekOutcome, host) in
             var c = cOutcome(outcome)
-            cb(&c, ud)
+            unsafeBitCast(host.function, to: fpx_seek_callback.self)(&c, host.userdata)
         }
         let id = try p.seek(st, completion: completion)
         seekID?.pointee = id

@@ -65,7 +65,9 @@ public func fpxScrubEnd(_ h: OpaquePointer?, _ at: fpx_time, _ precision: fpx_pr
     withScrub(.fpx_scrub_end, h) { s in
         // The time and tolerance are validated once, by ScrubSession.end.
         let prec = try seekPrecision(from: precision, validatingTolerance: false)
-        let completion = HostCallback(callback, userdata)?.completion { (result: ScrubResult, cb, ud) in
+        let completion = HostCallback(unsafeBitCast(callback, to: UnsafeRawPointer?.self), userdata)?.completion {
+            (result: ScrubResult, host) in
+            let cb = unsafeBitCast(host.function, to: fpx_scrub_callback.self), ud = host.userdata
             var r = fpx_scrub_result()
             r.struct_size = MemoryLayout<fpx_scrub_result>.size
             r.sample_count = result.sampleCount

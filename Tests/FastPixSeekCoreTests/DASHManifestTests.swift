@@ -213,8 +213,11 @@ final class DASHManifestTests: XCTestCase {
         // A version 0 sidx of two references, after a 16-byte styp, read from byte 900.
         var box: [UInt8] = [0, 0, 0, 16] + Array("styp".utf8) + [UInt8](repeating: 0, count: 8)
         func u32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
-        let body: [UInt8] = [0, 0, 0, 0] + u32(1) + u32(12800) + u32(0) + u32(10) + [0, 0, 0, 2]
-            + u32(1000) + u32(25600) + u32(0x9000_0000) + u32(2000) + u32(25600) + u32(0)
+        // (appended piece by piece: Swift 6.0.3 cannot type-check the sum as one expression)
+        var body: [UInt8] = [0, 0, 0, 0]
+        for v: UInt32 in [1, 12800, 0, 10] { body += u32(v) }
+        body += [0, 0, 0, 2]
+        for v: UInt32 in [1000, 25600, 0x9000_0000, 2000, 25600, 0] { body += u32(v) }
         box += u32(UInt32(8 + body.count)) + Array("sidx".utf8) + body
         let x = try box.withUnsafeBufferPointer { try DASHSidx.parse($0, offset: 900, maxReferences: 10) }
         XCTAssertEqual(x.timescale, 12800)
