@@ -415,18 +415,7 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
                 try fallible { try s.wide.append(duration) }
             }
             let (offset, length) = try text(rawURI)
-            var mapIndex: Int32 = -1
-            if let m = map {
-                if m != lastMap || s.maps.count == 0 {
-                    let (o, l) = try text(Substring(m.rawURI))
-                    try fallible { try s.maps.append(MapRef(uriOffset: o, uriLength: l, hasRange: m.byteRange != nil,
-                                                            range: m.byteRange ?? HLSByteRange(length: 0, offset: 0))) }
-                    lastMap = m
-                }
-                mapIndex = Int32(s.maps.count - 1)
-            }
-            var rangeIndex: Int32 = -1
-            if let r = byteRange { rangeIndex = Int32(s.ranges.count); try fallible { try s.ranges.append(r) } }
+            let (mapIndex, rangeIndex) = try tables(map: map, byteRange: byteRange)
             var pdtIndex: Int32 = -1
             if let p = pdt {
                 if explicitPDT || s.pdts.count == 0 { try fallible { try s.pdts.append(PDTAnchor(ms: p.ms, offset: p.offset)) } }
@@ -455,6 +444,25 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
             if allocatedBytes > maxBytes { throw HLSError.tooLarge("the parsed segments need more than \(maxBytes) bytes") }
         }
 
+        /// The indexes of a segment's init section (-1: none; a new one is stored when it
+        /// differs from the last) and byte range (-1: none) in the list's tables.
+        private mutating func tables(map: HLSMap?, byteRange: HLSByteRange?) throws -> (map: Int32, range: Int32) {
+            let s = storage
+            var mapIndex: Int32 = -1
+            if let m = map {
+                if m != lastMap || s.maps.count == 0 {
+                    let (o, l) = try text(Substring(m.rawURI))
+                    try fallible { try s.maps.append(MapRef(uriOffset: o, uriLength: l, hasRange: m.byteRange != nil,
+                                                            range: m.byteRange ?? HLSByteRange(length: 0, offset: 0))) }
+                    lastMap = m
+                }
+                mapIndex = Int32(s.maps.count - 1)
+            }
+            var rangeIndex: Int32 = -1
+            if let r = byteRange { rangeIndex = Int32(s.ranges.count); try fallible { try s.ranges.append(r) } }
+            return (mapIndex, rangeIndex)
+        }
+
         /// Appends a segment whose duration is `ticks` / `timescale` s (DASH: a SegmentTimeline
         /// S@d, a SegmentTemplate@duration, a sidx reference). Every segment of a list is
         /// appended this way, with one timescale, or none is.
@@ -469,18 +477,7 @@ public struct HLSSegmentList: RandomAccessCollection, Hashable, Sendable {
             guard s.timescale == timescale else { throw HLSError.malformed(line: 0, reason: "segments on two timescales") }
             guard s.entries.count < maxSegments else { throw HLSError.tooLarge("more than \(maxSegments) segments") }
             let (offset, length) = try text(rawURI)
-            var mapIndex: Int32 = -1
-            if let m = map {
-                if m != lastMap || s.maps.count == 0 {
-                    let (o, l) = try text(Substring(m.rawURI))
-                    try fallible { try s.maps.append(MapRef(uriOffset: o, uriLength: l, hasRange: m.byteRange != nil,
-                                                            range: m.byteRange ?? HLSByteRange(length: 0, offset: 0))) }
-                    lastMap = m
-                }
-                mapIndex = Int32(s.maps.count - 1)
-            }
-            var rangeIndex: Int32 = -1
-            if let r = byteRange { rangeIndex = Int32(s.ranges.count); try fallible { try s.ranges.append(r) } }
+            let (mapIndex, rangeIndex) = try tables(map: map, byteRange: byteRange)
             // A date (a dynamic MPD's clock) anchors this segment and the ones after it.
             var flags: UInt8 = discontinuity ? HLSSegmentList.flagDiscontinuity : 0
             if let ms = dateMS {
