@@ -258,7 +258,9 @@ final class DASHManifestTests: XCTestCase {
     func testNumberBasedLiveListsTheSegmentsTheClockMakesAvailable() throws {
         let m = try DASHManifest.parse(mpd("""
             <Period start="PT1S"><AdaptationSet contentType="video"><Representation id="v" bandwidth="1">
-            <SegmentTemplate timescale="1000" media="s-$Number$-$Time$.m4s" initialization="i.mp4" duration="2000"
+            <SegmentTemplate timescale="1000" media="s-$Number$.m4s" initialization="i.mp4" duration="2000"
+              startNumber="5" presentationTimeOffset="300"/></Representation><Representation id="w" bandwidth="2">
+            <SegmentTemplate timescale="1000" media="t-$Time$.m4s" initialization="i.mp4" duration="2000"
               startNumber="5" presentationTimeOffset="300"/></Representation></AdaptationSet></Period>
             """, root: "type=\"dynamic\" availabilityStartTime=\"2026-12-02T18:00:00Z\" timeShiftBufferDepth=\"PT5S\" "
                  + "minimumUpdatePeriod=\"PT0.5S\""), url: "http://h/l.mpd")
@@ -270,7 +272,11 @@ final class DASHManifestTests: XCTestCase {
         let pl = try DASHSegments.playlist(parts, url: m.url, indexes: [nil], live: live, nowMS: now)
         XCTAssertTrue(pl.isLive)
         XCTAssertEqual(pl.mediaSequence, 12)
-        XCTAssertEqual(pl.segments.map(\.uri), ["http://h/s-12-14300.m4s", "http://h/s-13-16300.m4s"])
+        XCTAssertEqual(pl.segments.map(\.uri), ["http://h/s-12.m4s", "http://h/s-13.m4s"])
+        // $Time$: presentationTimeOffset + k x @duration.
+        let byTime = try XCTUnwrap(try m.representationInEveryPeriod(set: 0, representation: 1))
+        XCTAssertEqual(try DASHSegments.playlist(byTime, url: m.url, indexes: [nil], live: live, nowMS: now).segments.map(\.uri),
+                       ["http://h/t-14300.m4s", "http://h/t-16300.m4s"])
         XCTAssertEqual(pl.duration, Rational(4))
         XCTAssertEqual(pl.segments[0].startDateExact, live.availabilityStartMS + Rational(15_000))
         // minimumUpdatePeriod (0.5 s) is shorter than the target duration (2 s): it sets the reloads.

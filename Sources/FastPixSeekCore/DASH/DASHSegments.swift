@@ -301,7 +301,7 @@ public enum DASHSegments {
                 let (time, o3) = pto.addingReportingOverflow(start)
                 guard !o1, !o2, !o3 else { throw bad(e, "segment numbers or times overflow") }
                 // The last segment ends with the Period.
-                let length = ticks.map { Int64(clamping: Swift.min(Int128(d), ($0 - Rational(Int128(start))).ceil)) } ?? d
+                let length = ticks.map { Int64(clamping: Swift.min(Int128(d), ($0 - Rational(Int128(start), 1)).ceil)) } ?? d
                 guard length > 0 else { break }
                 try b.add(url(n, time), length, nil, map, time: time, number: n)
             }
