@@ -132,10 +132,17 @@ def test_an_mpd_feature_not_handled_is_a_typed_error_naming_it(site, case):
 
 def test_shakas_dynamic_mpd_is_read_as_live_dash_at_any_url(site):
     """Shaka's dynamic MPD (its default for segment templates) is a live DASH item, at a .mpd
-    URL and at one without the extension (where libavformat's probe says dash)."""
+    URL and at one without the extension (where libavformat's probe says dash). Shaka dates
+    the MPD's availabilityStartTime at packaging: its two 2 s segments are available by the
+    MPD's clock 4 s later (seek.h "DASH", Live), so the test waits until then."""
     d, base = site
     text = (d / "live" / "live.mpd").read_text()
     assert 'type="dynamic"' in text and "<SegmentTimeline>" in text, text
+    import calendar
+    import time
+    ast = re.search(r'availabilityStartTime="(\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)Z"', text)
+    ready = calendar.timegm(tuple(int(g) for g in ast.groups())) + 4.1
+    time.sleep(max(0.0, ready - time.time()))
     (d / "live" / "manifest").write_text(text)
     for url in (f"{base}/live/live.mpd", f"{base}/live/manifest"):
         with Player(url) as p:
@@ -174,27 +181,32 @@ def test_a_number_based_dynamic_mpd_lists_what_its_clock_makes_available(site):
 
 LIVE = 'type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z"'
 TIMING = {
-    "depth": (LIVE + ' timeShiftBufferDepth="PT-3S"', "", ["@timeShiftBufferDepth is not an xs:duration"]),
-    "update_period": (LIVE + ' minimumUpdatePeriod="5"', "", ["@minimumUpdatePeriod is not an xs:duration"]),
-    "publish_time": (LIVE + ' publishTime="2026-01-01T00:00:00"', "", ["@publishTime is not an xs:dateTime"]),
-    "utc_direct": (LIVE, '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:direct:2014" value="noon"/>',
+    "depth": (LIVE + ' timeShiftBufferDepth="PT-3S"', "", INVALID_DATA, ["@timeShiftBufferDepth is not an xs:duration"]),
+    "update_period": (LIVE + ' minimumUpdatePeriod="5"', "", INVALID_DATA, ["@minimumUpdatePeriod is not an xs:duration"]),
+    "publish_time": (LIVE + ' publishTime="2026-01-01T00:00:00"', "", INVALID_DATA, ["@publishTime is not an xs:dateTime"]),
+    "utc_direct": (LIVE, '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:direct:2014" value="noon"/>', INVALID_DATA,
                    ["<UTCTiming>", "@value is not an xs:dateTime"]),
-    "utc_no_value": (LIVE, '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014"/>', ["<UTCTiming>", "no @value"]),
-    # The time source answers with an MPD, not a date.
-    "utc_body": (LIVE, '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-xsdate:2014" value="ok.mpd"/>',
+    "utc_no_value": (LIVE, '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014"/>', INVALID_DATA,
+                     ["<UTCTiming>", "no @value"]),
+    # The time source answers with a word, not a date.
+    "utc_body": (LIVE, '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-xsdate:2014" value="noon.txt"/>', INVALID_DATA,
                  ["the time source's body is not an xs:dateTime"]),
+    # The time source answers with more than 256 bytes (an MPD).
+    "utc_large": (LIVE, '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="ok.mpd"/>', TOO_LARGE, []),
 }
 
 
 @pytest.mark.parametrize("case", sorted(TIMING))
 def test_malformed_live_timing_is_a_typed_error_naming_it(site, case):
     """A dynamic MPD's timing attributes and UTCTiming elements, malformed: FPX_ERROR_INVALID_DATA
-    naming the attribute; a time source whose body is no xs:dateTime likewise."""
+    naming the attribute; a time source whose body is no xs:dateTime likewise; one past 256
+    bytes FPX_ERROR_TOO_LARGE."""
     d, base = site
-    root, utc, words = TIMING[case]
+    (d / "noon.txt").write_text("noon\n")
+    root, utc, code, words = TIMING[case]
     text = (d / "ok.mpd").read_text().replace('type="static"', root, 1).replace("</MPD>", utc + "</MPD>")
     (d / f"timing_{case}.mpd").write_text(text)
-    check(f"{base}/timing_{case}.mpd", INVALID_DATA, words, case)
+    check(f"{base}/timing_{case}.mpd", code, words, case)
 
 
 def test_a_time_source_outside_the_protocol_policy_is_refused(site):
