@@ -164,7 +164,8 @@ def clock_mpd(d: Path, ast: str) -> str:
 def test_a_number_based_dynamic_mpd_lists_what_its_clock_makes_available(site):
     """Number-based live (seek.h "DASH", Live): with availabilityStartTime long past, both
     2 s segments of the 4 s Period are available (none after the Period's end), dated from
-    availabilityStartTime; with it an hour ahead of the host's clock, none is: typed."""
+    availabilityStartTime; with it an hour ahead of the host's clock, none is: typed, unless
+    the MPD's own clock (UTCTiming direct) says otherwise."""
     d, base = site
     (d / "clock.mpd").write_text(clock_mpd(d, "2026-01-01T00:00:00Z"))
     with Player(f"{base}/clock.mpd") as p:
@@ -177,6 +178,15 @@ def test_a_number_based_dynamic_mpd_lists_what_its_clock_makes_available(site):
     ahead = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
     (d / "future.mpd").write_text(clock_mpd(d, ahead))
     check(f"{base}/future.mpd", INVALID_DATA, ["no segment is available by the MPD's clock"], "future")
+    # The same MPD with a UTCTiming direct value 10 s after its availabilityStartTime: by the
+    # MPD's clock (not the host's) both segments are available.
+    later = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1, seconds=10))
+    direct = f'<UTCTiming schemeIdUri="urn:mpeg:dash:utc:direct:2014" value="{later.strftime("%Y-%m-%dT%H:%M:%SZ")}"/>'
+    (d / "direct.mpd").write_text(clock_mpd(d, ahead).replace("</MPD>", direct + "</MPD>"))
+    with Player(f"{base}/direct.mpd") as p:
+        assert p.wait_item(timeout=30).status.name == "READY"
+        w = p.live_seek_window()
+        assert w.is_live and (w.first_sequence, w.last_sequence) == (1, 2), w
 
 
 LIVE = 'type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z"'
