@@ -140,6 +140,13 @@ def test_number_based_live_on_the_mpds_skewed_clock(tmp_path):
                     want = pts + k * TIMESCALE // FPS
                     assert s.did_step and int(s.landed_stream_pts) == want, (k, s)
                     check_picture(p, want, md5[want], f"step {k}")
+                # The live edge: suggestedPresentationDelay before the newest segment's end.
+                before = p.live_seek_window()
+                o = p.seek_to_live_edge_and_wait(timeout=20)
+                after = p.live_seek_window()
+                assert o.finished and o.frame_covers_target, o
+                assert Fraction(o.requested_time) in (before.end, after.end), (o, before, after)
+                assert before.hold_back == Fraction(attr(text, "suggestedPresentationDelay").strip("PTS")), before
                 # The window moves with the clock (number-based: ffmpeg says minimumUpdatePeriod
                 # 500 s; the reloads stay every target duration).
                 first = w.first_sequence
