@@ -2502,26 +2502,50 @@ FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
  *   bandwidth, width and height, codecs, frame rate from the MPD), chosen at
  *   open by hls_variant, hls_max_bandwidth and hls_max_height and switched
  *   by fpx_player_hls_select_variant like HLS variants. Each audio
- *   AdaptationSet is one AUDIO rendition of group "audio" (its
- *   highest-bandwidth Representation; named by its Label, else lang, else
- *   id; the first is DEFAULT), chosen by hls_audio and switched by
- *   fpx_player_hls_select_audio, played as "Separate audio". An MPD without
+ *   AdaptationSet is one AUDIO rendition of group "audio" (named by its
+ *   Label, else lang, else id; the first is DEFAULT), chosen by hls_audio
+ *   and switched by fpx_player_hls_select_audio, played as "Separate
+ *   audio". The rendition plays the set's highest-bandwidth Representation
+ *   (the first of equal ones in document order): an HLS rendition is one
+ *   playlist, so no HLS rule chooses among an audio set's qualities; its
+ *   other Representations are neither listed nor fetched, and
+ *   hls_max_bandwidth, hls_max_height and the variant choice do not apply
+ *   to them. An MPD without
  *   video has its first audio AdaptationSet's Representations as variants.
  *   Text and image AdaptationSets, and AdaptationSets or Representations
  *   with an EssentialProperty (ISO/IEC 23009-1 5.8.4.8), are left out. Only
  *   the chosen Representations' initialization and segments are fetched;
  *   an audio rendition's feed, and a variant switched to, fetch the MPD
  *   again.
- * - Live: a dynamic MPD is a live item ("Live and DVR HLS"): its window is
- *   the segments the MPD lists (a SegmentTimeline or a SegmentList), the
- *   MPD is fetched again every target duration (the longest segment,
- *   rounded up to whole seconds; minimumUpdatePeriod is not read), the live
- *   edge is suggestedPresentationDelay before the newest segment's end (3
- *   target durations without it), and dates come from the MPD's clock: a
- *   segment at time t of a Period starting at S is at availabilityStartTime
- *   + S + (t - presentationTimeOffset) / timescale, for date seeks and the
- *   window's dates (UTCTiming and timeShiftBufferDepth are not read). A
- *   dynamic MPD that turns static ends the item.
+ * - Live: a dynamic MPD is a live item ("Live and DVR HLS"). The MPD's
+ *   clock: a segment at time t of a Period starting at S is at
+ *   availabilityStartTime + S + (t - presentationTimeOffset) / timescale,
+ *   for date seeks and the window's dates. Its wall clock ("now") is read
+ *   at every load of the MPD from its first UTCTiming element of a scheme
+ *   the layer reads: urn:mpeg:dash:utc:direct:2014 (the @value itself),
+ *   urn:mpeg:dash:utc:http-xsdate:2014 and http-iso:2014 (the body, at most
+ *   256 bytes, of the first URL of @value, resolved against the MPD's,
+ *   fetched under the protocol policy of the MPD's URIs: an xs:dateTime
+ *   with a zone); http-head:2014 and unknown schemes are skipped; without
+ *   one, the host's clock. The window is the segments available at that
+ *   clock: a segment is listed once its end is at or before now, and until
+ *   its end falls timeShiftBufferDepth or more behind now (without
+ *   timeShiftBufferDepth, while the MPD lists it). A SegmentTimeline or
+ *   SegmentList gives the candidates; a SegmentTemplate with @duration and
+ *   no SegmentTimeline ("number-based") makes segment k (from 0, number
+ *   startNumber + k, $Time$ presentationTimeOffset + k x @duration) span
+ *   [k, k + 1) x @duration / timescale of its Period, none past the
+ *   Period's end, at most the newest 1,000,000 (the segment cap) when
+ *   there is no timeShiftBufferDepth. The MPD is fetched again (and the
+ *   window recomputed) every target duration (the longest segment, rounded
+ *   up to whole seconds; half of it after a reload that changed nothing),
+ *   or every minimumUpdatePeriod when that is shorter and positive (a
+ *   longer one, as ffmpeg's number-based MPDs give, does not slow the
+ *   window: it moves with the clock). The live edge is
+ *   suggestedPresentationDelay before the newest listed segment's end (3
+ *   target durations without it). publishTime is read (it must be an
+ *   xs:dateTime) but not used. A dynamic MPD that turns static ends the
+ *   item.
  * - fpx_item_info.format_name is "dash (fastpixseek)".
  * - Bounds: a playlist's ("HLS playlists" in section 8: the MPD's size,
  *   1,000,000 segments a Representation, the byte budget), and at most
@@ -2533,15 +2557,24 @@ FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
  *   each scheme (cenc with its value; Widevine, PlayReady, FairPlay,
  *   ClearKey, W3C common PSSH by system id; else the schemeIdUri).
  * - FPX_ERROR_UNSUPPORTED: a dynamic MPD whose Representation has neither a
- *   SegmentTimeline nor a SegmentList (which segments exist would follow
- *   from the wall clock), Periods whose adaptation sets or representations
+ *   SegmentTemplate nor a SegmentList (a SegmentBase or a lone BaseURL),
+ *   Periods whose adaptation sets or representations
  *   differ in place or count, xlink, Representation@dependencyId, $SubNumber$, a SegmentBase
  *   without indexRange, a hierarchical sidx, a SegmentTimeline with a gap or
  *   overlap between S elements, S@r=-1 with nothing to end it, an
  *   AdaptationSet of both audio and video, a DOCTYPE with an internal
  *   subset (no DTD is read, no entity expanded).
  * - FPX_ERROR_INVALID_DATA: XML that is not well-formed or not UTF-8, a root
- *   that is not MPD, a dynamic MPD without availabilityStartTime, a missing or malformed element or attribute (an unknown
+ *   that is not MPD, a dynamic MPD without availabilityStartTime, a dynamic
+ *   MPD with no segment available at its clock, a timeShiftBufferDepth,
+ *   minimumUpdatePeriod or suggestedPresentationDelay that is not an
+ *   xs:duration, an availabilityStartTime or publishTime that is not an
+ *   xs:dateTime with a zone, a UTCTiming without schemeIdUri, a known one
+ *   without value, a direct one whose value is not such an xs:dateTime, a
+ *   time source whose body is not one (a time source that cannot be
+ *   fetched fails with the fetch's error: FPX_ERROR_IO, FPX_ERROR_TIMEOUT,
+ *   FPX_ERROR_TOO_LARGE past 256 bytes, FPX_ERROR_PROTOCOL_NOT_ALLOWED outside
+ *   the protocol policy), a missing or malformed element or attribute (an unknown
  *   template identifier, a format tag other than %0<w>d, a byte range that
  *   is not first-last, an xs:duration with years or months, a
  *   Representation without @id or @bandwidth, ...), no audio or video

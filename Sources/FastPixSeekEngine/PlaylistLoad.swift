@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import FastPixSeekCore
 
 /// Fetches and parses what an HLS item's URLs name: an HLS playlist, or a DASH MPD (a body
@@ -50,7 +53,49 @@ enum PlaylistLoad {
                 try bytes.withUnsafeBufferPointer { try DASHSidx.parse($0, offset: range.offset, maxReferences: limits.maxSegments) }
             })
         }
-        return try refused { try DASHSegments.playlist(parts, url: m.url, indexes: indexes, live: m.live, limits: limits) }
+        let now = try m.live.map { try clockMS($0, mpd: m.url, guard: g, fromRemote: fromRemote, policy: policy) }
+        return try refused {
+            try DASHSegments.playlist(parts, url: m.url, indexes: indexes, live: m.live, nowMS: now, limits: limits)
+        }
+    }
+
+    /// The most a UTCTiming response may be: an xs:dateTime with room to spare.
+    static let maxTimeBytes = 256
+
+    /// A dynamic MPD's wall clock now, Unix ms: its first UTCTiming element of a scheme read
+    /// here -- `direct` (the value), `http-xsdate` and `http-iso` (the body of the value's first
+    /// URL, resolved against the MPD's, fetched under the protocol policy, at most
+    /// `maxTimeBytes`, an xs:dateTime with a zone) -- else the host clock. `http-head` and
+    /// unknown schemes are skipped. A time source that fails fails the load, typed.
+    static func clockMS(_ live: DASHManifest.Live, mpd: String?, guard g: IOGuard, fromRemote: Bool,
+                        policy: IOPolicy) throws -> Rational {
+        for t in live.utcTiming {
+            switch t.scheme {
+            case .direct?:
+                if let ms = t.directMS { return ms }
+            case .httpXSDate?, .httpISO?:
+                let first = String(t.value.split(separator: " ").first ?? "")
+                let url = mpd.map { HLSURL.resolve(base: $0, reference: first) } ?? first
+                let body = try HLSFetch.fetch(url, guard: g, fromRemote: fromRemote || HLSFetch.isRemote(mpd ?? ""),
+                                              limit: maxTimeBytes)
+                let text = body.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+                guard let ms = HLSDate.unixMillisecondsExact(DASHValues.trim(text)) else {
+                    Log.emit(Log.error, "fastpixseek: DASH UTCTiming refused: the time source's body is not an xs:dateTime")
+                    throw EngineError(.invalidData)
+                }
+                return ms
+            case .httpHead?, nil:
+                continue
+            }
+        }
+        return hostClockMS()
+    }
+
+    /// The host's wall clock, Unix ms (exact to the nanosecond).
+    static func hostClockMS() -> Rational {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Rational(Int128(ts.tv_sec) * 1_000_000_000 + Int128(ts.tv_nsec), 1_000_000)
     }
 
     /// A `DASHError` as the library's error, logged (the feature or defect, never a URL).

@@ -209,6 +209,115 @@ final class DASHManifestTests: XCTestCase {
         XCTAssertTrue(pl.segments.allDated)
     }
 
+    func testLiveTimingIsReadFromTheMPD() throws {
+        let m = try DASHManifest.parse(mpd("""
+            <UTCTiming schemeIdUri="urn:example:unknown" value="x"/>
+            <UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-xsdate:2014" value="/time http://other/time"/>
+            <UTCTiming schemeIdUri="urn:mpeg:dash:utc:direct:2014" value="2026-12-02T18:00:01.5Z"/>
+            <Period start="PT0S"><AdaptationSet contentType="video"><Representation id="0" bandwidth="1">
+            <SegmentTemplate timescale="10" media="$Number$.m4s" duration="20"/></Representation></AdaptationSet></Period>
+            """, root: "type=\"dynamic\" availabilityStartTime=\"2026-12-02T18:00:00Z\" publishTime=\"2026-12-02T18:00:03Z\" "
+                 + "timeShiftBufferDepth=\"PT6S\" minimumUpdatePeriod=\"PT0.5S\" suggestedPresentationDelay=\"PT3S\""))
+        let live = try XCTUnwrap(m.live)
+        XCTAssertEqual(live.timeShiftBufferDepth, Rational(6))
+        XCTAssertEqual(live.minimumUpdatePeriod, Rational(1, 2))
+        XCTAssertEqual(live.suggestedPresentationDelay, Rational(3))
+        XCTAssertEqual(live.publishMS, live.availabilityStartMS + Rational(3000))
+        XCTAssertEqual(live.utcTiming.map(\.scheme), [nil, .httpXSDate, .direct])
+        XCTAssertEqual(live.utcTiming[1].value, "/time http://other/time")
+        XCTAssertEqual(live.utcTiming[2].directMS, live.availabilityStartMS + Rational(1500))
+    }
+
+    /// The window by the clock: available once a segment's end is on the clock, gone once
+    /// that end is more than the depth behind.
+    func testWindowFromTheClockAndTheDepth() {
+        let e = DASHLive.elapsed(nowMS: Rational(10_500), availabilityStartMS: Rational(1_000), periodStart: Rational(2))
+        XCTAssertEqual(e, Rational(15, 2))
+        XCTAssertTrue(DASHLive.inWindow(end: Rational(15, 2), elapsed: e, depth: nil))
+        XCTAssertFalse(DASHLive.inWindow(end: Rational(8), elapsed: e, depth: nil))
+        XCTAssertTrue(DASHLive.inWindow(end: Rational(2), elapsed: e, depth: Rational(6)))
+        XCTAssertFalse(DASHLive.inWindow(end: Rational(3, 2), elapsed: e, depth: Rational(6)))
+        XCTAssertTrue(DASHLive.inWindow(end: Rational(0), elapsed: e, depth: nil))
+        // 2 s segments at 7.5 s: 0..2, 2..4, 4..6 are out (6 <= 7.5); depth 3 s keeps ends > 4.5.
+        XCTAssertEqual(DASHLive.numberRange(elapsed: e, duration: Rational(2), periodDuration: nil, depth: nil, max: 100), 0..<3)
+        XCTAssertEqual(DASHLive.numberRange(elapsed: e, duration: Rational(2), periodDuration: nil, depth: Rational(3), max: 100),
+                       2..<3)
+        XCTAssertEqual(DASHLive.numberRange(elapsed: Rational(8), duration: Rational(2), periodDuration: nil, depth: Rational(4),
+                                            max: 100), 2..<4)
+        // The Period's end caps it; the count cap keeps the newest; before the start, nothing.
+        XCTAssertEqual(DASHLive.numberRange(elapsed: Rational(100), duration: Rational(2), periodDuration: Rational(5),
+                                            depth: nil, max: 100), 0..<3)
+        XCTAssertEqual(DASHLive.numberRange(elapsed: Rational(100), duration: Rational(2), periodDuration: nil, depth: nil, max: 4),
+                       46..<50)
+        XCTAssertEqual(DASHLive.numberRange(elapsed: Rational(-5), duration: Rational(2), periodDuration: nil, depth: Rational(1),
+                                            max: 4), 0..<0)
+        XCTAssertEqual(DASHLive.numberRange(elapsed: Rational(1_000_000_000), duration: Rational(1, 1000), periodDuration: nil,
+                                            depth: nil, max: 3), 999_999_999_997..<1_000_000_000_000)
+    }
+
+    func testNumberBasedLiveListsTheSegmentsTheClockMakesAvailable() throws {
+        let m = try DASHManifest.parse(mpd("""
+            <Period start="PT1S"><AdaptationSet contentType="video"><Representation id="v" bandwidth="1">
+            <SegmentTemplate timescale="1000" media="s-$Number$.m4s" initialization="i.mp4" duration="2000"
+              startNumber="5" presentationTimeOffset="300"/></Representation><Representation id="w" bandwidth="2">
+            <SegmentTemplate timescale="1000" media="t-$Time$.m4s" initialization="i.mp4" duration="2000"
+              startNumber="5" presentationTimeOffset="300"/></Representation></AdaptationSet></Period>
+            """, root: "type=\"dynamic\" availabilityStartTime=\"2026-12-02T18:00:00Z\" timeShiftBufferDepth=\"PT5S\" "
+                 + "minimumUpdatePeriod=\"PT0.5S\""), url: "http://h/l.mpd")
+        let live = try XCTUnwrap(m.live)
+        let parts = try XCTUnwrap(try m.representationInEveryPeriod(set: 0, representation: 0))
+        // 20.5 s after availabilityStartTime: 19.5 s into the Period; ends 2..18 available,
+        // the depth keeps ends above 14.5: segments 7 and 8 (numbers 12, 13).
+        let now = live.availabilityStartMS + Rational(20_500)
+        let pl = try DASHSegments.playlist(parts, url: m.url, indexes: [nil], live: live, nowMS: now)
+        XCTAssertTrue(pl.isLive)
+        XCTAssertEqual(pl.mediaSequence, 12)
+        XCTAssertEqual(pl.segments.map(\.uri), ["http://h/s-12.m4s", "http://h/s-13.m4s"])
+        // $Time$: presentationTimeOffset + k x @duration.
+        let byTime = try XCTUnwrap(try m.representationInEveryPeriod(set: 0, representation: 1))
+        XCTAssertEqual(try DASHSegments.playlist(byTime, url: m.url, indexes: [nil], live: live, nowMS: now).segments.map(\.uri),
+                       ["http://h/t-14300.m4s", "http://h/t-16300.m4s"])
+        XCTAssertEqual(pl.duration, Rational(4))
+        XCTAssertEqual(pl.segments[0].startDateExact, live.availabilityStartMS + Rational(15_000))
+        // minimumUpdatePeriod (0.5 s) is shorter than the target duration (2 s): it sets the reloads.
+        XCTAssertEqual(pl.reloadInterval(previousUnchanged: false), Rational(1, 2))
+        // ffmpeg's number-based MPDs say PT500S: the window moves with the clock, reloads
+        // stay every target duration.
+        var slow = live
+        slow.minimumUpdatePeriod = Rational(500)
+        XCTAssertEqual(try DASHSegments.playlist(parts, url: m.url, indexes: [nil], live: slow, nowMS: now)
+                        .reloadInterval(previousUnchanged: false), Rational(2))
+        // Before the first segment ends, nothing is available: typed.
+        XCTAssertThrowsError(try DASHSegments.playlist(parts, url: m.url, indexes: [nil], live: live,
+                                                       nowMS: live.availabilityStartMS + Rational(2_999))) { e in
+            XCTAssertEqual(e as? DASHError, .malformed(element: "MPD", line: 0, reason: "no segment is available by the MPD's clock"))
+        }
+    }
+
+    func testATimelineWindowFollowsTheDepthNotTheList() throws {
+        // The MPD lists 6 s (numbers 6..11, t = 5..11 s); the depth is 3 s.
+        let m = try DASHManifest.parse(mpd("""
+            <Period id="0" start="PT0.0S"><AdaptationSet contentType="video">
+            <Representation id="0" bandwidth="1"><SegmentTemplate timescale="12800" initialization="i.m4s"
+              media="c-$Number$.m4s" startNumber="6"><SegmentTimeline><S t="64000" d="12800" r="5" /></SegmentTimeline>
+            </SegmentTemplate></Representation></AdaptationSet></Period>
+            """, root: "type=\"dynamic\" availabilityStartTime=\"2026-12-02T18:12:22.713Z\" timeShiftBufferDepth=\"PT3S\""),
+            url: "http://h/live.mpd")
+        let live = try XCTUnwrap(m.live)
+        let parts = try XCTUnwrap(try m.representationInEveryPeriod(set: 0, representation: 0))
+        // At 10.5 s: ends 6..10 are available (11 is not yet), ends above 7.5: 8, 9, 10.
+        let pl = try DASHSegments.playlist(parts, url: m.url, indexes: [nil], live: live,
+                                           nowMS: live.availabilityStartMS + Rational(10_500))
+        XCTAssertEqual(pl.mediaSequence, 8)
+        XCTAssertEqual(pl.segments.map(\.uri), ["http://h/c-8.m4s", "http://h/c-9.m4s", "http://h/c-10.m4s"])
+        XCTAssertEqual(pl.segments[0].startDateExact, live.availabilityStartMS + Rational(7_000))
+        // No depth: every available one.
+        var deep = live
+        deep.timeShiftBufferDepth = nil
+        XCTAssertEqual(try DASHSegments.playlist(parts, url: m.url, indexes: [nil], live: deep,
+                                                 nowMS: live.availabilityStartMS + Rational(10_500)).segments.count, 5)
+    }
+
     func testSidx() throws {
         // A version 0 sidx of two references, after a 16-byte styp, read from byte 900.
         var box: [UInt8] = [0, 0, 0, 16] + Array("styp".utf8) + [UInt8](repeating: 0, count: 8)
@@ -266,8 +375,21 @@ final class DASHManifestTests: XCTestCase {
                       .malformed(element: "MPD", line: 1, reason: "a dynamic MPD without @availabilityStartTime"))
         assertRefused(mpd("<Period>\(set)<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>",
                           root: "type=\"dynamic\" availabilityStartTime=\"2026-12-02T00:00:00Z\""),
-                      .unsupported("a dynamic MPD whose Representation has no SegmentTimeline or SegmentList "
-                                   + "(segments available by the clock)"))
+                      .unsupported("a number-based live SegmentTemplate without the MPD's clock"))
+        let live = "type=\"dynamic\" availabilityStartTime=\"2026-12-02T00:00:00Z\" "
+        let one = "<Period>\(set)<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>"
+        assertRefused(mpd(one, root: live + "timeShiftBufferDepth=\"1 minute\""),
+                      .malformed(element: "MPD", line: 1, reason: "@timeShiftBufferDepth is not an xs:duration"))
+        assertRefused(mpd(one, root: live + "minimumUpdatePeriod=\"-PT2S\""),
+                      .malformed(element: "MPD", line: 1, reason: "@minimumUpdatePeriod is not an xs:duration"))
+        assertRefused(mpd(one, root: live + "publishTime=\"yesterday\""),
+                      .malformed(element: "MPD", line: 1, reason: "@publishTime is not an xs:dateTime"))
+        assertRefused(mpd("<UTCTiming schemeIdUri=\"urn:mpeg:dash:utc:direct:2014\" value=\"2026-12-02T00:00:00\"/>" + one,
+                          root: live), .malformed(element: "UTCTiming", line: 1, reason: "@value is not an xs:dateTime"))
+        assertRefused(mpd("<UTCTiming schemeIdUri=\"urn:mpeg:dash:utc:http-xsdate:2014\"/>" + one, root: live),
+                      .malformed(element: "UTCTiming", line: 1, reason: "no @value"))
+        assertRefused(mpd("<UTCTiming value=\"http://h/t\"/>" + one, root: live),
+                      .malformed(element: "UTCTiming", line: 1, reason: "no @schemeIdUri"))
         assertRefused(mpd("<Period duration=\"PT4S\">\(set)<Representation id=\"0\" bandwidth=\"1\"/></AdaptationSet></Period>"
                           + "<Period>\(set)<Representation id=\"0\" bandwidth=\"1\"/><Representation id=\"1\" bandwidth=\"1\"/>"
                           + "</AdaptationSet></Period>"),

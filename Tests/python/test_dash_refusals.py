@@ -5,7 +5,8 @@ the extension whose body is an MPD.
 MPDs: Shaka Packager's own (one encrypted with a raw key for Widevine, PlayReady and the W3C
 common system; its dynamic MPD, which plays as live), and ffmpeg's dash muxer's MPD
 changed one element at a time (ContentProtection schemes, Periods that differ, xlink, $SubNumber$,
-a dynamic MPD without its clock or whose segments follow from the clock,
+a dynamic MPD without its clock, with malformed timing or a bad time source, one whose
+segments follow from the clock (played, or refused when none is available yet),
 malformed XML and elements, a DOCTYPE with an internal subset, a BaseURL to a local file,
 past the segment cap). Served on 127.0.0.1. Ground truth: the error code the player reports,
 and the CLI's --verbose log naming the feature or the scheme.
@@ -131,10 +132,17 @@ def test_an_mpd_feature_not_handled_is_a_typed_error_naming_it(site, case):
 
 def test_shakas_dynamic_mpd_is_read_as_live_dash_at_any_url(site):
     """Shaka's dynamic MPD (its default for segment templates) is a live DASH item, at a .mpd
-    URL and at one without the extension (where libavformat's probe says dash)."""
+    URL and at one without the extension (where libavformat's probe says dash). Shaka dates
+    the MPD's availabilityStartTime at packaging: its two 2 s segments are available by the
+    MPD's clock 4 s later (seek.h "DASH", Live), so the test waits until then."""
     d, base = site
     text = (d / "live" / "live.mpd").read_text()
     assert 'type="dynamic"' in text and "<SegmentTimeline>" in text, text
+    import calendar
+    import time
+    ast = re.search(r'availabilityStartTime="(\d+)-(\d+)-(\d+)T(\d+):(\d+):(\d+)Z"', text)
+    ready = calendar.timegm(tuple(int(g) for g in ast.groups())) + 4.1
+    time.sleep(max(0.0, ready - time.time()))
     (d / "live" / "manifest").write_text(text)
     for url in (f"{base}/live/live.mpd", f"{base}/live/manifest"):
         with Player(url) as p:
@@ -144,16 +152,81 @@ def test_shakas_dynamic_mpd_is_read_as_live_dash_at_any_url(site):
             assert w.is_live and w.is_date_addressable, (url, w)
 
 
-def test_a_dynamic_mpd_whose_segments_come_from_the_clock_is_unsupported(site):
-    """A dynamic MPD with SegmentTemplate@duration and no SegmentTimeline: which segments
-    exist follows from the wall clock, which the DASH layer does not compute (yet)."""
-    d, base = site
+def clock_mpd(d: Path, ast: str) -> str:
+    """ffmpeg's static MPD made dynamic and number-based (SegmentTemplate@duration, no
+    SegmentTimeline): which segments exist follows from the clock."""
     text = (d / "ok.mpd").read_text()
-    text = text.replace('type="static"', 'type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z"', 1)
+    text = text.replace('type="static"', f'type="dynamic" availabilityStartTime="{ast}"', 1)
     text = re.sub(r"\s*<SegmentTimeline>.*?</SegmentTimeline>\s*", "", text, flags=re.S)
-    text = text.replace('startNumber="1">', 'startNumber="1" duration="25600">')
-    (d / "clock.mpd").write_text(text)
-    check(f"{base}/clock.mpd", UNSUPPORTED, ["segments available by the clock"], "clock")
+    return text.replace('startNumber="1">', 'startNumber="1" duration="25600">')
+
+
+def test_a_number_based_dynamic_mpd_lists_what_its_clock_makes_available(site):
+    """Number-based live (seek.h "DASH", Live): with availabilityStartTime long past, both
+    2 s segments of the 4 s Period are available (none after the Period's end), dated from
+    availabilityStartTime; with it an hour ahead of the host's clock, none is: typed, unless
+    the MPD's own clock (UTCTiming direct) says otherwise."""
+    d, base = site
+    (d / "clock.mpd").write_text(clock_mpd(d, "2026-01-01T00:00:00Z"))
+    with Player(f"{base}/clock.mpd") as p:
+        assert p.wait_item(timeout=30).status.name == "READY"
+        w = p.live_seek_window()
+        assert w.is_live and w.is_date_addressable, w
+        assert (w.first_sequence, w.last_sequence) == (1, 2), w
+        assert w.start_date_us == 1_767_225_600_000_000, w
+    import datetime
+    ahead = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    (d / "future.mpd").write_text(clock_mpd(d, ahead))
+    check(f"{base}/future.mpd", INVALID_DATA, ["no segment is available by the MPD's clock"], "future")
+    # The same MPD with a UTCTiming direct value 10 s after its availabilityStartTime: by the
+    # MPD's clock (not the host's) both segments are available.
+    later = (datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1, seconds=10))
+    direct = f'<UTCTiming schemeIdUri="urn:mpeg:dash:utc:direct:2014" value="{later.strftime("%Y-%m-%dT%H:%M:%SZ")}"/>'
+    (d / "direct.mpd").write_text(clock_mpd(d, ahead).replace("</MPD>", direct + "</MPD>"))
+    with Player(f"{base}/direct.mpd") as p:
+        assert p.wait_item(timeout=30).status.name == "READY"
+        w = p.live_seek_window()
+        assert w.is_live and (w.first_sequence, w.last_sequence) == (1, 2), w
+
+
+LIVE = 'type="dynamic" availabilityStartTime="2026-01-01T00:00:00Z"'
+TIMING = {
+    "depth": (LIVE + ' timeShiftBufferDepth="PT-3S"', "", INVALID_DATA, ["@timeShiftBufferDepth is not an xs:duration"]),
+    "update_period": (LIVE + ' minimumUpdatePeriod="5"', "", INVALID_DATA, ["@minimumUpdatePeriod is not an xs:duration"]),
+    "publish_time": (LIVE + ' publishTime="2026-01-01T00:00:00"', "", INVALID_DATA, ["@publishTime is not an xs:dateTime"]),
+    "utc_direct": (LIVE, '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:direct:2014" value="noon"/>', INVALID_DATA,
+                   ["<UTCTiming>", "@value is not an xs:dateTime"]),
+    "utc_no_value": (LIVE, '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014"/>', INVALID_DATA,
+                     ["<UTCTiming>", "no @value"]),
+    # The time source answers with a word, not a date.
+    "utc_body": (LIVE, '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-xsdate:2014" value="noon.txt"/>', INVALID_DATA,
+                 ["the time source's body is not an xs:dateTime"]),
+    # The time source answers with more than 256 bytes (an MPD).
+    "utc_large": (LIVE, '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-iso:2014" value="ok.mpd"/>', TOO_LARGE, []),
+}
+
+
+@pytest.mark.parametrize("case", sorted(TIMING))
+def test_malformed_live_timing_is_a_typed_error_naming_it(site, case):
+    """A dynamic MPD's timing attributes and UTCTiming elements, malformed: FPX_ERROR_INVALID_DATA
+    naming the attribute; a time source whose body is no xs:dateTime likewise; one past 256
+    bytes FPX_ERROR_TOO_LARGE."""
+    d, base = site
+    (d / "noon.txt").write_text("noon\n")
+    root, utc, code, words = TIMING[case]
+    text = (d / "ok.mpd").read_text().replace('type="static"', root, 1).replace("</MPD>", utc + "</MPD>")
+    (d / f"timing_{case}.mpd").write_text(text)
+    check(f"{base}/timing_{case}.mpd", code, words, case)
+
+
+def test_a_time_source_outside_the_protocol_policy_is_refused(site):
+    """UTCTiming's URL is fetched under the protocol policy of the MPD's URIs: a file: URL
+    from an MPD on the network is FPX_ERROR_PROTOCOL_NOT_ALLOWED."""
+    d, base = site
+    text = (d / "ok.mpd").read_text().replace('type="static"', LIVE, 1).replace(
+        "</MPD>", '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-xsdate:2014" value="file:///etc/hostname"/></MPD>')
+    (d / "timing_file.mpd").write_text(text)
+    check(f"{base}/timing_file.mpd", NOT_ALLOWED, [], "file time source")
 
 
 def test_shakas_encrypted_mpd_names_every_scheme(site):

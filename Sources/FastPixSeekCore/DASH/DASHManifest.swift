@@ -46,6 +46,38 @@ public struct DASHManifest: Hashable, Sendable {
         public var availabilityStartMS: Rational
         /// @suggestedPresentationDelay, seconds: the live edge's distance from the newest end.
         public var suggestedPresentationDelay: Rational?
+        /// @timeShiftBufferDepth, seconds: a segment leaves the seekable window this long after
+        /// its availability ends (nil: segments never leave it; the window is then bounded by
+        /// the segment cap, the newest kept).
+        public var timeShiftBufferDepth: Rational? = nil
+        /// @minimumUpdatePeriod, seconds: the reload interval (nil or 0: the HLS rule, the
+        /// target duration).
+        public var minimumUpdatePeriod: Rational? = nil
+        /// @publishTime, Unix milliseconds, exactly (informative: not used for timing).
+        public var publishMS: Rational? = nil
+        /// The UTCTiming elements in document order: the wall clock the MPD defines.
+        public var utcTiming: [UTCTiming] = []
+    }
+
+    /// A UTCTiming element (ISO/IEC 23009-1 5.8.4.11): how to read the MPD's wall clock.
+    public struct UTCTiming: Hashable, Sendable {
+        public enum Scheme: String, Hashable, Sendable, CaseIterable {
+            /// @value is the time itself (xs:dateTime).
+            case direct = "urn:mpeg:dash:utc:direct:2014"
+            /// @value is a URL whose body is an xs:dateTime.
+            case httpXSDate = "urn:mpeg:dash:utc:http-xsdate:2014"
+            /// @value is a URL whose body is an ISO 8601 date-time (the same reading here).
+            case httpISO = "urn:mpeg:dash:utc:http-iso:2014"
+            /// @value is a URL whose HTTP Date header (RFC 7231) is the time.
+            case httpHead = "urn:mpeg:dash:utc:http-head:2014"
+        }
+        /// nil: a scheme this layer does not know (skipped).
+        public var scheme: Scheme?
+        public var schemeIdUri: String
+        /// @value: for `direct` the time, else one or more URLs (space-separated).
+        public var value: String
+        /// `direct`: the time, Unix milliseconds, exactly.
+        public var directMS: Rational?
     }
 
     /// A Period: a discontinuity domain of the item (its segments follow the previous
@@ -112,7 +144,18 @@ public struct DASHManifest: Hashable, Sendable {
             return d
         }
         let total = try seconds(root, "mediaPresentationDuration")
-        if live != nil { live?.suggestedPresentationDelay = try seconds(root, "suggestedPresentationDelay") }
+        if live != nil {
+            live?.suggestedPresentationDelay = try seconds(root, "suggestedPresentationDelay")
+            live?.timeShiftBufferDepth = try seconds(root, "timeShiftBufferDepth")
+            live?.minimumUpdatePeriod = try seconds(root, "minimumUpdatePeriod")
+            if let p = root[attribute: "publishTime"] {
+                guard let ms = HLSDate.unixMillisecondsExact(DASHValues.trim(p)) else {
+                    throw bad(root, "@publishTime is not an xs:dateTime")
+                }
+                live?.publishMS = ms
+            }
+            live?.utcTiming = try DASHManifest.utcTiming(root)
+        }
         self.live = live
         // Starts: @start, else the previous Period's end (ISO/IEC 23009-1 5.3.2.1), else 0.
         var starts: [Rational] = []
@@ -150,6 +193,29 @@ public struct DASHManifest: Hashable, Sendable {
             periods.append(Period(index: k, start: starts[k], duration: durations[k], adaptationSets: sets))
         }
         self.periods = periods
+    }
+
+    /// The MPD's UTCTiming elements; a known scheme without @value, or a `direct` one whose
+    /// value is no xs:dateTime, is malformed.
+    static func utcTiming(_ root: DASHXMLElement) throws -> [UTCTiming] {
+        var out: [UTCTiming] = []
+        for e in root.children("UTCTiming") {
+            guard let uri = e[attribute: "schemeIdUri"].map(DASHValues.trim), !uri.isEmpty else {
+                throw DASHError.malformed(element: e.name, line: e.line, reason: "no @schemeIdUri")
+            }
+            let scheme = UTCTiming.Scheme(rawValue: uri)
+            let value = DASHValues.trim(e[attribute: "value"] ?? "")
+            if scheme != nil && value.isEmpty { throw DASHError.malformed(element: e.name, line: e.line, reason: "no @value") }
+            var direct: Rational? = nil
+            if scheme == .direct {
+                guard let ms = HLSDate.unixMillisecondsExact(value) else {
+                    throw DASHError.malformed(element: e.name, line: e.line, reason: "@value is not an xs:dateTime")
+                }
+                direct = ms
+            }
+            out.append(UTCTiming(scheme: scheme, schemeIdUri: uri, value: value, directMS: direct))
+        }
+        return out
     }
 
     /// A Period's audio and video adaptation sets.

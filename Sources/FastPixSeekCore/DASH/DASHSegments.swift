@@ -35,11 +35,15 @@ public enum DASHSegments {
     /// first segment marked EXT-X-DISCONTINUITY), the durations on one timescale (the least
     /// common multiple of the parts'). `indexes`: each part's sidx (SegmentBase), else nil.
     /// `live`: a dynamic MPD's clock (the playlist is then live: no end, each Period's first
-    /// segment dated, the live edge `suggestedPresentationDelay` before the newest end); its
-    /// representations must list their segments (a SegmentTimeline or a SegmentList: a
-    /// window computed from the wall clock is refused).
+    /// segment dated, the live edge `suggestedPresentationDelay` before the newest end, reloads
+    /// every `minimumUpdatePeriod`); its representations use a SegmentTemplate or a
+    /// SegmentList. `nowMS`: the MPD's wall clock (Unix ms) when the list is made: only the
+    /// segments in the window (`DASHLive`: available, not older than timeShiftBufferDepth)
+    /// are listed, and a number-based SegmentTemplate (@duration, no SegmentTimeline) lists
+    /// the ones the clock makes available (it needs `nowMS`); without it every listed
+    /// segment is kept.
     public static func playlist(_ parts: [DASHManifest.Representation], url: String?, indexes: [DASHSidx.Index?],
-                                live: DASHManifest.Live? = nil,
+                                live: DASHManifest.Live? = nil, nowMS: Rational? = nil,
                                 limits: HLSPlaylist.Limits = HLSPlaylist.Limits()) throws -> HLSMediaPlaylist {
         precondition(parts.count == indexes.count && !parts.isEmpty)
         // One timescale for the list.
@@ -66,19 +70,33 @@ public enum DASHSegments {
         do {
             for (k, (r, x)) in zip(parts, indexes).enumerated() {
                 sink.factor = common / scales[k]
-                sink.discontinuity = k > 0
+                sink.discontinuity = k > 0 && sink.b.count > 0
                 sink.domain = Int64(k)
+                sink.window = nil
+                sink.elapsed = nil
                 if let live {
-                    guard let e = r.addressing, e.name == "SegmentTemplate" || e.name == "SegmentList",
-                          e.child("SegmentTimeline") != nil || e.name == "SegmentList" else {
-                        throw DASHError.unsupported("a dynamic MPD whose Representation has no SegmentTimeline or "
-                                                    + "SegmentList (segments available by the clock)")
+                    guard let e = r.addressing, e.name == "SegmentTemplate" || e.name == "SegmentList" else {
+                        throw DASHError.unsupported("a dynamic MPD whose Representation has no SegmentTemplate or SegmentList")
+                    }
+                    if e.name == "SegmentTemplate" && e.child("SegmentTimeline") == nil && nowMS == nil {
+                        throw DASHError.unsupported("a number-based live SegmentTemplate without the MPD's clock")
                     }
                     let pto = try unsigned(e, "presentationTimeOffset", 0)!
                     let scale = scales[k], start = r.periodStart
                     // Segment time t is at availabilityStartTime + Period start + (t - pto) / timescale.
                     sink.date = { t in live.availabilityStartMS + (start + Rational(Int128(t) - Int128(pto), Int128(scale)))
                                     * Rational(1000) }
+                    if let nowMS {
+                        let elapsed = DASHLive.elapsed(nowMS: nowMS, availabilityStartMS: live.availabilityStartMS,
+                                                       periodStart: start)
+                        let depth = live.timeShiftBufferDepth
+                        sink.elapsed = elapsed
+                        sink.depth = depth
+                        sink.window = { t, d in
+                            DASHLive.inWindow(end: Rational(Int128(t) + Int128(d) - Int128(pto), Int128(scale)),
+                                              elapsed: elapsed, depth: depth)
+                        }
+                    }
                 }
                 let before = sink.b.count
                 switch r.addressing?.name {
@@ -98,13 +116,19 @@ public enum DASHSegments {
                     }
                     try sink.add(Substring(r.baseURL), Int64(clamping: (d * Rational(1000)).ceil), nil, nil)
                 }
-                guard sink.b.count > before else {
+                if sink.b.count > before && sink.firstDomain == nil { sink.firstDomain = Int64(k) }
+                guard sink.b.count > before || (live != nil && nowMS != nil) else {
                     throw DASHError.malformed(element: "Representation", line: r.line, reason: "no segments")
                 }
+            }
+            if sink.b.count == 0 {
+                throw DASHError.malformed(element: "MPD", line: 0, reason: "no segment is available by the MPD's clock")
             }
         } catch let e as HLSError {
             throw DASHError(e)
         }
+        // A live window starts at its first kept segment's number (the MSN the reloads track).
+        if live != nil && nowMS != nil, let n = sink.keptNumber { firstNumber = n }
         let list = sink.b.finish(mediaSequence: firstNumber, baseURL: nil)
         var longest = Rational(0)
         for i in 0..<list.count where list.duration(at: i) > longest { longest = list.duration(at: i) }
@@ -114,9 +138,10 @@ public enum DASHSegments {
             control?.holdBack = d
         }
         return HLSMediaPlaylist(url: url, version: nil, targetDuration: Int(clamping: max(1, longest.ceil)),
-                                mediaSequence: firstNumber, discontinuitySequence: 0, segments: list, endList: live == nil,
-                                playlistType: live == nil ? .vod : .none, serverControl: control, start: nil,
-                                independentSegments: true, iFramesOnly: false)
+                                mediaSequence: firstNumber, discontinuitySequence: sink.firstDomain ?? 0, segments: list,
+                                endList: live == nil, playlistType: live == nil ? .vod : .none, serverControl: control,
+                                start: nil, independentSegments: true, iFramesOnly: false,
+                                updatePeriod: live?.minimumUpdatePeriod.flatMap { Rational(0) < $0 ? $0 : nil })
     }
 
     static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
@@ -134,10 +159,23 @@ public enum DASHSegments {
         /// A dynamic MPD: the date (Unix ms) of a segment time on the part's timescale; the
         /// Period's first segment is dated (the later ones follow by duration).
         var date: ((Int64) -> Rational)? = nil
+        /// A dynamic MPD read at a clock: whether a segment (time, duration on the part's
+        /// timescale) is in the window; segments outside are not listed.
+        var window: ((Int64, Int64) -> Bool)? = nil
+        /// A dynamic MPD read at a clock: seconds since the Period's start, and the depth.
+        var elapsed: Rational? = nil
+        var depth: Rational? = nil
+        /// The number of the first segment listed (`number` given to `add`).
+        var keptNumber: Int64? = nil
+        /// The Period (domain) of the first segment listed.
+        var firstDomain: Int64? = nil
 
-        /// `time`: the segment's time on the part's timescale (a SegmentTimeline's t).
+        /// `time`: the segment's time on the part's timescale (a SegmentTimeline's t);
+        /// `number`: its $Number$.
         mutating func add(_ uri: Substring, _ ticks: Int64, _ range: HLSByteRange?, _ map: HLSMap?,
-                          time: Int64? = nil) throws {
+                          time: Int64? = nil, number: Int64? = nil) throws {
+            if let w = window, !w(time ?? 0, ticks) { return }
+            if keptNumber == nil { keptNumber = number }
             let (t, o) = ticks.multipliedReportingOverflow(by: factor)
             guard !o else { throw DASHError.tooLarge("a segment duration past 2^63 ticks") }
             var dateMS: Rational? = nil
@@ -245,12 +283,30 @@ public enum DASHSegments {
         var number = startNumber
         if let tl = e.child("SegmentTimeline") {
             try timeline(tl, end: periodEnd(r, timescale: timescale, offset: pto), max: b.b.maxSegments) { t, d in
-                try b.add(url(number, t), d, nil, map, time: t)
+                try b.add(url(number, t), d, nil, map, time: t, number: number)
                 number &+= 1
             }
             return startNumber
         }
         guard let d = try unsigned(e, "duration"), d > 0 else { throw bad(e, "neither a SegmentTimeline nor a positive @duration") }
+        if let elapsed = b.elapsed {
+            // Number-based live: the segments the clock makes available, within the depth.
+            let range = DASHLive.numberRange(elapsed: elapsed, duration: Rational(Int128(d), Int128(timescale)),
+                                             periodDuration: r.periodDuration, depth: b.depth,
+                                             max: Swift.max(0, b.b.maxSegments - b.b.count))
+            let ticks = r.periodDuration.map { $0 * Rational(timescale) }
+            for k in range {
+                let (n, o1) = startNumber.addingReportingOverflow(k)
+                let (start, o2) = k.multipliedReportingOverflow(by: d)
+                let (time, o3) = pto.addingReportingOverflow(start)
+                guard !o1, !o2, !o3 else { throw bad(e, "segment numbers or times overflow") }
+                // The last segment ends with the Period.
+                let length = ticks.map { Int64(clamping: Swift.min(Int128(d), ($0 - Rational(Int128(start), 1)).ceil)) } ?? d
+                guard length > 0 else { break }
+                try b.add(url(n, time), length, nil, map, time: time, number: n)
+            }
+            return startNumber
+        }
         guard let total = r.periodDuration else {
             throw DASHError.malformed(element: e.name, line: e.line, reason: "@duration without a Period duration (the segment count)")
         }
@@ -303,7 +359,7 @@ public enum DASHSegments {
             let uri = u[attribute: "media"].map { HLSURL.resolve(base: r.baseURL, reference: DASHValues.trim($0)) } ?? r.baseURL
             // Without a timeline, segment k is at pto + k x @duration.
             try b.add(Substring(uri), durations[k], range, map,
-                      time: k < times.count ? times[k] : pto &+ Int64(k) &* durations[0])
+                      time: k < times.count ? times[k] : pto &+ Int64(k) &* durations[0], number: startNumber &+ Int64(k))
         }
         return startNumber
     }

@@ -39,10 +39,14 @@ extension HLSMediaPlaylist {
 
     /// Seconds to wait before the next reload (RFC 8216 6.3.4): the target
     /// duration, or half of it when the last reload found the playlist
-    /// unchanged. Nil when the playlist will not change (ENDLIST or VOD).
+    /// unchanged. Nil when the playlist will not change (ENDLIST or VOD). A DASH MPD with a
+    /// positive minimumUpdatePeriod shorter than that reloads every that period (its window
+    /// also moves with the clock, so a longer one does not slow the reloads).
     public func reloadInterval(previousUnchanged: Bool) -> Rational? {
         guard isLive else { return nil }
-        return Rational(Int128(targetDuration), previousUnchanged ? 2 : 1)
+        let interval = Rational(Int128(targetDuration), previousUnchanged ? 2 : 1)
+        if let updatePeriod, updatePeriod < interval { return updatePeriod }
+        return interval
     }
 
     /// The index of the segment with `startOffset <= offset < endOffset`, or nil

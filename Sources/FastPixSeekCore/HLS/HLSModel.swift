@@ -141,6 +141,9 @@ public struct HLSMediaPlaylist: Hashable, Sendable {
     public internal(set) var start: HLSStart?
     public internal(set) var independentSegments: Bool
     public internal(set) var iFramesOnly: Bool
+    /// A DASH MPD's @minimumUpdatePeriod (when positive), seconds: the reload interval in
+    /// place of the target duration. Nil for HLS.
+    public internal(set) var updatePeriod: Rational? = nil
 
     /// `EXT-X-SERVER-CONTROL` HOLD-BACK, seconds.
     public var holdBack: Rational? { serverControl?.holdBack }
