@@ -491,3 +491,78 @@ def test_an_audio_only_mpd_plays_its_representations_as_variants(site, tmp_path)
         assert [(x.pts, x.dts, x.size) for x in p.packets()] == want
         o = p.seek_and_wait(Fraction(3), SeekPrecision.exact())
         assert o.finished and o.frame_covers_target, o
+
+
+@pytest.fixture(scope="module")
+def two_audio_sets(site, tmp_path_factory):
+    """ffmpeg's MPD of the source's video and two audio AdaptationSets (-adaptation_sets
+    "id=0,streams=v id=1,streams=1 id=2,streams=2"): the source's 440 Hz AAC at 48 kHz,
+    lang="eng", and an 880 Hz AAC at 22.05 kHz, lang="deu". Ground truth: ffprobe's packets
+    of each set's initialization and segments as one file."""
+    d, base, handler, shapes, src = site
+    out = d / "two_audio"
+    out.mkdir()
+    subprocess.run(FF + ["-i", str(d / "src.mp4"), "-f", "lavfi", "-i", "sine=frequency=880:sample_rate=22050",
+                         "-t", str(SECONDS), "-map", "0:v", "-map", "0:a", "-map", "1:a", "-c:v", "copy", "-c:a:0",
+                         "copy", "-c:a:1", "aac", "-b:a:1", "32k", "-metadata:s:a:0", "language=eng",
+                         "-metadata:s:a:1", "language=deu", "-f", "dash", "-seg_duration", "2", "-adaptation_sets",
+                         "id=0,streams=v id=1,streams=1 id=2,streams=2", str(out / "v.mpd")], check=True, timeout=120)
+    s = Shape("two_audio", out, "v.mpd")
+    assert [a.get("lang") for a in s.audio] == ["eng", "deu"]
+    ids = [a.find(f"{NS}Representation").get("id") for a in s.audio]
+    files = [{str(f.relative_to(out)) for f, _ in s.files[i]} for i in ids]
+    packets = [ffprobe_packets(concatenate(s.files[i], tmp_path_factory.mktemp("aset") / "a.mp4"), "a:0")
+               for i in ids]
+    assert packets[0] != packets[1] and not (files[0] & files[1])
+    return s, f"{base}/two_audio/v.mpd", handler, files, packets
+
+
+def test_two_audio_adaptation_sets_are_renditions_chosen_at_open(two_audio_sets):
+    """Both audio sets listed as AUDIO renditions of group "audio" named by lang, the first
+    DEFAULT and played; hls_audio=1 plays the other; each open reads every packet of its set
+    (ffprobe's, in order) and fetches none of the other set's files."""
+    s, url, handler, files, packets = two_audio_sets
+    for kw, chosen, rate in ((dict(), 0, 48000), (dict(hls_audio=0), 0, 48000), (dict(hls_audio=1), 1, 22050)):
+        handler.record.clear()
+        with Player(url, **kw) as p:
+            assert p.wait_item(timeout=30).status.name == "READY", kw
+            rs = p.hls_renditions()
+            assert [(r.type.name, r.group_id, r.name, r.language, r.is_default, r.has_uri) for r in rs] == \
+                [("AUDIO", "audio", "eng", "eng", True, True), ("AUDIO", "audio", "deu", "deu", False, True)], rs
+            assert [(r.selected, r.stream_index) for r in rs] == [(k == chosen, 1 if k == chosen else -1)
+                                                                   for k in range(2)], (kw, rs)
+            assert p.item_info().stream_count == 2 and p.stream_info(1).sample_rate == rate, kw
+            got = [(x.pts, x.dts, x.size) for x in p.packets() if x.stream_index == 1]
+        assert got == packets[chosen], kw
+        asked = s.requested(handler.record)
+        assert files[chosen] <= asked and not (asked & files[1 - chosen]), (kw, sorted(asked & files[1 - chosen]))
+
+
+def test_a_switch_of_audio_adaptation_set_at_a_seek(two_audio_sets):
+    """fpx_player_hls_select_audio on a DASH item: at the next landing the audio stream is the
+    other set's (its rate, its packets: a run of ffprobe's to the end), and from the switch on
+    only that set's files are fetched."""
+    s, url, handler, files, packets = two_audio_sets
+    with Player(url) as p:
+        assert p.wait_item(timeout=30).status.name == "READY"
+        o = p.seek_and_wait(Fraction(1), SeekPrecision.exact())
+        assert o.finished and o.frame_covers_target, o
+        assert p.stream_info(1).sample_rate == 48000
+        p.hls_select_audio(1)
+        handler.record.clear()
+        o = p.seek_and_wait(Fraction(3), SeekPrecision.exact())
+        assert o.finished and Fraction(o.landed_time) == 3, o
+        assert [(r.selected, r.stream_index) for r in p.hls_renditions()] == [(False, -1), (True, 1)]
+        assert p.stream_info(1).sample_rate == 22050
+        pkts = [x for x in p.packets() if x.stream_index == 1]
+        got = [(x.pts, x.dts, x.size) for x in pkts]
+        want = packets[1]
+        assert got and got[0] in want, got[:3]
+        k = want.index(got[0])
+        assert got == want[k:], (k, got[:3], want[k:k + 3])
+        # The run starts at the landing: the frame covering 3 s (1024 samples) after one frame
+        # of pre-roll, as for an HLS rendition.
+        assert Fraction(pkts[1].item_time) <= 3 < Fraction(pkts[1].item_time) + Fraction(1024, 22050), \
+            [x.item_time for x in pkts[:3]]
+    asked = s.requested(handler.record)
+    assert files[1] & asked and not (asked & files[0]), sorted(asked & files[0])
