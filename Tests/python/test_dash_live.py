@@ -4,7 +4,8 @@ whose startNumber and S@t move on, availabilityStartTime, suggestedPresentationD
 127.0.0.1 by the Range-honouring test server. The item is live like an HLS one: a seekable
 window that slides with the reloads, a live edge suggestedPresentationDelay before the newest
 segment's end, date seeks by the MPD's clock; when ffmpeg ends, its MPD turns static and the
-item ends.
+item ends. The window, edge and dates are checked in ffmpeg's low-latency mode too (`-streaming 1
+-ldash 1`: a fragment a frame, Resync elements, no suggestedPresentationDelay).
 
 Ground truth, never the library: the MPD files as served (availabilityStartTime,
 suggestedPresentationDelay, startNumber), the segment files on disk (`-extra_window_size` keeps
@@ -43,17 +44,28 @@ def iso_us(text: str) -> Fraction:
     return (calendar.timegm((y, mo, d, h, mi, s)) + frac) * 1_000_000
 
 
-def attr(text: str, name: str) -> str:
-    return re.search(rf'{name}="([^"]+)"', text).group(1)
+def attr(text: str, name: str, default=None) -> str:
+    m = re.search(rf'{name}="([^"]+)"', text)
+    if m is None and default is not None:
+        return default
+    return m.group(1)
+
+
+# ffmpeg's modes: its default (whole segments); `-streaming 1 -ldash 1` (low-latency DASH: each
+# frame its own fragment, written as it comes, availabilityTimeComplete="false", Resync
+# elements, and no suggestedPresentationDelay, so the live edge is 3 target durations back).
+MODES = {"segments": [], "streaming": ["-streaming", "1", "-ldash", "1"]}
 
 
 @pytest.fixture
-def live(tmp_path):
-    """ffmpeg writing the live MPD in real time; the server; stopped at the end."""
+def live(tmp_path, request):
+    """ffmpeg writing the live MPD in real time (in the MODES entry the test names, by default
+    "segments"); the server; stopped at the end."""
+    mode = MODES[getattr(request, "param", "segments")]
     proc = subprocess.Popen(FF + ["-re", "-f", "lavfi", "-i", f"testsrc2=size=160x120:rate={FPS}", "-t", str(SECONDS),
                                   "-c:v", "libx264", "-preset", "ultrafast", "-g", str(FPS), "-bf", "0", "-f", "dash",
                                   "-seg_duration", "1", "-window_size", "6", "-extra_window_size", "100",
-                                  "-use_timeline", "1", "-use_template", "1", str(tmp_path / "live.mpd")])
+                                  "-use_timeline", "1", "-use_template", "1", *mode, str(tmp_path / "live.mpd")])
     try:
         handler = recording()
         with serve(tmp_path, handler) as base:
@@ -66,6 +78,8 @@ def live(tmp_path):
                 time.sleep(0.2)
             else:
                 pytest.fail("ffmpeg wrote no sliding dynamic MPD")
+            # The premise of the mode: ffmpeg took -ldash (its MPD says so), or wrote segments.
+            assert ('availabilityTimeComplete="false"' in mpd.read_text()) == bool(mode), mpd.read_text()
             yield tmp_path, f"{base}/live.mpd", proc
     finally:
         proc.kill()
@@ -80,11 +94,13 @@ def truth(d: Path) -> dict:
     return md5_by_pts(str(whole))
 
 
+@pytest.mark.parametrize("live", list(MODES), indirect=True)
 def test_a_dynamic_mpd_is_live_with_a_sliding_window_an_edge_and_dates(live):
     d, url, proc = live
     text = (d / "live.mpd").read_text()
     ast = iso_us(attr(text, "availabilityStartTime"))
-    delay = Fraction(attr(text, "suggestedPresentationDelay").strip("PTS"))
+    # Without suggestedPresentationDelay, 3 target durations (seek.h "DASH"; 1 s segments).
+    delay = Fraction(attr(text, "suggestedPresentationDelay", "PT3S").strip("PTS"))
     with Player(url) as p:
         assert p.wait_item(timeout=30).status.name == "READY"
         assert p.item_info().format_name == "dash (fastpixseek)"
