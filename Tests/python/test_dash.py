@@ -6,7 +6,9 @@ ffmpeg SegmentTemplate + SegmentTimeline ($Number%05d$, two video representation
 ffmpeg SegmentList (`-use_template 0`), ffmpeg single file (`-single_file 1`: SegmentList with
 mediaRange, Initialization@range, BaseURL), Shaka on-demand (SegmentBase, indexRange: the sidx),
 Shaka SegmentTemplate + SegmentTimeline ($Number$, also published as HLS), Shaka
-SegmentTemplate@duration ($Time$); and an MPD of two Periods over two sources' ffmpeg output.
+SegmentTemplate@duration ($Time$); an MPD of two Periods over two sources' ffmpeg output; and
+ffmpeg's MPD of two audio AdaptationSets (lang eng and deu, 440 Hz at 48 kHz and 880 Hz at
+22.05 kHz), listed, chosen and switched like HLS audio renditions.
 
 Ground truth, never the library: the chosen representation's initialization followed by its
 segments (or its single file) as one file, read by ffprobe (frames, keyframes, packets) and
@@ -536,6 +538,13 @@ def test_two_audio_adaptation_sets_are_renditions_chosen_at_open(two_audio_sets)
         assert got == packets[chosen], kw
         asked = s.requested(handler.record)
         assert files[chosen] <= asked and not (asked & files[1 - chosen]), (kw, sorted(asked & files[1 - chosen]))
+    # The CLI's --audio chooses the same way (probe lists both, the chosen one demuxed).
+    for args, chosen, rate in (([], 0, 48000), (["--audio", "1"], 1, 22050)):
+        r = subprocess.run([str(CLI), "probe", url, "--json", *args], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 0, r.stderr
+        j = json.loads(r.stdout)
+        assert [(x["language"], x["demuxed"]) for x in j["renditions"]] == [("eng", chosen == 0), ("deu", chosen == 1)]
+        assert j["streams"][1]["sample_rate"] == rate, args
 
 
 def test_a_switch_of_audio_adaptation_set_at_a_seek(two_audio_sets):
