@@ -103,8 +103,16 @@ public final class Executor: @unchecked Sendable {
     private let m = Monitor()
     private var ready: [ExecutorWork] = []
     private var head = 0
+    /// Threads counted against the cap: the running ones, and `retired` until it is joined.
     private var threads = 0
     private var waiting = 0
+    /// The last thread that exited idle, not joined yet. A thread that has left `loop` still
+    /// runs its exit (TLS destructors, the sanitizers' teardown) and is still a task of the
+    /// process: it stays counted until a pthread_join says it is gone, so that a new thread
+    /// never makes the pool's OS threads more than the cap (test_scale counts them in
+    /// /proc/self/task). The next thread to exit, or a spawn that the cap would refuse,
+    /// joins it: at most one per pool waits to be joined (its stack kept until then).
+    private var retired: pthread_t?
 
     public init(name: String, background: Bool, maxThreads: Int) {
         self.name = name
@@ -113,14 +121,24 @@ public final class Executor: @unchecked Sendable {
     }
 
     /// Threads of this pool now alive (for tests and benchmarks).
-    public var threadCount: Int { m.locked { threads } }
+    public var threadCount: Int { m.locked { threads - (retired == nil ? 0 : 1) } }
 
     /// Queues `w` to be drained by a pool thread. Never runs it on the calling thread.
     public func schedule(_ w: ExecutorWork) {
         m.lock()
         ready.append(w)
-        let pending = ready.count - head
-        let spawn = pending > waiting && threads < maxThreads
+        var pending = ready.count - head
+        var spawn = pending > waiting && threads < maxThreads
+        if !spawn && pending > waiting, let r = retired {
+            // At the cap only because an exited thread is still counted: join it first.
+            retired = nil
+            m.unlock()
+            pthread_join(r, nil)
+            m.lock()
+            threads -= 1
+            pending = ready.count - head
+            spawn = pending > waiting && threads < maxThreads
+        }
         if spawn { threads += 1 }
         m.signal()
         m.unlock()
@@ -131,10 +149,8 @@ public final class Executor: @unchecked Sendable {
     public func run(_ body: @escaping @Sendable () -> Void) { schedule(OneShot(body)) }
 
     private func start() {
-        if let t = OSThread(name: name, background: background, { [self] in self.loop() }) {
-            t.detach()
-            return
-        }
+        // Joinable: an exited thread is joined by the next one to exit or by a spawn (`retired`).
+        if OSThread(name: name, background: background, { [self] in self.loop() }) != nil { return }
         // The OS refused a thread: the work stays queued for the threads there are (or for
         // the next schedule, which tries again).
         m.locked { threads -= 1 }
@@ -162,8 +178,14 @@ public final class Executor: @unchecked Sendable {
             let signalled = m.wait(until: monotonicNanoseconds() &+ Self.idleNanoseconds)
             waiting -= 1
             if !signalled && head == ready.count {
-                threads -= 1
+                // Stays counted until joined (`retired`); joins the one that exited before.
+                let previous = retired
+                retired = pthread_self()
                 m.unlock()
+                if let p = previous {
+                    pthread_join(p, nil)
+                    m.locked { threads -= 1 }
+                }
                 return
             }
         }
