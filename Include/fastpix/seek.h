@@ -2526,9 +2526,17 @@ FPX_API int fpx_player_hls_select_variant(fpx_player *player, int index);
  *   urn:mpeg:dash:utc:http-xsdate:2014 and http-iso:2014 (the body, at most
  *   256 bytes, of the first URL of @value, resolved against the MPD's,
  *   fetched under the protocol policy of the MPD's URIs: an xs:dateTime
- *   with a zone); http-head:2014 and unknown schemes are skipped; without
- *   one, the host's clock. The window is the segments available at that
- *   clock: a segment is listed once its end is at or before now, and until
+ *   with a zone); urn:mpeg:dash:utc:http-head:2014 (the Date field, an
+ *   IMF-fixdate such as "Sun, 06 Nov 1994 08:49:37 GMT", of the answer to
+ *   one HEAD request to that URL, under the same policy, sent over FFmpeg's
+ *   tcp or tls with Connection: close and without the URL's user
+ *   information: a 2xx answer whose head ends within 8,192 bytes; no
+ *   redirect is followed); unknown schemes are skipped; without one, the
+ *   host's clock. A time source that fails, or answers otherwise, fails the
+ *   load: FPX_ERROR_INVALID_DATA (FPX_ERROR_TIMEOUT, FPX_ERROR_TOO_LARGE,
+ *   FPX_ERROR_PROTOCOL_NOT_ALLOWED and the I/O errors as for any fetch).
+ *   The window is the segments available at that clock: a segment is
+ *   listed once its end is at or before now, and until
  *   its end falls timeShiftBufferDepth or more behind now (without
  *   timeShiftBufferDepth, while the MPD lists it). A SegmentTimeline or
  *   SegmentList gives the candidates; a SegmentTemplate with @duration and

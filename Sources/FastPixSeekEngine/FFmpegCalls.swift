@@ -94,6 +94,14 @@ func ffmpeg_av_guess_sample_aspect_ratio(_ format: UnsafeMutablePointer<AVFormat
     av_guess_sample_aspect_ratio(format, stream, nil)
 }
 
+/// Splits a URL into its parts (FFmpeg's own URL reading, as its http protocol uses);
+/// `port` is -1 when the URL names none. Cannot fail: too-long parts are truncated.
+func ffmpeg_av_url_split(_ proto: UnsafeMutablePointer<CChar>, _ protoSize: Int32,
+                         _ host: UnsafeMutablePointer<CChar>, _ hostSize: Int32, _ port: UnsafeMutablePointer<Int32>,
+                         _ path: UnsafeMutablePointer<CChar>, _ pathSize: Int32, _ url: String) {
+    av_url_split(proto, protoSize, nil, 0, host, hostSize, port, path, pathSize, url)
+}
+
 func ffmpeg_avformat_version() -> UInt32 { avformat_version() }
 
 /// The next demuxer of the loaded libavformat (`opaque` starts NULL); NULL after the last.
@@ -128,6 +136,27 @@ func ffmpeg_avio_read(_ s: UnsafeMutablePointer<AVIOContext>, _ buf: UnsafeMutab
 #endif
     return avio_read(s, buf, size)
 }
+
+/// What is there now, at most `size` bytes, waiting only when nothing is (a read-write
+/// context, as a socket's, reads straight from the protocol).
+func ffmpeg_avio_read_partial(_ s: UnsafeMutablePointer<AVIOContext>, _ buf: UnsafeMutablePointer<UInt8>?,
+                              _ size: Int32) -> Int32 {
+#if FPX_FAULTS
+    switch FFmpegFaults.read(.avio_read_partial, asked: size) {
+    case .fail(let e): return e
+    case .short(let n): return avio_read_partial(s, buf, n)
+    case .none: break
+    }
+#endif
+    return avio_read_partial(s, buf, size)
+}
+
+/// Buffers bytes to send; a failure shows in the context's `error` after `ffmpeg_avio_flush`.
+func ffmpeg_avio_write(_ s: UnsafeMutablePointer<AVIOContext>, _ buf: UnsafePointer<UInt8>, _ size: Int32) {
+    avio_write(s, buf, size)
+}
+
+func ffmpeg_avio_flush(_ s: UnsafeMutablePointer<AVIOContext>) { avio_flush(s) }
 
 func ffmpeg_avio_seek(_ s: UnsafeMutablePointer<AVIOContext>, _ offset: Int64, _ whence: Int32) -> Int64 {
 #if FPX_FAULTS

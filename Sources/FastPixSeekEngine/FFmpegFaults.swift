@@ -13,7 +13,7 @@ import Synchronization
 enum FFmpegCall: String, CaseIterable, Sendable {
     case avformat_alloc_context, avformat_open_input, avformat_find_stream_info
     case av_read_frame, av_seek_frame, avformat_seek_file, av_find_best_stream
-    case avio_open2, avio_read, avio_seek, avio_size, avio_alloc_context, avio_find_protocol_name
+    case avio_open2, avio_read, avio_read_partial, avio_seek, avio_size, avio_alloc_context, avio_find_protocol_name
     case av_packet_alloc, av_packet_clone, avcodec_parameters_alloc, avcodec_parameters_copy
     case av_malloc, av_dict_set, av_aes_alloc, av_aes_init, av_channel_layout_describe
 }
@@ -25,7 +25,7 @@ struct FFmpegFault: Sendable {
         /// The call returns this AVERROR without calling FFmpeg; a call that returns a pointer
         /// returns NULL (an allocation failure), whatever the code.
         case fail(Int32)
-        /// avio_read only: FFmpeg is asked for at most this many bytes (a short read).
+        /// avio_read and avio_read_partial only: FFmpeg is asked for at most this many bytes (a short read).
         case short(Int32)
         /// The call blocks until `FFmpegFaults.release()`, `nanoseconds` (nil: no limit) or the
         /// end of the scope, then calls FFmpeg. A call on a format context (or an avio_open2

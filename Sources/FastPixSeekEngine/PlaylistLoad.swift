@@ -65,8 +65,9 @@ enum PlaylistLoad {
     /// A dynamic MPD's wall clock now, Unix ms: its first UTCTiming element of a scheme read
     /// here -- `direct` (the value), `http-xsdate` and `http-iso` (the body of the value's first
     /// URL, resolved against the MPD's, fetched under the protocol policy, at most
-    /// `maxTimeBytes`, an xs:dateTime with a zone) -- else the host clock. `http-head` and
-    /// unknown schemes are skipped. A time source that fails fails the load, typed.
+    /// `maxTimeBytes`, an xs:dateTime with a zone), `http-head` (the Date of a HEAD answer to
+    /// that URL: `HTTPHeadClock`) -- else the host clock. Unknown schemes are skipped. A time
+    /// source that fails fails the load, typed.
     static func clockMS(_ live: DASHManifest.Live, mpd: String?, guard g: IOGuard, fromRemote: Bool,
                         policy: IOPolicy) throws -> Rational {
         for t in live.utcTiming {
@@ -74,8 +75,7 @@ enum PlaylistLoad {
             case .direct?:
                 if let ms = t.directMS { return ms }
             case .httpXSDate?, .httpISO?:
-                let first = String(t.value.split(separator: " ").first ?? "")
-                let url = mpd.map { HLSURL.resolve(base: $0, reference: first) } ?? first
+                let url = sourceURL(t, mpd: mpd)
                 let body = try HLSFetch.fetch(url, guard: g, fromRemote: fromRemote || HLSFetch.isRemote(mpd ?? ""),
                                               limit: maxTimeBytes)
                 let text = body.withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
@@ -84,11 +84,20 @@ enum PlaylistLoad {
                     throw EngineError(.invalidData)
                 }
                 return ms
-            case .httpHead?, nil:
+            case .httpHead?:
+                let url = sourceURL(t, mpd: mpd)
+                return try HTTPHeadClock.unixMilliseconds(url, guard: g, fromRemote: fromRemote || HLSFetch.isRemote(mpd ?? ""))
+            case nil:
                 continue
             }
         }
         return hostClockMS()
+    }
+
+    /// The first URL of a UTCTiming's @value, resolved against the MPD's.
+    static func sourceURL(_ t: DASHManifest.UTCTiming, mpd: String?) -> String {
+        let first = String(t.value.split(separator: " ").first ?? "")
+        return mpd.map { HLSURL.resolve(base: $0, reference: first) } ?? first
     }
 
     /// The host's wall clock, Unix ms (exact to the nanosecond).

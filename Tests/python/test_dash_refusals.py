@@ -5,7 +5,8 @@ the extension whose body is an MPD.
 MPDs: Shaka Packager's own (one encrypted with a raw key for Widevine, PlayReady and the W3C
 common system; its dynamic MPD, which plays as live), and ffmpeg's dash muxer's MPD
 changed one element at a time (ContentProtection schemes, Periods that differ, xlink, $SubNumber$,
-a dynamic MPD without its clock, with malformed timing or a bad time source, one whose
+a dynamic MPD without its clock, with malformed timing or a bad time source (an
+http-head source answering each way its rules refuse, or not at all), one whose
 segments follow from the clock (played, or refused when none is available yet),
 malformed XML and elements, a DOCTYPE with an internal subset, a BaseURL to a local file,
 past the segment cap). Served on 127.0.0.1. Ground truth: the error code the player reports,
@@ -13,15 +14,18 @@ and the CLI's --verbose log naming the feature or the scheme.
 """
 from __future__ import annotations
 
+import email.utils
 import re
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
 from conftest import REPO
-from rangeserver import serve
+from rangeserver import RangeHandler, serve
 from test_fragmented_mp4 import shaka_packager
 from hlsframes import FF
 
@@ -30,7 +34,7 @@ sys.path.insert(0, str(REPO / "Bindings" / "python"))
 from fastpix_seek import Player  # noqa: E402
 
 CLI = REPO / "build" / "bin" / "fpx-seek"
-UNSUPPORTED, INVALID_DATA, TOO_LARGE, ENCRYPTION, NOT_ALLOWED = -13, -12, -27, -31, -25
+UNSUPPORTED, INVALID_DATA, TOO_LARGE, ENCRYPTION, NOT_ALLOWED, TIMEOUT = -13, -12, -27, -31, -25, -11
 
 KEY = "00112233445566778899aabbccddeeff"
 
@@ -288,3 +292,110 @@ def test_the_xml_element_cap_follows_the_buffer_cap(site):
         with pytest.raises(Exception):
             p.wait_item(timeout=30)
         assert p.item_status().error not in (TOO_LARGE, 0)
+
+
+def head_source(answers):
+    """A RangeHandler class whose HEAD of /t/NAME answers the raw bytes `answers[NAME]` (a
+    callable: called for them) and closes; `heads` gets (method, path, headers) of each."""
+    class Source(RangeHandler):
+        heads: list = []
+
+        def do_HEAD(self):
+            if not self.path.startswith("/t/"):
+                return super().do_HEAD()
+            self.heads.append((self.command, self.path, dict(self.headers)))
+            raw = answers[self.path[3:].split("?")[0]]
+            self.wfile.write(raw() if callable(raw) else raw)
+            self.wfile.flush()
+            self.close_connection = True
+    return Source
+
+
+def imf(unix: float) -> str:
+    return email.utils.formatdate(unix, usegmt=True)
+
+
+def test_an_http_head_time_source_is_the_mpds_clock(site):
+    """UTCTiming http-head (ISO/IEC 23009-1 5.8.5.7): the Date of the source's answer to a HEAD
+    request is the MPD's clock. The number-based MPD an hour ahead of the host (no segment by the
+    host's clock) opens with both segments when the source's Date is an hour and 10 s ahead; the
+    request the server got is one HEAD of the URL's path, with Host and Connection: close."""
+    d, base = site
+    ahead = time.time() + 3600
+    mpd = clock_mpd(d, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ahead)))
+    handler = head_source({"skewed": lambda: f"HTTP/1.1 200 OK\r\nDate: {imf(ahead + 10)}\r\n"
+                                             "Content-Length: 0\r\n\r\n".encode()})
+    with serve(d, handler) as clock:
+        port = clock.rsplit(":", 1)[1]
+        (d / "head.mpd").write_text(mpd.replace("</MPD>", '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-head:2014" '
+                                                f'value="http://user:secret@127.0.0.1:{port}/t/skewed?x=1#frag"/></MPD>'))
+        with Player(f"{clock}/head.mpd") as p:
+            assert p.wait_item(timeout=30).status.name == "READY"
+            w = p.live_seek_window()
+            assert w.is_live and (w.first_sequence, w.last_sequence) == (1, 2), w
+        assert handler.heads, "no HEAD reached the time source"
+        method, path, headers = handler.heads[0]
+        assert (method, path) == ("HEAD", "/t/skewed?x=1"), handler.heads[0]
+        assert headers.get("Host") == f"127.0.0.1:{port}" and headers.get("Connection") == "close", headers
+        assert "Authorization" not in headers, headers
+
+
+HEAD_ANSWERS = {
+    "no_date": (b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", INVALID_DATA, ["the answer has no Date field"]),
+    "rfc850": (b"HTTP/1.1 200 OK\r\nDate: Sunday, 06-Nov-94 08:49:37 GMT\r\n\r\n", INVALID_DATA,
+               ["the answer's Date is not an IMF-fixdate"]),
+    "redirect": (b"HTTP/1.1 302 Found\r\nLocation: /t/no_date\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\n\r\n",
+                 INVALID_DATA, ["the answer's status is 302, not 2xx"]),
+    "not_found": (b"HTTP/1.1 404 Not Found\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\n\r\n", INVALID_DATA,
+                  ["the answer's status is 404, not 2xx"]),
+    "not_http": (b"SSH-2.0-OpenSSH_9.2\r\n\r\n", INVALID_DATA, ["the answer is not an HTTP/1.x head"]),
+    "endless": (b"HTTP/1.1 200 OK\r\n" + b"X-Pad: " + b"a" * 9000 + b"\r\n\r\n", INVALID_DATA,
+                ["did not end within 8192 bytes"]),
+    "cut": (b"HTTP/1.1 200 OK\r\nDate: Sun, 06 No", INVALID_DATA, ["did not end within 8192 bytes"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HEAD_ANSWERS))
+def test_an_http_head_time_source_that_answers_wrong_is_a_typed_error(site, case):
+    """Each rule of the http-head answer broken: FPX_ERROR_INVALID_DATA, the log naming the rule
+    (never the URL)."""
+    d, _ = site
+    raw, code, words = HEAD_ANSWERS[case]
+    with serve(d, head_source({case: raw})) as clock:
+        text = (d / "ok.mpd").read_text().replace('type="static"', LIVE, 1).replace(
+            "</MPD>", f'<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-head:2014" value="/t/{case}"/></MPD>')
+        (d / f"head_{case}.mpd").write_text(text)
+        check(f"{clock}/head_{case}.mpd", code, words + ["UTCTiming refused"], case)
+
+
+def test_an_http_head_time_source_is_under_the_protocol_policy(site):
+    """The http-head URL passes the same protocol policy: a file: URL from an MPD on the network
+    is FPX_ERROR_PROTOCOL_NOT_ALLOWED, before any connection."""
+    d, base = site
+    text = (d / "ok.mpd").read_text().replace('type="static"', LIVE, 1).replace(
+        "</MPD>", '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-head:2014" value="file:///etc/hostname"/></MPD>')
+    (d / "head_file.mpd").write_text(text)
+    check(f"{base}/head_file.mpd", NOT_ALLOWED, [], "file http-head source")
+
+
+def test_an_http_head_time_source_that_never_answers_times_out(site):
+    """A source that takes the request and says nothing for 5 s: the load fails with
+    FPX_ERROR_TIMEOUT after the player's I/O timeout (0.5 s), never waiting for the server."""
+    d, _ = site
+    release = threading.Event()
+
+    def silent():
+        release.wait(5)
+        return b""
+    with serve(d, head_source({"silent": silent})) as clock:
+        text = (d / "ok.mpd").read_text().replace('type="static"', LIVE, 1).replace(
+            "</MPD>", '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-head:2014" value="/t/silent"/></MPD>')
+        (d / "head_silent.mpd").write_text(text)
+        try:
+            with Player(f"{clock}/head_silent.mpd", io_timeout=0.5) as p:
+                with pytest.raises(Exception):
+                    p.wait_item(timeout=4)
+                st = p.item_status()
+                assert st.status.name == "FAILED" and st.error == TIMEOUT, st
+        finally:
+            release.set()
