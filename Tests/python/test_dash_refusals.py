@@ -210,6 +210,17 @@ TIMING = {
 }
 
 
+def live_mpd(d: Path, name: str, utc: str, root: str = LIVE) -> str:
+    """ffmpeg's MPD made dynamic (`root`) with the element `utc` added; written as `name`."""
+    text = (d / "ok.mpd").read_text().replace('type="static"', root, 1).replace("</MPD>", utc + "</MPD>")
+    (d / name).write_text(text)
+    return name
+
+
+def utc(scheme: str, value: str) -> str:
+    return f'<UTCTiming schemeIdUri="urn:mpeg:dash:utc:{scheme}:2014" value="{value}"/>'
+
+
 @pytest.mark.parametrize("case", sorted(TIMING))
 def test_malformed_live_timing_is_a_typed_error_naming_it(site, case):
     """A dynamic MPD's timing attributes and UTCTiming elements, malformed: FPX_ERROR_INVALID_DATA
@@ -217,20 +228,18 @@ def test_malformed_live_timing_is_a_typed_error_naming_it(site, case):
     bytes FPX_ERROR_TOO_LARGE."""
     d, base = site
     (d / "noon.txt").write_text("noon\n")
-    root, utc, code, words = TIMING[case]
-    text = (d / "ok.mpd").read_text().replace('type="static"', root, 1).replace("</MPD>", utc + "</MPD>")
-    (d / f"timing_{case}.mpd").write_text(text)
-    check(f"{base}/timing_{case}.mpd", code, words, case)
+    root, element, code, words = TIMING[case]
+    check(f"{base}/{live_mpd(d, f'timing_{case}.mpd', element, root)}", code, words, case)
 
 
-def test_a_time_source_outside_the_protocol_policy_is_refused(site):
-    """UTCTiming's URL is fetched under the protocol policy of the MPD's URIs: a file: URL
-    from an MPD on the network is FPX_ERROR_PROTOCOL_NOT_ALLOWED."""
+@pytest.mark.parametrize("scheme", ["http-xsdate", "http-head"])
+def test_a_time_source_outside_the_protocol_policy_is_refused(site, scheme):
+    """UTCTiming's URL is fetched (or asked, http-head) under the protocol policy of the MPD's
+    URIs: a file: URL from an MPD on the network is FPX_ERROR_PROTOCOL_NOT_ALLOWED, before any
+    connection."""
     d, base = site
-    text = (d / "ok.mpd").read_text().replace('type="static"', LIVE, 1).replace(
-        "</MPD>", '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-xsdate:2014" value="file:///etc/hostname"/></MPD>')
-    (d / "timing_file.mpd").write_text(text)
-    check(f"{base}/timing_file.mpd", NOT_ALLOWED, [], "file time source")
+    name = live_mpd(d, f"timing_file_{scheme}.mpd", utc(scheme, "file:///etc/hostname"))
+    check(f"{base}/{name}", NOT_ALLOWED, [], f"file time source, {scheme}")
 
 
 def test_shakas_encrypted_mpd_names_every_scheme(site):
@@ -327,8 +336,8 @@ def test_an_http_head_time_source_is_the_mpds_clock(site):
                                              "Content-Length: 0\r\n\r\n".encode()})
     with serve(d, handler) as clock:
         port = clock.rsplit(":", 1)[1]
-        (d / "head.mpd").write_text(mpd.replace("</MPD>", '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-head:2014" '
-                                                f'value="http://user:secret@127.0.0.1:{port}/t/skewed?x=1#frag"/></MPD>'))
+        source = f"http://user:secret@127.0.0.1:{port}/t/skewed?x=1#frag"
+        (d / "head.mpd").write_text(mpd.replace("</MPD>", utc("http-head", source) + "</MPD>"))
         with Player(f"{clock}/head.mpd") as p:
             assert p.wait_item(timeout=30).status.name == "READY"
             w = p.live_seek_window()
@@ -362,20 +371,8 @@ def test_an_http_head_time_source_that_answers_wrong_is_a_typed_error(site, case
     d, _ = site
     raw, code, words = HEAD_ANSWERS[case]
     with serve(d, head_source({case: raw})) as clock:
-        text = (d / "ok.mpd").read_text().replace('type="static"', LIVE, 1).replace(
-            "</MPD>", f'<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-head:2014" value="/t/{case}"/></MPD>')
-        (d / f"head_{case}.mpd").write_text(text)
-        check(f"{clock}/head_{case}.mpd", code, words + ["UTCTiming refused"], case)
-
-
-def test_an_http_head_time_source_is_under_the_protocol_policy(site):
-    """The http-head URL passes the same protocol policy: a file: URL from an MPD on the network
-    is FPX_ERROR_PROTOCOL_NOT_ALLOWED, before any connection."""
-    d, base = site
-    text = (d / "ok.mpd").read_text().replace('type="static"', LIVE, 1).replace(
-        "</MPD>", '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-head:2014" value="file:///etc/hostname"/></MPD>')
-    (d / "head_file.mpd").write_text(text)
-    check(f"{base}/head_file.mpd", NOT_ALLOWED, [], "file http-head source")
+        name = live_mpd(d, f"head_{case}.mpd", utc("http-head", f"/t/{case}"))
+        check(f"{clock}/{name}", code, words + ["UTCTiming refused"], case)
 
 
 def test_an_http_head_time_source_that_never_answers_times_out(site):
@@ -388,11 +385,9 @@ def test_an_http_head_time_source_that_never_answers_times_out(site):
         release.wait(5)
         return b""
     with serve(d, head_source({"silent": silent})) as clock:
-        text = (d / "ok.mpd").read_text().replace('type="static"', LIVE, 1).replace(
-            "</MPD>", '<UTCTiming schemeIdUri="urn:mpeg:dash:utc:http-head:2014" value="/t/silent"/></MPD>')
-        (d / "head_silent.mpd").write_text(text)
+        name = live_mpd(d, "head_silent.mpd", utc("http-head", "/t/silent"))
         try:
-            with Player(f"{clock}/head_silent.mpd", io_timeout=0.5) as p:
+            with Player(f"{clock}/{name}", io_timeout=0.5) as p:
                 with pytest.raises(Exception):
                     p.wait_item(timeout=4)
                 st = p.item_status()
