@@ -91,14 +91,21 @@ class Server(ThreadingHTTPServer):
 
 
 @contextlib.contextmanager
-def serve(directory: Path, handler: Type[RangeHandler] = RangeHandler) -> Iterator[str]:
-    """Serves `directory` on 127.0.0.1 (a free port); yields the base URL; stops the server."""
+def serve(directory: Path, handler: Type[RangeHandler] = RangeHandler,
+          tls: Optional[Tuple[Path, Path]] = None) -> Iterator[str]:
+    """Serves `directory` on 127.0.0.1 (a free port); yields the base URL; stops the server.
+    `tls` (certificate and key files, PEM): https instead of http."""
     make = lambda *a, **kw: handler(*a, directory=str(directory), **kw)  # noqa: E731
     server = Server(("127.0.0.1", 0), make)
+    if tls:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(str(tls[0]), str(tls[1]))
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     t = threading.Thread(target=server.serve_forever, daemon=True)
     t.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
+        yield f"{'https' if tls else 'http'}://127.0.0.1:{server.server_address[1]}"
     finally:
         server.shutdown()
         server.server_close()

@@ -324,19 +324,27 @@ def imf(unix: float) -> str:
     return email.utils.formatdate(unix, usegmt=True)
 
 
-def test_an_http_head_time_source_is_the_mpds_clock(site):
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_an_http_head_time_source_is_the_mpds_clock(site, scheme, tmp_path):
     """UTCTiming http-head (ISO/IEC 23009-1 5.8.5.7): the Date of the source's answer to a HEAD
     request is the MPD's clock. The number-based MPD an hour ahead of the host (no segment by the
     host's clock) opens with both segments when the source's Date is an hour and 10 s ahead; the
-    request the server got is one HEAD of the URL's path, with Host and Connection: close."""
+    request the server got is one HEAD of the URL's path, with Host and Connection: close, over
+    tcp for http and tls for https (a self-signed certificate made by openssl)."""
     d, base = site
     ahead = time.time() + 3600
     mpd = clock_mpd(d, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ahead)))
     handler = head_source({"skewed": lambda: f"HTTP/1.1 200 OK\r\nDate: {imf(ahead + 10)}\r\n"
                                              "Content-Length: 0\r\n\r\n".encode()})
-    with serve(d, handler) as clock:
+    tls = None
+    if scheme == "https":
+        tls = (tmp_path / "cert.pem", tmp_path / "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
+                        "/CN=127.0.0.1", "-keyout", str(tls[1]), "-out", str(tls[0])],
+                       check=True, capture_output=True, timeout=60)
+    with serve(d, handler, tls=tls) as clock:
         port = clock.rsplit(":", 1)[1]
-        source = f"http://user:secret@127.0.0.1:{port}/t/skewed?x=1#frag"
+        source = f"{scheme}://user:secret@127.0.0.1:{port}/t/skewed?x=1#frag"
         (d / "head.mpd").write_text(mpd.replace("</MPD>", utc("http-head", source) + "</MPD>"))
         with Player(f"{clock}/head.mpd") as p:
             assert p.wait_item(timeout=30).status.name == "READY"
