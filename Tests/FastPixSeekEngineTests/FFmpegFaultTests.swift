@@ -118,20 +118,28 @@ final class FFmpegFaultTests: XCTestCase {
 
     // MARK: Seek failure
 
-    /// Every positioning failing with an I/O error: the exact seek fails with FPX_ERROR_IO.
-    func testSeekFailureFailsTheSeekWithIO() throws {
+    /// With `faults` armed, the exact seek to `target` fails with `want` (the first fault was
+    /// reached); the same seek without them then lands on `frame`.
+    func expectSeekFails(_ faults: [FFmpegFault], to target: MediaTime, _ want: ErrorCode, then frame: Int64) throws {
         let p = try openPlayer()
         defer { p.destroy() }
-        let o = try FFmpegFaults.with([FFmpegFault(.av_seek_frame, .fail(Self.eio)),
-                                       FFmpegFault(.avformat_seek_file, .fail(Self.eio))]) {
-            let o = try seek(p, MediaTime(value: 45, timescale: 10))
-            XCTAssertGreaterThan(FFmpegFaults.hits(.av_seek_frame), 0)
+        let o = try FFmpegFaults.with(faults) {
+            let o = try seek(p, target)
+            XCTAssertGreaterThan(FFmpegFaults.hits(faults[0].call), 0, "the fault was reached")
             return o
         }
         XCTAssertEqual(o.reason, .failed)
-        XCTAssertEqual(o.error, .io)
-        let again = try seek(p, MediaTime(value: 45, timescale: 10))
+        XCTAssertEqual(o.error, want)
+        let again = try seek(p, target)
         XCTAssertEqual(again.reason, .completed)
+        XCTAssertEqual(again.landedStreamPTS, frame)
+    }
+
+    /// Every positioning failing with an I/O error: the exact seek fails with FPX_ERROR_IO.
+    func testSeekFailureFailsTheSeekWithIO() throws {
+        // 4.5 s: frame 134 (pts 134134).
+        try expectSeekFails([FFmpegFault(.av_seek_frame, .fail(Self.eio)), FFmpegFault(.avformat_seek_file, .fail(Self.eio))],
+                            to: MediaTime(value: 45, timescale: 10), .io, then: 134_134)
     }
 
     /// seek.h, fpx_player_read_packet: after a seek decided from memory, the read positions the
@@ -168,16 +176,7 @@ final class FFmpegFaultTests: XCTestCase {
 
     /// No packet can be allocated: the seek fails with FPX_ERROR_NO_MEMORY (seek.h section 6).
     func testPacketAllocationFailureFailsTheSeekWithNoMemory() throws {
-        let p = try openPlayer()
-        defer { p.destroy() }
-        let o = try FFmpegFaults.with([FFmpegFault(.av_packet_alloc, .fail(0))]) {
-            let o = try seek(p, Self.midGOP)
-            XCTAssertGreaterThan(FFmpegFaults.hits(.av_packet_alloc), 0)
-            return o
-        }
-        XCTAssertEqual(o.reason, .failed)
-        XCTAssertEqual(o.error, .noMemory)
-        XCTAssertEqual(try seek(p, Self.midGOP).landedStreamPTS, Self.midGOPFrame)
+        try expectSeekFails([FFmpegFault(.av_packet_alloc, .fail(0))], to: Self.midGOP, .noMemory, then: Self.midGOPFrame)
     }
 
     /// The host's reference to a packet cannot be made: the read is FPX_ERROR_NO_MEMORY.
