@@ -76,9 +76,9 @@ enum HTTPHeadClock {
             var path = [CChar](repeating: 0, count: 4096)
             var port: Int32 = -1
             ffmpeg_av_url_split(&proto, Int32(proto.count), &host, Int32(host.count), &port, &path, Int32(path.count), url)
-            let scheme = String(cString: proto).lowercased()
-            let name = String(cString: host)
-            var target = String(cString: path)
+            let scheme = Target.text(proto).lowercased()
+            let name = Target.text(host)
+            var target = Target.text(path)
             if let hash = target.firstIndex(of: "#") { target = String(target[..<hash]) }
             if target.isEmpty { target = "/" }
             guard scheme == "http" || scheme == "https", !name.isEmpty,
@@ -89,6 +89,11 @@ enum HTTPHeadClock {
             let hostField = port > 0 ? "\(bracketed):\(port)" : bracketed
             request = "HEAD \(target) HTTP/1.1\r\nHost: \(hostField)\r\nUser-Agent: fastpixseek\r\n"
                 + "Accept: */*\r\nConnection: close\r\n\r\n"
+        }
+
+        /// The characters of a NUL-terminated buffer `av_url_split` filled.
+        static func text(_ buffer: [CChar]) -> String {
+            String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
 
         /// Visible ASCII only: nothing in a URL may end the request line or add a field.
