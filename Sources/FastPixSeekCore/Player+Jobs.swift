@@ -121,47 +121,66 @@ extension Player {
             return true
         }
         guard proceed, let engine = engine else { return }
-        let timeline = engine.timeline
-        var clamp: SeekClamp = .seekableRangeUnknown
-        var landing: Landing?
-        var failure: ErrorCode?
-        var tolerance: MediaTime = MediaTime(value: 0, timescale: timeline.timeBaseDen)
         // No lock per packet: stopReason (supersede, cancel, destroy) sets the request's flag.
         let cancel = req.cancel
-        let shouldStop: () -> Bool = { cancel.isSet }
-        let memoryEpoch = MemoryReserve.epoch
-        withEngine(engine) {
-            do {
-                // No seek starts without the allocation reserve (seek.h section 6).
-                guard MemoryReserve.ensure() else { throw ErrorCode.noMemory }
-                let range = try engine.seekableRange()
-                // At-or-after on an engine that cannot land it (HLS): refused, typed.
-                guard Self.engineLands(req, engine) else { throw ErrorCode.unsupported }
-                var request = try Self.landingRequest(req, timeline: timeline, range: range, clamp: &clamp,
-                                                      tolerance: &tolerance)
-                request.memoryChecked = req.memoryDeclined
-                landing = try engine.resolve(request, shouldStop: shouldStop)
-            } catch let e as ErrorCode {
-                failure = e
-            } catch let e as EngineError {
-                failure = e.code
-            } catch {
-                failure = .internal
-            }
-            // While the process is out of memory, what libavformat made of an allocation
-            // failure is FPX_ERROR_NO_MEMORY (seek.h section 6).
-            if let f = failure { failure = MemoryReserve.classify(f, since: memoryEpoch) }
+        let run = withEngine(engine) { land(req, on: engine, shouldStop: { cancel.isSet }) }
+        m.locked { completeLandingLocked(req, run, engine: engine) }
+    }
+
+    /// What one landing attempt found (`land`), for `completeLandingLocked`.
+    struct LandingRun {
+        let timeline: Timeline
+        var clamp: SeekClamp = .seekableRangeUnknown
+        var tolerance: MediaTime
+        var landing: Landing?
+        var failure: ErrorCode?
+        init(timeline: Timeline) {
+            self.timeline = timeline
+            tolerance = MediaTime(value: 0, timescale: timeline.timeBaseDen)
         }
-        m.locked {
-            if let stop = req.stopReason ?? (destroyed ? .cancelled : nil) {
-                completeLocked(req, pending: true, reason: stop, clamp: clamp, timeline: timeline, tolerance: tolerance)
-            } else if let l = landing {
-                completeLocked(req, pending: true, reason: .completed, clamp: clamp, landing: l, timeline: timeline,
-                               tolerance: tolerance, streamIndex: engine.referenceStream)
-            } else {
-                completeLocked(req, pending: true, reason: .failed, clamp: clamp, timeline: timeline, tolerance: tolerance,
-                               error: failure ?? .internal)
-            }
+    }
+
+    /// Lands `req` on `engine`: the seekable range, the clamp, the request in exact ticks,
+    /// `engine.resolve`. With `engineLock` held and `m` not; on the worker (`runSeek`) or on
+    /// the thread of a `fpx_player_seek_wait` that lands it itself (`landInline`).
+    func land(_ req: SeekRequest, on engine: PlayerEngine, shouldStop: @escaping () -> Bool) -> LandingRun {
+        var run = LandingRun(timeline: engine.timeline)
+        let memoryEpoch = MemoryReserve.epoch
+        do {
+            // No seek starts without the allocation reserve (seek.h section 6).
+            guard MemoryReserve.ensure() else { throw ErrorCode.noMemory }
+            let range = try engine.seekableRange()
+            // At-or-after on an engine that cannot land it (HLS): refused, typed.
+            guard Self.engineLands(req, engine) else { throw ErrorCode.unsupported }
+            var request = try Self.landingRequest(req, timeline: run.timeline, range: range, clamp: &run.clamp,
+                                                  tolerance: &run.tolerance)
+            request.memoryChecked = req.memoryDeclined
+            run.landing = try engine.resolve(request, shouldStop: shouldStop)
+        } catch let e as ErrorCode {
+            run.failure = e
+        } catch let e as EngineError {
+            run.failure = e.code
+        } catch {
+            run.failure = .internal
+        }
+        // While the process is out of memory, what libavformat made of an allocation
+        // failure is FPX_ERROR_NO_MEMORY (seek.h section 6).
+        if let f = run.failure { run.failure = MemoryReserve.classify(f, since: memoryEpoch) }
+        return run
+    }
+
+    /// Completes the in-flight `req` with what `land` found (with `m` held): its stop reason
+    /// (supersede, cancel, destroy) first, else the landing, else the failure.
+    func completeLandingLocked(_ req: SeekRequest, _ run: LandingRun, engine: PlayerEngine) {
+        if let stop = req.stopReason ?? (destroyed ? .cancelled : nil) {
+            completeLocked(req, pending: true, reason: stop, clamp: run.clamp, timeline: run.timeline,
+                           tolerance: run.tolerance)
+        } else if let l = run.landing {
+            completeLocked(req, pending: true, reason: .completed, clamp: run.clamp, landing: l, timeline: run.timeline,
+                           tolerance: run.tolerance, streamIndex: engine.referenceStream)
+        } else {
+            completeLocked(req, pending: true, reason: .failed, clamp: run.clamp, timeline: run.timeline,
+                           tolerance: run.tolerance, error: run.failure ?? .internal)
         }
     }
 }

@@ -24,6 +24,23 @@ extension Player {
     /// `seek(to:precision:)` with the target already validated (`SeekTarget`, once per seek).
     public func seek(_ st: SeekTarget, completion: (@Sendable (SeekOutcome) -> Void)?,
                      onDecided: ((SeekOutcome) -> Void)? = nil) throws -> UInt64 {
+        try issue(st, completion: completion, onDecided: onDecided, landInline: false).id
+    }
+
+    /// A seek its caller lands itself (`landInline`): the request, in flight, and the engine,
+    /// whose lock the caller holds (taken by `issue`) until it has completed or handed off.
+    struct InlineLanding {
+        let req: SeekRequest
+        let engine: PlayerEngine
+    }
+
+    /// Issues a seek (`seek`). With `landInline` (fpx_player_seek_wait), a seek that memory
+    /// does not decide is given back to the caller to land on its own thread, with the engine
+    /// lock still held, when the player is idle: the engine lock was free (tried, never
+    /// waited for), no seek is queued or in flight, no job is queued, and the engine can land
+    /// it. Otherwise it goes to the worker as any other.
+    func issue(_ st: SeekTarget, completion: (@Sendable (SeekOutcome) -> Void)?,
+               onDecided: ((SeekOutcome) -> Void)?, landInline: Bool) throws -> (id: UInt64, inline: InlineLanding?) {
         let target = st.time, precision = st.precision, convention = st.convention
         let issuedAt = monotonicNanoseconds()
         // A seek that memory decides completes here, on the calling thread, with no I/O and no
@@ -31,7 +48,8 @@ extension Player {
         // only tried, never waited for: an engine busy (in I/O, or indexing) sends the seek to
         // the worker as before, so this call never blocks. engineLock comes before m (Sync.swift).
         let engineHeld = engineLock.tryLock()
-        defer { if engineHeld { engineLock.unlock() } }
+        var keepEngine = false
+        defer { if engineHeld && !keepEngine { engineLock.unlock() } }
         return try m.locked {
             guard !destroyed else { throw ErrorCode.invalidHandle }
             guard let it = item else { throw ErrorCode.noItem }
@@ -43,13 +61,29 @@ extension Player {
             req.onDecided = onDecided
             guard seekManagerEnabled else {
                 completeLocked(req, pending: false, reason: .noSeekManager, clamp: .seekableRangeUnknown)
-                return id
+                return (id, nil)
             }
-            if engineHeld && resolveFromMemoryLocked(req) { return id }
+            if engineHeld && resolveFromMemoryLocked(req) { return (id, nil) }
+            if engineHeld && landInline, let inline = issueInlineLocked(req) {
+                keepEngine = true
+                return (id, inline)
+            }
             applyLocked(seeks.issue(id, req))
             m.broadcast()
-            return id
+            return (id, nil)
         }
+    }
+
+    /// Enters `req` in flight for its caller to land (`issue`, `landInline`), with the engine
+    /// lock and `m` held: nil (nothing changed) unless the ready item's engine lands it and
+    /// the player is idle (no job queued, no seek pending: `SeekManager.issueInline`).
+    func issueInlineLocked(_ req: SeekRequest) -> InlineLanding? {
+        let it = req.item
+        guard it === item, !it.cancelled, it.status == .ready, let engine = it.engine, jobs.isEmpty,
+              Self.engineLands(req, engine), let effects = seeks.issueInline(req.id, req) else { return nil }
+        applyLocked(effects)
+        m.broadcast()
+        return InlineLanding(req: req, engine: engine)
     }
 
     /// Completes `req` from memory when the ready item's engine can decide its landing with no

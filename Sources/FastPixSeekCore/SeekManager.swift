@@ -14,6 +14,10 @@
 ///   one to stop (`.superseded`, unless it is already stopping);
 /// - a seek decided at once (from memory) is only allowed with nothing in
 ///   flight, so that completions keep the order of issue;
+/// - a seek landed on the caller's thread (`fpx_player_seek_wait` on an idle
+///   player) is only allowed with nothing pending at all; it is in flight from
+///   its issue, and when it must give up (its wait timed out) it goes back to
+///   the queue as an ordinary seek (`handOff`), unless it was told to stop;
 /// - cancel completes the queued ones and tells the in-flight one to stop with
 ///   the given reason; the count is of the seeks this call decided.
 public struct SeekManager<Payload> {
@@ -100,6 +104,27 @@ public struct SeekManager<Payload> {
         supersedeLocked(into: &effects)
         effects.append(.interruptReads)
         return effects
+    }
+
+    /// A new seek that the caller lands itself, on its own thread: allowed only when nothing
+    /// is pending (nil otherwise: the seek must go to the worker, `issue`). It enters the list
+    /// in flight at once (never queued: no job runs it), so that a later seek, a cancel or a
+    /// destroy tells it to stop as they tell a worker's seek; reads are interrupted.
+    public mutating func issueInline(_ id: UInt64, _ payload: Payload) -> [Effect]? {
+        guard isIdle else { return nil }
+        entries.append(Entry(id: id, state: .inFlight, stopReason: nil, payload: payload))
+        return [.interruptReads]
+    }
+
+    /// The in-flight seek `id`, landed by its caller, is given up before it landed (its wait
+    /// timed out) and handed to the worker: it is queued again and its job is to run
+    /// (`.run`). Nil when it is not pending or must stop: the caller then completes it with
+    /// its stop reason (`stopReason(of:)`), as the worker would.
+    public mutating func handOff(_ id: UInt64) -> Effect? {
+        guard let i = entries.firstIndex(where: { $0.id == id }), entries[i].state == .inFlight,
+              entries[i].stopReason == nil else { return nil }
+        entries[i].state = .queued
+        return .run(id, entries[i].payload)
     }
 
     /// Cancels every pending seek: queued ones complete with `reason`, an in-flight

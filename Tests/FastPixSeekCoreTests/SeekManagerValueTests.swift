@@ -103,6 +103,44 @@ final class SeekManagerValueTests: XCTestCase {
         XCTAssertTrue(m.isIdle, "the decided seek never enters the list")
     }
 
+    /// A seek landed on the caller's thread (fpx_player_seek_wait, idle player): only with
+    /// nothing pending; in flight from its issue, so a newer seek or a cancel tells it to stop
+    /// as it tells a worker's seek; a timed-out one goes back to the queue, unless stopped.
+    func testSeeksLandedInlineNeedNothingPendingAndHandOffToTheWorker() {
+        var m = M()
+        let (q, _) = issue(&m, "q")             // queued
+        XCTAssertNil(m.issueInline(m.takeID(), "i"), "a seek queued: the seek goes to the worker")
+        m.complete(q)
+        let i = m.takeID()
+        XCTAssertEqual(show(m.issueInline(i, "i") ?? []), ["interrupt"])
+        XCTAssertTrue(m.hasInFlight, "in flight from its issue")
+        XCTAssertNil(m.issueDecided(m.takeID()), "nothing is decided from memory past it")
+        XCTAssertNil(m.issueInline(m.takeID(), "j"), "one inline landing at a time")
+        // Timed out: handed to the worker, queued again; its job then runs it.
+        XCTAssertEqual(m.handOff(i).map { show([$0]) }, ["run \(i) i"])
+        XCTAssertEqual(m.start(i), .proceed)
+        m.complete(i)
+        // Superseded while it lands: told to stop, and never handed off.
+        let k = m.takeID()
+        _ = m.issueInline(k, "k")
+        let (n, fx) = issue(&m, "n")
+        XCTAssertEqual(fx, ["stop \(k) superseded k", "interrupt", "run \(n) n"])
+        XCTAssertNil(m.handOff(k))
+        XCTAssertEqual(m.stopReason(of: k), .superseded)
+        XCTAssertTrue(m.complete(k))
+        // Cancelled while it lands: counted once, and never handed off.
+        m.complete(n)
+        let c = m.takeID()
+        _ = m.issueInline(c, "c")
+        let (count, cfx) = m.cancelAll(.cancelled)
+        XCTAssertEqual(count, 1)
+        XCTAssertEqual(show(cfx), ["stop \(c) cancelled c"])
+        XCTAssertNil(m.handOff(c))
+        XCTAssertTrue(m.complete(c))
+        XCTAssertNil(m.handOff(c), "not pending")
+        XCTAssertTrue(m.isIdle)
+    }
+
     func testCompleteAllMatchingPayloads() {
         var m = M()
         let (a, _) = issue(&m, "old")
