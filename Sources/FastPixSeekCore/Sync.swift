@@ -23,8 +23,10 @@ import Darwin
 // Level 2
 //   Player.engineLock           the item's engine: every serial MediaEngine member (open's
 //                               range, seek, step, read, close, counters; MediaEngine.swift),
-//                               Player.disposable. Held across I/O. Taken by Player.seek and
-//                               Player.statistics only with tryLock (never a wait).
+//                               Player.disposable. Held across I/O. Taken by Player.issue
+//                               (seek, seek_wait) and Player.statistics only with tryLock
+//                               (never a wait); a seek_wait that lands inline keeps it from
+//                               that tryLock until its seek is completed or handed off.
 //   PreviewState.busy           a player's preview calls, one at a time; the preview source,
 //                               the last preview packet; held across the preview engine's
 //                               I/O (it is that engine's engine lock).
@@ -64,11 +66,12 @@ import Darwin
 // The order:
 //   1. A thread holding a lock takes only locks of a later level; never two locks of one
 //      level, nor two instances of one lock (two players', two feeds', two guards').
-//   2. tryLock is exempt (it never waits): Player.seek tries engineLock, then takes m;
+//   2. tryLock is exempt (it never waits): Player.issue tries engineLock, then takes m;
 //      statistics tries engineLock, then takes demuxSnapLock.
 //   3. The edges that exist today (A -> B: B taken while A is held):
 //      dispatchMonitor -> EventQueue.m, and whatever a callback-safe call takes (rule 6);
-//      engineLock -> Player.m (retiring an engine), demuxSnapLock, HLSPlaylistFeed.m and
+//      engineLock -> Player.m (retiring an engine; a seek_wait's inline landing completing
+//        or handing off its seek, SeekWait.swift), demuxSnapLock, HLSPlaylistFeed.m and
 //        the engines' leaves (IOGuard.m, publishLock, handedOutLock, EngineStrings.m, em,
 //        am, vm), Log.m and FFmpegLog.m (logging inside engine calls);
 //      PreviewState.busy -> Player.m, PreviewState.leaf, and the preview engine's locks as
@@ -93,7 +96,8 @@ import Darwin
 //     fpx_player_dispatch_events (or destroy's last drain) holding that queue's
 //     dispatchMonitor, which no callback-safe function takes; and the log callback runs on
 //     whichever thread logs, under what that thread holds of levels 1 and 2: a player's
-//     engineLock inside a serial engine call (its worker, the host's read_packet, a step),
+//     engineLock inside a serial engine call (its worker, the host's read_packet, a step,
+//     a seek_wait landing on the host's thread),
 //     PreviewState.busy in a preview, a dispatchMonitor when a host callback's call logs;
 //     never a lock of level 3 or later (Log.emit calls the sink after releasing Log.m,
 //     FFmpegLog after releasing FFmpegLog.m; under Player.m and later locks the library
@@ -116,7 +120,8 @@ import Darwin
 //     `shouldStop` closures and `IOPolicy.aborted` read one atomic CancelFlag, take no
 //     lock, and are called with no level-4 or level-5 lock held (IOGuard reads `stop`,
 //     releases m, then calls it; HLSPlaylistFeed.waitForSegment releases m, then asks).
-//     `SeekRequest.onDecided` runs under Player.m and takes only SeekWaitBox.m. Jobs
+//     `SeekRequest.onDecided` runs under Player.m (and, for a seek landed inline, under the
+//     engineLock its seek_wait holds) and takes only SeekWaitBox.m. Jobs
 //     (Executor, SerialQueue, TimerThread) run with their queue's lock released.
 
 /// A non-recursive mutex with a condition variable, on pthreads. Foundation and

@@ -146,7 +146,7 @@ run_prog() {
 
 TESTS=(test_time test_lifecycle test_seek test_delivery test_storm test_misuse test_scrub test_step test_live_api test_log)
 TESTS+=(test_abi_structs test_lifetimes test_memsafe test_storm_packets test_stress_seeks)
-TESTS+=(test_seek_wait test_stream_enable test_event_fd test_destroy_events test_index)
+TESTS+=(test_seek_wait test_seek_wait_inline test_stream_enable test_event_fd test_destroy_events test_index)
 TESTS+=(test_memory_seek test_abi_tables test_callback_safety test_callback_matrix test_fd_exhaustion test_scale)
 TESTS+=(test_stalled_servers test_conventions test_preview)
 # The stack sizes of the shipped library's threads, read from /proc/self/maps: a sanitizer's
