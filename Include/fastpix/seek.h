@@ -151,7 +151,10 @@
  * All functions are thread-safe unless marked otherwise: any thread may call
  * them on any player at any time. Players own no threads: the media I/O of
  * every player's opens, seeks and closes runs on a process-wide pool, each
- * player's in order, one at a time (a serial queue per player). Players whose
+ * player's in order, one at a time (a serial queue per player);
+ * fpx_player_read_packet, fpx_player_step_frame and fpx_player_seek_wait
+ * (when the player is idle: see there) do theirs on the calling thread, one
+ * at a time with the queue's. Players whose
  * item is a local file and players whose item is read over a protocol (a
  * server) use separate pools, so any number of players blocked on servers
  * never holds up the seek of a player on a local file; a player blocked in
@@ -753,7 +756,7 @@ FPX_API const char *fpx_error_name(int code);
  * (FFmpeg's carry their "[mov,mp4,... @ 0x...]" prefix), valid during the
  * call only. Runs on whichever thread logged (a player's worker, its index
  * or an HLS reload job, a host thread inside a blocking call such as
- * fpx_player_read_packet), possibly concurrently with other calls, and
+ * fpx_player_read_packet or fpx_player_seek_wait), possibly concurrently with other calls, and
  * often while the library holds that player's engine lock (FFmpeg logs from
  * inside packet reads, seeks and opens). It must return quickly. It is a
  * callback (section 3): from it, every function marked "Callback-safe: yes"
@@ -1665,6 +1668,25 @@ FPX_API int fpx_player_seek(fpx_player *player, fpx_time target, fpx_precision p
  * The seek's events are queued before it returns, so in FPX_DELIVERY_HOST
  * mode your next fpx_player_dispatch_events() delivers them. So it never
  * deadlocks on a host-pumped queue.
+ *
+ * Landing on the calling thread. A seek that memory decides completes
+ * inside the call, as for fpx_player_seek(). Any other is landed by the
+ * calling thread itself, with no trip through the worker, when the player is
+ * idle: no seek of it queued or in flight, no job of its queue waiting, and
+ * no other thread using its engine (reading, stepping, resolving). The media
+ * I/O then runs on your thread (bounded as on the worker, section 8), and so
+ * may the log callback (see "Logging"). Nothing else changes: a newer seek,
+ * fpx_player_cancel_pending_seeks, fpx_player_close_item, fpx_player_open or
+ * fpx_player_destroy from another thread stops that landing as it stops a
+ * worker's, the call then returning FPX_OK with the seek superseded or
+ * cancelled; the completion order of issue is kept; its events are queued
+ * before the call returns and delivered as for any seek (on the delivery
+ * pool or by your dispatch, never inside this call); the outcome is the one
+ * the worker would give. When timeout_ms passes before it has landed, the
+ * landing stops, the seek is handed to the worker, which lands it from the
+ * start, and the call returns FPX_ERROR_TIMEOUT as below (a timeout_ms of 0
+ * sends it to the worker at once). Otherwise the seek goes to the worker and
+ * the call waits.
  *
  * Errors: those of fpx_player_seek(); FPX_ERROR_TIMEOUT when timeout_ms
  * passed first (*out untouched; the seek stays issued and completes later
