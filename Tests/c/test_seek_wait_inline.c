@@ -389,6 +389,18 @@ static void racer_start(racer *x, fpx_player *p, int action, recorder *rec)
     REQUIRE(pthread_create(&x->thread, NULL, racer_main, x) == 0);
 }
 
+/* A seek_wait to LONG_TARGET_MS on p while another thread does `action` 3 ms after the
+ * call starts (the racer joined on return). Returns the seek_wait's result. */
+static int race_seek_wait(racer *x, fpx_player *p, int action, recorder *rec, fpx_seek_outcome *o)
+{
+    int rc;
+    racer_start(x, p, action, rec);
+    flag_set(&x->go, 1);
+    rc = seek_wait_ms(p, LONG_TARGET_MS, 20000, o);
+    pthread_join(x->thread, NULL);
+    return rc;
+}
+
 #define ROUNDS 3
 
 static void cancel_destroy_timeout(void)
@@ -416,12 +428,7 @@ static void cancel_destroy_timeout(void)
     for (i = 0; i < ROUNDS; i++) {
         racer x;
         fpx_seek_outcome o;
-        int rc;
-        racer_start(&x, cp[i], 0, NULL);
-        flag_set(&x.go, 1);
-        rc = seek_wait_ms(cp[i], LONG_TARGET_MS, 20000, &o);
-        pthread_join(x.thread, NULL);
-        CHECK_OK(rc);
+        CHECK_OK(race_seek_wait(&x, cp[i], 0, NULL, &o));
         CHECK_OK(x.rc);
         if (o.reason == FPX_FINISH_CANCELLED) {
             cancelled++;
@@ -441,11 +448,7 @@ static void cancel_destroy_timeout(void)
     for (i = 0; i < ROUNDS; i++) {
         racer x;
         fpx_seek_outcome o;
-        int rc;
-        racer_start(&x, dp[i], 1, NULL);
-        flag_set(&x.go, 1);
-        rc = seek_wait_ms(dp[i], LONG_TARGET_MS, 20000, &o);
-        pthread_join(x.thread, NULL);
+        int rc = race_seek_wait(&x, dp[i], 1, NULL, &o);
         CHECK_OK(x.rc);
         /* The handle dies with the destroy: a seek_wait that had not looked it up yet
          * finds it invalid (the 3 ms head start makes that rare). */
@@ -549,16 +552,12 @@ static void superseded_inline(void)
         fpx_player *p;
         fpx_seek_outcome o;
         racer x;
-        int rc, n;
+        int n;
         rec_init(&r);
         p = open_player(FPX_DELIVERY_THREAD, longgop);
         REQUIRE(p != NULL);
         add_recorder(p, &r);
-        racer_start(&x, p, 2, &r);
-        flag_set(&x.go, 1);
-        rc = seek_wait_ms(p, LONG_TARGET_MS, 20000, &o);
-        pthread_join(x.thread, NULL);
-        CHECK_OK(rc);
+        CHECK_OK(race_seek_wait(&x, p, 2, &r, &o));
         CHECK_OK(x.rc);
         /* The new seek: one on_seek_accuracy, then its completion, on its frame; the
          * seek_wait's seek has an accuracy event only if it landed first. */
