@@ -7,14 +7,16 @@
  *
  * Usage:
  *   fpx_bench seek FILE TARGETS MODE PASSES REOPEN [TOL_NUM TOL_DEN]
- *       MODE   exact | key (key: FPX_PRECISION_NEAREST_KEYFRAME, tolerance TOL_NUM/TOL_DEN s,
- *              default 5/1)
+ *       MODE   exact | key | exact-wait (key: FPX_PRECISION_NEAREST_KEYFRAME, tolerance
+ *              TOL_NUM/TOL_DEN s, default 5/1; exact-wait: exact, with fpx_player_seek_wait,
+ *              timed from the call to its return, which lands on the calling thread when
+ *              the player is idle)
  *       PASSES how many times the whole target list is run on the player.
  *       REOPEN 1: destroy the player and create a new one whenever the target's segment
  *              number changes (cold protocol; opening is never timed), 0: one player.
  *     Prints "pass,idx,target,landed,ns,latency_ns,cb_delay_ns,packets,covers,resolution,
  *     is_key,demuxed" per seek: landed is landed_stream_pts; latency_ns the outcome's;
- *     cb_delay_ns = (callback entry - seek call) - latency_ns; packets the outcome's
+ *     cb_delay_ns = (callback entry, or the return of exact-wait, - seek call) - latency_ns; packets the outcome's
  *     packets_read; demuxed the growth of fpx_player_stats.packets_demuxed across the seek
  *     (read outside the timed interval).
  *   fpx_bench scrub FILE N
@@ -163,6 +165,24 @@ static uint64_t seek_wait(bench_player *bp, waiter *w, int64_t ticks, fpx_precis
     return w->t_callback - t0;
 }
 
+/* fpx_player_seek_wait; returns the wall time of the call (the outcome into w->outcome). */
+static uint64_t seek_block(bench_player *bp, waiter *w, int64_t ticks, fpx_precision prec)
+{
+    uint64_t t0, t1;
+    memset(&w->outcome, 0, sizeof w->outcome);
+    w->outcome.struct_size = sizeof w->outcome;
+    t0 = now_ns();
+    check(fpx_player_seek_wait(bp->player, item_time(bp, ticks), prec, 60000, &w->outcome),
+          "fpx_player_seek_wait");
+    t1 = now_ns();
+    if (!w->outcome.finished) {
+        fprintf(stderr, "fpx_bench: seek to %" PRId64 " did not finish: %s (%s)\n", ticks,
+                fpx_finish_reason_name(w->outcome.reason), fpx_error_name(w->outcome.error));
+        exit(2);
+    }
+    return t1 - t0;
+}
+
 static void stats_get(const bench_player *bp, fpx_player_stats *st)
 {
     memset(st, 0, sizeof *st);
@@ -182,21 +202,22 @@ static int cmd_seek(int argc, char **argv)
     const char *path;
     target *t;
     size_t n, i;
-    int passes, reopen, pass, keys;
+    int passes, reopen, pass, keys, block;
     int64_t tol_num = 5, tol_den = 1;
     fpx_precision prec;
     bench_player bp;
     waiter w;
     long seg = -1;
     if (argc != 7 && argc != 9) {
-        fprintf(stderr, "usage: fpx_bench seek FILE TARGETS exact|key PASSES REOPEN "
+        fprintf(stderr, "usage: fpx_bench seek FILE TARGETS exact|key|exact-wait PASSES REOPEN "
                         "[TOL_NUM TOL_DEN]\n");
         return 2;
     }
     path = argv[2];
     t = read_targets("fpx_bench", argv[3], &n);
     keys = strcmp(argv[4], "key") == 0;
-    if (!keys && strcmp(argv[4], "exact") != 0) {
+    block = strcmp(argv[4], "exact-wait") == 0;
+    if (!keys && !block && strcmp(argv[4], "exact") != 0) {
         fprintf(stderr, "fpx_bench: unknown mode %s\n", argv[4]);
         return 2;
     }
@@ -222,7 +243,7 @@ static int cmd_seek(int argc, char **argv)
             }
             seg = t[i].segment;
             stats_get(&bp, &st0);
-            ns = seek_wait(&bp, &w, t[i].ticks, prec);
+            ns = block ? seek_block(&bp, &w, t[i].ticks, prec) : seek_wait(&bp, &w, t[i].ticks, prec);
             stats_get(&bp, &st1);
             printf("%d,%zu,%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64
                    ",%" PRIu64 ",%d,%d,%d,%" PRIu64 "\n",

@@ -8,6 +8,8 @@
  *   log/read     the log callback on the host's thread inside
  *                fpx_player_read_packet (the player's engine lock held)
  *   log/seek     the log callback on the worker inside a seek (engine lock held)
+ *   log/seek_wait  the log callback on the host's thread inside fpx_player_seek_wait
+ *                landing its seek there (an idle player; engine lock held)
  *   log/index    the log callback on the FULL index thread
  *   log/reload   the log callback on the HLS reload thread of a live playlist
  *                served over HTTP on 127.0.0.1 by this test
@@ -264,12 +266,12 @@ static const entry table[] = {
 #define N_ENTRIES ((int)(sizeof table / sizeof table[0]))
 
 enum ctx {
-    CTX_LOG_OPEN, CTX_LOG_READ, CTX_LOG_SEEK, CTX_LOG_INDEX, CTX_LOG_RELOAD,
+    CTX_LOG_OPEN, CTX_LOG_READ, CTX_LOG_SEEK, CTX_LOG_SEEK_WAIT, CTX_LOG_INDEX, CTX_LOG_RELOAD,
     CTX_COMPLETION_THREAD, CTX_LISTENER_THREAD, CTX_COMPLETION_HOST, CTX_LISTENER_HOST, CTX_WAKEUP,
     N_CTX
 };
 static const char *ctx_name[N_CTX] = {
-    "log/open", "log/read", "log/seek", "log/index", "log/reload",
+    "log/open", "log/read", "log/seek", "log/seek_wait", "log/index", "log/reload",
     "completion (thread)", "listener (thread)", "completion (host)", "listener (host)", "wakeup",
 };
 static int ctx_is_log(int c) { return c <= CTX_LOG_RELOAD; }
@@ -277,7 +279,7 @@ static int ctx_is_log(int c) { return c <= CTX_LOG_RELOAD; }
 static int results[N_CTX][2][N_ENTRIES];
 static volatile int done_ctx[N_CTX];
 static int armed = -1;             /* the context to run the table in next (__atomic) */
-static pthread_t armed_thread;        /* log/read: the host thread reading */
+static pthread_t armed_thread;        /* log/read, log/seek_wait: the host thread reading, seeking */
 static fpx_player *g_self, *g_other; /* set before arm(), read after claim() */
 
 /* Runs the table in context c (once). */
@@ -320,7 +322,7 @@ static void matrix_log(int level, const char *msg, void *u)
     case CTX_LOG_OPEN: case CTX_LOG_SEEK:
         if (!thread_named("fpx-worker")) return;
         break;
-    case CTX_LOG_READ:
+    case CTX_LOG_READ: case CTX_LOG_SEEK_WAIT:
         if (!pthread_equal(pthread_self(), armed_thread)) return;
         break;
     case CTX_LOG_INDEX:
@@ -599,11 +601,28 @@ int main(int argc, char **argv)
     arm(CTX_LOG_SEEK);
     for (i = 0; i < 20 && !flag_get(&done_ctx[CTX_LOG_SEEK]); i++) {
         fpx_seek_outcome o = {.struct_size = sizeof o};
+        /* A seek queued first: the seek_wait's seek goes to the worker too (an idle player's
+           would land on this thread: log/seek_wait below). */
+        fpx_player_seek(self, fpx_time_make(3 + i % 5, 1), fpx_precision_exact(), NULL, NULL, NULL);
         fpx_player_seek_wait(self, fpx_time_make(3 + i % 5, 1), fpx_precision_exact(), 10000, &o);
     }
     wait_done(CTX_LOG_SEEK, 10, NULL);
     arm(-1);
     verify(CTX_LOG_SEEK, 0);
+    still_works(self, mp4);
+
+    SECTION("log callback inside seek_wait landing on the host thread (engine lock held)");
+    self = g_self = new_player(FPX_DELIVERY_THREAD, FPX_INDEX_KEYFRAMES, 0);
+    REQUIRE(open_wait(self, mp4, NULL) == FPX_OK);
+    CHECK_OK(fpx_player_setup_seek_manager(self));
+    armed_thread = pthread_self();
+    arm(CTX_LOG_SEEK_WAIT);
+    for (i = 0; i < 20 && !flag_get(&done_ctx[CTX_LOG_SEEK_WAIT]); i++) {
+        fpx_seek_outcome o = {.struct_size = sizeof o};
+        fpx_player_seek_wait(self, fpx_time_make(3 + i % 5, 1), fpx_precision_exact(), 10000, &o);
+    }
+    arm(-1);
+    verify(CTX_LOG_SEEK_WAIT, 0);
     still_works(self, mp4);
 
     SECTION("log callback inside read_packet (host thread, engine lock held)");
