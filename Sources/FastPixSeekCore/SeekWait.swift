@@ -7,9 +7,9 @@
 ///    the caller lands it itself (`landInline`): no hand-off to the worker and back. It is in
 ///    flight from its issue, so a newer seek, a cancel, a close or a destroy stops it through
 ///    its `CancelFlag` as they stop a worker's seek, and it completes with that reason.
-/// 3. The landing stops at the wait's deadline too; a seek that has not landed by then is
-///    handed to the worker (`SeekManager.handOff`), which lands it from the start and
-///    completes it later, and the wait returns nil (FPX_ERROR_TIMEOUT).
+/// 3. The landing stops at the wait's deadline too; a seek the deadline stopped is handed to
+///    the worker (`SeekManager.handOff`), which lands it from the start and completes it
+///    later, and the wait returns nil (FPX_ERROR_TIMEOUT). One that landed first completes.
 /// 4. Whichever thread lands it, the outcome is posted to the event queue before the wait
 ///    returns, and the callbacks run where they always do (never inside this call).
 /// 5. Else (the player is busy) the seek goes to the worker, and the caller waits.
@@ -52,7 +52,7 @@ extension Player {
     /// `issue`); releases it. The seek completes here exactly as the worker completes it
     /// (`completeLandingLocked`), under `m` before the engine lock is released, so a seek
     /// issued after it, which lands under that lock, completes after it; or, stopped by the
-    /// deadline before it landed, it is handed to the worker (rule 3).
+    /// deadline, it is handed to the worker (rule 3).
     func landInline(_ inline: InlineLanding, deadline: UInt64?) {
         let req = inline.req, engine = inline.engine
         defer {
@@ -60,11 +60,18 @@ extension Player {
             engineLock.unlock()
         }
         let cancel = req.cancel
-        let pastDeadline: () -> Bool = { deadline.map { monotonicNanoseconds() >= $0 } ?? false }
-        let run = land(req, on: engine, shouldStop: { cancel.isSet || pastDeadline() })
+        // Set once the deadline stopped the landing: whatever the engine then returned, the
+        // seek was cut short by the wait, not decided (an atomic flag: FFmpeg's interrupt
+        // callback asks too).
+        let timedOut = CancelFlag()
+        let run = land(req, on: engine, shouldStop: {
+            if cancel.isSet { return true }
+            guard let d = deadline, monotonicNanoseconds() >= d else { return false }
+            timedOut.set()
+            return true
+        })
         m.locked {
-            if run.landing == nil, req.stopReason == nil, !destroyed, pastDeadline(),
-               let job = seeks.handOff(req.id) {
+            if timedOut.isSet, req.stopReason == nil, !destroyed, let job = seeks.handOff(req.id) {
                 applyLocked([job])
                 return
             }
