@@ -1495,6 +1495,29 @@ typedef struct fpx_player_config {
      *  FPX_ERROR_UNSUPPORTED. Negative is FPX_ERROR_INVALID_ARGUMENT at
      *  create. */
     int32_t reference_stream;
+    /* Added in 0.4.0: how servers reached over TLS (https, and the tls
+     * transport of a DASH http-head time source) are checked; both read at
+     * create. By default (NULL and 0, also when size ends before them) a
+     * server's certificate must chain to a trusted CA and name the host
+     * the URL names, else the open (or the fetch) fails with FPX_ERROR_IO
+     * and the log callback (FPX_LOG_ERROR) says why. The trusted CAs: the
+     * file tls_ca_file names; when NULL, the file the environment variable
+     * SSL_CERT_FILE names (read at each open); else the first that exists of
+     * /etc/ssl/certs/ca-certificates.crt, /etc/pki/tls/certs/ca-bundle.crt,
+     * /etc/ssl/ca-bundle.pem, /etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem
+     * and /etc/ssl/cert.pem; with none of them, the TLS library's own
+     * default (FFmpeg built with GnuTLS: the system's trust store; the
+     * Python wheel's mbedTLS: none, so every https open fails). FFmpeg's tls
+     * protocol checks nothing unless asked; the library always asks. */
+    /** A PEM file of the CA certificates to trust (replaces the default
+     *  ones). Copied at create; the file is read at each open. An empty
+     *  string is FPX_ERROR_INVALID_ARGUMENT. */
+    const char *tls_ca_file;
+    /** 1: no certificate or host check at all (test servers with
+     *  self-signed certificates; anyone on the path can then read and
+     *  change what is fetched, AES-128 keys included). 0: checked (the
+     *  default). Any other value is FPX_ERROR_INVALID_ARGUMENT. */
+    int32_t tls_insecure;
 } fpx_player_config;
 
 /**

@@ -162,6 +162,8 @@ private func storeDefaults(_ c: UnsafeMutablePointer<fpx_player_config>) {
     c.pointee.protocol_whitelist = nil
     c.pointee.max_buffer_bytes = Int64(IOPolicy.defaultMaxBufferBytes)
     c.pointee.index_mode = FPX_INDEX_KEYFRAMES
+    c.pointee.tls_ca_file = nil
+    c.pointee.tls_insecure = 0
 }
 
 /// Writes the first `n` bytes of the defaults (whole members) to `c` and sets its size to n.
@@ -218,6 +220,10 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
         // reference_stream (4 bytes) shares the last slot with hls_audio's padding: the same rule.
         let refEnd = MemoryLayout<fpx_player_config>.offset(of: \.reference_stream)! + MemoryLayout<Int32>.size
         cfg.reference_stream = Int(config.pointee.size) >= refEnd ? config.pointee.reference_stream : 0
+        // tls_insecure (4 bytes) is followed by padding: the same rule. tls_ca_file starts
+        // an 8-byte slot past the 0.4 layout's end, so wholeMembers covers it or not.
+        let tlsEnd = MemoryLayout<fpx_player_config>.offset(of: \.tls_insecure)! + MemoryLayout<Int32>.size
+        cfg.tls_insecure = Int(config.pointee.size) >= tlsEnd ? config.pointee.tls_insecure : 0
     }
     guard let indexMode = IndexMode(rawValue: Int32(bitPattern: cfg.index_mode.rawValue)) else {
         return ErrorCode.unknownEnum.rawValue
@@ -257,6 +263,14 @@ public func fpxPlayerCreate(_ config: UnsafePointer<fpx_player_config>?,
     // 0.4.0 reference stream: 0 automatic (also past the host's size), N > 0 stream N - 1.
     guard cfg.reference_stream >= 0 else { return ErrorCode.invalidArgument.rawValue }
     config.referenceStream = cfg.reference_stream > 0 ? cfg.reference_stream - 1 : nil
+    // TLS checks (NULL and 0 past the host's size: verified against the default CAs).
+    guard cfg.tls_insecure == 0 || cfg.tls_insecure == 1 else { return ErrorCode.invalidArgument.rawValue }
+    var caFile: String?
+    if let f = cfg.tls_ca_file {
+        caFile = String(cString: f)
+        guard caFile?.isEmpty == false else { return ErrorCode.invalidArgument.rawValue }
+    }
+    config.tls = TLSPolicy(verify: cfg.tls_insecure == 0, caFile: caFile)
     // FFmpeg's log goes through the library's (silent unless the host set a
     // log callback) from the first player on: see fpx_set_log_callback.
     FFmpegLog.installIfAllowed()

@@ -260,6 +260,8 @@ public struct IOPolicy: Sendable {
     /// automatic. Read by the engine factory for the item it opens, never by the engines
     /// of an HLS item's segments.
     public var referenceStream: Int32?
+    /// How TLS servers are checked (fpx_player_config.tls_*).
+    public var tls = TLSPolicy.default
 
     public static let defaultMaxBufferBytes = 64 << 20
 

@@ -26,8 +26,7 @@ extension Player {
         guard let b = e as? BackgroundIndexable else { return }
         let gone: @Sendable () -> Bool = { [stop = it.stop] in stop.isSet }
         guard let make = engineLock.locked({ gone() ? nil : b.indexerFactory() }) else { return }
-        let policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds, aborted: gone,
-                              protocols: config.protocols, maxBufferBytes: config.maxBufferBytes)
+        let policy = config.ioPolicy(aborted: gone)
         guard let ix = try? make(policy) else { return }
         let stopped: Bool = m.locked {
             if it.cancelled || destroyed { return true }

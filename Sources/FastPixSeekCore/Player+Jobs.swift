@@ -25,13 +25,7 @@ extension Player {
         // One pair of deadlines bounds the whole open: the engine's open and the range
         // measurement below (silence T, overall 16 T; seek.h, "Time bounds").
         it.openDeadline.start(timeout: config.ioTimeoutNanoseconds)
-        var policy = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds,
-                              aborted: { [stop = it.stop] in stop.isSet },
-                              protocols: config.protocols, maxBufferBytes: config.maxBufferBytes,
-                              openDeadline: it.openDeadline)
-        policy.hlsVariant = config.hlsVariant
-        policy.hlsAudio = config.hlsAudio
-        policy.referenceStream = config.referenceStream
+        let policy = config.ioPolicy(aborted: { [stop = it.stop] in stop.isSet }, openDeadline: it.openDeadline)
         var engine: PlayerEngine?
         var failure: ErrorCode?
         var avError: Int32 = 0

@@ -4,12 +4,7 @@
 extension Player {
     /// The policy the preview's own I/O runs under: the player's, aborted by `stop`.
     func previewPolicy(stop: CancelFlag) -> IOPolicy {
-        var p = IOPolicy(timeoutNanoseconds: config.ioTimeoutNanoseconds, aborted: { stop.isSet },
-                         protocols: config.protocols, maxBufferBytes: config.maxBufferBytes)
-        p.hlsVariant = config.hlsVariant
-        p.hlsAudio = config.hlsAudio
-        p.referenceStream = config.referenceStream
-        return p
+        config.ioPolicy(aborted: { stop.isSet })
     }
 
     /// Replaces the preview source. On any error the player has none.

@@ -58,6 +58,19 @@ public final class Player: @unchecked Sendable {
         /// The reference stream by index (a video stream); nil: automatic. The C field is
         /// `reference_stream` (1-based there, 0 automatic).
         public var referenceStream: Int32?
+        /// The C fields are `tls_ca_file` and `tls_insecure`.
+        public var tls = TLSPolicy.default
+        /// The I/O policy of one item's opens (and of its preview and index readers):
+        /// every choice above that the engines read, aborted by `aborted`.
+        func ioPolicy(aborted: @escaping @Sendable () -> Bool, openDeadline: OpenDeadline? = nil) -> IOPolicy {
+            var p = IOPolicy(timeoutNanoseconds: ioTimeoutNanoseconds, aborted: aborted, protocols: protocols,
+                             maxBufferBytes: maxBufferBytes, openDeadline: openDeadline)
+            p.hlsVariant = hlsVariant
+            p.hlsAudio = hlsAudio
+            p.referenceStream = referenceStream
+            p.tls = tls
+            return p
+        }
         public init(delivery: EventQueue.Mode = .thread, ioTimeoutNanoseconds: UInt64 = 10_000_000_000,
                     wakeup: (() -> Void)? = nil, protocols: ProtocolPolicy = .default,
                     maxBufferBytes: Int = IOPolicy.defaultMaxBufferBytes, indexMode: IndexMode = .keyframes) {

@@ -27,10 +27,7 @@ extension FFmpegEngine {
         // An option that cannot be set (no memory) fails the open: never an open without the
         // protocol whitelist, the I/O timeout or the allocation bounds.
         var opts: OpaquePointer?
-        if policy.timeoutNanoseconds > 0 {
-            try setOption(&opts, "rw_timeout", String(min(policy.timeoutNanoseconds / 1000, UInt64(Int64.max))))
-        }
-        try setOption(&opts, "protocol_whitelist", ProtocolGate.whitelist(policy.protocols))
+        try OpenOptions.set(&opts, policy: policy)
         // Never libavformat's dash demuxer (DemuxerGate).
         try setOption(&opts, "format_whitelist", DemuxerGate.whitelist)
         for (k, v) in FFmpegEngine.allocationBounds { try setOption(&opts, k, v) }

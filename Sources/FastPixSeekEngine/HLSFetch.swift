@@ -61,10 +61,7 @@ enum HLSFetch {
         let http = range != nil && ProtocolGate.protocolName(url).map { $0 == "http" || $0 == "https" } == true
         func open(from offset: Int64?) throws -> UnsafeMutablePointer<AVIOContext> {
             var opts: OpaquePointer?
-            if let t = g.timeoutNanoseconds, t > 0 {
-                try setOption(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))))
-            }
-            try setOption(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols))
+            try OpenOptions.set(&opts, policy: g.policy)
             if let r = range, let o = offset {
                 try setOption(&opts, "offset", String(o))
                 try setOption(&opts, "end_offset", String(r.end))

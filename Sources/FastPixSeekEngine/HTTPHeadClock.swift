@@ -21,10 +21,7 @@ enum HTTPHeadClock {
         var cb = AVIOInterruptCB(callback: ioInterruptCallback, opaque: Unmanaged.passUnretained(g).toOpaque())
         var opts: OpaquePointer?
         defer { ffmpeg_av_dict_free(&opts) }
-        if let t = g.timeoutNanoseconds, t > 0 {
-            try setOption(&opts, "rw_timeout", String(min(t / 1000, UInt64(Int64.max))))
-        }
-        try setOption(&opts, "protocol_whitelist", ProtocolGate.whitelist(g.policy.protocols))
+        try OpenOptions.set(&opts, policy: g.policy)
         let memoryEpoch = MemoryReserve.epoch
         g.begin()
         defer { g.end() }

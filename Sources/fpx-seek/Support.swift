@@ -268,6 +268,7 @@ func openPlayer(_ url: String, timeoutMS: UInt64, options o: Options? = nil,
         config.hlsAudio = HLSRenditions.Choice(index: i >= 0 ? i : nil, off: i == -1)
     }
     config.referenceStream = o?.referenceStream
+    config.tls = tlsPolicy
     // The library says why a chosen reference stream is refused in its log (seek.h,
     // fpx_player_config.reference_stream): keep its error lines for our one-line error.
     let refusal = LogCapture()
@@ -306,6 +307,8 @@ func openPlayer(_ url: String, timeoutMS: UInt64, options o: Options? = nil,
 
 /// Set by main for --verbose (the library's log lines then go to stderr).
 nonisolated(unsafe) var verboseLog = false
+/// Set by main for --tls-ca-file and --tls-insecure (fpx_player_config.tls_*).
+nonisolated(unsafe) var tlsPolicy = TLSPolicy.default
 
 // @unchecked Sendable: `lines` is guarded by `m`.
 final class LogCapture: @unchecked Sendable {

@@ -32,6 +32,10 @@ common options:
   --json         machine-readable output
   --timeout MS   I/O timeout in milliseconds (default 10000)
   --verbose      also show FFmpeg's own log lines
+  --tls-ca-file PEM  https: trust the CA certificates in PEM (default: $SSL_CERT_FILE,
+                 else the system's bundle); a server must present a certificate they
+                 sign for the URL's host
+  --tls-insecure https: check no certificate (test servers only)
   -h, --help     help
   --version      the version
 
@@ -66,6 +70,15 @@ if let i = argv.firstIndex(of: "--verbose") {
     argv.remove(at: i)
     verboseLog = true
     Log.setSink(level: Log.info) { _, line in fputs(line + "\n", stderr) }
+}
+if let i = argv.firstIndex(of: "--tls-insecure") {
+    argv.remove(at: i)
+    tlsPolicy.verify = false
+}
+if let i = argv.firstIndex(of: "--tls-ca-file") {
+    guard i + 1 < argv.count, !argv[i + 1].isEmpty else { fail("--tls-ca-file needs a PEM file", code: Exit.usage) }
+    tlsPolicy.caFile = argv[i + 1]
+    argv.removeSubrange(i...(i + 1))
 }
 guard let command = argv.first else { fputs(usage + "\n", stderr); exit(Exit.usage) }
 argv.removeFirst()

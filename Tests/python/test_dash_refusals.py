@@ -25,6 +25,7 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
+import tlscerts
 from rangeserver import RangeHandler, serve
 from test_fragmented_mp4 import shaka_packager
 from hlsframes import FF
@@ -330,23 +331,19 @@ def test_an_http_head_time_source_is_the_mpds_clock(site, scheme, tmp_path):
     request is the MPD's clock. The number-based MPD an hour ahead of the host (no segment by the
     host's clock) opens with both segments when the source's Date is an hour and 10 s ahead; the
     request the server got is one HEAD of the URL's path, with Host and Connection: close, over
-    tcp for http and tls for https (a self-signed certificate made by openssl)."""
+    tcp for http and tls for https (a certificate for 127.0.0.1 from a CA made by openssl, which
+    the player trusts: tls_ca_file)."""
     d, base = site
     ahead = time.time() + 3600
     mpd = clock_mpd(d, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ahead)))
     handler = head_source({"skewed": lambda: f"HTTP/1.1 200 OK\r\nDate: {imf(ahead + 10)}\r\n"
                                              "Content-Length: 0\r\n\r\n".encode()})
-    tls = None
-    if scheme == "https":
-        tls = (tmp_path / "cert.pem", tmp_path / "key.pem")
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj",
-                        "/CN=127.0.0.1", "-keyout", str(tls[1]), "-out", str(tls[0])],
-                       check=True, capture_output=True, timeout=60)
-    with serve(d, handler, tls=tls) as clock:
+    certs = tlscerts.make(tmp_path) if scheme == "https" else None
+    with serve(d, handler, tls=certs.server if certs else None) as clock:
         port = clock.rsplit(":", 1)[1]
         source = f"{scheme}://user:secret@127.0.0.1:{port}/t/skewed?x=1#frag"
         (d / "head.mpd").write_text(mpd.replace("</MPD>", utc("http-head", source) + "</MPD>"))
-        with Player(f"{clock}/head.mpd") as p:
+        with Player(f"{clock}/head.mpd", tls_ca_file=certs.ca if certs else None) as p:
             assert p.wait_item(timeout=30).status.name == "READY"
             w = p.live_seek_window()
             assert w.is_live and (w.first_sequence, w.last_sequence) == (1, 2), w

@@ -499,6 +499,9 @@ class fpx_player_config(Structure):
         ("hls_audio", c_int32),
         # 0.4.0: the reference stream's choice (0 automatic, N > 0 stream N - 1)
         ("reference_stream", c_int32),
+        # 0.4.0: TLS checks (NULL: the default CAs; 1: no checks)
+        ("tls_ca_file", c_char_p),
+        ("tls_insecure", c_int32),
     ]
 
 

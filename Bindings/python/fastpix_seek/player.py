@@ -84,7 +84,7 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin, _PreviewMixin)
     ``Player(url=None, *, delivery=DeliveryMode.THREAD, io_timeout=10.0, wakeup=None,
     seek_manager=True, protocols=None, max_buffer_bytes=None, index_mode=IndexMode.KEYFRAMES,
     hls_variant=None, hls_max_bandwidth=None, hls_max_height=None, hls_audio=None,
-    reference_stream=None)``
+    reference_stream=None, tls_ca_file=None, tls_verify=True)``
 
     * ``url``: opened at once when given (see :meth:`open`); wait with :meth:`wait_item`.
     * ``delivery``: where callbacks run (see :mod:`fastpix_seek._delivery`).
@@ -121,6 +121,13 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin, _PreviewMixin)
       :class:`~fastpix_seek.errors.InvalidArgumentError`, an HLS item (which keeps its own
       choice) with :class:`~fastpix_seek.errors.UnsupportedError`: :meth:`wait_item` raises
       them, naming the stream and why. Negative: InvalidArgumentError here.
+    * ``tls_ca_file``, ``tls_verify``: how https servers are checked
+      (``fpx_player_config.tls_ca_file``, ``tls_insecure``). By default a server's certificate
+      must chain to a trusted CA and name the URL's host, else the open or the fetch fails
+      with :class:`~fastpix_seek.errors.FastPixIOError` and the log says why. The
+      trusted CAs: ``tls_ca_file`` (a PEM file), else ``$SSL_CERT_FILE``, else the system's
+      bundle (``/etc/ssl/certs/ca-certificates.crt`` and the other usual places).
+      ``tls_verify=False`` checks nothing (test servers with self-signed certificates only).
 
     ``io_timeout`` values that int64 milliseconds cannot hold raise
     :class:`~fastpix_seek.errors.InvalidArgumentError` (never a silent wrap to "no bound").
@@ -143,7 +150,9 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin, _PreviewMixin)
                  hls_max_bandwidth: Optional[int] = None,
                  hls_max_height: Optional[int] = None,
                  hls_audio: Optional[int] = None,
-                 reference_stream: Optional[int] = None) -> None:
+                 reference_stream: Optional[int] = None,
+                 tls_ca_file: Optional[PathLike] = None,
+                 tls_verify: bool = True) -> None:
         self._handle: Optional[_lib.PlayerHandle] = None
         self._core = _Core()
         self._close_lock = threading.Lock()
@@ -250,6 +259,15 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin, _PreviewMixin)
                            f"(0-based, as stream_info counts), or None for the automatic choice")
             cfg.reference_stream = reference_stream + 1
         self._reference_stream = reference_stream
+        # TLS checks: the library copies the path at create.
+        if not isinstance(tls_verify, bool):
+            raise TypeError(f"tls_verify must be a bool, not {type(tls_verify).__name__}")
+        cfg.tls_insecure = 0 if tls_verify else 1
+        if tls_ca_file is not None:
+            ca = os.fsencode(tls_ca_file)
+            if not ca or b"\0" in ca:
+                raise _errors.InvalidArgumentError(detail=f"tls_ca_file is {tls_ca_file!r}: a path to a PEM file")
+            cfg.tls_ca_file = ca
         self._refusal_mark = 0
         if wakeup is not None:
             cfg.wakeup = _wakeup
