@@ -1855,7 +1855,10 @@ FPX_API int fpx_player_set_stream_enabled(fpx_player *player, int stream_index, 
  * - the item is a file or an http(s) URL (HLS items always restart);
  * - the host read every packet since the last DISCONTINUITY in order, with
  *   nothing lost (no failed read, no stream switched off or enabled again,
- *   no read-ahead dropped: see fpx_player_unread_packets);
+ *   no read-ahead dropped: see fpx_player_unread_packets), and did not reach
+ *   the end of the item (FPX_ERROR_EOF from fpx_player_read_packet): a host
+ *   drains its decoder there to get the last frames, so the landing after
+ *   the end restarts;
  * - the host's decoder cannot have returned a frame at or after the new
  *   landing: the landed frame's packet has not been read yet since that
  *   DISCONTINUITY (a decoder returns frames in presentation order, so it
@@ -1868,7 +1871,8 @@ FPX_API int fpx_player_set_stream_enabled(fpx_player *player, int stream_index, 
  *
  * What a host must do (the rule of "Landing on the packet stream", which
  * already holds without continuation): flush its decoder at DISCONTINUITY and
- * only there; keep it otherwise. Decode every packet, and present only the
+ * only there; keep it otherwise (draining it at FPX_ERROR_EOF is allowed: the
+ * next landing then starts with a DISCONTINUITY). Decode every packet, and present only the
  * decoded frames whose pts is >= the landed_pts_in_stream of the latest
  * packet it fed that decoder: after a continued landing this drops the frames
  * before the new landing, including frames decoded before it and not yet

@@ -8,7 +8,8 @@
 /// - continuation is on for the player (`continuation`);
 /// - the host's reads are one run (`hostRun`): since the packet flagged
 ///   DISCONTINUITY, every packet came from the contiguous window in order, so
-///   the window's cursor is exactly the host's read position;
+///   the window's cursor is exactly the host's read position, and no read
+///   returned the end of the stream (the host drains its decoder there);
 /// - the host's decoder cannot have returned a frame at or after the landing:
 ///   the landing's packet has not been delivered in this run (it lies at or
 ///   after the cursor; a decoder returns frames in presentation order, so none

@@ -284,6 +284,9 @@ public final class Lander<Seam: LandingSeam> {
             let appends = window.contiguous
             guard let e = try read(s) else {
                 window.reachedEOF()
+                // The host drains its decoder at the end of the stream (the only way to get
+                // its last frames), so its run cannot be continued: the next landing restarts.
+                endRun()
                 return nil
             }
             if hiddenFromHost(e) {

@@ -9,7 +9,9 @@
  * one frame, forward exact seeks and scrub ends, every presented frame must be the
  * landing ffprobe says (the largest frame pts <= target; for steps, the next frame) and
  * hash equal to ffmpeg's straight decode (-f framemd5), and so must the frames that
- * follow the last landing of each sequence; on B-pyramid and open-GOP fixtures (MP4,
+ * follow the last landing of each sequence; at the end of the stream the host drains its
+ * decoder (as every host must, to get the last frames), and the next landing, even on the
+ * frame it just presented, must then restart; on B-pyramid and open-GOP fixtures (MP4,
  * Matroska, MPEG-TS). It counts the reference packets fed (= frames decoded) per
  * one-frame forward step: about one with continuation, the GOP prefix without. On a
  * 10 s GOP made with ffmpeg, exact seeks 2 s apart continue (the horizon).
@@ -37,6 +39,8 @@ typedef struct host {
     long fed;         /* reference packets fed by the last present() */
     int restarted;    /* the first packet read by the last present() was a DISCONTINUITY */
     int report;       /* report what the decoder returned */
+    int drained;      /* the decoder was drained at the end of the stream (no flush since) */
+    int fed_drained;  /* a packet reached a drained decoder: the library continued past the end */
 } host;
 
 static int open_host(host *h, fpx_player *p, int ref, int report)
@@ -103,6 +107,16 @@ static int64_t present(host *h, char md5[33])
         rc = fpx_player_read_packet(h->p, &fp);
         if (rc != FPX_OK) {
             CHECK_EQ(rc, FPX_ERROR_EOF);
+            /* The end: drain the decoder for the frames it still holds. */
+            if (!h->drained) {
+                avcodec_send_packet(h->dec, NULL);
+                h->drained = 1;
+            }
+            while (shown == FPX_NOPTS && receive(h, &t, md5))
+                if (t != AV_NOPTS_VALUE && t >= h->landed)
+                    shown = t;
+            if (shown == FPX_NOPTS)
+                md5[0] = 0;
             break;
         }
         if (first) {
@@ -112,9 +126,14 @@ static int64_t present(host *h, char md5[33])
         if (fp.flags & FPX_PACKET_FLAG_DISCONTINUITY) {
             avcodec_flush_buffers(h->dec);
             h->returned = FPX_NOPTS;
+            h->drained = 0;
         }
         if (fp.stream_index != h->ref)
             continue;
+        if (h->drained) {
+            h->fed_drained = 1;
+            break;
+        }
         h->landed = fp.landed_pts_in_stream;
         h->pkt->data = (uint8_t *)(uintptr_t)fp.data;
         h->pkt->size = (int)fp.size;
@@ -324,6 +343,34 @@ static void playing(const char *name, host *h, int j0, long *continued)
         (*continued)++;
 }
 
+/* The end of the stream: a landing on the last frame reads to the end, where the host
+ * drains its decoder; the next landings (the same frame again, one a few frames back) must
+ * restart with a DISCONTINUITY and land right, whether or not the host reported what the
+ * drained decoder returned. */
+static void at_the_end(const char *name, host *h)
+{
+    char md5[33];
+    int report, j = T.n - 1;
+    for (report = 1; report >= 0; report--) {
+        h->report = report;
+        CHECK_OK(seek_wait(h->p, at_ticks(T.pts[j])));
+        check_frame(name, "the last frame", present(h, md5), md5, j);
+        CHECK(h->drained);
+        CHECK_OK(seek_wait(h->p, at_ticks(T.pts[j])));
+        check_frame(name, "the last frame again, after the end", present(h, md5), md5, j);
+        if (!CHECK(h->restarted) || !CHECK(!h->fed_drained))
+            NOTE("%s: report %d: a landing after the end continued the run the host drained", name, report);
+        CHECK_OK(seek_wait(h->p, at_ticks(T.pts[j])));
+        present(h, md5);
+        CHECK_OK(seek_wait(h->p, at_ticks(T.pts[j - 3])));
+        check_frame(name, "three frames back, after the end", present(h, md5), md5, j - 3);
+        CHECK(h->restarted);
+        CHECK(!h->fed_drained);
+        h->fed_drained = 0;
+    }
+    h->report = 1;
+}
+
 static void fixture_run(const char *name)
 {
     counts on = {0, 0, 0, 0}, off = {0, 0, 0, 0};
@@ -359,6 +406,7 @@ static void fixture_run(const char *name)
                 check_frame(name, "backward seek", present(&h, md5), md5, j);
                 CHECK(h.restarted);
             }
+            at_the_end(name, &h);
         }
         close_host(&h);
         fpx_player_destroy(p);
