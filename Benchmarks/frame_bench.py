@@ -33,7 +33,13 @@ timed, the open is timed only in T1):
   at open is not timed, even in T1);
 * ``decord``: ``VideoReader(path, num_threads=1)[n]`` (pip, build/venv only);
 * ``opencv``: ``cv2.VideoCapture``, ``CAP_PROP_POS_FRAMES = n``, ``read()``
-  (opencv-python-headless, pip, build/venv only).
+  (opencv-python-headless, pip, build/venv only);
+* ``tc-exact``, ``tc-approx``: torchcodec's ``VideoDecoder(path, seek_mode="exact" |
+  "approximate", num_ffmpeg_threads=1, dimension_order="NHWC").get_frame_at(n)`` (CPU,
+  ``torch.set_num_threads(1)``; exact mode scans the file at open to build its index,
+  approximate mode computes frame n's time from the average frame rate). torch and
+  torchcodec live in their own virtual environment (``--torch-python``; run.sh makes
+  Benchmarks/build/torchvenv from PyPI), over the system's FFmpeg libraries.
 
 Every returned frame is checked against ffmpeg's own decode: the peers that return the
 decoder's picture (fpx-py, pyav, fpx-c, hand-c, ffms2) by its framemd5 hash against the
@@ -65,7 +71,9 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "Tests" / "python"))
 
 FILES = ["gop250.mp4", "gop250.mkv", "x264_720p.mp4", "hevc_opengop.mp4"]
-PEERS = ["fpx-py", "pyav", "fpx-c", "hand-c", "ffms2", "decord", "opencv"]
+PEERS = ["fpx-py", "pyav", "fpx-c", "hand-c", "ffms2", "decord", "opencv", "tc-exact", "tc-approx"]
+RGB_PEERS = {"decord", "opencv", "tc-exact", "tc-approx"}
+TORCH_PEERS = {"tc-exact", "tc-approx"}
 YUV_PEERS = {"fpx-py", "pyav", "fpx-c", "hand-c", "ffms2"}
 TASKS = ["T1", "T2", "T3", "T4a", "T4b"]
 BLOCK = 8
@@ -212,6 +220,18 @@ def worker(peer: str, path: str, tasks: str, sig_out: Optional[str]) -> int:
                 return "-", -1, -1
             sigs.append(signature(img[:, :, ::-1]))
             return "rgb", -1, -1
+    elif peer in TORCH_PEERS:
+        import torch
+        from torchcodec.decoders import VideoDecoder
+        torch.set_num_threads(1)
+        mode = "exact" if peer == "tc-exact" else "approximate"
+
+        def do_open() -> None:
+            state["d"] = VideoDecoder(path, seek_mode=mode, num_ffmpeg_threads=1, dimension_order="NHWC")
+
+        def get(idx: int, pts: int, target: int) -> Tuple[str, int, int]:
+            sigs.append(signature(state["d"].get_frame_at(idx).data.numpy()))
+            return "rgb", -1, -1
     else:
         raise SystemExit(f"unknown peer {peer}")
     for ln in lines:
@@ -227,7 +247,7 @@ def worker(peer: str, path: str, tasks: str, sig_out: Optional[str]) -> int:
         except Exception as e:  # a peer failing on a frame is a wrong frame, not a crash
             log(f"{peer}: frame {idx}: {type(e).__name__}: {e}")
             md5, got, dec = "-", -1, -1
-            if peer in ("decord", "opencv"):
+            if peer in RGB_PEERS:
                 sigs.append(None)
         ns = time.perf_counter_ns() - t0 + open_ns
         open_ns = 0
@@ -251,9 +271,10 @@ class Bench:
         self.tmp = Path(tempfile.mkdtemp(prefix="frame-bench-"))
 
     def peer_status(self) -> None:
-        py = self.a.python
         env = self.env()
-        for peer, mod in (("fpx-py", "av"), ("pyav", "av"), ("decord", "decord"), ("opencv", "cv2")):
+        for peer, mod in (("fpx-py", "av"), ("pyav", "av"), ("decord", "decord"), ("opencv", "cv2"),
+                          ("tc-exact", "torchcodec"), ("tc-approx", "torchcodec")):
+            py = self.python(peer)
             r = subprocess.run([py, "-c", f"import {mod}; print(getattr({mod}, '__version__', '?'))"],
                                capture_output=True, text=True, env=env)
             self.status[peer] = (f"ok ({mod} {r.stdout.strip()})" if r.returncode == 0 else
@@ -268,6 +289,9 @@ class Bench:
             self.status["hand-c"] = "ok"
             self.status["ffms2"] = self.a.ffms2_status or "ok"
 
+    def python(self, peer: str) -> str:
+        return (self.a.torch_python or self.a.python) if peer in TORCH_PEERS else self.a.python
+
     def env(self) -> Dict[str, str]:
         return {**os.environ, "PYTHONPATH": f"{self.a.pythonpath}:{ROOT / 'Tests' / 'python'}",
                 "FASTPIX_SEEK_LIBRARY": self.a.lib, "LD_LIBRARY_PATH": str(Path(self.a.lib).parent),
@@ -280,14 +304,14 @@ class Bench:
             cmd = [str(Path(self.a.bin) / "frame_bench_c"), mode, str(path), str(tasks)]
         else:
             sig = str(self.tmp / "sig.pickle")
-            cmd = [self.a.python, str(HERE / "frame_bench.py"), "--worker", peer, str(path), str(tasks),
+            cmd = [self.python(peer), str(HERE / "frame_bench.py"), "--worker", peer, str(path), str(tasks),
                    "--sig-out", sig]
         r = subprocess.run(cmd, capture_output=True, text=True, env=self.env(), timeout=3600)
         if r.returncode != 0:
             raise RuntimeError(f"{peer} on {path.name}: exit {r.returncode}: {r.stderr.strip()[-400:]}")
         rows = [ln.split(",") for ln in r.stdout.splitlines() if ln.strip()]
         sigs = None
-        if sig is not None and peer in ("decord", "opencv"):
+        if sig is not None and peer in RGB_PEERS:
             import pickle
             with open(sig, "rb") as fh:
                 sigs = pickle.load(fh)
@@ -437,7 +461,7 @@ class Bench:
             L.append(f"- `{p}`: {self.status.get(p, '?')}")
         L += ["", "Each cell: median ms per frame, then wrong frames / frames (a frame is wrong when its "
               "pixels are not ffmpeg's decode of the frame the target falls in: framemd5 for the peers "
-              "returning the decoder's picture; for decord and OpenCV, which return RGB, the nearest of "
+              "returning the decoder's picture; for decord, OpenCV and torchcodec, which return RGB, the nearest of "
               "ffmpeg's rgb24 frames within 2 must be the wanted one, within 3 levels). `n/m` in "
               "T1 includes the open (not ffms2's indexing).", ""]
         for tname, title in (("T1", "T1: open + one frame, cold"), ("T2", "T2: one open, random frames"),
@@ -475,8 +499,9 @@ class Bench:
         L.append("")
         # ratios
         L += ["### Ratios (median time per frame; below 1 is faster)", ""]
-        L += ["| File | Task | fpx-py / pyav | fpx-c / hand-c | fpx-c / ffms2 | fpx-py / decord |",
-              "|---|---|---:|---:|---:|---:|"]
+        L += ["| File | Task | fpx-py / pyav | fpx-c / hand-c | fpx-c / ffms2 | fpx-py / decord | "
+              "fpx-py / tc-exact | fpx-py / tc-approx |",
+              "|---|---|---:|---:|---:|---:|---:|---:|"]
         for name in FILES:
             for tname in TASKS:
                 def med(p: str) -> Optional[float]:
@@ -488,7 +513,8 @@ class Bench:
                     x, y = med(a), med(b)
                     return f"{x / y:.2f}" if x and y else "n/a"
                 L.append(f"| {name} | {tname} | {ratio('fpx-py', 'pyav')} | {ratio('fpx-c', 'hand-c')} | "
-                         f"{ratio('fpx-c', 'ffms2')} | {ratio('fpx-py', 'decord')} |")
+                         f"{ratio('fpx-c', 'ffms2')} | {ratio('fpx-py', 'decord')} | "
+                         f"{ratio('fpx-py', 'tc-exact')} | {ratio('fpx-py', 'tc-approx')} |")
         L.append("")
         # wrong-frame details
         offs: List[str] = []
@@ -505,8 +531,8 @@ class Bench:
         L += ["### Wrong frames, by how far off", ""]
         L += offs or ["- none"]
         L += ["", "Reproduce: `" + self.a.command + "` (needs what `Benchmarks/run.sh` needs; decord and "
-              "opencv-python-headless are pip-installed into `build/venv` only, ffms2 is Debian's "
-              "libffms2-dev).", ""]
+              "opencv-python-headless are pip-installed into `build/venv` only, torch and torchcodec "
+              "into `Benchmarks/build/torchvenv`, ffms2 is Debian's libffms2-dev).", ""]
         return "\n".join(L)
 
     def _count(self, tname: str) -> int:
@@ -526,6 +552,7 @@ def main(argv: List[str]) -> int:
     ap.add_argument("--lib", required=True)
     ap.add_argument("--pythonpath", required=True)
     ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--torch-python", default="", help="the python with torch and torchcodec (default --python)")
     ap.add_argument("--results", default=str(HERE / "results-frames"))
     ap.add_argument("--out", help="BENCHMARKS.md to put the section in (replaced between its markers)")
     ap.add_argument("--smoke", action="store_true")

@@ -13,7 +13,14 @@
 #                                make_frame_corpus.sh; writes its section of BENCHMARKS.md
 #                                (Benchmarks/results-frames-smoke/ only with --smoke). decord
 #                                and opencv-python-headless are pip-installed when $PYTHON is a
-#                                virtual environment's (build/venv), else reported missing
+#                                virtual environment's (build/venv), else reported missing;
+#                                torch + torchcodec into Benchmarks/build/torchvenv
+#                                (FPX_BENCH_TORCH=0: not measured)
+#   Benchmarks/run.sh --batch [--smoke]
+#                                only frames of many files at scale (batch_bench.py, issue
+#                                33.3): the Dask recipe against a process pool with the same
+#                                task, decord's and torchcodec's batch APIs; writes its section
+#                                of BENCHMARKS.md (Benchmarks/results-batch-smoke/ with --smoke)
 #   Benchmarks/run.sh --packets [FILE]
 #                                only packets in C against packets through the Python bindings
 #                                (packet_bench.c / packet_bench.py), printed as a table; FILE
@@ -39,12 +46,14 @@ root=$(dirname "$here")
 smoke=0
 packets=0
 frames=0
+batch=0
 case "${1:-}" in
     --smoke) smoke=1 ;;
     --packets) packets=1 ;;
     --frames) frames=1; [ "${2:-}" = "--smoke" ] && smoke=1 ;;
+    --batch) batch=1; [ "${2:-}" = "--smoke" ] && smoke=1 ;;
     "") ;;
-    *) echo "usage: $0 [--smoke | --packets [FILE] | --frames [--smoke]]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--smoke | --packets [FILE] | --frames [--smoke] | --batch [--smoke]]" >&2; exit 2 ;;
 esac
 python=${PYTHON:-python3}
 
@@ -145,6 +154,39 @@ if ! "$python" -c "import av" 2>/dev/null; then
     fi
 fi
 
+# torch and torchcodec for the frames and batch benchmarks.
+torch_python=
+if [ $frames = 1 ] || [ $batch = 1 ]; then
+    # torch and torchcodec (PyPI; torchcodec's CPU build over the system's FFmpeg) in a
+    # virtual environment of their own: several GB with torch's CUDA dependencies, made once.
+    # FPX_BENCH_TORCH=0 skips them (reported as not measured).
+    if [ "${FPX_BENCH_TORCH:-1}" = 1 ]; then
+        tv=$build/torchvenv
+        if ! "$tv/bin/python" -c "import torchcodec" 2>/dev/null; then
+            echo "run.sh: installing torch and torchcodec into $tv (pip; several GB; FPX_BENCH_TORCH=0 skips)" >&2
+            { /usr/bin/python3 -m venv "$tv" && "$tv/bin/python" -m pip install --quiet torch torchcodec numpy >&2; } ||
+                echo "run.sh: torchcodec could not be installed; reported as not measured" >&2
+        fi
+        [ -x "$tv/bin/python" ] && torch_python=$tv/bin/python
+    fi
+fi
+
+# Frames of many files at scale alone (issue 33.3).
+if [ $batch = 1 ]; then
+    if ! "$python" -c "import decord" 2>/dev/null &&
+        "$python" -c "import sys; sys.exit(sys.prefix == sys.base_prefix)" 2>/dev/null; then
+        "$python" -m pip install --quiet decord >&2 || echo "run.sh: decord could not be installed" >&2
+    fi
+    if [ $smoke = 1 ]; then
+        exec "$python" "$here/batch_bench.py" --corpus "$here/corpus-batch-smoke" --pythonpath "$build/python" \
+            --lib "$build/lib/libfastpixseek.so.1" --python "$python" --torch-python "$torch_python" \
+            --smoke --out "$here/results-batch-smoke/BENCHMARKS-batch-smoke.md" --command "Benchmarks/run.sh --batch --smoke"
+    fi
+    exec "$python" "$here/batch_bench.py" --corpus "$here/corpus-batch" --pythonpath "$build/python" \
+        --lib "$build/lib/libfastpixseek.so.1" --python "$python" --torch-python "$torch_python" \
+        --out "$root/BENCHMARKS.md" --command "Benchmarks/run.sh --batch"
+fi
+
 # The time-to-frame benchmark alone (issue 21.6).
 if [ $frames = 1 ]; then
     ffms2_flags=()
@@ -168,13 +210,13 @@ if [ $frames = 1 ]; then
         "$here/make_frame_corpus.sh" "$here/corpus-frames-smoke" --smoke
         exec "$python" "$here/frame_bench.py" --corpus "$here/corpus-frames-smoke" --bin "$build/bin" \
             --lib "$build/lib/libfastpixseek.so.1" --pythonpath "$build/python" --python "$python" \
-            --results "$here/results-frames-smoke" --out "$here/results-frames-smoke/BENCHMARKS-frames-smoke.md" \
+            --torch-python "$torch_python" --results "$here/results-frames-smoke" --out "$here/results-frames-smoke/BENCHMARKS-frames-smoke.md" \
             --ffms2-status "$ffms2_status" --smoke --command "Benchmarks/run.sh --frames --smoke"
     fi
     "$here/make_frame_corpus.sh" "$here/corpus-frames"
     exec "$python" "$here/frame_bench.py" --corpus "$here/corpus-frames" --bin "$build/bin" \
         --lib "$build/lib/libfastpixseek.so.1" --pythonpath "$build/python" --python "$python" \
-        --results "$here/results-frames" --out "$root/BENCHMARKS.md" --ffms2-status "$ffms2_status" \
+        --torch-python "$torch_python" --results "$here/results-frames" --out "$root/BENCHMARKS.md" --ffms2-status "$ffms2_status" \
         --scale "${FRAME_BENCH_SCALE:-1}" --command "Benchmarks/run.sh --frames"
 fi
 
