@@ -431,16 +431,6 @@ final class DASHManifestTests: XCTestCase {
     /// Random byte edits of MPDs as ffmpeg and Shaka write them: every result parses and maps
     /// to segments, or is a DASHError; never a trap, never another error.
     func testRandomMutationsNeverTrap() {
-        struct SplitMix64: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-        }
         var rng = SplitMix64(state: 0xDA5E_F00D)
         let seeds = [mpd("""
             <Period id="0" start="PT0.0S"><AdaptationSet id="0" contentType="video" frameRate="25/1">

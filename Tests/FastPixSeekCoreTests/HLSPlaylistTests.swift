@@ -794,16 +794,6 @@ final class HLSPlaylistTests: XCTestCase {
     // MARK: Fuzz
 
     func testRandomMutationsNeverTrap() {
-        struct SplitMix64: RandomNumberGenerator {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-        }
         // HLS_FUZZ_ITERATIONS / HLS_FUZZ_SEED widen the run locally; the default is fixed and quick.
         let env = ProcessInfo.processInfo.environment
         let iterations = env["HLS_FUZZ_ITERATIONS"].flatMap { Int($0) } ?? 2000
