@@ -29,6 +29,30 @@ public final class Lander<Seam: LandingSeam> {
         /// Packets a seek reads on from the host's read position to reach a target
         /// just past the window (`continueForward`), at most.
         public static var continuationPackets: Int { PacketWindow<PacketHandle>.maxPackets / 2 }
+        /// Positionings one forward scan tries (`scan`) before the media is declared unreadable.
+        public static var scanAttempts: Int { 40 }
+        /// Attempts after which a scan stops stepping back and reads from the first packet
+        /// (the first keyframe is always found there).
+        public static var scanAttemptsBeforeStart: Int { 30 }
+        /// Attempts whose byte step grows by a quarter; after them it doubles (the rate is
+        /// far off by then).
+        public static var gentleByteSteps: Int { 12 }
+        /// The smallest byte step back: one MPEG-TS packet (188 bytes).
+        public static var minimumByteStep: Int64 { 188 }
+        /// Packets read after an index positioning to meet the first reference packet
+        /// (`resolveFromIndex`; the index's keyframe must be that packet).
+        public static var indexPositionPackets: Int { PacketWindow<PacketHandle>.maxPackets }
+        /// Positionings of a backward entry, each twice further back (`scanBackward`).
+        public static var backwardAttempts: Int { 24 }
+        /// The smallest backward byte span: a few transport packets and then some.
+        public static var minimumBackwardSpan: Int64 { 4096 }
+        /// A backward span is one typical GOP of bytes and this much more (a GOP's bytes vary).
+        public static var backwardSpanMargin: Double { 1.25 }
+        /// Past this a span, a step or a backoff in bytes or ticks stops doubling and jumps
+        /// to `farthestSpan`, far from overflow (and farther than any media).
+        public static var largestSpan: Int64 { Int64.max / 4 }
+        /// Where a span past `largestSpan` stays.
+        public static var farthestSpan: Int64 { Int64.max / 2 }
     }
 
     public let facts: DemuxerFacts
@@ -69,8 +93,6 @@ public final class Lander<Seam: LandingSeam> {
     /// Lazy positioning: the keyframe a landing decided from memory decodes
     /// from, for the next host read, valid while `landing` is the landed frame.
     private var lazyKey: (landing: Int64, key: FrameGrid.Keyframe)?
-    /// The packet the resolver read last and has not kept or dropped.
-    fileprivate var pending: Entry?
     /// Continuation is on for this item's player (see Lander+Continuation.swift).
     public var continuation = false
     /// The host's reads are one run: since the packet flagged DISCONTINUITY, every
@@ -149,12 +171,6 @@ public final class Lander<Seam: LandingSeam> {
 
     func release(_ s: Seam, _ packets: [PacketHandle]) { for p in packets { s.release(p) } }
 
-    func dropPending(_ s: Seam) {
-        guard let e = pending else { return }
-        pending = nil
-        s.release(e.packet)
-    }
-
     /// Empties the window; the read position is then lost until something lands or restores it.
     public func clearWindow(_ s: Seam) {
         positionLost = true
@@ -183,7 +199,6 @@ public final class Lander<Seam: LandingSeam> {
 
     /// Lets go of everything (the engine closes).
     public func close(_ s: Seam) {
-        dropPending(s)
         clearWindow(s)
     }
 
@@ -320,7 +335,6 @@ public final class Lander<Seam: LandingSeam> {
     /// Puts the host's reads back at the keyframe the playhead frame (the last
     /// landing) needs, or at the start when nothing landed yet, with DISCONTINUITY.
     public func restoreReadPosition(_ s: Seam, shouldStop: () -> Bool) throws {
-        dropPending(s)
         if let l = landedPTS, samplesAreFrames {
             guard try position(atSample: l, s, shouldStop: shouldStop) else { throw EngineError(.invalidData) }
         } else if let l = landedPTS {
@@ -345,7 +359,6 @@ public final class Lander<Seam: LandingSeam> {
     /// segment before (`preRoll`): every packet presenting before that frame is DECODE_ONLY
     /// and carries the landing, still with no DISCONTINUITY.
     public func restartFromBeginning(_ s: Seam, seekID: UInt64, landing: Int64? = nil) throws {
-        dropPending(s)
         clearWindow(s)
         _ = try move(s, .start)
         positionLost = false
@@ -560,7 +573,7 @@ public final class Lander<Seam: LandingSeam> {
     /// packet is damage inside the data, not its end: the tail counts as before.
     /// No I/O beyond the tail's reads.
     func scanLastFrame(_ s: Seam) throws -> Int64? {
-        let endTicks = facts.durationEndTicks ?? Int64.max / 4
+        let endTicks = facts.durationEndTicks ?? Budget.largestSpan
         var backoff = facts.ticksPerSecond
         rangeEndsAtCut = false
         for _ in 0..<Budget.lastFrameAttempts {
@@ -581,7 +594,7 @@ public final class Lander<Seam: LandingSeam> {
                 rangeEndsAtCut = tail.endsAtCut && m != nil
                 return m
             }
-            backoff = backoff > Int64.max / 4 ? backoff : backoff * 2
+            backoff = backoff > Budget.largestSpan ? backoff : backoff * 2
         }
         return nil
     }
@@ -598,17 +611,16 @@ public final class Lander<Seam: LandingSeam> {
         if samplesAreFrames { return resolveSamplesFromMemory(request, s) }
         recordHostReads()
         if request.atOrAfter, samplesAreFrames { return resolveSamplesFromMemory(request.coveringAtCeil, s) }
-        var known = request.atOrAfter ? LandingResolver.fromGridAtOrAfter(request, grid: grid)
-                                      : LandingResolver.fromGrid(request, grid: grid)
+        var known = request.atOrAfter ? LandingRules.fromGridAtOrAfter(request, grid: grid)
+                                      : LandingRules.fromGrid(request, grid: grid)
         if known == nil, request.wantsKeyframe, request.keyframeWindow != nil, let index = keyframeIndex(s) {
-            known = LandingResolver.fromIndexInMemory(request, index: index, grid: grid)
+            known = LandingRules.fromIndexInMemory(request, index: index, grid: grid)
         }
         guard let k = known else { return nil }
         let landing = Landing(pts: k.pts, isKeyframe: k.pts == k.key.pts, resolution: k.resolution,
                               coversTarget: k.covers, packetsRead: 0)
         let inWindow = window.indexOfKeyframe(presenting: k.key.pts)
         if continues(to: k.pts, key: k.key) {
-            dropPending(s)
             continueLanding(k.pts, seekID: request.seekID)
             return landing
         }
@@ -619,7 +631,6 @@ public final class Lander<Seam: LandingSeam> {
            indexOfFrame(presenting: k.pts) == nil {
             return nil
         }
-        dropPending(s)
         land(k.pts, seekID: request.seekID)
         if let i = inWindow {
             window.point(at: i)
@@ -645,11 +656,9 @@ public final class Lander<Seam: LandingSeam> {
         if samplesAreFrames { return try resolveSamples(request, s, shouldStop: shouldStop) }
         if let l = try continueForward(request, s, shouldStop: shouldStop) { return l }
         if request.wantsKeyframe, request.keyframeWindow != nil, var index = keyframeIndex(s) {
-            let d = try LandingResolver.resolveFromIndex(request, index: &index, demuxer: SeamDemuxer(self, s),
-                                                         settleCount: facts.settleCount,
-                                                         predictedOffset: firstKeyframeOffset, shouldStop: shouldStop)
+            let d = try resolveFromIndex(request, index: &index, s, predictedOffset: firstKeyframeOffset,
+                                         shouldStop: shouldStop)
             keyIndex = index
-            dropPending(s)
             if let d = d {
                 window.markContiguous()
                 recordWindow()
@@ -661,7 +670,7 @@ public final class Lander<Seam: LandingSeam> {
         }
         let scan = try scanFrom(target: request.targetFloor, exactTarget: request.target, window: request.keyframeWindow,
                                 wantsKeyframe: request.wantsKeyframe, s, shouldStop: shouldStop)
-        let d = LandingResolver.decide(request, scan: scan)
+        let d = LandingRules.decide(request, scan: scan)
         window.point(at: d.startIndex)
         land(d.pts, seekID: request.seekID)
         return Landing(pts: d.pts, isKeyframe: d.isKeyframe, resolution: d.resolution, coversTarget: d.coversTarget,
@@ -704,14 +713,9 @@ public final class Lander<Seam: LandingSeam> {
                   _ s: Seam, shouldStop: () -> Bool) throws -> LandingScan {
         let rate = scanBytesPerTick()
         let gap = rate != nil ? grid.typicalKeyframeGap : nil
-        let sc = try LandingResolver.scan(SeamDemuxer(self, s), target: T, exactTarget: exactTarget, window: kw,
-                                          wantsKeyframe: wantsKeyframe,
-                                          firstFrame: range?.lowerBound ?? facts.originTicks,
-                                          ticksPerSecond: facts.ticksPerSecond, settleCount: facts.settleCount,
-                                          bytesPerTick: rate, keyframeGap: gap,
-                                          keyframeAnchor: gap != nil ? grid.nearestKnownKeyframe(to: T) : nil,
-                                          costlySeeks: facts.costlySeeks, shouldStop: shouldStop)
-        dropPending(s)
+        let sc = try scan(target: T, exactTarget: exactTarget, window: kw, wantsKeyframe: wantsKeyframe,
+                          firstFrame: range?.lowerBound ?? facts.originTicks, bytesPerTick: rate, keyframeGap: gap,
+                          keyframeAnchor: gap != nil ? grid.nearestKnownKeyframe(to: T) : nil, s, shouldStop: shouldStop)
         window.markContiguous(atEOF: sc.reachedEnd)
         recordWindow()
         return sc
@@ -729,7 +733,7 @@ public final class Lander<Seam: LandingSeam> {
         guard let r = try seekableRange(s) else { throw EngineError(.unsupported) }
         let f0 = min(max(from ?? r.lowerBound, r.lowerBound), r.upperBound)
         // Refused without reading when the range (or the exact frame count) proves it impossible.
-        if LandingResolver.stepIsImpossible(count: count, forward: forward, from: f0, range: r,
+        if LandingRules.stepIsImpossible(count: count, forward: forward, from: f0, range: r,
                                             frameCount: exactFrameCount(s)) {
             return nil
         }
@@ -776,11 +780,9 @@ public final class Lander<Seam: LandingSeam> {
                        shouldStop: () -> Bool) throws {
         var scanned = false
         if facts.positionsByByte, let k = grid.keyframe(for: cov.lowerBound), k.pts == cov.lowerBound,
-           let back = LandingResolver.backwardByteSpan(before: k, grid: grid, ticksPerSecond: facts.ticksPerSecond,
-                                                       fallbackBytesPerTick: fileBytesPerTick(r)) {
-            let sc = try LandingResolver.scanBackward(SeamDemuxer(self, s), into: k, back: back,
-                                                      settleCount: facts.settleCount, shouldStop: shouldStop)
-            dropPending(s)
+           let back = Self.backwardByteSpan(before: k, grid: grid, ticksPerSecond: facts.ticksPerSecond,
+                                            fallbackBytesPerTick: fileBytesPerTick(r)) {
+            let sc = try scanBackward(into: k, back: back, s, shouldStop: shouldStop)
             if let sc = sc {
                 window.markContiguous(atEOF: sc.reachedEnd)
                 recordWindow()
@@ -828,44 +830,6 @@ public final class Lander<Seam: LandingSeam> {
         }
         recordWindow()
     }
-}
-
-/// The lander and its seam as the resolver's `LandingDemuxer`: positioning goes
-/// to the seam, packets kept go to the lander's window.
-final class SeamDemuxer<S: LandingSeam>: LandingDemuxer {
-    let lander: Lander<S>
-    let seam: S
-    init(_ lander: Lander<S>, _ seam: S) { self.lander = lander; self.seam = seam }
-
-    var referenceStream: Int32 { lander.facts.referenceStream }
-    func seek(toTicks ticks: Int64) throws -> Bool { try lander.move(seam, .ticks(ticks)) }
-    func rewind() throws { _ = try lander.move(seam, .start) }
-    func resetWindow() {
-        lander.dropPending(seam)
-        lander.clearWindow(seam)
-    }
-    func next() throws -> PacketHeader? {
-        lander.dropPending(seam)
-        guard let e = try lander.read(seam) else { return nil }
-        lander.pending = e
-        return PacketHeader(stream: e.header.stream, pts: e.presents, dts: e.header.dts, isKey: e.header.isKey,
-                            isDiscard: e.notLandable, pos: e.header.pos)
-    }
-    func keep() {
-        guard let e = lander.pending else { return }
-        lander.pending = nil
-        lander.appendKept(e)
-    }
-    func drop() { lander.dropPending(seam) }
-    func seek(toIndexTimestamp timestamp: Int64) throws -> Bool {
-        try lander.move(seam, .indexTimestamp(lander.indexAim(timestamp)))
-    }
-    var positionsByByte: Bool { lander.facts.positionsByByte }
-    func seek(toByte offset: Int64) throws -> Bool { try lander.move(seam, .byte(offset)) }
-}
-
-extension Lander {
-    fileprivate func appendKept(_ e: Entry) { window.append(e) }
 }
 
 /// Which container index to trust: only one known to be complete, because a
