@@ -82,7 +82,7 @@ extension Lander {
                 if !sawKey { beforeKey.append(t) }
             }
             // Enough packets past the smallest pts that nothing earlier can follow.
-            if sawKey && minPTS != nil && after > max(4, 2 * facts.settleCount) { break }
+            if sawKey && minPTS != nil && after > Budget.firstFrameSettlePackets(settleCount: facts.settleCount) { break }
             if refPackets > Budget.firstFrameReferencePackets { break }
         }
         // Cut mid-GOP (HLS `split_by_time`): the frames read before the first keyframe present
@@ -123,7 +123,7 @@ extension Lander {
                 tail.add(onRef: onRef, cut: cut, lastFrame: last)
             }
             let (m, whole) = tail.result
-            if m != nil && whole > 2 * facts.settleCount + 2 || atStart {
+            if m != nil && whole > Budget.lastFrameTailPackets(settleCount: facts.settleCount) || atStart {
                 rangeEndsAtCut = tail.endsAtCut && m != nil
                 return m
             }

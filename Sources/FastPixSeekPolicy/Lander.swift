@@ -60,6 +60,12 @@ public final class Lander<Seam: LandingSeam> {
         public static var largestSpan: Int64 { Int64.max / 4 }
         /// Where a span past `largestSpan` stays.
         public static var farthestSpan: Int64 { Int64.max / 2 }
+        /// Reference packets read past the smallest pts before it is the first frame (no
+        /// earlier one can follow): twice the reorder depth (`settleCount`), at least 4.
+        public static func firstFrameSettlePackets(settleCount: Int) -> Int { max(4, 2 * settleCount) }
+        /// Whole reference packets a tail read gives before its largest pts is the last
+        /// frame (else it backs off further): twice the reorder depth, and 2.
+        public static func lastFrameTailPackets(settleCount: Int) -> Int { 2 * settleCount + 2 }
     }
 
     public let facts: DemuxerFacts
