@@ -71,7 +71,7 @@ public final class Lander<Seam: LandingSeam> {
     public let facts: DemuxerFacts
     public internal(set) var window: PacketWindow<PacketHandle>
     /// What is known of the frame grid.
-    public internal(set) var grid = FrameGrid()
+    public private(set) var grid = FrameGrid()
     /// The per-seek state the host's packets are stamped from.
     public var stamp: PacketStamp
     /// The seekable range [first frame, last frame] in ticks, once measured.
@@ -121,7 +121,7 @@ public final class Lander<Seam: LandingSeam> {
     /// Streams the host switched off (`setStreamEnabled`): host reads skip their packets
     /// still in the window (the demuxer discards the rest), and `unread` counts only the
     /// packets the host got.
-    public internal(set) var disabledStreams: Set<Int32> = []
+    public private(set) var disabledStreams: Set<Int32> = []
     /// Streams switched on again: their packets demuxed up to this ordinal
     /// (`PacketWindow.lastDemuxed` then) stay passed over (seek.h: "packets already
     /// buffered stay without it").
@@ -129,7 +129,7 @@ public final class Lander<Seam: LandingSeam> {
     /// Landings that continued the host's run (for tests and stats).
     public internal(set) var continuedLandings: UInt64 = 0
     /// Packets read through the seam (a landing's `packetsRead` is its share).
-    public internal(set) var packetsRead: UInt64 = 0
+    public private(set) var packetsRead: UInt64 = 0
 
     public init(facts: DemuxerFacts) {
         self.facts = facts
