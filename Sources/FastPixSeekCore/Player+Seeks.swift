@@ -136,7 +136,7 @@ extension Player {
             // Exact: the tolerance is never rounded to the stream's ticks.
             guard let tolTicks = timeline.ticks(ofDuration: tol) else { throw ErrorCode.invalidArgument }
             tolerance = tol
-            window = LandingPolicy.keyframeWindow(target: ticks, toleranceTicks: tolTicks)
+            window = LandingRules.keyframeWindow(target: ticks, toleranceTicks: tolTicks)
         }
         return LandingRequest(target: ticks, wantsKeyframe: wantsKeyframe, keyframeWindow: window, seekID: req.id,
                               atOrAfter: req.convention == .atOrAfter)

@@ -114,14 +114,14 @@ extension Lander {
         let T = request.targetFloor
         let start = packetsRead
         guard T >= first else { return nil }
-        var k = LandingResolver.fromGrid(request, grid: grid)
+        var k = LandingRules.fromGrid(request, grid: grid)
         if k == nil {
             // Only a target whose keyframe is likely (a keyframe interval past what is
             // proven) or known (the index) to be in the window: else it is ahead, and the
             // index or the scan finds it for less.
             guard readsOn(to: request, past: cov.upperBound, s) else { return nil }
             try readOn(past: T, s, shouldStop: shouldStop)
-            k = LandingResolver.fromGrid(request, grid: grid)
+            k = LandingRules.fromGrid(request, grid: grid)
         } else if let known = k, indexOfFrame(presenting: known.pts) == nil,
                   window.indexOfKeyframe(presenting: known.key.pts) != nil {
             try readOn(past: known.pts, s, shouldStop: shouldStop)

@@ -37,7 +37,6 @@ extension Lander {
     /// pointed at the packet holding it when the window has it, else the next read positions.
     func resolveSamplesFromMemory(_ request: LandingRequest, _ s: Seam) -> Landing {
         let t = sampleLanding(request)
-        dropPending(s)
         land(t, seekID: request.seekID)
         if window.contiguous, let i = window.entries.firstIndex(where: { holds($0, sample: t) }) {
             window.point(at: i)
@@ -50,7 +49,6 @@ extension Lander {
     /// Resolves a request by positioning at the packet that holds its sample.
     func resolveSamples(_ request: LandingRequest, _ s: Seam, shouldStop: () -> Bool) throws -> Landing {
         let start = packetsRead
-        dropPending(s)
         let t = sampleLanding(request)
         guard try position(atSample: t, s, shouldStop: shouldStop) else { throw EngineError(.invalidData) }
         land(t, seekID: request.seekID)

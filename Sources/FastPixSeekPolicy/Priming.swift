@@ -62,12 +62,3 @@ public struct Priming: Hashable, Sendable {
         return Int64(clamping: v)
     }
 }
-
-/// The policy's view of one packet: its header, its presentation time after
-/// priming, and whether it can be a landing.
-extension PacketHeader {
-    public init(_ p: DemuxedPacket, priming: Priming) {
-        self.init(stream: p.stream, pts: priming.presents(p), dts: p.dts, isKey: p.isKey,
-                  isDiscard: priming.notLandable(p), pos: p.pos)
-    }
-}

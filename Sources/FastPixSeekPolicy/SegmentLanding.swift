@@ -48,7 +48,7 @@ public struct SegmentHead: Hashable, Sendable {
 
 /// Where an HLS landing is across segments. Pure: the HLS engine fetches and
 /// demuxes segments and asks here which one a seek or a step lands in; inside
-/// a segment, `LandingResolver` decides as for a file.
+/// a segment, `LandingRules` decide as for a file.
 ///
 /// Times are item ticks. A segment's frames are known only once it is
 /// demuxed, so they are asked for (`frames(i)`: the segment's first and last
@@ -126,7 +126,7 @@ public enum SegmentLanding {
                                               here: Int64, hereIsKeyframe: Bool,
                                               nextFirstKey: Int64?) -> BoundaryChoice {
         guard let n = nextFirstKey, window.contains(n) else { return .here }
-        if hereIsKeyframe && LandingPolicy.isBetterKeyframe(Rational(here), than: Rational(n), target: target) {
+        if hereIsKeyframe && LandingRules.isBetterKeyframe(Rational(here), than: Rational(n), target: target) {
             return .here
         }
         return .next
@@ -279,7 +279,7 @@ public enum SegmentLanding {
         case (.some, nil): return .before
         case (nil, .some): return .firstKey
         case (.some(let b), .some(let a)):
-            return LandingPolicy.isBetterKeyframe(Rational(a), than: Rational(b), target: target) ? .firstKey : .before
+            return LandingRules.isBetterKeyframe(Rational(a), than: Rational(b), target: target) ? .firstKey : .before
         }
     }
 }

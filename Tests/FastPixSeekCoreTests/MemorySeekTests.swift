@@ -77,7 +77,7 @@ final class MemorySeekTests: XCTestCase {
     }
 }
 
-/// `LandingResolver.fromIndexInMemory`: the index decides only what it knows.
+/// `LandingRules.fromIndexInMemory`: the index decides only what it knows.
 final class IndexMemoryTests: XCTestCase {
     /// Matroska-like: keyframes every 100 ticks, pts known.
     let cues = KeyframeIndex(entries: (0..<10).map { KeyframeIndex.Entry(timestamp: Int64($0) * 100, pts: nil, landable: true) },
@@ -88,10 +88,10 @@ final class IndexMemoryTests: XCTestCase {
     }
 
     func testKeyframeAtOrAfterTargetIsDecided() {
-        let on = LandingResolver.fromIndexInMemory(request(300, window: 250...350), index: cues, grid: FrameGrid())
+        let on = LandingRules.fromIndexInMemory(request(300, window: 250...350), index: cues, grid: FrameGrid())
         XCTAssertEqual(on?.pts, 300)
         XCTAssertEqual(on?.covers, true)
-        let before = LandingResolver.fromIndexInMemory(request(290, window: 240...340), index: cues, grid: FrameGrid())
+        let before = LandingRules.fromIndexInMemory(request(290, window: 240...340), index: cues, grid: FrameGrid())
         XCTAssertEqual(before?.pts, 300, "the next keyframe is nearer")
         XCTAssertEqual(before?.covers, false)
         XCTAssertEqual(before?.resolution, .keyframe)
@@ -99,13 +99,13 @@ final class IndexMemoryTests: XCTestCase {
 
     func testKeyframeBeforeTargetNeedsTheGrid() {
         // 310: keyframe 300 is nearer; whether it covers 310 needs the frames between.
-        XCTAssertNil(LandingResolver.fromIndexInMemory(request(310, window: 260...360), index: cues, grid: FrameGrid()))
+        XCTAssertNil(LandingRules.fromIndexInMemory(request(310, window: 260...360), index: cues, grid: FrameGrid()))
         var g = FrameGrid()
         g.record(start: 300, end: 399, frames: (0..<10).map { (Int64(300 + $0 * 10), $0 == 0, Int64?.none) }, entryPoints: [])
-        let d = LandingResolver.fromIndexInMemory(request(310, window: 260...360), index: cues, grid: g)
+        let d = LandingRules.fromIndexInMemory(request(310, window: 260...360), index: cues, grid: g)
         XCTAssertEqual(d?.pts, 300)
         XCTAssertEqual(d?.covers, false, "frame 310 presents between")
-        let d2 = LandingResolver.fromIndexInMemory(request(305, window: 255...355), index: cues, grid: g)
+        let d2 = LandingRules.fromIndexInMemory(request(305, window: 255...355), index: cues, grid: g)
         XCTAssertEqual(d2?.covers, true)
     }
 
@@ -113,10 +113,10 @@ final class IndexMemoryTests: XCTestCase {
         // mov-like: timestamps are dts, pts unknown until learned.
         let mov = KeyframeIndex(entries: (0..<10).map { KeyframeIndex.Entry(timestamp: Int64($0) * 100 - 2, pts: nil, landable: true) },
                                 timestampIsPTS: false)
-        XCTAssertNil(LandingResolver.fromIndexInMemory(request(290, window: 240...340), index: mov, grid: FrameGrid()))
+        XCTAssertNil(LandingRules.fromIndexInMemory(request(290, window: 240...340), index: mov, grid: FrameGrid()))
     }
 
     func testNoKeyframeInWindowIsNotDecided() {
-        XCTAssertNil(LandingResolver.fromIndexInMemory(request(350, window: 340...360), index: cues, grid: FrameGrid()))
+        XCTAssertNil(LandingRules.fromIndexInMemory(request(350, window: 340...360), index: cues, grid: FrameGrid()))
     }
 }

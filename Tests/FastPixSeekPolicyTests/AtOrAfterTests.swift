@@ -63,10 +63,10 @@ final class AtOrAfterTests: XCTestCase {
         XCTAssertFalse(m.coversTarget)
         XCTAssertEqual(s.positionings + s.reads, 0)
         // The pure decision, on the same grid.
-        let k = try XCTUnwrap(LandingResolver.fromGridAtOrAfter(request(t), grid: l.grid))
+        let k = try XCTUnwrap(LandingRules.fromGridAtOrAfter(request(t), grid: l.grid))
         XCTAssertEqual(k.pts, all[100])
         XCTAssertLessThanOrEqual(k.key.pts, k.pts)
-        XCTAssertNil(LandingResolver.fromGridAtOrAfter(request(Rational(all.last! - 1)), grid: FrameGrid()))
+        XCTAssertNil(LandingRules.fromGridAtOrAfter(request(Rational(all.last! - 1)), grid: FrameGrid()))
     }
 
     func testTheLastFrame() throws {

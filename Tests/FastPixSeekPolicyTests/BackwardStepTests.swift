@@ -2,20 +2,20 @@ import XCTest
 @testable import FastPixSeekPolicy
 
 /// Backward frame steps into the GOP before a proven run: positioned by byte
-/// offset (MPEG-TS), one GOP read per GOP entered; and steps refused without
-/// reading when the seekable range proves there are not enough frames.
+/// offset (MPEG-TS), one GOP read per GOP entered (steps refused without reading:
+/// `LandingRulesTests`).
 final class BackwardStepTests: XCTestCase {
     static let cfr: [Int64] = (0..<240).map { Int64($0) * 3600 }   // 25 fps in 1/90000
 
-    /// Records the demuxer's window into the grid as the engine does: from the
-    /// window's first packet (a keyframe) to its largest reference dts.
-    func record(_ d: ScriptedDemuxer, into grid: inout FrameGrid, eof: Bool) {
-        let w = d.window.map { (d.packets[$0], d.offsets[$0]) }.filter { $0.0.stream == 0 }
-        guard let first = w.first, let start = first.0.pts else { return }
-        let end = eof ? Int64.max : w.compactMap { $0.0.dts }.max()!
+    /// Records the lander's window into a grid of the test's own: from the window's
+    /// first packet (a keyframe) to its largest reference dts.
+    func record(_ l: Lander<ScriptedSeam>, into grid: inout FrameGrid, eof: Bool) {
+        let w = l.window.entries.map(\.header).filter { $0.stream == 0 }
+        guard let first = w.first, let start = first.pts else { return }
+        let end = eof ? Int64.max : w.compactMap { $0.dts }.max()!
         var positions: [Int64: Int64] = [:]
-        for (h, o) in w where h.isKey { positions[h.pts!] = o }
-        grid.record(start: start, end: max(start, end), frames: w.map { ($0.0.pts!, $0.0.isKey, $0.0.dts) },
+        for h in w where h.isKey { positions[h.pts!] = h.pos! }
+        grid.record(start: start, end: max(start, end), frames: w.map { ($0.pts!, $0.isKey, $0.dts) },
                     keyPositions: positions)
     }
 
@@ -25,12 +25,13 @@ final class BackwardStepTests: XCTestCase {
         let packets = Script.video(pts: Self.cfr, keyEvery: keyEvery, openGOP: openGOP, maxDuration: 3600,
                                    audioEvery: audioEvery)
         // Timestamp seeks land mid-GOP on a non-key packet, as in MPEG-TS.
-        let d = ScriptedDemuxer(packets, quirks: .init(seekByDTS: true, landAfterKey: 5, byteSeekable: true))
+        let d = ScriptedSeam(packets, quirks: .init(seekByDTS: true, landAfterKey: 5, byteSeekable: true))
+        let l = Lander<ScriptedSeam>(facts: Media.facts(packets, byByte: true, byPTS: false))
         var grid = FrameGrid()
         // The landing on the last frame: a scan of the last GOP.
-        let s = try LandingResolver.scan(d, target: Self.cfr.last!, window: nil, wantsKeyframe: false,
-                                         firstFrame: 0, ticksPerSecond: 90000, settleCount: 3, shouldStop: { false })
-        record(d, into: &grid, eof: s.reachedEnd)
+        let s = try l.scan(target: Self.cfr.last!, window: nil, wantsKeyframe: false, firstFrame: 0, d,
+                           shouldStop: { false })
+        record(l, into: &grid, eof: s.reachedEnd)
         let fileBytes = d.offsets.last! + 700
         let fallback = Double(fileBytes) / Double(Self.cfr.last!)
         var entries: [Int] = []
@@ -40,13 +41,13 @@ final class BackwardStepTests: XCTestCase {
             let k = try XCTUnwrap(grid.keyframe(for: cov.lowerBound))
             XCTAssertEqual(k.pts, cov.lowerBound)
             XCTAssertNotNil(k.pos, "the grid keeps keyframe byte offsets")
-            let back = try XCTUnwrap(LandingResolver.backwardByteSpan(before: k, grid: grid, ticksPerSecond: 90000,
-                                                                      fallbackBytesPerTick: fallback))
+            let back = try XCTUnwrap(Lander<ScriptedSeam>.backwardByteSpan(before: k, grid: grid, ticksPerSecond: 90000,
+                                                                           fallbackBytesPerTick: fallback))
             let r0 = d.reads
-            let scan = try XCTUnwrap(LandingResolver.scanBackward(d, into: k, back: Int64(Double(back) * spanFactor),
-                                                                  settleCount: 3, shouldStop: { false }))
+            let scan = try XCTUnwrap(l.scanBackward(into: k, back: Int64(Double(back) * spanFactor), d,
+                                                    shouldStop: { false }))
             XCTAssertLessThan(scan.firstKey.pts, k.pts)
-            record(d, into: &grid, eof: scan.reachedEnd)
+            record(l, into: &grid, eof: scan.reachedEnd)
             entries.append(d.reads - r0)
             let now = try XCTUnwrap(grid.coverage(around: Self.cfr.last!))
             XCTAssertLessThan(now.lowerBound, cov.lowerBound, "each entry extends the proven run backward")
@@ -54,8 +55,8 @@ final class BackwardStepTests: XCTestCase {
         // Every frame is proven, in one run, from the first frame.
         XCTAssertEqual(grid.coverage(around: 0)?.lowerBound, 0)
         for (i, f) in Self.cfr.enumerated().dropFirst() { XCTAssertEqual(grid.frame(from: f, offset: -1), Self.cfr[i - 1]) }
-        XCTAssertNil(try LandingResolver.scanBackward(d, into: grid.keyframe(for: 0)!, back: 4096, settleCount: 3,
-                                                      shouldStop: { false }), "nothing before the first keyframe")
+        XCTAssertNil(try l.scanBackward(into: grid.keyframe(for: 0)!, back: 4096, d, shouldStop: { false }),
+                     "nothing before the first keyframe")
         return (d.reads - before, entries)
     }
 
@@ -96,11 +97,13 @@ final class BackwardStepTests: XCTestCase {
 
     func testNoBytePositioningFallsBack() throws {
         let packets = Script.video(pts: Self.cfr, keyEvery: 15, maxDuration: 3600)
-        let d = ScriptedDemuxer(packets, quirks: .init(seekByDTS: true))
+        let d = ScriptedSeam(packets, quirks: .init(seekByDTS: true))
+        let l = Lander<ScriptedSeam>(facts: Media.facts(packets, byPTS: false))
         let k = FrameGrid.Keyframe(pts: Self.cfr[30], dts: nil, pos: 30 * 700)
-        XCTAssertNil(try LandingResolver.scanBackward(d, into: k, back: 8192, settleCount: 3, shouldStop: { false }))
-        XCTAssertNil(LandingResolver.backwardByteSpan(before: FrameGrid.Keyframe(pts: 0, dts: nil), grid: FrameGrid(),
-                                                      ticksPerSecond: 90000, fallbackBytesPerTick: 1))
+        XCTAssertNil(try l.scanBackward(into: k, back: 8192, d, shouldStop: { false }))
+        XCTAssertEqual(d.positionings, 0)
+        XCTAssertNil(Lander<ScriptedSeam>.backwardByteSpan(before: FrameGrid.Keyframe(pts: 0, dts: nil), grid: FrameGrid(),
+                                                           ticksPerSecond: 90000, fallbackBytesPerTick: 1))
     }
 
     func testKeyframePositionsSurviveMerges() {
@@ -115,19 +118,5 @@ final class BackwardStepTests: XCTestCase {
         XCTAssertEqual(g.keyframe(for: 150)?.pos, 5000)
         XCTAssertEqual(g.bytesPerTick, 30)
         XCTAssertLessThanOrEqual(FrameGrid.bytesPerKeyframe, 32)
-    }
-
-    // MARK: Refused without reading
-
-    func testImpossibleStepsAreProvenFromTheRange() {
-        let r: ClosedRange<Int64> = 1000...2000
-        XCTAssertTrue(LandingResolver.stepIsImpossible(count: Int(Int32.max), forward: true, from: 1000, range: r))
-        XCTAssertTrue(LandingResolver.stepIsImpossible(count: Int(Int32.max), forward: false, from: 2000, range: r))
-        XCTAssertTrue(LandingResolver.stepIsImpossible(count: 1, forward: true, from: 2000, range: r))
-        XCTAssertTrue(LandingResolver.stepIsImpossible(count: 1, forward: false, from: 1000, range: r))
-        XCTAssertFalse(LandingResolver.stepIsImpossible(count: 1000, forward: true, from: 1000, range: r))
-        XCTAssertTrue(LandingResolver.stepIsImpossible(count: 1001, forward: true, from: 1000, range: r))
-        XCTAssertFalse(LandingResolver.stepIsImpossible(count: 5, forward: false, from: 2000, range: r, frameCount: 6))
-        XCTAssertTrue(LandingResolver.stepIsImpossible(count: 6, forward: false, from: 2000, range: r, frameCount: 6))
     }
 }

@@ -2,7 +2,7 @@ import XCTest
 @testable import FastPixSeekPolicy
 
 /// Cold scans on demuxers whose timestamp seeks land near the target's dts,
-/// mid-GOP (MPEG-TS): the resolver steps back by bytes from where the seek
+/// mid-GOP (MPEG-TS): the lander's scan steps back by bytes from where the seek
 /// landed instead of backing off in time, so a cold seek reads about one GOP.
 final class ColdByteStepTests: XCTestCase {
     // 25 fps in 1/90000, 100-frame GOPs (4 s), audio every 2nd video packet.
@@ -15,31 +15,32 @@ final class ColdByteStepTests: XCTestCase {
     /// Cold scans (one fresh demuxer each) to `targets`; checks every landing
     /// against the script and that the window holds the packets from the
     /// keyframe in file order, each once.
-    func run(_ targets: [Int64], bytesPerTick: (ScriptedDemuxer) -> Double?, wantsKeyframe: Bool = false,
+    func run(_ targets: [Int64], bytesPerTick: (ScriptedSeam) -> Double?, wantsKeyframe: Bool = false,
              keyframeGap: Int64? = nil, anchor: Int64? = nil, costlySeeks: Bool = false) throws -> Run {
         let packets = Script.video(pts: Self.cfr, keyEvery: Self.gop, maxDuration: 3600, audioEvery: 2)
         let keys = Self.cfr.enumerated().filter { $0.offset % Self.gop == 0 }.map(\.element)
         var out = Run(reads: [], byteSeeks: 0, timestampSeeks: 0)
         for T in targets {
-            let d = ScriptedDemuxer(packets, quirks: .init(seekByDTS: true, byteSeekable: true, landNearDTS: true))
+            let d = ScriptedSeam(packets, quirks: .init(seekByDTS: true, byteSeekable: true, landNearDTS: true))
+            let l = Lander<ScriptedSeam>(facts: Media.facts(packets, byByte: true, byPTS: false, costlySeeks: costlySeeks))
             let window: ClosedRange<Int64>? = wantsKeyframe ? (T - 90000)...(T + 90000) : nil
-            let s = try LandingResolver.scan(d, target: T, window: window, wantsKeyframe: wantsKeyframe, firstFrame: 0,
-                                             ticksPerSecond: 90000, settleCount: 3, bytesPerTick: bytesPerTick(d),
-                                             keyframeGap: keyframeGap, keyframeAnchor: anchor,
-                                             costlySeeks: costlySeeks, shouldStop: { false })
+            let s = try l.scan(target: T, window: window, wantsKeyframe: wantsKeyframe, firstFrame: 0,
+                               bytesPerTick: bytesPerTick(d), keyframeGap: keyframeGap, keyframeAnchor: anchor, d,
+                               shouldStop: { false })
             let covering = Self.cfr.last { $0 <= T }!
             XCTAssertEqual(s.best?.pts, covering, "target \(T)")
             let k = keys.last { $0 <= T }!
             XCTAssertEqual(s.lastKeyLE?.pts, k, "target \(T)")
             XCTAssertLessThanOrEqual(s.firstKey.pts, k)
             // The window: consecutive packets from the keyframe, none twice.
-            let w = d.window
+            let w = l.window.entries.compactMap(d.packetIndex)
+            XCTAssertEqual(w.count, l.window.count, "every packet kept has its byte offset")
             XCTAssertEqual(packets[w[0]].pts, s.firstKey.pts)
             XCTAssertTrue(packets[w[0]].isKey)
             XCTAssertEqual(w, Array(w[0]..<(w[0] + w.count)), "target \(T)")
             if wantsKeyframe {
                 let request = LandingRequest(target: Rational(T), wantsKeyframe: true, keyframeWindow: window, seekID: 1)
-                let decision = LandingResolver.decide(request, scan: s)
+                let decision = LandingRules.decide(request, scan: s)
                 // The nearest keyframe in the window (ties: the earlier), else the covering frame.
                 let nearest = keys.filter { window!.contains($0) }.min { (abs($0 - T), $0) < (abs($1 - T), $1) }
                 XCTAssertEqual(decision.pts, nearest ?? covering, "target \(T)")
@@ -56,7 +57,7 @@ final class ColdByteStepTests: XCTestCase {
     /// Targets spread over the file, away from its first GOP.
     static let targets: [Int64] = (0..<60).map { i in Int64(ColdByteStepTests.gop) * 3600 + Int64(i) * 62_311 * 3 % (Int64(ColdByteStepTests.frames - ColdByteStepTests.gop) * 3600) }
 
-    static func fileRate(_ d: ScriptedDemuxer) -> Double { Double(d.offsets.last! + 700) / Double(cfr.last!) }
+    static func fileRate(_ d: ScriptedSeam) -> Double { Double(d.offsets.last! + 700) / Double(cfr.last!) }
 
     func testColdExactScanReadsAboutOneGOP() throws {
         let gopPackets = Self.gop + Self.gop / 2  // video + audio

@@ -12,11 +12,22 @@ final class ScriptedSeam: LandingSeam {
         var indexShift: Int64 = 0
         var landAfterKey = 0
         var byteSeekable = false
+        /// A timestamp seek lands on the last reference packet whose dts is at or before
+        /// the target, key or not (MPEG-TS's binary search on dts): usually mid-GOP, past
+        /// the keyframe the target needs.
+        var landNearDTS = false
+        /// After a positioning, packets carry no dts (Matroska).
+        var noDTSAfterSeek = false
     }
     var packets: [DemuxedPacket]
     let quirks: Quirks
     var index: ContainerIndexFacts?
+    /// Index seeks search pts (Matroska cues) rather than dts; nil: as `index` says.
+    var indexByPTS: Bool?
+    /// Index seeks land this many keyframes after (or before) the one the search found.
+    var indexSeekOffBy = 0
     private var pos = 0
+    private var sought = false
     private(set) var reads = 0, releases = 0
     private(set) var seeks = 0, byteSeeks = 0, indexSeeks = 0, rewinds = 0, indexAsked = 0
     private(set) var live = Set<Int>()
@@ -39,8 +50,16 @@ final class ScriptedSeam: LandingSeam {
     /// Positionings of every kind: the seam crossings outside the per-packet loop.
     var positionings: Int { seeks + byteSeeks + indexSeeks + rewinds }
 
+    /// Timestamp positionings.
+    var timestampSeeks: Int { seeks }
+
     func seek(toTicks ticks: Int64) throws -> Bool {
         seeks += 1
+        sought = true
+        if quirks.landNearDTS {
+            pos = packets.lastIndex { $0.stream == 0 && ($0.dts ?? $0.pts!) <= ticks } ?? 0
+            return true
+        }
         var found: Int?
         for (i, p) in packets.enumerated() where p.stream == 0 && p.isKey {
             let t = quirks.seekByDTS ? (p.dts ?? p.pts!) : p.pts! &+ quirks.indexShift
@@ -52,20 +71,22 @@ final class ScriptedSeam: LandingSeam {
     func seek(toByte offset: Int64) throws -> Bool {
         guard quirks.byteSeekable else { return false }
         byteSeeks += 1
+        sought = true
         pos = offsets.firstIndex { $0 >= offset } ?? packets.count
         return true
     }
     func seek(toIndexTimestamp ts: Int64) throws -> Bool {
         indexSeeks += 1
-        let byPTS = index?.container == .matroska
+        sought = true
+        let byPTS = indexByPTS ?? (index?.container == .matroska)
         // The last indexed keyframe at or before the aim (a backward index search).
         let keys = packets.indices.filter { packets[$0].stream == 0 && packets[$0].isKey }
-        guard let k = keys.last(where: { (byPTS ? packets[$0].pts! : packets[$0].dts!) <= ts }) else { return false }
-        pos = k
+        guard let k = keys.lastIndex(where: { (byPTS ? packets[$0].pts! : packets[$0].dts!) <= ts }) else { return false }
+        pos = keys[min(max(0, k + indexSeekOffBy), keys.count - 1)]
         while pos > 0 && packets[pos - 1].stream != 0 { pos -= 1 }
         return true
     }
-    func rewind() throws { rewinds += 1; pos = 0 }
+    func rewind() throws { rewinds += 1; pos = 0; sought = false }
     func read() throws -> (header: DemuxedPacket, packet: Int)? {
         guard pos < packets.count else { return nil }
         pos += 1
@@ -73,7 +94,9 @@ final class ScriptedSeam: LandingSeam {
         nextToken += 1
         let token = nextToken
         live.insert(token)
-        return (packets[pos - 1], token)
+        var h = packets[pos - 1]
+        if sought && quirks.noDTSAfterSeek { h.dts = nil }
+        return (h, token)
     }
     func release(_ packet: Int) {
         XCTAssertTrue(live.remove(packet) != nil, "packet \(packet) released twice or never handed out")
@@ -97,11 +120,12 @@ enum Media {
     }
 
     static func facts(_ packets: [DemuxedPacket], byByte: Bool = false, byPTS: Bool = true,
-                      priming: Priming? = nil, hasVideo: Bool = true) -> DemuxerFacts {
+                      priming: Priming? = nil, hasVideo: Bool = true, ticksPerSecond: Int64 = 90000,
+                      costlySeeks: Bool = false) -> DemuxerFacts {
         let ends = packets.filter { $0.stream == 0 }.compactMap(\.pts)
-        return DemuxerFacts(referenceStream: 0, ticksPerSecond: 90000, settleCount: 3, originTicks: 0,
+        return DemuxerFacts(referenceStream: 0, ticksPerSecond: ticksPerSecond, settleCount: 3, originTicks: 0,
                             durationEndTicks: (ends.max() ?? 0) + 3600, seekable: true, positionsByByte: byByte,
-                            seeksByPTS: byPTS, costlySeeks: false, fileSize: nil, maxWindowBytes: 64 << 20,
+                            seeksByPTS: byPTS, costlySeeks: costlySeeks, fileSize: nil, maxWindowBytes: 64 << 20,
                             hasVideo: hasVideo, priming: priming ?? .none(referenceStream: 0, timeBaseNum: 1, timeBaseDen: 90000))
     }
 }
@@ -208,7 +232,7 @@ final class LanderTests: XCTestCase {
             .init(timestamp: $0.dts!, isKey: $0.isKey, isDiscard: false)
         }, frameCount: Int64(ref.count), writtenByLavf: false)
         let t: Int64 = 24 * 3600 * 3 + 3600   // one frame after the 4th keyframe
-        let w = LandingPolicy.keyframeWindow(target: Rational(t), toleranceTicks: Rational(90000))
+        let w = LandingRules.keyframeWindow(target: Rational(t), toleranceTicks: Rational(90000))
         let landing = try l.resolve(LandingRequest(target: Rational(t), wantsKeyframe: true, keyframeWindow: w, seekID: 1),
                                     s, shouldStop: { false })
         XCTAssertEqual(landing.pts, 24 * 3600 * 3)
@@ -247,7 +271,7 @@ final class LanderTests: XCTestCase {
             for t in stride(from: Int64(0), through: all.last!, by: 1200) {
                 let (s, l) = try ready(p)
                 s.index = index
-                let w = LandingPolicy.keyframeWindow(target: Rational(t), toleranceTicks: Rational(tol))
+                let w = LandingRules.keyframeWindow(target: Rational(t), toleranceTicks: Rational(tol))
                 let landing = try l.resolve(LandingRequest(target: Rational(t), wantsKeyframe: true, keyframeWindow: w,
                                                            seekID: 1), s, shouldStop: { false })
                 let inWindow = keys.filter { abs($0 - t) <= tol }

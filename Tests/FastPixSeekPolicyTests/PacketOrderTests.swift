@@ -234,7 +234,7 @@ final class PacketOrderTests: XCTestCase {
                     seekID += 1
                     let t = frames[min(f, frames.count - 1)]
                     var r = LandingRequest(target: Rational(t), wantsKeyframe: key,
-                                           keyframeWindow: key ? LandingPolicy.keyframeWindow(target: Rational(t),
+                                           keyframeWindow: key ? LandingRules.keyframeWindow(target: Rational(t),
                                                                                                toleranceTicks: Rational(3600 * 8)) : nil,
                                            seekID: seekID)
                     if memoryFirst {

@@ -69,7 +69,7 @@ def test_the_places_a_newcomer_looks_for():
     """The table "Where each rule lives" answers the questions of issue 32."""
     doc = DOC.read_text()
     table = doc[doc.index("## Where each rule lives"):doc.index("## The data flow of one seek")]
-    for question, place in (("landing is decided", "Lander.swift"), ("segment is fetched", "HLSFetch.swift"),
+    for question, place in (("landing is decided", "Lander+Rules.swift"), ("segment is fetched", "HLSFetch.swift"),
                             ("error gets its message", "ErrorCode.swift"),
                             ("continuation decides", "Lander+Continuation.swift"),
                             ("AES-128 decrypts", "HLSFetch.decrypt"), ("lock order", "Sync.swift")):

@@ -147,7 +147,7 @@ def keyframes_and_frames(d: Path, names: List[str]) -> Tuple[List[int], List[int
 def test_keyframe_seeks_across_segment_boundaries(segs):
     """Nearest-keyframe seeks whose window spans two segments land as a brute-force oracle over
     ffprobe's keyframes says: the nearer keyframe inside the window, ties to the earlier, else
-    the covering frame (the core's SegmentLanding and LandingPolicy, through the HLS engine)."""
+    the covering frame (the core's SegmentLanding and LandingRules, through the HLS engine)."""
     d, names = segs
     keys, frames = keyframes_and_frames(d, names)
     first = frames[0]
