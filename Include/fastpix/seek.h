@@ -1855,10 +1855,12 @@ FPX_API int fpx_player_set_stream_enabled(fpx_player *player, int stream_index, 
  * - the item is a file or an http(s) URL (HLS items always restart);
  * - the host read every packet since the last DISCONTINUITY in order, with
  *   nothing lost (no failed read, no stream switched off or enabled again,
- *   no read-ahead dropped: see fpx_player_unread_packets), and did not reach
- *   the end of the item (FPX_ERROR_EOF from fpx_player_read_packet): a host
- *   drains its decoder there to get the last frames, so the landing after
- *   the end restarts;
+ *   no read-ahead dropped: see fpx_player_unread_packets), and its last read
+ *   did not return the end of the item (FPX_ERROR_EOF from
+ *   fpx_player_read_packet): a host drains its decoder there to get the last
+ *   frames, so the landing after the end restarts (unless the host gave
+ *   packets back with fpx_player_unread_packets after it: its decoder did not
+ *   see the end);
  * - the host's decoder cannot have returned a frame at or after the new
  *   landing: the landed frame's packet has not been read yet since that
  *   DISCONTINUITY (a decoder returns frames in presentation order, so it

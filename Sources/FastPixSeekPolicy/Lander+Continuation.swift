@@ -8,8 +8,9 @@
 /// - continuation is on for the player (`continuation`);
 /// - the host's reads are one run (`hostRun`): since the packet flagged
 ///   DISCONTINUITY, every packet came from the contiguous window in order, so
-///   the window's cursor is exactly the host's read position, and no read
-///   returned the end of the stream (the host drains its decoder there);
+///   the window's cursor is exactly the host's read position, and its last
+///   read did not return the end of the stream (`hostReachedEnd`: the host
+///   drains its decoder there; packets it gives back, `unread`, say it did not);
 /// - the host's decoder cannot have returned a frame at or after the landing:
 ///   the landing's packet has not been delivered in this run (it lies at or
 ///   after the cursor; a decoder returns frames in presentation order, so none
@@ -78,7 +79,7 @@ extension Lander {
 
     /// Whether a landing on `pts`, decoded from keyframe `key`, continues the host's run.
     public func continues(to pts: Int64, key: FrameGrid.Keyframe) -> Bool {
-        guard continuation, hostRun, window.contiguous, !positionLost, !stamp.discontinuityPending,
+        guard continuation, hostRun, !hostReachedEnd, window.contiguous, !positionLost, !stamp.discontinuityPending,
               let li = indexOfFrame(presenting: pts) else { return false }
         let cursor = window.cursor
         if let out = reportedOutput {
@@ -185,6 +186,7 @@ extension Lander {
             return
         }
         window.point(at: at)
+        hostReachedEnd = false
         runDelivered -= count
         if runDelivered == 0 {
             // The run's first packet goes back: it is the DISCONTINUITY one again.

@@ -112,6 +112,11 @@ public final class Lander<Seam: LandingSeam> {
     /// host packet came from the contiguous window in order, so `window.cursor` is
     /// the host's read position in it.
     public internal(set) var hostRun = false
+    /// The host's last read in this run returned the end of the stream. A host drains its
+    /// decoder there (its last frames come out only then), so the run does not continue
+    /// (`continues(to:key:)`); packets given back (`unread`) mean its decoder never saw
+    /// the end, and the run continues again.
+    public internal(set) var hostReachedEnd = false
     /// Packets delivered in the current run (for `unread`).
     var runDelivered = 0
     /// The largest pts the host reported its decoder returned in this run.
@@ -195,6 +200,7 @@ public final class Lander<Seam: LandingSeam> {
     /// The host's run ends (its next packet will be a DISCONTINUITY, or not from the window).
     func endRun() {
         hostRun = false
+        hostReachedEnd = false
         runDelivered = 0
         reportedOutput = nil
     }
@@ -312,9 +318,7 @@ public final class Lander<Seam: LandingSeam> {
             let appends = window.contiguous
             guard let e = try read(s) else {
                 window.reachedEOF()
-                // The host drains its decoder at the end of the stream (the only way to get
-                // its last frames), so its run cannot be continued: the next landing restarts.
-                endRun()
+                if hostRun { hostReachedEnd = true }
                 return nil
             }
             if hiddenFromHost(e) {

@@ -245,6 +245,29 @@ final class ContinuationTests: XCTestCase {
         XCTAssertEqual(l.continuedLandings, 1)
     }
 
+    func testAHostThatReadToTheEndRestarts() throws {
+        // A host whose read returned the end drained its decoder (seek.h): the next landing,
+        // even on the frame it just presented, restarts with a DISCONTINUITY, whether or not
+        // its report covers that frame.
+        let (s, l, f) = try setup(keyEvery: 24, audioEvery: 0)
+        let n = f.count
+        _ = try l.resolve(exact(f[n - 1], id: 1), s, shouldStop: { false })
+        _ = try read(l, s, 1000)
+        XCTAssertTrue(l.window.atEOF)
+        XCTAssertTrue(l.hostReachedEnd)
+        l.reportOutput(f[n - 2])  // a stale report: the drain returned f[n - 1] too
+        for (id, j) in [(UInt64(2), n - 1), (3, n - 3)] {
+            var r = exact(f[j], id: id)
+            r.memoryChecked = true
+            XCTAssertEqual(try l.resolve(r, s, shouldStop: { false }).pts, f[j])
+            let again = try read(l, s, through: f[j])
+            XCTAssertNotEqual(again.first.map { $0.flags & PacketView.flagDiscontinuity } ?? 0, 0, "landing \(id)")
+            XCTAssertEqual(again.last?.landed, f[j])
+            _ = try read(l, s, 1000)
+        }
+        XCTAssertEqual(l.continuedLandings, 0)
+    }
+
     func testOffNeverContinues() throws {
         let (s, l, f) = try setup(on: false)
         _ = try l.resolve(exact(f[3], id: 1), s, shouldStop: { false })
