@@ -1508,7 +1508,10 @@ typedef struct fpx_player_config {
      * and /etc/ssl/cert.pem; with none of them, the TLS library's own
      * default (FFmpeg built with GnuTLS: the system's trust store; the
      * Python wheel's mbedTLS: none, so every https open fails). FFmpeg's tls
-     * protocol checks nothing unless asked; the library always asks. */
+     * protocol checks nothing unless asked; the library always asks. One gap
+     * is FFmpeg's: built with mbedTLS (the Python wheel), it checks the chain
+     * but not the name when the URL's host is a numeric address; GnuTLS
+     * (Debian's FFmpeg) checks the certificate's IP address names too. */
     /** A PEM file of the CA certificates to trust (replaces the default
      *  ones). Copied at create; the file is read at each open. An empty
      *  string is FPX_ERROR_INVALID_ARGUMENT. */
