@@ -255,7 +255,7 @@ def main(argv: List[str]) -> int:
         sys.path.insert(0, str(HERE))
         from bench_doc import write_section
         Path(a.out).parent.mkdir(parents=True, exist_ok=True)
-        write_section(a.out, "batch_bench", text, "<!-- section:instructions -->")
+        write_section(a.out, "batch_bench", text)
         log(f"wrote its section of {a.out}")
     bad = [e for e in ("fpx-dask", "fpx-pool") if any(x["wrong"] for x in runs[e])]
     return 1 if bad else 0

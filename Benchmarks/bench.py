@@ -92,7 +92,7 @@ class Bench(Runs, Figures, Targets, Report):
                         pass
         self.check_python_impls()
         self.section_loads: List[Tuple[str, str]] = []
-        for name, fn in (("seeks", self.run_seeks), ("trace", self.run_trace),
+        for name, fn in (("seeks", self.run_seeks), ("instr", self.run_instr), ("trace", self.run_trace),
                          ("scrub", self.run_scrub), ("steps", self.run_steps),
                          ("open", self.run_open), ("index", self.run_index),
                          ("throughput", lambda: bench_scale.run_throughput(

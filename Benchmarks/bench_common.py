@@ -21,6 +21,7 @@ IMPL_NAMES = {
     "hand": "(2) hand-written libavformat loop (reference)",
     "pyav": "(3) PyAV, exact demux-only seek in Python",
     "pyav-naive": "(3') PyAV, naive seek + first decoded frame",
+    "fpx-wait": "(1w) fastpixseek, C API, fpx_player_seek_wait (lands on the calling thread)",
     "pyfpx": "(4) fastpixseek, Python bindings",
 }
 

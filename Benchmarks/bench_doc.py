@@ -13,7 +13,7 @@ def markers(name: str) -> tuple:
     return f"<!-- section:{name} -->", f"<!-- /section:{name} -->"
 
 
-def write_section(path: str, name: str, text: str, anchor: str = "<!-- section:instructions -->") -> None:
+def write_section(path: str, name: str, text: str, anchor: str = "## Reproduce") -> None:
     out = Path(path)
     begin, end = markers(name)
     old = out.read_text() if out.exists() else ""

@@ -22,6 +22,43 @@ from bench_stats import fmt_ratio, median, ms, p95, ratio
 class Report:
     """Writing the report (a mixin of bench.Bench)."""
 
+    def instr_section(self) -> List[str]:
+        """Instructions per cold exact seek (callgrind) beside the times of the same seeks,
+        through the callback and through fpx_player_seek_wait: what is instructions, what is
+        hand-off, what is cost per instruction."""
+        ins = getattr(self, "instr", {})
+        if not ins:
+            return []
+        n = getattr(self, "instr_n", 0)
+        L = ["## Instructions per cold exact seek (callgrind), and where the rest of the time goes", "",
+             f"`Benchmarks/instr.sh FILE TARGETS {n} exact` (valgrind's callgrind) counts the instructions "
+             f"of the first {n} cold targets of this run (a new player or context per segment, as in "
+             "\"Exact seek, cold\"): the hand loop's `hand_seek`; the library's seek job on its worker "
+             "(`Player.runSeek`: the landing and its completion, not the thread hand-offs) and its "
+             "`Lander.resolve` alone. Instruction counts do not depend on the machine's load. Times are "
+             "the cold exact medians of the tables above: (1) to the completion callback, (1w) "
+             "`fpx_player_seek_wait` (the landing on the calling thread, no hand-off), (2) the hand loop.", "",
+             "| File | (2) instructions | (1) seek job | x(2) | Lander.resolve | x(2) | (2) ms | (1w) ms | x(2) "
+             "| (1) ms | x(2) | hand-offs, (1) - (1w) (us) | packets | (1w) - (2) per packet (us) |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+        for cont in ("mp4", "mkv"):
+            c = ins.get(cont)
+            if not c:
+                continue
+            h, f, w = (self.med(i, cont, "exact", "cold") for i in ("hand", "fpx", "fpx-wait"))
+            pk = median(self.timed("fpx-wait", cont, "exact", "cold", "packets") or [float("nan")])
+            L.append(f"| gop250.{cont} | {c['hand']:,.0f} | {c['job']:,.0f} | {c['job'] / c['hand']:.3f}x | "
+                     f"{c['resolve']:,.0f} | {c['resolve'] / c['hand']:.3f}x | {ms(h)} | {ms(w)} | "
+                     f"{fmt_ratio(ratio(w, h))} | {ms(f)} | {fmt_ratio(ratio(f, h))} | {(f - w) / 1e3:.1f} | "
+                     f"{pk:.0f} | {(w - h) / 1e3 / pk:.2f} |")
+        L += ["", "Reading the table: the seek job's instructions over the hand loop's is the work the "
+              "library adds to a landing; (1w) over (2) in time, above that, is the same instructions "
+              "running slower (a colder cache: the library's per-packet window and allocations); (1) - (1w) "
+              "is what the thread hand-offs of an asynchronous seek cost (queue to the worker, completion, "
+              "delivery to the callback thread). The last column spreads (1w)'s extra time over the "
+              "packets the landing read: the per-packet cost of the landing's bookkeeping.", ""]
+        return L
+
     def index_section(self) -> List[str]:
         runs = getattr(self, "index_runs", None)
         if not runs:
@@ -306,7 +343,7 @@ class Report:
                               fmt_ratio(ratio(median(v), median(ref)))]
                 L.append(f"| {IMPL_NAMES[impl]} | " + " | ".join(cells) + " |")
             L.append("")
-        table("Exact seek, cold", "exact", "cold", ("hand", "fpx", "pyfpx", "pyav", "pyav-naive"),
+        table("Exact seek, cold", "exact", "cold", ("hand", "fpx", "fpx-wait", "pyfpx", "pyav", "pyav-naive"),
               "Each seek into a GOP the player has not visited. x(2) = median / median of the "
               "hand loop.")
         L += ["Cold exact seeks split by position: the first seek on a freshly opened "
@@ -314,7 +351,7 @@ class Report:
               "(still into GOPs it has not visited). Median ms (count).", ""]
         L += ["| Implementation | " + " | ".join(f"{c.upper()} first / later" for c in CONTAINERS)
               + " |", "|---|---|---|---|"]
-        for impl in ("hand", "fpx", "pyfpx", "pyav"):
+        for impl in ("hand", "fpx", "fpx-wait", "pyfpx", "pyav"):
             cells = []
             for cont in CONTAINERS:
                 f, l = self.cold_split(impl, cont, "exact")
@@ -384,6 +421,8 @@ class Report:
                              f"{d['read']:.1f} | {d['read_ns'] / 1e3:.2f} | {d['seek']:.2f} | "
                              f"{d['seek_file']:.2f} |")
             L.append("")
+
+        L += self.instr_section()
 
         # scrub
         L += ["## Scrub update cost", "",

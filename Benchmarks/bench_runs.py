@@ -65,8 +65,11 @@ class Runs:
                  targets: Path, truth: Truth, rnd: int) -> None:
         passes, reopen = (1, 1) if proto == "cold" else (2, 0)
         tol = KEY_TOLERANCE
-        if impl == "fpx":
-            cmd = [str(self.bin / "fpx_bench"), "seek", str(path), str(targets), mode,
+        if impl in ("fpx", "fpx-wait"):
+            # fpx-wait: fpx_player_seek_wait, which lands an idle player's seek on the
+            # calling thread (no hand-off), timed to its return
+            cmd = [str(self.bin / "fpx_bench"), "seek", str(path), str(targets),
+                   "exact-wait" if impl == "fpx-wait" else mode,
                    str(passes), str(reopen), str(tol.numerator), str(tol.denominator)]
             env = None
         elif impl == "hand":
@@ -102,7 +105,7 @@ class Runs:
             t, landed = int(r["target"]), int(r["landed"])
             if mode == "exact":
                 ok = landed == truth.covering(t)
-            elif impl in ("fpx", "pyfpx"):
+            elif impl in ("fpx", "fpx-wait", "pyfpx"):
                 ok = landed in truth.nearest_keys(t, tol_ticks)
             else:
                 ok = landed == truth.key_before(t)
@@ -123,7 +126,7 @@ class Runs:
             self.segs[cont] = [sg for sg, _ in make_targets(truth, path.name, n, self.a.seed,
                                                              tfile)]
             jobs: List[Tuple[str, str, str]] = [
-                ("hand", "exact", "cold"), ("fpx", "exact", "cold"),
+                ("hand", "exact", "cold"), ("fpx", "exact", "cold"), ("fpx-wait", "exact", "cold"),
                 ("hand", "exact", "warm"), ("fpx", "exact", "warm"),
                 ("hand", "key", "cold"), ("fpx", "key", "cold"),
             ]
@@ -141,6 +144,32 @@ class Runs:
                 tfile = self.results / f"targets-gop250.{cont}.txt"
                 for impl, mode, proto in self.jobs[cont]:
                     self.seek_job(impl, cont, mode, proto, path, tfile, self.truth[cont], rnd)
+
+    def run_instr(self) -> None:
+        """Instructions per cold exact seek under callgrind (Benchmarks/instr.sh), MP4 and MKV:
+        the hand loop's hand_seek against the library's seek job and its Lander.resolve, on
+        the first targets of the run. A figure the machine's load does not change."""
+        self.instr: Dict[str, Dict[str, float]] = {}
+        self.instr_n = 24 if self.smoke else 200
+        for cont in ("mp4", "mkv"):
+            path = self.corpus / f"gop250.{cont}"
+            tfile = self.results / f"targets-gop250.{cont}.txt"
+            log(f"callgrind  {cont:4s} ({self.instr_n} cold exact seeks, three counts)")
+            try:
+                out = run(["bash", str(HERE / "instr.sh"), str(path), str(tfile), str(self.instr_n), "exact"],
+                          env={"FPX_BIN": str(self.bin), "FPX_LIB": str(self.lib.parent)}, timeout=1800)
+            except Failure as e:
+                self.notes.append(f"callgrind counts for {cont}: {str(e).splitlines()[0]}")
+                continue
+            counts: Dict[str, float] = {}
+            for line in out.splitlines():
+                for key, label in (("hand", "hand loop"), ("job", "seek job"), ("resolve", "Lander.resolve")):
+                    if label in line:
+                        counts[key] = float(line.split()[-2] if key != "hand" else line.split()[-1])
+            if len(counts) == 3:
+                self.instr[cont] = counts
+            else:
+                self.notes.append(f"callgrind counts for {cont}: unreadable output {out!r}")
 
     def run_trace(self) -> None:
         """Cold exact seeks of (1) and (2) again, under the avtrace.so LD_PRELOAD shim: how

@@ -2,8 +2,13 @@
 # FastPixSeek benchmarks: ONE command that builds what it needs, runs everything and writes
 # the report.
 #
-#   Benchmarks/run.sh            full run (10-minute and 2-hour corpus, 1000 targets per file);
-#                                writes BENCHMARKS.md at the top of the repository
+#   Benchmarks/run.sh            full run, the whole of BENCHMARKS.md at the top of the
+#                                repository: the seeks (bench.py: 10-minute and 2-hour corpus,
+#                                1000 targets per file, callgrind counts), then every section
+#                                below (--frames, --batch, sprite_bench.py with 30 s files,
+#                                preview_bench.py); nothing in the file is written by hand.
+#                                About 45 minutes on 2 cores (FRAME_BENCH_SCALE=0.5 halves the
+#                                frames benchmark's targets; SPRITE_BENCH_DURATION=S)
 #   Benchmarks/run.sh --smoke    20 s corpus, 24 targets per file, about a minute; prints the
 #                                results and writes Benchmarks/results-smoke/BENCHMARKS-smoke.md
 #   Benchmarks/run.sh --frames [--smoke]
@@ -155,8 +160,10 @@ if ! "$python" -c "import av" 2>/dev/null; then
 fi
 
 # torch and torchcodec for the frames and batch benchmarks.
+full=0
+if [ $smoke = 0 ] && [ $frames = 0 ] && [ $batch = 0 ]; then full=1; fi
 torch_python=
-if [ $frames = 1 ] || [ $batch = 1 ]; then
+if [ $frames = 1 ] || [ $batch = 1 ] || [ $full = 1 ]; then
     # torch and torchcodec (PyPI; torchcodec's CPU build over the system's FFmpeg) in a
     # virtual environment of their own: several GB with torch's CUDA dependencies, made once.
     # FPX_BENCH_TORCH=0 skips them (reported as not measured).
@@ -170,25 +177,26 @@ if [ $frames = 1 ] || [ $batch = 1 ]; then
         [ -x "$tv/bin/python" ] && torch_python=$tv/bin/python
     fi
 fi
+in_venv() { "$python" -c "import sys; sys.exit(sys.prefix == sys.base_prefix)" 2>/dev/null; }
 
-# Frames of many files at scale alone (issue 33.3).
-if [ $batch = 1 ]; then
-    if ! "$python" -c "import decord" 2>/dev/null &&
-        "$python" -c "import sys; sys.exit(sys.prefix == sys.base_prefix)" 2>/dev/null; then
+# Frames of many files at scale (issue 33.3).
+batch_run() { # [--smoke]
+    if ! "$python" -c "import decord" 2>/dev/null && in_venv; then
         "$python" -m pip install --quiet decord >&2 || echo "run.sh: decord could not be installed" >&2
     fi
-    if [ $smoke = 1 ]; then
-        exec "$python" "$here/batch_bench.py" --corpus "$here/corpus-batch-smoke" --pythonpath "$build/python" \
+    if [ "${1:-}" = --smoke ]; then
+        "$python" "$here/batch_bench.py" --corpus "$here/corpus-batch-smoke" --pythonpath "$build/python" \
             --lib "$build/lib/libfastpixseek.so.1" --python "$python" --torch-python "$torch_python" \
             --smoke --out "$here/results-batch-smoke/BENCHMARKS-batch-smoke.md" --command "Benchmarks/run.sh --batch --smoke"
+    else
+        "$python" "$here/batch_bench.py" --corpus "$here/corpus-batch" --pythonpath "$build/python" \
+            --lib "$build/lib/libfastpixseek.so.1" --python "$python" --torch-python "$torch_python" \
+            --out "$root/BENCHMARKS.md" --command "Benchmarks/run.sh --batch"
     fi
-    exec "$python" "$here/batch_bench.py" --corpus "$here/corpus-batch" --pythonpath "$build/python" \
-        --lib "$build/lib/libfastpixseek.so.1" --python "$python" --torch-python "$torch_python" \
-        --out "$root/BENCHMARKS.md" --command "Benchmarks/run.sh --batch"
-fi
+}
 
-# The time-to-frame benchmark alone (issue 21.6).
-if [ $frames = 1 ]; then
+# The time to the presented frame (issue 21.6, 33.2).
+frames_run() { # [--smoke]
     ffms2_flags=()
     if [ -z "$ffms2_why" ]; then
         # shellcheck disable=SC2207
@@ -198,7 +206,7 @@ if [ $frames = 1 ]; then
     $CC $CFLAGS -DWITH_FPX -I"$root/Include" -o "$build/bin/frame_bench_c" "$here/frame_bench_c.c" \
         $(pkg-config --cflags --libs libavformat libavcodec libavutil) "${ffms2_flags[@]}" \
         -L"$build/lib" -lfastpixseek -Wl,-rpath,"$build/lib"
-    if "$python" -c "import sys; sys.exit(sys.prefix == sys.base_prefix)" 2>/dev/null; then
+    if in_venv; then
         for mod in decord:decord cv2:opencv-python-headless; do
             if ! "$python" -c "import ${mod%%:*}" 2>/dev/null; then
                 echo "run.sh: installing ${mod#*:} into the virtual environment of $python (pip)" >&2
@@ -206,18 +214,28 @@ if [ $frames = 1 ]; then
             fi
         done
     fi
-    if [ $smoke = 1 ]; then
+    if [ "${1:-}" = --smoke ]; then
         "$here/make_frame_corpus.sh" "$here/corpus-frames-smoke" --smoke
-        exec "$python" "$here/frame_bench.py" --corpus "$here/corpus-frames-smoke" --bin "$build/bin" \
+        "$python" "$here/frame_bench.py" --corpus "$here/corpus-frames-smoke" --bin "$build/bin" \
             --lib "$build/lib/libfastpixseek.so.1" --pythonpath "$build/python" --python "$python" \
             --torch-python "$torch_python" --results "$here/results-frames-smoke" --out "$here/results-frames-smoke/BENCHMARKS-frames-smoke.md" \
             --ffms2-status "$ffms2_status" --smoke --command "Benchmarks/run.sh --frames --smoke"
+    else
+        "$here/make_frame_corpus.sh" "$here/corpus-frames"
+        "$python" "$here/frame_bench.py" --corpus "$here/corpus-frames" --bin "$build/bin" \
+            --lib "$build/lib/libfastpixseek.so.1" --pythonpath "$build/python" --python "$python" \
+            --torch-python "$torch_python" --results "$here/results-frames" --out "$root/BENCHMARKS.md" --ffms2-status "$ffms2_status" \
+            --scale "${FRAME_BENCH_SCALE:-1}" --command "${FRAMES_COMMAND:-Benchmarks/run.sh --frames}"
     fi
-    "$here/make_frame_corpus.sh" "$here/corpus-frames"
-    exec "$python" "$here/frame_bench.py" --corpus "$here/corpus-frames" --bin "$build/bin" \
-        --lib "$build/lib/libfastpixseek.so.1" --pythonpath "$build/python" --python "$python" \
-        --torch-python "$torch_python" --results "$here/results-frames" --out "$root/BENCHMARKS.md" --ffms2-status "$ffms2_status" \
-        --scale "${FRAME_BENCH_SCALE:-1}" --command "Benchmarks/run.sh --frames"
+}
+
+if [ $batch = 1 ]; then
+    if [ $smoke = 1 ]; then batch_run --smoke; else batch_run; fi
+    exit
+fi
+if [ $frames = 1 ]; then
+    if [ $smoke = 1 ]; then frames_run --smoke; else frames_run; fi
+    exit
 fi
 
 # 5. Corpus, then the driver.
@@ -237,6 +255,17 @@ else
     extra=()
 fi
 mkdir -p "$results"
-exec "$python" "$here/bench.py" --corpus "$corpus" --bin "$build/bin" \
+status=0
+"$python" "$here/bench.py" --corpus "$corpus" --bin "$build/bin" \
     --lib "$build/lib/libfastpixseek.so.1" --pythonpath "$build/python" --results "$results" --out "$out" \
-    --ffms2-status "$ffms2_status" --command "$cmd" "${extra[@]}"
+    --ffms2-status "$ffms2_status" --command "$cmd" "${extra[@]}" || status=$?
+[ $full = 1 ] || exit $status
+
+# The full run: every other section of BENCHMARKS.md, each written between its markers with
+# the command that reproduces it alone; nothing in the file is written by hand.
+frames_run || status=$?
+batch_run || status=$?
+[ -x "$root/build/bin/fpx-seek" ] || make -C "$root" cli
+"$python" "$here/sprite_bench.py" --duration "${SPRITE_BENCH_DURATION:-30}" --out "$root/BENCHMARKS.md" || status=$?
+"$python" "$here/preview_bench.py" --out "$root/BENCHMARKS.md" || status=$?
+exit $status
