@@ -97,6 +97,7 @@ class Bench(Runs, Figures, Targets, Report):
                          ("open", self.run_open), ("index", self.run_index),
                          ("throughput", lambda: bench_scale.run_throughput(
                              self, run, make_targets, Failure)),
+                         ("cachesim", lambda: bench_scale.run_cachesim(self, run, Failure)),
                          ("idle", lambda: bench_scale.run_idle(self, run, Failure)),
                          ("packets", lambda: bench_scale.run_packets(self, run, Failure, HERE))):
             fn()

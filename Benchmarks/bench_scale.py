@@ -84,6 +84,80 @@ def run_throughput(b: Any, run: Any, make_targets: Any, Failure: Any) -> None:
                     "bad": bad}
 
 
+def run_cachesim(b: Any, run: Any, Failure: Any) -> None:
+    """The throughput schedule (one host thread) under callgrind with its cache simulation,
+    one player against all of them, both sides, MP4: instructions, first-level data misses
+    and last-level misses per seek, counted inside throughput_seek (the seek on the host's
+    thread; fpx_player_seek_wait lands there). Counts the machine's load does not change."""
+    import shutil
+    import tempfile
+    if not shutil.which("valgrind"):
+        b.notes.append("valgrind is not installed: no cache simulation of the many-player seeks.")
+        return
+    players = 10 if b.smoke else 100
+    seeks = 60 if b.smoke else 300
+    path = b.corpus / "gop250.mp4"
+    tfile = b.results / "targets-throughput.mp4.txt"
+    out: Dict[Tuple[str, int], Dict[str, float]] = {}
+    tmp = Path(tempfile.mkdtemp(prefix="fpx-cachesim-"))
+    try:
+        for np_ in (1, players):
+            for impl, exe in (("hand", "av_bench"), ("fpx", "fpx_bench")):
+                sys.stderr.write(f"bench: cache simulation {impl} mp4 {np_} player(s), {seeks} seeks\n")
+                cg = tmp / f"{impl}-{np_}.cg"
+                try:
+                    run(["valgrind", "--tool=callgrind", "--cache-sim=yes", f"--callgrind-out-file={cg}",
+                         "--toggle-collect=throughput_seek", str(b.bin / exe), "throughput", str(path), str(tfile),
+                         str(np_), "1", str(seeks)], env={"LD_LIBRARY_PATH": str(b.lib.parent)}, timeout=3600)
+                except Failure as e:
+                    b.notes.append(f"cache simulation {impl} {np_}: {str(e).splitlines()[0]}")
+                    continue
+                events: List[str] = []
+                totals: List[int] = []
+                for line in cg.read_text().splitlines():
+                    if line.startswith("events:"):
+                        events = line.split()[1:]
+                    elif line.startswith(("summary:", "totals:")):
+                        totals = [int(x) for x in line.split()[1:]]
+                c = dict(zip(events, totals))
+                if "Ir" in c and "D1mr" in c:
+                    out[(impl, np_)] = {
+                        "Ir": c["Ir"] / seeks,
+                        "D1": (c.get("D1mr", 0) + c.get("D1mw", 0)) / seeks,
+                        "LL": (c.get("DLmr", 0) + c.get("DLmw", 0)) / seeks}
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    b.cachesim = {"players": players, "seeks": seeks, "res": out}
+
+
+def cachesim_lines(b: Any) -> List[str]:
+    cs = getattr(b, "cachesim", None)
+    if not cs or not cs["res"]:
+        return []
+    r, n = cs["res"], cs["players"]
+    L = [f"Cache simulation (valgrind's callgrind, `--cache-sim=yes`; MP4, one host thread, {cs['seeks']} seeks, "
+         "counted inside `throughput_seek`, i.e. the seek on the host's thread, where `fpx_player_seek_wait` "
+         "lands): per seek, instructions, first-level data cache misses and last-level data misses "
+         "(simulated caches; figures the machine's load does not change).", "",
+         "| players | hand instructions | FastPixSeek instructions | hand D1 misses | FastPixSeek D1 misses | "
+         "hand LL misses | FastPixSeek LL misses |", "|---|---|---|---|---|---|---|"]
+    for np_ in (1, n):
+        h, f = r.get(("hand", np_)), r.get(("fpx", np_))
+        if h and f:
+            L.append(f"| {np_} | {h['Ir']:,.0f} | {f['Ir']:,.0f} | {h['D1']:,.0f} | {f['D1']:,.0f} | "
+                     f"{h['LL']:,.0f} | {f['LL']:,.0f} |")
+    L.append("")
+    h1, f1, hn, fn = r.get(("hand", 1)), r.get(("fpx", 1)), r.get(("hand", n)), r.get(("fpx", n))
+    if h1 and f1 and hn and fn:
+        L += [f"From one player to {n}: FastPixSeek's instructions per seek x{fn['Ir'] / f1['Ir']:.2f} "
+              f"(the hand loop's x{hn['Ir'] / h1['Ir']:.2f}), its last-level misses per seek "
+              f"x{fn['LL'] / max(f1['LL'], 1):.1f} (the hand loop's x{hn['LL'] / max(h1['LL'], 1):.1f}); at {n} "
+              f"players it misses the last level {fn['LL'] / max(hn['LL'], 1):.2f}x as often as the hand loop per "
+              "seek, and the first level "
+              f"{fn['D1'] / max(hn['D1'], 1):.2f}x.", ""]
+    return L
+
+
 def throughput_best(b: Any, impl: str, cont: str, th: Any) -> Optional[Tuple[int, int]]:
     """The round with the shortest wall time (the rule of every other table)."""
     r = getattr(b, "throughput", {}).get("res", {}).get((impl, cont, th))
@@ -117,7 +191,7 @@ def why_throughput(b: Any) -> List[str]:
             f"host never reads the packets pays for that window without using it.")
     if out:
         out = ["Why the many-player rows miss, from this table:", ""] + [f"- {x}" for x in out] + [""]
-    return out
+    return out + cachesim_lines(b)
 
 
 def run_idle(b: Any, run: Any, Failure: Any) -> None:
