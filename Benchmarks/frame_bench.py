@@ -454,6 +454,8 @@ class Bench:
                     for j, row in enumerate(rows):
                         idx, ns, m, got, dec = int(row[0]), int(row[1]), row[2], int(row[3]), int(row[4])
                         rec = {"idx": idx, "ns": ns, "md5": m, "got": got, "decoded": dec}
+                        if len(row) >= 7:  # the C peers: the open's and the decoder's part of ns
+                            rec["open"], rec["decode"] = int(row[5]), int(row[6])
                         if sigs is not None:
                             rec["sig"] = sigs[j] if j < len(sigs) else None
                             wanted_rgb += [idx + d for d in range(-2, 3)]
@@ -727,30 +729,34 @@ class Bench:
                          "decoding, which it halves at best, is most of both.")
             why.append(text)
         for name, tname in c_misses:
-            f, p = means.get((name, tname, "fpx-py")), means.get((name, tname, "pyav"))
             fc, hc = self.med(name, tname, "fpx-c"), self.med(name, tname, "hand-c")
-            dc = [r["decoded"] for r in self.results.get((name, tname, "fpx-c")) or [] if r.get("decoded", -1) >= 0]
-            dh = [r["decoded"] for r in self.results.get((name, tname, "hand-c")) or [] if r.get("decoded", -1) >= 0]
-            if not (f and p and fc and hc and dc and dh):
+            cm = {}
+            for q in ("fpx-c", "hand-c"):
+                recs = [r for r in self.results.get((name, tname, q)) or [] if "decode" in r]
+                if recs:
+                    cm[q] = {k: statistics.mean(r[k] for r in recs) / 1e6 for k in ("ns", "open", "decode")}
+                    cm[q]["decoded"] = statistics.mean(r["decoded"] for r in recs)
+            if not (fc and hc and len(cm) == 2):
                 continue
-            why.append(f"- {name} {tname}, C: fpx-c / hand-c is {fc / hc:.2f}; fpx-c's decoder put out a median "
-                       f"{statistics.median(dc):.0f} frames to hand-c's {statistics.median(dh):.0f} (the same "
-                       f"libavcodec, the same skipping as fpx-py). In the breakdown pass the frames fpx-py decodes took "
-                       f"{f['decode'] / max(p['decode'], 1e-9):.2f}x the PyAV recipe's decode time for "
-                       f"{f['decoded'] / max(p['decoded'], 1e-9):.2f}x its frames: the frames skipped are the "
-                       "non-reference ones, the cheapest to decode. " +
-                       (f"Decoding is {p['decode'] / p['ns']:.0%} of the PyAV recipe's answer here, and the C ratio "
-                        "is near that decode-time ratio; 0.5x would need fewer of the reference frames decoded, "
-                        "which changes the picture." if p["decode"] / p["ns"] >= 0.7 and
-                        fc / hc <= 1.2 * f["decode"] / max(p["decode"], 1e-9) else
-                        f"Decoding is {p['decode'] / p['ns']:.0%} of the PyAV recipe's answer here, yet the C ratio "
-                        f"is {fc / hc / max(f['decode'] / max(p['decode'], 1e-9), 1e-9):.1f}x that decode-time "
-                        "ratio: not explained by the decoding; the C recipe's other costs (open, packets, landing) "
-                        "are not broken down by this benchmark." if p["decode"] / p["ns"] >= 0.7 else
-                        f"Decoding is only {p['decode'] / p['ns']:.0%} of the PyAV recipe's answer here: the rest is "
-                        "the open and the demuxing, where the library's open (a player, its worker, the container's "
-                        "index) costs more than `avformat_open_input` alone (\"Open time\" above: the player's READY "
-                        "against bare libavformat); 0.5x would need that open at most bare libavformat's."))
+            a, b = cm["fpx-c"], cm["hand-c"]
+            ao, bo = a["ns"] - a["open"] - a["decode"], b["ns"] - b["open"] - b["decode"]
+            text = (f"- {name} {tname}, C: fpx-c / hand-c is {fc / hc:.2f} (medians); means per answer, fpx-c "
+                    f"{a['ns']:.2f} ms = open {a['open']:.2f} + decode {a['decode']:.2f} ({a['decoded']:.0f} frames) "
+                    f"+ the rest {ao:.2f} (landing, packets, md5), hand-c {b['ns']:.2f} = open {b['open']:.2f} + "
+                    f"decode {b['decode']:.2f} ({b['decoded']:.0f} frames) + {bo:.2f}. fpx-c decodes "
+                    f"{a['decoded'] / max(b['decoded'], 1e-9):.2f}x the frames in "
+                    f"{a['decode'] / max(b['decode'], 1e-9):.2f}x the decode time (the frames skipped are the "
+                    "non-reference ones, the cheapest to decode)")
+            budget = b["ns"] / 2
+            if a["decode"] > budget:
+                text += ("; its decoding alone is over 0.5x hand-c's answer: less needs fewer reference frames "
+                         "decoded, which changes the picture.")
+            else:
+                text += (f"; 0.5x is {budget:.2f} ms: after its decoding, {budget - a['decode']:.2f} ms remain for "
+                         f"an open and a rest that take {a['open'] + ao:.2f} ms (hand-c's "
+                         f"{b['open'] + bo:.2f}); the largest is the "
+                         f"{'open (the player, its worker and index against avformat_open_input)' if a['open'] >= ao else 'rest (the landing and the packets through the library)'}.")
+            why.append(text)
         if why:
             L += ["Why each miss above is a miss, from the breakdown:", ""] + why + [""]
         return L
