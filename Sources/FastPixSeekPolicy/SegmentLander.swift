@@ -221,7 +221,9 @@ public struct SegmentLander<Seam: SegmentSeam> {
             switch r {
             case .landed(let l):
                 packets &+= l.packetsRead
-                if SegmentLanding.isPastHoldBack(l.pts, forward: forward, edge: holdBackEdge) { return .atLiveEdge(.pastHoldBack) }
+                if SegmentLanding.isPastHoldBack(l.pts, forward: forward, edge: holdBackEdge) {
+                    return .atLiveEdge(.pastHoldBack)
+                }
                 landedIn = i
                 t = l.pts
             case .noFrame, .atLiveEdge:

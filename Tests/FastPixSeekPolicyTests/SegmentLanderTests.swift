@@ -182,7 +182,8 @@ final class SegmentLanderTests: XCTestCase {
     /// The landing's frame and where the reads went.
     func landed(_ r: StepResultKind, file: StaticString = #filePath, line: UInt = #line) -> Int64? {
         guard case .landed(let l) = r else { XCTFail("no landing: \(r)", file: file, line: line); return nil }
-        XCTAssertEqual(l.streamPTS, l.pts + FakeSegments.streamShift, "the host's pts comes from the seam", file: file, line: line)
+        XCTAssertEqual(l.streamPTS, l.pts + FakeSegments.streamShift, "the host's pts comes from the seam",
+                       file: file, line: line)
         return l.pts
     }
 
