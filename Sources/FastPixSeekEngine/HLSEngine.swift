@@ -513,16 +513,15 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         feed.snapshot
     }
 
-    /// The window's end on the item timeline, seconds: a live playlist's hold-back edge (the
-    /// newest segment's end minus HOLD-BACK); an ended one's last frame, as for files (its last
-    /// segment's end until that segment is demuxed).
+    /// The window's end on the item timeline, seconds (`HLSWindow.end`).
     private func windowEnd(_ segs: Window, hold: Rational, live: Bool) -> Rational? {
         guard let first = segs.first, let last = segs.last else { return nil }
-        var end = live ? last.itemEnd - hold : last.itemEnd
+        var lastFrame: Rational?
         if !live, let lf = feed.lastFrame, lf.sequence == last.sequence {
-            end = Rational(lf.ticks) * Rational(Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
+            lastFrame = Rational(lf.ticks) * Rational(Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
         }
-        return end < first.itemStart ? first.itemStart : end
+        return HLSWindow.end(firstStart: first.itemStart, lastEnd: last.itemEnd, holdBack: hold, live: live,
+                             lastFrame: lastFrame)
     }
 
     public func seekableRange() throws -> ClosedRange<Int64>? {
@@ -535,6 +534,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         return lo <= hi ? lo...hi : lo...lo
     }
 
+    /// The playlist's window and dates, as `HLSWindow` says.
     public func liveWindow() -> LiveWindow? {
         let (segs, hold, live, td) = windowSnapshot
         guard let first = segs.first, let last = segs.last, let end = windowEnd(segs, hold: hold, live: live) else {
@@ -547,8 +547,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         if dated, let sd = first.startDateMS {
             startDate = sd &* 1000
             if let i = segs.lastIndex(startingAtOrBefore: end), let d = segs[i].startDateMS {
-                let off = ((end - segs[i].itemStart) * Rational(1_000_000)).floor
-                endDate = d &* 1000 &+ Int64(clamping: off)
+                endDate = HLSWindow.date(of: end, segmentStart: segs[i].itemStart, dateMS: d)
             }
         }
         return LiveWindow(isLive: live, isDateAddressable: dated && startDate != nil && endDate != nil,
@@ -567,10 +566,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         for k in segs.indices {
             guard let d = segs.list.startDate(at: k) else { continue }
             let s = segs[k]
-            let startUS = d &* 1000
-            let endUS = startUS &+ Int64(clamping: (s.duration * Rational(1_000_000)).ceil)
-            if us >= startUS && us < endUS || (us == endUS && s.sequence == lastSequence) {
-                let r = s.itemStart + Rational(Int128(us &- startUS), 1_000_000)
+            if let r = HLSWindow.itemTime(ofDate: us, segmentStart: s.itemStart, dateMS: d, duration: s.duration,
+                                          isLast: s.sequence == lastSequence) {
                 return MediaTime(rational: r, preferredTimescales: [timeline.timeBaseDen, 1_000_000])
             }
         }
