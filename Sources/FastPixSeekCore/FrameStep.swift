@@ -1,14 +1,5 @@
 // FrameStepDirection is generated from seek.h: ABIEnums.swift.
 
-/// Why a forward step at the live edge was refused; both are FPX_STEP_AT_LIVE_EDGE.
-public enum LiveEdgeCause: Hashable, Sendable {
-    /// The live playlist has not published the next frame's segment yet.
-    case notPublished
-    /// The next frame is published, but lies past the hold-back edge (the
-    /// newest segment's end minus HOLD-BACK), which the seekable range ends at.
-    case pastHoldBack
-}
-
 /// Why a step could not happen. The C type is `fpx_frame_step_unavailable_reason`.
 public enum FrameStepUnavailableReason: Hashable, Sendable {
     case noCurrentItem

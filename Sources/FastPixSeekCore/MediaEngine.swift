@@ -127,16 +127,6 @@ public extension MediaEngine {
     func selectHLSVariant(_ index: Int) throws { throw ErrorCode.unsupported }
 }
 
-/// What a step engine call found.
-public enum StepResultKind: Hashable, Sendable {
-    case landed(StepLanding)
-    /// Fewer than `count` frames that way.
-    case noFrame
-    /// Forward, at the live edge: the next frame is not published yet, or is
-    /// published but lies past the hold-back edge (`LiveEdgeCause`).
-    case atLiveEdge(LiveEdgeCause)
-}
-
 /// The seekable window. The C type is `fpx_live_seek_window`.
 public struct LiveWindow: Hashable, Sendable {
     public var isLive: Bool

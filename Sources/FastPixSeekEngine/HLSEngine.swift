@@ -513,16 +513,15 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         feed.snapshot
     }
 
-    /// The window's end on the item timeline, seconds: a live playlist's hold-back edge (the
-    /// newest segment's end minus HOLD-BACK); an ended one's last frame, as for files (its last
-    /// segment's end until that segment is demuxed).
+    /// The window's end on the item timeline, seconds (`HLSWindow.end`).
     private func windowEnd(_ segs: Window, hold: Rational, live: Bool) -> Rational? {
         guard let first = segs.first, let last = segs.last else { return nil }
-        var end = live ? last.itemEnd - hold : last.itemEnd
+        var lastFrame: Rational?
         if !live, let lf = feed.lastFrame, lf.sequence == last.sequence {
-            end = Rational(lf.ticks) * Rational(Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
+            lastFrame = Rational(lf.ticks) * Rational(Int128(timeline.timeBaseNum), Int128(timeline.timeBaseDen))
         }
-        return end < first.itemStart ? first.itemStart : end
+        return HLSWindow.end(firstStart: first.itemStart, lastEnd: last.itemEnd, holdBack: hold, live: live,
+                             lastFrame: lastFrame)
     }
 
     public func seekableRange() throws -> ClosedRange<Int64>? {
@@ -535,6 +534,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         return lo <= hi ? lo...hi : lo...lo
     }
 
+    /// The playlist's window and dates, as `HLSWindow` says.
     public func liveWindow() -> LiveWindow? {
         let (segs, hold, live, td) = windowSnapshot
         guard let first = segs.first, let last = segs.last, let end = windowEnd(segs, hold: hold, live: live) else {
@@ -547,8 +547,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         if dated, let sd = first.startDateMS {
             startDate = sd &* 1000
             if let i = segs.lastIndex(startingAtOrBefore: end), let d = segs[i].startDateMS {
-                let off = ((end - segs[i].itemStart) * Rational(1_000_000)).floor
-                endDate = d &* 1000 &+ Int64(clamping: off)
+                endDate = HLSWindow.date(of: end, segmentStart: segs[i].itemStart, dateMS: d)
             }
         }
         return LiveWindow(isLive: live, isDateAddressable: dated && startDate != nil && endDate != nil,
@@ -567,10 +566,8 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         for k in segs.indices {
             guard let d = segs.list.startDate(at: k) else { continue }
             let s = segs[k]
-            let startUS = d &* 1000
-            let endUS = startUS &+ Int64(clamping: (s.duration * Rational(1_000_000)).ceil)
-            if us >= startUS && us < endUS || (us == endUS && s.sequence == lastSequence) {
-                let r = s.itemStart + Rational(Int128(us &- startUS), 1_000_000)
+            if let r = HLSWindow.itemTime(ofDate: us, segmentStart: s.itemStart, dateMS: d, duration: s.duration,
+                                          isLast: s.sequence == lastSequence) {
                 return MediaTime(rational: r, preferredTimescales: [timeline.timeBaseDen, 1_000_000])
             }
         }
@@ -609,277 +606,21 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         } catch is SegmentHole { return nil }
     }
 
-    /// Fetches and demuxes what `SegmentLanding` asks for, and lands where it says.
+    /// Lands where the policy says (`SegmentLander` over this window, `WindowSeam`).
     public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
-        let segs = feed.window
-        let sp = spans(segs)
-        guard let c = try SegmentLanding.coveringSegment(for: request.target, in: sp, frames: { try framesOrNil(segs[$0]) })
-        else { throw EngineError(.noStream) }
-        // A target in a hole lands on the first frame after it (seek.h, "Gaps").
-        let i: Int
-        switch try HLSHoles.landing(covering: c, count: segs.count, hole: { try holeState(segs[$0]) }) {
-        case nil: throw EngineError(.notFound)
-        case .segment(let k): i = k
-        case .firstFrameAfter(let k, let r): return try landPastHole(segs[k], first: true, reason: r, request, shouldStop)
-        case .lastFrameBefore(let k, let r): return try landPastHole(segs[k], first: false, reason: r, request, shouldStop)
-        }
-        let seg = segs[i]
-        let a = try anchor(for: seg)
-        let shift = Rational(pts(ofTicks: 0, a))
-        var req = LandingRequest(target: request.target + shift, wantsKeyframe: request.wantsKeyframe,
-                                 keyframeWindow: request.keyframeWindow.map { pts(ofTicks: $0.lowerBound, a)...pts(ofTicks: $0.upperBound, a) },
-                                 seekID: request.seekID, atOrAfter: request.atOrAfter)
-        // A keyframe window past this segment's last frame: the next segment's first keyframe
-        // may be nearer. Open it before resolving here, so that opening it cannot evict this one.
-        var nextFirst: (segment: Int, key: Int64)?
-        if request.wantsKeyframe, let w = request.keyframeWindow,
-           SegmentLanding.windowReachesNext(w, segment: i, in: sp, lastFrame: try frameTicks(seg)?.upperBound) {
-            // Its first keyframe (with an open GOP, its first frames are leading frames), or,
-            // segments cut mid-GOP, a later one's, as far as the window reaches.
-            if let (j, k) = try SegmentLanding.nextKeyframe(from: i + 1, in: sp, head: {
-                Rational(w.upperBound) < sp[$0].start ? nil : try head(segs[$0])
-            }) { nextFirst = (j, ticks(ofPTS: k, try anchor(for: segs[j]))) }
-        }
-        // A nearest-keyframe target among this segment's leading frames: the keyframe before
-        // it is the previous segment's.
-        if request.wantsKeyframe, let w = request.keyframeWindow, let h = try head(seg),
-           case .segment(let j) = try SegmentLanding.preRollStart(landing: request.targetFloor &+ (a.pts &- a.ticks), segment: i,
-                                                                   in: sp, head: { try head(segs[$0]) },
-                                                                   readable: { try holeState(segs[$0]) == .none }) {
-            // The keyframe after it: the segment's own, else a later segment's (cut mid-GOP).
-            var after: (Segment, Int64)?
-            if let k = h.keyframe { after = (seg, k) } else if let (n, k) = try SegmentLanding.nextKeyframe(from: i + 1, in: sp, head: {
-                Rational(w.upperBound) < sp[$0].start ? nil : try head(segs[$0])
-            }) { after = (segs[n], k) }
-            return try resolveKeyframeAtLeading(request, req, window: w, seg: seg, prev: segs[j], after: after, anchor: a,
-                                                shouldStop)
-        }
-        // At or after a target among this segment's leading frames: the next of them or the
-        // keyframe (the segment's reader knows its frames from the keyframe on).
-        if request.atOrAfter, let p = SegmentLanding.atOrAfterAtHead(target: req.target, head: try head(seg)) {
-            var l = try finish(try landFrame(p, seg: seg, resolution: .coveringFrame, seekID: request.seekID, shouldStop),
-                               seg: seg, anchor: a, seekID: request.seekID, shouldStop)
-            l.coversTarget = Rational(p) == req.target
-            return l
-        }
-        let here = try landCovering(req, seg: seg, shouldStop)
-        // The first frame at or after a target past this segment's last frame is the first
-        // frame of the next readable segment (past any hole); with none, the landing here
-        // stays (the end of the range).
-        if request.atOrAfter, Rational(ticks(ofPTS: here.pts, a)) < request.target,
-           let after = try HLSHoles.landing(covering: i + 1, count: segs.count, hole: { try holeState(segs[$0]) }) {
-            switch after {
-            case .segment(let k): return try landPastHole(segs[k], first: true, reason: .none, request, shouldStop)
-            case .firstFrameAfter(let k, let r): return try landPastHole(segs[k], first: true, reason: r, request, shouldStop)
-            case .lastFrameBefore: break
-            }
-        }
-        if let w = request.keyframeWindow, let n = nextFirst,
-           SegmentLanding.keyframeAcrossBoundary(target: request.target, window: w, here: ticks(ofPTS: here.pts, a),
-                                                 hereIsKeyframe: here.resolution == .keyframe, nextFirstKey: n.key) == .next {
-            let next = segs[n.segment]
-            let na = try anchor(for: next)
-            let nk = pts(ofTicks: n.key, na)
-            req.target = Rational(nk)
-            req.keyframeWindow = nk...nk
-            let there = try measured(next).resolve(req, shouldStop: shouldStop)
-            var l = try finish(there, seg: next, anchor: na, seekID: request.seekID, shouldStop)
-            l.coversTarget = false
-            return l
-        }
-        return try finish(here, seg: seg, anchor: a, seekID: request.seekID, shouldStop)
+        try SegmentLander(WindowSeam(engine: self, segs: feed.window, shouldStop: shouldStop)).resolve(request)
     }
 
-    /// A nearest-keyframe seek whose target is a leading frame of `seg` (`req`: in its pts):
-    /// the pre-roll segment's (`prev`, `SegmentLanding.preRollStart`) keyframe before it, the
-    /// first keyframe after it (`after`: `seg`'s, or a later segment's when `seg` has none), or
-    /// with neither in the window the covering frame, with its pre-roll
-    /// (`SegmentLanding.keyframeAtLeading`).
-    private func resolveKeyframeAtLeading(_ request: LandingRequest, _ req: LandingRequest, window w: ClosedRange<Int64>,
-                                          seg: Segment, prev: Segment, after: (Segment, Int64)?, anchor a: Anchor,
-                                          _ shouldStop: @escaping () -> Bool) throws -> Landing {
-        // `req` on the previous segment's own pts (it may lie before a 33-bit wrap).
-        let pa = try anchor(for: prev)
-        let back = pts(0, from: seg.sequence, to: prev.sequence)
-        var preq = req
-        preq.target = req.target + Rational(back)
-        preq.keyframeWindow = req.keyframeWindow.map { ($0.lowerBound &+ back)...($0.upperBound &+ back) }
-        let before = try measured(prev).resolve(preq, shouldStop: shouldStop)
-        let beforeKey = before.resolution == .keyframe ? ticks(ofPTS: before.pts, pa) : nil
-        let ka = try after.map { try anchor(for: $0.0) }
-        switch SegmentLanding.keyframeAtLeading(target: request.target, window: w, before: beforeKey,
-                                                firstKey: after.flatMap { f in ka.map { ticks(ofPTS: f.1, $0) } }) {
-        case .before:
-            return try finish(before, seg: prev, anchor: pa, seekID: request.seekID, shouldStop)
-        case .firstKey:
-            guard let (kseg, key) = after else { throw EngineError(.invalidData) }
-            var k = req
-            k.target = Rational(key)
-            k.keyframeWindow = key...key
-            var l = try finish(try measured(kseg).resolve(k, shouldStop: shouldStop), seg: kseg, anchor: ka ?? a,
-                               seekID: request.seekID, shouldStop)
-            l.coversTarget = false
-            return l
-        case .covering:
-            return try finish(try landCovering(req, seg: seg, shouldStop), seg: seg, anchor: a,
-                              seekID: request.seekID, shouldStop)
-        }
-    }
-
-    /// An exact landing on `p`, a frame of `seg` (segment pts): by the segment's reader, or,
-    /// for a frame it cannot land (read before the first keyframe of a segment cut mid-GOP,
-    /// `SegmentHead.readerLands`), on the frame its head lists; `startReads` then starts the
-    /// packets in an earlier segment.
-    private func landFrame(_ p: Int64, seg: Segment, resolution: LandingResolution, seekID: UInt64,
-                           _ shouldStop: @escaping () -> Bool) throws -> Landing {
-        let e = try measured(seg)
-        if let h = e.head, !h.readerLands(p) {
-            return Landing(pts: p, isKeyframe: false, resolution: resolution, coversTarget: true, packetsRead: 0)
-        }
-        return try e.resolve(LandingRequest(target: Rational(p), wantsKeyframe: false, keyframeWindow: nil, seekID: seekID),
-                             shouldStop: shouldStop)
-    }
-
-    /// `req` resolved in `seg` (its pts): by the segment's reader, or, for a target whose
-    /// covering frame the reader cannot land (`SegmentLanding.coveringAtHead`), that frame.
-    private func landCovering(_ req: LandingRequest, seg: Segment, _ shouldStop: @escaping () -> Bool) throws -> Landing {
-        if let p = SegmentLanding.coveringAtHead(target: req.target, head: try head(seg)) {
-            var l = try landFrame(p, seg: seg, resolution: req.wantsKeyframe ? .fallbackCoveringFrame : .coveringFrame,
-                                  seekID: req.seekID, shouldStop)
-            l.coversTarget = true
-            return l
-        }
-        return try measured(seg).resolve(req, shouldStop: shouldStop)
-    }
-
-    /// An exact landing on the first (or last) frame of `seg`, next to a hole (`reason`), or,
-    /// with no hole (`.none`), the first frame of the segment after an at-or-after target.
-    private func landPastHole(_ seg: Segment, first: Bool, reason: HoleReason, _ request: LandingRequest,
-                              _ shouldStop: @escaping () -> Bool) throws -> Landing {
-        let a = try anchor(for: seg)
-        let e = try engine(for: seg)
-        guard let r = try e.seekableRange() else { throw EngineError(.noStream) }
-        let p = first ? r.lowerBound : r.upperBound
-        let l = try landFrame(p, seg: seg, resolution: .coveringFrame, seekID: request.seekID, shouldStop)
-        var out = try finish(l, seg: seg, anchor: a, seekID: request.seekID, shouldStop)
-        out.coversTarget = false
-        out.pastHole = reason
-        return out
-    }
-
-    private func finish(_ l: Landing, seg: Segment, anchor a: Anchor, seekID: UInt64,
-                        _ shouldStop: @escaping () -> Bool) throws -> Landing {
-        var out = l
-        out.streamPTS = l.pts &+ deliveredShift(seg.sequence)
-        out.pts = ticks(ofPTS: l.pts, a)
-        out.packetsRead &+= try startReads(at: l.pts, seg: seg, anchor: a, seekID: seekID, shouldStop)
-        return out
-    }
-
-    /// Points the item's reads at a landing (or a step) on `pts` (segment pts) of `seg`,
-    /// whose reader is positioned for it: from the segment's own keyframe, or, for a leading
-    /// frame of an open GOP or a frame before the first keyframe of a segment cut mid-GOP,
-    /// from the last GOP of the nearest earlier segment with a keyframe
-    /// (`SegmentLanding.preRollStart`), DECODE_ONLY up to the frame; none within the budget
-    /// on the frame's timeline: FPX_ERROR_INVALID_DATA. Returns the packets read.
-    @discardableResult
-    private func startReads(at pts: Int64, seg: Segment, anchor a: Anchor, seekID: UInt64,
-                            _ shouldStop: @escaping () -> Bool) throws -> UInt64 {
-        stamp.land(pts, seekID: seekID, segment: seg.sequence)
-        currentSequence = seg.sequence
-        currentOrigin = a.originPTS &+ deliveredShift(seg.sequence)
-        preRollInto = nil
-        let segs = feed.window
-        guard let i = segs.index(ofSequence: seg.sequence) else { return 0 }
-        let j: Int
-        switch try SegmentLanding.preRollStart(landing: pts, segment: i, in: spans(segs), head: { try head(segs[$0]) },
-                                               readable: { try holeState(segs[$0]) == .none }) {
-        case .own: return 0
-        case .unreachable: throw EngineError(.invalidData)
-        case .segment(let k): j = k
-        }
-        // One domain (`continues`): the same anchor, the same pts timeline.
-        let prev = segs[j]
-        // The landing on the previous segment's own pts (it may lie before a 33-bit wrap).
-        _ = try anchor(for: prev)
-        let n = try engine(for: prev).preRoll(landing: self.pts(pts, from: seg.sequence, to: prev.sequence),
-                                              seekID: seekID, shouldStop: shouldStop)
-        currentSequence = prev.sequence
-        preRollInto = (seg.sequence, pts)
-        return n
-    }
-
+    /// Steps where the policy says (`SegmentLander` over this window, `WindowSeam`).
     public func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
                      shouldStop: @escaping () -> Bool) throws -> StepResultKind {
         let (segs, hold, live, _) = windowSnapshot
         guard !segs.isEmpty else { return .noFrame }
         let edgeTicks: Int64? = live ? Int64(clamping: ((segs[segs.count - 1].itemEnd - hold) * ticksPerSecond).floor) : nil
-        let sp = spans(segs)
+        let seam = WindowSeam(engine: self, segs: segs, shouldStop: shouldStop)
         let firstTicks = try seekableRange()?.lowerBound ?? 0
-        var fromTicks = from ?? startTicks ?? firstTicks
-        var remaining = count
-        var result: StepLanding?
-        var packets: UInt64 = 0
-        while remaining > 0 {
-            // The segment holding the playhead frame (its EXTINF span and its pts may disagree).
-            guard let i = try SegmentLanding.coveringSegment(for: Rational(fromTicks), in: sp,
-                                                             frames: { try framesOrNil(segs[$0]) }) else { return .noFrame }
-            let seg = segs[i]
-            let a = try anchor(for: seg)
-            let e = try engine(for: seg)
-            let localFrom = pts(ofTicks: fromTicks, a)
-            // At the segment's head (an open GOP's leading frames), the policy says where;
-            // else step inside this segment as far as it goes, one frame at a time at its edges.
-            let r: StepResultKind
-            switch SegmentLanding.stepAtHead(from: localFrom, forward: forward, head: try head(seg)) {
-            case .frame(let p):
-                let l = try landFrame(p, seg: seg, resolution: .coveringFrame, seekID: seekID, shouldStop)
-                r = .landed(StepLanding(pts: l.pts, packetsRead: l.packetsRead))
-            case .crossing: r = .noFrame
-            case .inSegment: r = try e.step(from: localFrom, forward: forward, count: 1, seekID: seekID, shouldStop: shouldStop)
-            }
-            switch r {
-            case .landed(let l):
-                packets &+= l.packetsRead
-                let t = ticks(ofPTS: l.pts, a)
-                if SegmentLanding.isPastHoldBack(t, forward: forward, edge: edgeTicks) { return .atLiveEdge(.pastHoldBack) }
-                packets &+= try startReads(at: l.pts, seg: seg, anchor: a, seekID: seekID, shouldStop)
-                result = StepLanding(pts: t, packetsRead: packets, streamPTS: l.pts &+ deliveredShift(seg.sequence))
-                fromTicks = t
-                remaining -= 1
-            case .noFrame, .atLiveEdge:
-                var j: Int
-                switch SegmentLanding.stepCrossing(from: i, forward: forward, count: segs.count, live: live) {
-                case .segment(let k): j = k
-                case .noFrame: return .noFrame
-                case .notPublished: return .atLiveEdge(.notPublished)
-                }
-                // Holes are stepped over (seek.h, "Gaps").
-                if try holeState(segs[j]) != .none {
-                    guard let k = try HLSHoles.stepTarget(from: j, forward: forward, count: segs.count,
-                                                          hole: { try holeState(segs[$0]) }) else {
-                        return forward && live ? .atLiveEdge(.notPublished) : .noFrame
-                    }
-                    j = k
-                }
-                let other = segs[j]
-                let oa = try anchor(for: other)
-                let oe = try engine(for: other)
-                guard let orr = try oe.seekableRange() else { return .noFrame }
-                let landedPTS = forward ? orr.lowerBound : orr.upperBound
-                let t = ticks(ofPTS: landedPTS, oa)
-                if SegmentLanding.isPastHoldBack(t, forward: forward, edge: edgeTicks) { return .atLiveEdge(.pastHoldBack) }
-                // An exact landing on the boundary frame positions the packets too.
-                let l = try landFrame(landedPTS, seg: other, resolution: .coveringFrame, seekID: seekID, shouldStop)
-                packets &+= l.packetsRead
-                packets &+= try startReads(at: landedPTS, seg: other, anchor: oa, seekID: seekID, shouldStop)
-                result = StepLanding(pts: t, packetsRead: packets, streamPTS: landedPTS &+ deliveredShift(other.sequence))
-                fromTicks = t
-                remaining -= 1
-            }
-        }
-        guard let l = result else { return .noFrame }
-        return .landed(l)
+        return try SegmentLander(seam).step(from: from ?? startTicks ?? firstTicks, forward: forward, count: count,
+                                            seekID: seekID, live: live, holdBackEdge: edgeTicks)
     }
 
     public func interrupt() {
@@ -984,6 +725,80 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     public var demuxCounters: (packets: UInt64, bytes: UInt64) { cache.demuxCounters }
+}
+
+extension HLSEngine {
+    /// The engine as the HLS policy's seam (`SegmentSeam`): one snapshot of the playlist
+    /// window (segment indices are its), item ticks on the policy's side, each segment's
+    /// own pts (its domain's anchor, its 33-bit wrap) on the engine's. It fetches, demuxes
+    /// and positions; every choice is `SegmentLander`'s. Engine lock held.
+    struct WindowSeam: SegmentSeam {
+        let engine: HLSEngine
+        let segs: Window
+        let shouldStop: () -> Bool
+        var spans: Spans { engine.spans(segs) }
+
+        func hole(_ i: Int) throws -> HoleReason { try engine.holeState(segs[i]) }
+        func frames(_ i: Int) throws -> ClosedRange<Int64>? { try engine.framesOrNil(segs[i]) }
+
+        func head(_ i: Int) throws -> SegmentHead? {
+            let s = segs[i]
+            do {
+                let a = try engine.anchor(for: s)
+                return try engine.head(s)?.shifted(by: a.ticks &- a.pts)
+            } catch is SegmentHole { return nil }
+        }
+
+        func resolve(_ request: LandingRequest, segment i: Int) throws -> Landing {
+            let s = segs[i]
+            let a = try engine.anchor(for: s)
+            let req = LandingRequest(target: request.target + Rational(engine.pts(ofTicks: 0, a)),
+                                     wantsKeyframe: request.wantsKeyframe,
+                                     keyframeWindow: request.keyframeWindow.map {
+                                         engine.pts(ofTicks: $0.lowerBound, a)...engine.pts(ofTicks: $0.upperBound, a)
+                                     },
+                                     seekID: request.seekID, atOrAfter: request.atOrAfter)
+            var l = try engine.measured(s).resolve(req, shouldStop: shouldStop)
+            l.streamPTS = l.pts &+ engine.deliveredShift(s.sequence)
+            l.pts = engine.ticks(ofPTS: l.pts, a)
+            return l
+        }
+
+        func step(from: Int64, segment i: Int, forward: Bool, seekID: UInt64) throws -> StepResultKind {
+            let s = segs[i]
+            let a = try engine.anchor(for: s)
+            let r = try engine.engine(for: s).step(from: engine.pts(ofTicks: from, a), forward: forward, count: 1,
+                                                   seekID: seekID, shouldStop: shouldStop)
+            guard case .landed(var l) = r else { return r }
+            l.streamPTS = l.pts &+ engine.deliveredShift(s.sequence)
+            l.pts = engine.ticks(ofPTS: l.pts, a)
+            return .landed(l)
+        }
+
+        func positionReads(at p: Int64, segment i: Int, seekID: UInt64) throws -> Int64 {
+            let s = segs[i]
+            let a = try engine.anchor(for: s)
+            let pts = engine.pts(ofTicks: p, a)
+            engine.stamp.land(pts, seekID: seekID, segment: s.sequence)
+            engine.currentSequence = s.sequence
+            engine.currentOrigin = a.originPTS &+ engine.deliveredShift(s.sequence)
+            engine.preRollInto = nil
+            return pts &+ engine.deliveredShift(s.sequence)
+        }
+
+        func preRoll(from j: Int, landing p: Int64, segment i: Int, seekID: UInt64) throws -> UInt64 {
+            let s = segs[i], prev = segs[j]
+            let pts = engine.pts(ofTicks: p, try engine.anchor(for: s))
+            // One domain (`SegmentLanding.continues`): the same anchor, the same pts timeline;
+            // the landing on the previous segment's own pts (it may lie before a 33-bit wrap).
+            _ = try engine.anchor(for: prev)
+            let n = try engine.engine(for: prev).preRoll(landing: engine.pts(pts, from: s.sequence, to: prev.sequence),
+                                                         seekID: seekID, shouldStop: shouldStop)
+            engine.currentSequence = prev.sequence
+            engine.preRollInto = (s.sequence, pts)
+            return n
+        }
+    }
 }
 
 /// A static C string naming the format of HLS items.

@@ -107,9 +107,8 @@ final class HLSPlaylistFeed: @unchecked Sendable {
 
     /// The segment `sequence`, waiting for a live playlist to publish it.
     func waitForSegment(_ sequence: Int64, shouldStop: () -> Bool) throws -> HLSEngine.Segment {
-        let deadline = policy.timeoutNanoseconds > 0
-            ? Deadline.after(max(policy.timeoutNanoseconds, UInt64(max(targetDurationNow, 1)) * 3_000_000_000))
-            : nil
+        let deadline = HLSStall.publishWait(timeoutNanoseconds: policy.timeoutNanoseconds,
+                                            targetDuration: targetDurationNow).map { Deadline.after($0) }
         while true {
             let found: HLSEngine.Segment? = try m.locked {
                 if closing { throw EngineError(.cancelled) }
@@ -159,8 +158,9 @@ final class HLSPlaylistFeed: @unchecked Sendable {
                     adopt(media)
                     let now = monotonicNanoseconds()
                     if !delta.unchanged { lastChange = now; stalled = false; reloadError = nil }
-                    // A live playlist that stops growing for 3 target durations has stalled.
-                    if delta.unchanged && !endList && now &- lastChange > UInt64(3 * max(targetDuration, 1)) * 1_000_000_000 {
+                    // A live playlist that stops growing has stalled (HLSStall).
+                    if delta.unchanged && !endList && HLSStall.hasStalled(unchangedFor: now &- lastChange,
+                                                                          targetDuration: targetDuration) {
                         stalled = true
                     }
                 }
@@ -169,7 +169,9 @@ final class HLSPlaylistFeed: @unchecked Sendable {
             let code = (error as? EngineError)?.code ?? .io
             m.locked {
                 reloadError = code
-                if monotonicNanoseconds() &- lastChange > UInt64(3 * max(targetDuration, 1)) * 1_000_000_000 { stalled = true }
+                if HLSStall.hasStalled(unchangedFor: monotonicNanoseconds() &- lastChange, targetDuration: targetDuration) {
+                    stalled = true
+                }
             }
         }
         m.locked {

@@ -5,8 +5,9 @@ import FastPixSeekCore
 /// with its own playlist, reloads, segment cache, keys and holes. The rendition's domains
 /// are placed by the variant's (HLSEngine.domainOrigin), so both feeds share one item
 /// timeline; its streams follow the variant's in the item. What is decided -- which
-/// rendition, the merge order, what an audio packet says about the landing, the window --
-/// is `HLSRenditions` (core); this class only drives the two feeds.
+/// rendition, the merge order, the window -- is `HLSRenditions` (core); the rendition's
+/// landing sequence is `RenditionLander` and what an audio packet says about the landing
+/// `PacketStamp.stampRenditionPacket` (policy); this class only drives the two feeds.
 ///
 /// Threading: serial members under the player's engine lock, as for `HLSEngine`; the
 /// concurrent ones (`liveWindow`, `itemInfo`, `streamInfo`, `interrupt`,
@@ -192,11 +193,9 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         return r
     }
 
-    /// After a landing of the variant at item `ticks`: the rendition lands on its own frame
-    /// grid at the same item time (an exact landing: the audio frame that covers it), its
-    /// packets starting one frame earlier (the pre-roll an audio decoder needs: muxed audio
-    /// has the packets from the video keyframe on), and the merge starts again from both
-    /// feeds' new positions.
+    /// After a landing of the variant at item `ticks`: the merge starts again from both feeds'
+    /// new positions, and the rendition lands at the same item time, one audio frame of
+    /// pre-roll before it, as `RenditionLander` says (this converts the time only).
     private func landAudio(ticks: Int64, landedPTS l: Int64, seekID: UInt64,
                            shouldStop: @escaping () -> Bool) throws {
         pendingVideo = nil
@@ -216,27 +215,26 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
             let scaled = o * atps
             target = target + (scaled - Rational(scaled.floor, 1))
         }
-        func land(_ t: Rational) throws -> Landing {
-            let l = try audio.resolve(LandingRequest(target: t, wantsKeyframe: false, keyframeWindow: nil, seekID: seekID),
-                                      shouldStop: shouldStop)
-            if let q = audio.readingSegment?.sequence { audioLandingSegments.insert(q) }
+        try RenditionLander.land(at: target, AudioSeam(engine: self, seekID: seekID, shouldStop: shouldStop))
+    }
+
+    /// The rendition feed as `RenditionLander`'s seam: each landing through the feed's own
+    /// `SegmentLander`, the segments it is made in recorded for the merge's stamps. Engine lock.
+    private struct AudioSeam: RenditionSeam {
+        let engine: HLSRenditionEngine
+        let seekID: UInt64
+        let shouldStop: () -> Bool
+
+        func land(at target: Rational) throws -> Landing {
+            let a = engine.audio
+            let l = try a.resolve(LandingRequest(target: target, wantsKeyframe: false, keyframeWindow: nil, seekID: seekID),
+                                  shouldStop: shouldStop)
+            if let q = a.readingSegment?.sequence { engine.audioLandingSegments.insert(q) }
             return l
         }
-        do {
-            let covering = try land(target)
-            audioActive = true
-            // The frame before it (in the previous segment when it is the first of its own).
-            do {
-                _ = try land(Rational(covering.pts &- 1))
-            } catch let e as EngineError where e.code != .cancelled && e.code != .interrupted {
-                audioLandingSegments = []
-                _ = try land(target)
-            }
-        } catch let e as EngineError where e.code == .noStream || e.code == .eof || e.code == .notFound {
-            // No audio frame there (past the rendition's end, a window of holes): no audio
-            // packets until the next landing.
-            audioActive = false
-        }
+
+        func forgetLandingSegments() { engine.audioLandingSegments = [] }
+        func setReading(_ on: Bool) { engine.audioActive = on }
     }
 
     public func interrupt() {
@@ -283,10 +281,10 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
             let k = a.packet.streamIndex
             out.streamIndex = k &+ first
             out.itemOriginPTS = try a.domain.flatMap { try origin(ofDomain: $0) }
-            HLSRenditions.stamp(&out, landed: landedPTS, referenceStream: video.referenceStream, referenceTimeBase: ref,
-                                streamTimeBase: Self.tb(audioTimeBases, k),
-                                sampleRate: k >= 0 && Int(k) < audioRates.count ? audioRates[Int(k)] : 0,
-                                inLandingSegment: a.segment.map { audioLandingSegments.contains($0) } ?? false)
+            PacketStamp.stampRenditionPacket(&out, landed: landedPTS, referenceStream: video.referenceStream,
+                                             referenceTimeBase: ref, streamTimeBase: Self.tb(audioTimeBases, k),
+                                             sampleRate: k >= 0 && Int(k) < audioRates.count ? audioRates[Int(k)] : 0,
+                                             inLandingSegment: a.segment.map { audioLandingSegments.contains($0) } ?? false)
         }
         if marksLeft.contains(side) {
             if marksLeft.count < 2 { out.flags &= ~PacketView.flagDiscontinuity }

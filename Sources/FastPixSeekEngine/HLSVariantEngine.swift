@@ -10,9 +10,10 @@ import FastPixSeekCore
 /// variant. The owner stays open after a switch away from it (its playlist, not its
 /// segments), for the anchors of domains not read yet.
 ///
-/// A switch is recorded (leaf lock `vm`) and made by the next seek (`resolve`): the new
-/// variant's feed (and the audio rendition's, for an item with separate audio) is opened and
-/// landed at the request; only a landing that succeeds retires the old feeds. A feed that
+/// A switch is recorded (leaf lock `vm`) and made by the next seek (`resolve`), in the order
+/// `FeedSwitch` (policy) says: the new variant's feed (and the audio rendition's, for an item
+/// with separate audio) is opened and landed at the request; only a landing that succeeds
+/// retires the old feeds. A feed that
 /// cannot be opened, a landing that fails, or facts the item cannot change (stream count,
 /// reference stream, time base) fail the seek and leave the old variant playing.
 ///
@@ -134,32 +135,35 @@ public final class HLSVariantEngine: MediaEngine, PacketSource, @unchecked Senda
     public func liveWindow() -> LiveWindow? { inner.liveWindow() }
     public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? { inner.itemTime(forDateMicroseconds: us) }
 
-    /// A seek: on the variant asked for when there is a switch (the switch is made when it
-    /// lands; a cancelled one leaves it asked for, any other failure drops it), else on the
-    /// variant playing.
+    /// A seek: on the variant asked for when there is a switch, landed before the old feed is
+    /// retired (`FeedSwitch`), else on the variant playing.
     public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
-        guard let k = vm.locked({ pendingVariant }) else { return try innerFeed.resolve(request, shouldStop: shouldStop) }
-        let old = innerFeed
-        func drop(_ error: Error) {
-            let code = (error as? EngineError)?.code ?? (error as? ErrorCode)
-            if code == .cancelled || code == .interrupted { return }
-            vm.locked { if pendingVariant == k { pendingVariant = nil } }
+        try FeedSwitch.resolve(request, SwitchSeam(engine: self, shouldStop: shouldStop))
+    }
+
+    /// The engine as `FeedSwitch`'s seam: it opens, lands, swaps and closes feeds; when is
+    /// the policy's. Engine lock held.
+    private struct SwitchSeam: FeedSwitchSeam {
+        let engine: HLSVariantEngine
+        let shouldStop: () -> Bool
+
+        var asked: Int? { engine.vm.locked { engine.pendingVariant } }
+        var playing: Inner { engine.innerFeed }
+        func open(_ k: Int, replacing old: Inner) throws -> Inner { try engine.openVariant(k, from: old) }
+        func land(_ request: LandingRequest, on feed: Inner) throws -> Landing {
+            try feed.resolve(request, shouldStop: shouldStop)
         }
-        let n: Inner
-        do { n = try openVariant(k, from: old) } catch { drop(error); throw error }
-        let l: Landing
-        do { l = try n.resolve(request, shouldStop: shouldStop) } catch {
-            if !usesOwner(n) { n.close() }
-            drop(error)
-            throw error
+        /// A feed reading through the owner's video feed keeps it open (it places the timeline).
+        func discard(_ feed: Inner) { if !engine.usesOwner(feed) { feed.close() } }
+        func forgetSwitch(to k: Int) { engine.vm.locked { if engine.pendingVariant == k { engine.pendingVariant = nil } } }
+        func play(_ feed: Inner, variant k: Int) {
+            engine.vm.locked {
+                engine.innerFeed = feed
+                engine.variantIndex = k
+                if engine.pendingVariant == k { engine.pendingVariant = nil }
+            }
         }
-        vm.locked {
-            innerFeed = n
-            variantIndex = k
-            if pendingVariant == k { pendingVariant = nil }
-        }
-        retire(old)
-        return l
+        func retire(_ feed: Inner) { engine.retire(feed) }
     }
 
     public func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,

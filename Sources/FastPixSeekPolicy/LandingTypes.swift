@@ -1,4 +1,4 @@
-/// The values a landing is asked for and answered with, the failure type of
+/// The values a landing or a step is asked for and answered with, the failure type of
 /// the policy and the engines, and the packet view the host reads. Pure.
 
 /// An engine failure with FFmpeg's original code.
@@ -16,6 +16,25 @@ public struct StepLanding: Hashable, Sendable {
     public init(pts: Int64, packetsRead: UInt64, streamPTS: Int64? = nil) {
         self.pts = pts; self.packetsRead = packetsRead; self.streamPTS = streamPTS
     }
+}
+
+/// What a step engine call found.
+public enum StepResultKind: Hashable, Sendable {
+    case landed(StepLanding)
+    /// Fewer than `count` frames that way.
+    case noFrame
+    /// Forward, at the live edge: the next frame is not published yet, or is
+    /// published but lies past the hold-back edge (`LiveEdgeCause`).
+    case atLiveEdge(LiveEdgeCause)
+}
+
+/// Why a forward step at the live edge was refused; both are FPX_STEP_AT_LIVE_EDGE.
+public enum LiveEdgeCause: Hashable, Sendable {
+    /// The live playlist has not published the next frame's segment yet.
+    case notPublished
+    /// The next frame is published, but lies past the hold-back edge (the
+    /// newest segment's end minus HOLD-BACK), which the seekable range ends at.
+    case pastHoldBack
 }
 
 /// A landing to resolve, in absolute stream ticks.

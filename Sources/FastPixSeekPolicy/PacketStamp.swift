@@ -190,4 +190,37 @@ public struct PacketStamp: Hashable, Sendable {
             v.trimSamples = 0
         }
     }
+
+    /// HLS, a separate audio rendition (HLSRenditionEngine): the landing fields and DECODE_ONLY
+    /// of a rendition packet, from the reference landing, as for a stream muxed with the
+    /// video: the landing is the video's (landed_pts, landed_stream_index); when the packet
+    /// is of the rendition segment the audio landing was made in (`inLandingSegment`), its
+    /// stream's rounded-up landing, trim_samples for the packet that straddles it and
+    /// DECODE_ONLY for one that presents before it; in later segments only landed_pts (as for
+    /// the video's later segments). `landed`: the video's
+    /// landed pts (reference time base); nil before any landing (nothing is set).
+    /// The pts timelines of the video and the rendition are the same in one discontinuity
+    /// domain (RFC 8216 6.2.4: matching content has matching timestamps).
+    public static func stampRenditionPacket(_ v: inout PacketView, landed: Int64?, referenceStream: Int32,
+                                            referenceTimeBase ref: TimeBase, streamTimeBase tb: TimeBase,
+                                            sampleRate: Int32, inLandingSegment: Bool) {
+        v.landedPTSInStream = nil
+        v.trimSamples = 0
+        v.flags &= ~PacketView.flagDecodeOnly
+        guard let l = landed else {
+            v.landedPTS = nil
+            v.landedStreamIndex = -1
+            return
+        }
+        v.landedPTS = l
+        v.landedStreamIndex = referenceStream
+        guard inLandingSegment else { return }
+        var s = PacketStamp(referenceTimeBase: ref)
+        s.land(l, seekID: 0)
+        // A packet that presents before the landing (the one straddling it too) is DECODE_ONLY.
+        if let t = v.pts ?? v.dts, PacketStamp.presentsBefore(t, timeBase: tb, landed: l, referenceTimeBase: ref) {
+            v.flags |= PacketView.flagDecodeOnly
+        }
+        s.describeLanding(&v, referenceStream: referenceStream, streamTimeBase: tb, audioSampleRate: sampleRate)
+    }
 }

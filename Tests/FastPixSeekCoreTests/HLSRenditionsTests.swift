@@ -94,8 +94,8 @@ final class HLSRenditionsTests: XCTestCase {
                        flags: PacketView.flagKey | PacketView.flagDecodeOnly, seekID: 3, avPacket: nil)
         }
         var p = packet(1223680)
-        HLSRenditions.stamp(&p, landed: 2_295_000, referenceStream: 0, referenceTimeBase: ref, streamTimeBase: aud,
-                            sampleRate: 48000, inLandingSegment: true)
+        PacketStamp.stampRenditionPacket(&p, landed: 2_295_000, referenceStream: 0, referenceTimeBase: ref, streamTimeBase: aud,
+                                         sampleRate: 48000, inLandingSegment: true)
         XCTAssertEqual(p.trimSamples, 320)
         XCTAssertEqual(p.landedPTS, 2_295_000)
         XCTAssertEqual(p.landedStreamIndex, 0)
@@ -103,25 +103,25 @@ final class HLSRenditionsTests: XCTestCase {
         XCTAssertEqual(p.flags & PacketView.flagDecodeOnly, PacketView.flagDecodeOnly)
         XCTAssertEqual(p.flags & PacketView.flagKey, PacketView.flagKey)
         var before = packet(1222656)                                     // wholly before: decode-only, no trim
-        HLSRenditions.stamp(&before, landed: 2_295_000, referenceStream: 0, referenceTimeBase: ref,
-                            streamTimeBase: aud, sampleRate: 48000, inLandingSegment: true)
+        PacketStamp.stampRenditionPacket(&before, landed: 2_295_000, referenceStream: 0, referenceTimeBase: ref,
+                                         streamTimeBase: aud, sampleRate: 48000, inLandingSegment: true)
         XCTAssertEqual(before.trimSamples, 0)
         XCTAssertNotEqual(before.flags & PacketView.flagDecodeOnly, 0)
         var after = packet(1224704)                                      // after: neither
-        HLSRenditions.stamp(&after, landed: 2_295_000, referenceStream: 0, referenceTimeBase: ref,
-                            streamTimeBase: aud, sampleRate: 48000, inLandingSegment: true)
+        PacketStamp.stampRenditionPacket(&after, landed: 2_295_000, referenceStream: 0, referenceTimeBase: ref,
+                                         streamTimeBase: aud, sampleRate: 48000, inLandingSegment: true)
         XCTAssertEqual(after.flags & PacketView.flagDecodeOnly, 0)
         XCTAssertEqual(after.trimSamples, 0)
         var later = packet(1223680)                                      // a later segment: landed_pts only
-        HLSRenditions.stamp(&later, landed: 2_295_000, referenceStream: 0, referenceTimeBase: ref,
-                            streamTimeBase: aud, sampleRate: 48000, inLandingSegment: false)
+        PacketStamp.stampRenditionPacket(&later, landed: 2_295_000, referenceStream: 0, referenceTimeBase: ref,
+                                         streamTimeBase: aud, sampleRate: 48000, inLandingSegment: false)
         XCTAssertEqual(later.landedPTS, 2_295_000)
         XCTAssertNil(later.landedPTSInStream)
         XCTAssertEqual(later.trimSamples, 0)
         XCTAssertEqual(later.flags & PacketView.flagDecodeOnly, 0)
         var none = packet(1223680)                                       // before any landing: nothing
-        HLSRenditions.stamp(&none, landed: nil, referenceStream: 0, referenceTimeBase: ref, streamTimeBase: aud,
-                            sampleRate: 48000, inLandingSegment: false)
+        PacketStamp.stampRenditionPacket(&none, landed: nil, referenceStream: 0, referenceTimeBase: ref, streamTimeBase: aud,
+                                         sampleRate: 48000, inLandingSegment: false)
         XCTAssertNil(none.landedPTS)
         XCTAssertEqual(none.landedStreamIndex, -1)
         XCTAssertEqual(none.flags & PacketView.flagDecodeOnly, 0)

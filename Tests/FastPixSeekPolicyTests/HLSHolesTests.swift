@@ -1,5 +1,5 @@
 import XCTest
-@testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// HLS holes (seek.h, "Gaps") on fake data: which failures make a hole, where a seek into
 /// one lands, where a step over one continues, and how holes are reported.

@@ -1,5 +1,5 @@
 import XCTest
-@testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// The HLS placement rule (seek.h, "Timeline" in "Live and DVR HLS") on fake data: each
 /// domain's anchor is its first listed segment that is no hole, whichever segment is asked

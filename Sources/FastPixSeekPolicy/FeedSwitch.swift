@@ -1,0 +1,59 @@
+/// An HLS variant switch (`fpx_player_hls_select_variant`; `HLSVariantEngine`): the switch
+/// a host asks for is made by the next seek, which lands the new feed before it retires the
+/// old one, so a switch that fails leaves the old variant playing.
+///
+/// 1. No switch asked for: the seek lands on the feed playing.
+/// 2. The feed of the variant asked for is opened (placed by the item's timeline). When it
+///    cannot be (or its facts differ from the item's), the seek fails.
+/// 3. The seek lands on the new feed. When it cannot, the new feed is discarded and the seek
+///    fails.
+/// 4. A failure in 2 or 3 forgets the switch, but a cancel or an interrupt, which leaves it
+///    asked for (the next seek tries again).
+/// 5. Landed: the new feed plays (the switch is done), then the old feed is retired.
+public protocol FeedSwitchSeam {
+    associatedtype Feed
+    /// The variant asked for and not played yet; nil: none.
+    var asked: Int? { get }
+    /// The feed playing.
+    var playing: Feed { get }
+    /// Opens the feed of variant `k`, to replace `old`.
+    func open(_ k: Int, replacing old: Feed) throws -> Feed
+    /// Lands `request` on `feed`.
+    func land(_ request: LandingRequest, on feed: Feed) throws -> Landing
+    /// Lets go of a feed opened and never played.
+    func discard(_ feed: Feed)
+    /// Forgets the switch to `k` (not a later one asked for meanwhile).
+    func forgetSwitch(to k: Int)
+    /// `feed` plays variant `k` from now on: the switch to `k` is done.
+    func play(_ feed: Feed, variant k: Int)
+    /// Retires a feed switched away from.
+    func retire(_ feed: Feed)
+}
+
+public enum FeedSwitch {
+    /// Lands `request` as the rules above say.
+    public static func resolve<Seam: FeedSwitchSeam>(_ request: LandingRequest, _ seam: Seam) throws -> Landing {
+        guard let k = seam.asked else { return try seam.land(request, on: seam.playing) }
+        let old = seam.playing
+        let new: Seam.Feed
+        do { new = try seam.open(k, replacing: old) } catch {
+            if !keepsSwitch(after: error) { seam.forgetSwitch(to: k) }
+            throw error
+        }
+        let l: Landing
+        do { l = try seam.land(request, on: new) } catch {
+            seam.discard(new)
+            if !keepsSwitch(after: error) { seam.forgetSwitch(to: k) }
+            throw error
+        }
+        seam.play(new, variant: k)
+        seam.retire(old)
+        return l
+    }
+
+    /// A cancelled or interrupted seek leaves the switch asked for.
+    static func keepsSwitch(after error: Error) -> Bool {
+        let code = (error as? EngineError)?.code ?? (error as? ErrorCode)
+        return code == .cancelled || code == .interrupted
+    }
+}

@@ -1,0 +1,81 @@
+import XCTest
+@testable import FastPixSeekPolicy
+
+/// Fake feeds behind `FeedSwitchSeam`: feeds are numbers (the variant they play), opens and
+/// landings scripted to fail, every call logged.
+final class FakeFeeds: FeedSwitchSeam {
+    enum Call: Hashable { case open(Int), land(on: Int), discard(Int), forget(Int), play(Int), retire(Int) }
+    var asked: Int?
+    var playing: Int
+    var openFails: ErrorCode?
+    var landFails: [Int: ErrorCode] = [:]
+    private(set) var calls: [Call] = []
+
+    init(playing: Int, asked: Int?) { self.playing = playing; self.asked = asked }
+
+    func open(_ k: Int, replacing old: Int) throws -> Int {
+        calls.append(.open(k))
+        if let c = openFails { throw EngineError(c) }
+        return k
+    }
+
+    func land(_ request: LandingRequest, on feed: Int) throws -> Landing {
+        calls.append(.land(on: feed))
+        if let c = landFails[feed] { throw c }      // a bare ErrorCode, as the engines throw some
+        return Landing(pts: 100, isKeyframe: true, resolution: .coveringFrame, coversTarget: true, packetsRead: 1)
+    }
+
+    func discard(_ feed: Int) { calls.append(.discard(feed)) }
+    func forgetSwitch(to k: Int) { calls.append(.forget(k)); if asked == k { asked = nil } }
+    func play(_ feed: Int, variant k: Int) { calls.append(.play(k)); playing = feed; if asked == k { asked = nil } }
+    func retire(_ feed: Int) { calls.append(.retire(feed)) }
+}
+
+/// The variant switch's sequence (`FeedSwitch`): land the new feed, then retire the old one.
+final class FeedSwitchTests: XCTestCase {
+    let request = LandingRequest(target: Rational(100), wantsKeyframe: false, keyframeWindow: nil, seekID: 1)
+
+    func testNoSwitchLandsOnTheFeedPlaying() throws {
+        let f = FakeFeeds(playing: 0, asked: nil)
+        _ = try FeedSwitch.resolve(request, f)
+        XCTAssertEqual(f.calls, [.land(on: 0)])
+    }
+
+    func testASwitchLandsTheNewFeedThenRetiresTheOld() throws {
+        let f = FakeFeeds(playing: 0, asked: 2)
+        _ = try FeedSwitch.resolve(request, f)
+        XCTAssertEqual(f.calls, [.open(2), .land(on: 2), .play(2), .retire(0)])
+        XCTAssertEqual(f.playing, 2)
+        XCTAssertNil(f.asked)
+    }
+
+    func testAFeedThatCannotOpenLeavesTheOldPlayingAndForgetsTheSwitch() {
+        let f = FakeFeeds(playing: 0, asked: 2)
+        f.openFails = .unsupported
+        XCTAssertThrowsError(try FeedSwitch.resolve(request, f))
+        XCTAssertEqual(f.calls, [.open(2), .forget(2)])
+        XCTAssertEqual(f.playing, 0)
+    }
+
+    func testALandingThatFailsDiscardsTheNewFeed() {
+        let f = FakeFeeds(playing: 0, asked: 2)
+        f.landFails[2] = .notFound
+        XCTAssertThrowsError(try FeedSwitch.resolve(request, f))
+        XCTAssertEqual(f.calls, [.open(2), .land(on: 2), .discard(2), .forget(2)])
+        XCTAssertEqual(f.playing, 0)
+    }
+
+    func testACancelLeavesTheSwitchAskedFor() {
+        for code in [ErrorCode.cancelled, .interrupted] {
+            let f = FakeFeeds(playing: 0, asked: 2)
+            f.landFails[2] = code
+            XCTAssertThrowsError(try FeedSwitch.resolve(request, f))
+            XCTAssertEqual(f.calls, [.open(2), .land(on: 2), .discard(2)], "\(code)")
+            XCTAssertEqual(f.asked, 2)
+            let g = FakeFeeds(playing: 0, asked: 2)
+            g.openFails = code
+            XCTAssertThrowsError(try FeedSwitch.resolve(request, g))
+            XCTAssertEqual(g.calls, [.open(2)], "\(code)")
+        }
+    }
+}
