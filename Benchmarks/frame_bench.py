@@ -479,6 +479,7 @@ class Bench:
             ref = self.rgb_reference(path, wanted_rgb, len(pts)) if wanted_rgb else {}
             self.check(name, pts, md5, ref)
         self.elapsed = time.monotonic() - t0
+        self.measured()
         self.write()
         bad = [k for k, v in self.results.items() if k[2] in ("fpx-py", "fpx-c") and
                any(not r.get("ok") for r in v)]
@@ -513,11 +514,26 @@ class Bench:
 
     # -- report ------------------------------------------------------------------------------
 
+    def measured(self) -> None:
+        """What the report says of the run itself, taken when it ends (kept for --rerender)."""
+        def git(*args: str) -> str:
+            r = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True)
+            return r.stdout.strip()
+        self.meta = {
+            "now": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "load": " ".join(open("/proc/loadavg").read().split()[:3]),
+            "git": git("rev-parse", "--short", "HEAD") +
+            (" + uncommitted changes" if git("status", "--porcelain", "--untracked-files=no") else ""),
+            "elapsed": self.elapsed, "command": self.a.command, "smoke": self.a.smoke, "scale": self.a.scale}
+
     def write(self) -> None:
         res = Path(self.a.results)
         res.mkdir(parents=True, exist_ok=True)
+        key = "|".join
         (res / "frame_bench.json").write_text(json.dumps(
-            {f"{k[0]}|{k[1]}|{k[2]}": v for k, v in self.results.items()}, indent=0))
+            {"meta": self.meta, "status": self.status,
+             "results": {key(k): v for k, v in self.results.items()},
+             "breakdown": {key(k): v for k, v in self.breakdown.items()}}, indent=0))
         text = self.section()
         (res / "frame_bench.md").write_text(text)
         print(text)
@@ -526,19 +542,13 @@ class Bench:
             log(f"wrote its section of {self.a.out}")
 
     def section(self) -> str:
-        def git(*args: str) -> str:
-            r = subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True)
-            return r.stdout.strip()
-        load = " ".join(open("/proc/loadavg").read().split()[:3])
-        now = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        m = self.meta
         L = ["## Time to the presented frame (issue 21, item 6)", ""]
-        L += [f"Measured {now} with `{self.a.command}` (driver `Benchmarks/frame_bench.py`, C peers "
+        L += [f"Measured {m['now']} with `{m['command']}` (driver `Benchmarks/frame_bench.py`, C peers "
               f"`Benchmarks/frame_bench_c.c`, corpus `Benchmarks/make_frame_corpus.sh`), git "
-              f"{git('rev-parse', '--short', 'HEAD')}"
-              f"{' + uncommitted changes' if git('status', '--porcelain', '--untracked-files=no') else ''}"
-              f", {self.elapsed:.0f} s, load average {load} at the end (2 cores shared with other "
+              f"{m['git']}, {m['elapsed']:.0f} s, load average {m['load']} at the end (2 cores shared with other "
               f"sessions: absolute times are inflated and noisy; compare peers within a row). "
-              f"Scale {0.35 if self.a.smoke else self.a.scale} (targets per task: T1 "
+              f"Scale {0.35 if m['smoke'] else m['scale']} (targets per task: T1 "
               f"{self._count('T1')}, T2 {self._count('T2')}, T3 {self._count('T3')}, T4a "
               f"{self._count('T4a')}, T4b {self._count('T4b')} per file and peer).", ""]
         L += ["The FastPixSeek rows run with continuation on (the frame helper and the C recipe "
@@ -621,7 +631,7 @@ class Bench:
                             ", ".join(f"{v} {k}" for k, v in sorted(kinds.items())) + ")")
         L += ["### Wrong frames, by how far off", ""]
         L += offs or ["- none"]
-        L += ["", "Reproduce: `" + self.a.command + "` (needs what `Benchmarks/run.sh` needs; decord and "
+        L += ["", "Reproduce: `" + m["command"] + "` (needs what `Benchmarks/run.sh` needs; decord and "
               "opencv-python-headless are pip-installed into `build/venv` only, torch and torchcodec "
               "into `Benchmarks/build/torchvenv`, ffms2 is Debian's libffms2-dev).", ""]
         return "\n".join(L)
@@ -637,7 +647,7 @@ class Bench:
              "T1 and T2 at most 0.5x the PyAV recipe (fpx-py / pyav) and the hand C loop (fpx-c / hand-c); "
              "T3 at most 0.5x the fastest peer; one-frame steps (T4a) one decode.", "",
              "| File | T1 fpx-py / pyav | T1 fpx-c / hand-c | T2 fpx-py / pyav | T2 fpx-c / hand-c | "
-             "T3 fpx-py / fastest peer | T4a decodes per step (fpx-py, fpx-c) |",
+             "T3 fpx-py / fastest peer | T4a frames decoded per one-frame step (fpx-py, fpx-c) |",
              "|---|---:|---:|---:|---:|---:|---:|"]
         misses: List[Tuple[str, str]] = []
         c_misses: List[Tuple[str, str]] = []
@@ -662,9 +672,12 @@ class Bench:
                 cells.append(f"{x / v:.2f} vs {p} ({'met' if x / v <= 0.5 else 'not met'})")
             else:
                 cells.append("n/a")
-            dec = [r["decoded"] for q in ("fpx-py", "fpx-c") for r in self.results.get((name, "T4a", q)) or []
-                   if r.get("decoded", -1) >= 0]
-            cells.append(f"median {statistics.median(dec):.0f}, max {max(dec)}" if dec else "n/a")
+            # a step: an answer for the frame right after the previous answer's (T4a's runs of
+            # six start with a seek, not counted)
+            dec = [r["decoded"] for q in ("fpx-py", "fpx-c")
+                   for prev, r in zip(self.results.get((name, "T4a", q)) or [], (self.results.get((name, "T4a", q)) or [])[1:])
+                   if r.get("decoded", -1) >= 0 and r["idx"] == prev["idx"] + 1]
+            cells.append(f"median {statistics.median(dec):.0f}, max {max(dec)} ({len(dec)} steps)" if dec else "n/a")
             L.append(f"| {name} | " + " | ".join(cells) + " |")
         L.append("")
         if not self.breakdown:
@@ -769,6 +782,16 @@ class Bench:
 
 
 def main(argv: List[str]) -> int:
+    if len(argv) > 2 and argv[1] == "--rerender":
+        # The section again from a run's frame_bench.json, without measuring:
+        # frame_bench.py --rerender RESULTS/frame_bench.json [BENCHMARKS.md]
+        data = json.loads(Path(argv[2]).read_text())
+        b = Bench(argparse.Namespace(results=str(Path(argv[2]).parent), out=argv[3] if len(argv) > 3 else None))
+        b.meta, b.status = data["meta"], data["status"]
+        b.results = {tuple(k.split("|")): v for k, v in data["results"].items()}  # type: ignore
+        b.breakdown = {tuple(k.split("|")): v for k, v in data["breakdown"].items()}  # type: ignore
+        b.write()
+        return 0
     if len(argv) > 1 and argv[1] == "--worker":
         sig = argv[argv.index("--sig-out") + 1] if "--sig-out" in argv else None
         return worker(argv[2], argv[3], argv[4], sig, "--breakdown" in argv)
