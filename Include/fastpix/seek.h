@@ -2458,16 +2458,20 @@ FPX_API int fpx_player_hls_rendition(fpx_player *player, int index, fpx_hls_rend
  * as fpx_player_hls_rendition lists them; TYPE=AUDIO with a URI, any group).
  * Never blocks: the switch takes effect at the next landing (the next seek
  * or frame step; to switch in place, seek to fpx_player_current_time). That
- * landing opens the rendition's playlist, closes the old one's, and lands
- * the new one as described above; from it on, stream_index's packets and
- * fpx_player_stream_info are the new rendition's (read the stream facts
- * again: codec, sample rate and extradata may differ; pointers handed out
- * for the old rendition stay valid until the player is destroyed), and
- * fpx_player_hls_rendition reports it selected. A rendition that cannot be
- * opened fails that landing with its error (the old rendition stays and
- * plays on); one whose stream count differs from the old one's fails it with
- * FPX_ERROR_UNSUPPORTED. Asking for the rendition playing cancels a switch
- * not yet made. Returns FPX_OK, FPX_ERROR_INVALID_ARGUMENT (index names no
+ * landing opens the rendition's playlist and lands it as described above,
+ * and only then closes the old one's (as a variant switch does); from it
+ * on, stream_index's packets and fpx_player_stream_info are the new
+ * rendition's (read the stream facts again: codec, sample rate and
+ * extradata may differ; pointers handed out for the old rendition stay
+ * valid until the player is destroyed), and fpx_player_hls_rendition
+ * reports it selected. A rendition that cannot be opened or landed fails
+ * that landing with its error (typed, e.g. FPX_ERROR_NOT_FOUND for a
+ * playlist that cannot be fetched; FPX_ERROR_UNSUPPORTED for one whose
+ * stream count differs from the old one's): the switch is dropped (the old
+ * rendition stays selected; ask again to retry; a landing cancelled or
+ * superseded leaves it asked for) and the old rendition plays on, landed
+ * where the variant landed. Asking for the rendition playing cancels a
+ * switch not yet made. Returns FPX_OK, FPX_ERROR_INVALID_ARGUMENT (index names no
  * audio rendition with a URI), FPX_ERROR_UNSUPPORTED (the item plays no
  * separate audio: a file, a media playlist, muxed audio, hls_audio -1),
  * FPX_ERROR_NO_ITEM, FPX_ERROR_ITEM_NOT_READY. Callback-safe: yes.

@@ -6,8 +6,9 @@ import FastPixSeekCore
 /// are placed by the variant's (HLSEngine.domainOrigin), so both feeds share one item
 /// timeline; its streams follow the variant's in the item. What is decided -- which
 /// rendition, the merge order, the window -- is `HLSRenditions` (core); the rendition's
-/// landing sequence is `RenditionLander` and what an audio packet says about the landing
-/// `PacketStamp.stampRenditionPacket` (policy); this class only drives the two feeds.
+/// landing sequence is `RenditionLander`, an audio switch's `FeedSwitch` and what an audio
+/// packet says about the landing `PacketStamp.stampRenditionPacket` (policy); this class only
+/// drives the feeds.
 ///
 /// Threading: serial members under the player's engine lock, as for `HLSEngine`; the
 /// concurrent ones (`liveWindow`, `itemInfo`, `streamInfo`, `interrupt`,
@@ -76,7 +77,7 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         // frame there (one frame earlier), with no landing of its own (no DISCONTINUITY, no
         // landing fields). From the playlist's first segment it reads from its own start.
         if let t = video.startTicks, let r = video.readingSegment, let f = video.firstListed, r.sequence != f.sequence {
-            try landAudio(ticks: t, landedPTS: 0, seekID: 0, shouldStop: { false })
+            try landAudio(on: a, AudioTarget(ticks: t, landedPTS: 0, seekID: 0), shouldStop: { false })
             landedPTS = nil
             marksLeft = [.rendition]
         }
@@ -110,29 +111,71 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         am.locked { pendingSwitch = index == audioIndex ? nil : index }
     }
 
-    /// At a landing (the variant landed; a step that found no frame is none): a switch the
-    /// host asked for opens the new rendition's feed and retires the old one. A feed that
-    /// cannot be opened, or whose stream count differs (the item's stream list is fixed),
-    /// fails the landing and the old rendition stays.
-    private func applySwitch() throws {
-        guard let k = am.locked({ () -> Int? in let k = pendingSwitch; pendingSwitch = nil; return k }),
-              let uri = renditions[k].uri else { return }
-        let n = try Self.openFeed(uri, video: video, policy: policy)
-        guard n.itemInfo.streamCount == audioCount else {
-            n.close()
-            throw EngineError(.unsupported)
+    /// Where the rendition lands after a landing of the variant (`landAudio`).
+    private struct AudioTarget {
+        let ticks: Int64
+        let landedPTS: Int64
+        let seekID: UInt64
+    }
+
+    /// After a landing of the variant (a step that found no frame is none): the rendition
+    /// lands there, on the rendition asked for when there is a switch (`FeedSwitch`: the new
+    /// feed is opened and landed before the old one is retired; a switch that fails fails the
+    /// landing with its error, and the old rendition, landed there too, plays on).
+    private func landRendition(_ t: AudioTarget, shouldStop: @escaping () -> Bool) throws {
+        try FeedSwitch.resolve(t, SwitchSeam(engine: self, shouldStop: shouldStop))
+    }
+
+    /// The engine as `FeedSwitch`'s seam for a rendition switch. Engine lock held.
+    private struct SwitchSeam: FeedSwitchSeam {
+        let engine: HLSRenditionEngine
+        let shouldStop: () -> Bool
+
+        var asked: Int? { engine.am.locked { engine.pendingSwitch } }
+        var playing: HLSEngine { engine.audio }
+
+        /// The new rendition's feed; one whose stream count differs (the item's stream list
+        /// is fixed) is refused.
+        func open(_ k: Int, replacing old: HLSEngine) throws -> HLSEngine {
+            guard let uri = engine.renditions[k].uri else { throw EngineError(.invalidArgument) }
+            let n = try HLSRenditionEngine.openFeed(uri, video: engine.video, policy: engine.policy)
+            guard n.itemInfo.streamCount == engine.audioCount else {
+                n.close()
+                throw EngineError(.unsupported)
+            }
+            return n
         }
-        let old = audio
-        am.locked {
-            if let f = old.factsOwner { retiredFacts.append(f) }
-            audioFeed = n
-            audioIndex = k
+
+        func land(_ t: AudioTarget, on feed: HLSEngine) throws {
+            try engine.landAudio(on: feed, t, shouldStop: shouldStop)
         }
-        old.close()
-        audioTimeBases = n.streamTimeBases
-        audioRates = n.streamSampleRates
-        // The stream's setting carries over; the old feed's packets never come out.
-        pendingAudio = nil
+
+        func discard(_ feed: HLSEngine) { feed.close() }
+
+        func forgetSwitch(to k: Int) {
+            engine.am.locked { if engine.pendingSwitch == k { engine.pendingSwitch = nil } }
+        }
+
+        /// The stream's setting carries over; the old feed's facts stay alive (their pointers
+        /// may be held).
+        func play(_ feed: HLSEngine, variant k: Int) {
+            engine.am.locked {
+                if let f = engine.audioFeed.factsOwner { engine.retiredFacts.append(f) }
+                engine.audioFeed = feed
+                engine.audioIndex = k
+                if engine.pendingSwitch == k { engine.pendingSwitch = nil }
+            }
+            engine.audioTimeBases = feed.streamTimeBases
+            engine.audioRates = feed.streamSampleRates
+        }
+
+        func retire(_ feed: HLSEngine) { feed.close() }
+
+        /// The variant has landed: the old rendition lands there too. When it cannot, it is
+        /// not read until the next landing (the switch's error is the one reported).
+        func keep(_ feed: HLSEngine, after t: AudioTarget) {
+            do { try engine.landAudio(on: feed, t, shouldStop: shouldStop) } catch { engine.audioActive = false }
+        }
     }
 
     /// Where the rendition's first segment starts on the item timeline: by the two
@@ -178,8 +221,8 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
         let l = try video.resolve(request, shouldStop: shouldStop)
         // A switch asked for takes effect here, on a landing (never on a seek that fails).
-        try applySwitch()
-        try landAudio(ticks: l.pts, landedPTS: l.streamPTS ?? l.pts, seekID: request.seekID, shouldStop: shouldStop)
+        try landRendition(AudioTarget(ticks: l.pts, landedPTS: l.streamPTS ?? l.pts, seekID: request.seekID),
+                          shouldStop: shouldStop)
         return l
     }
 
@@ -187,25 +230,25 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
                      shouldStop: @escaping () -> Bool) throws -> StepResultKind {
         let r = try video.step(from: from, forward: forward, count: count, seekID: seekID, shouldStop: shouldStop)
         if case .landed(let l) = r {
-            try applySwitch()
-            try landAudio(ticks: l.pts, landedPTS: l.streamPTS ?? l.pts, seekID: seekID, shouldStop: shouldStop)
+            try landRendition(AudioTarget(ticks: l.pts, landedPTS: l.streamPTS ?? l.pts, seekID: seekID),
+                              shouldStop: shouldStop)
         }
         return r
     }
 
-    /// After a landing of the variant at item `ticks`: the merge starts again from both feeds'
-    /// new positions, and the rendition lands at the same item time, one audio frame of
-    /// pre-roll before it, as `RenditionLander` says (this converts the time only).
-    private func landAudio(ticks: Int64, landedPTS l: Int64, seekID: UInt64,
-                           shouldStop: @escaping () -> Bool) throws {
+    /// After a landing of the variant at item `t.ticks`: the merge starts again from both
+    /// feeds' new positions, and the rendition feed `feed` lands at the same item time, one
+    /// audio frame of pre-roll before it, as `RenditionLander` says (this converts the time only).
+    private func landAudio(on feed: HLSEngine, _ t: AudioTarget, shouldStop: @escaping () -> Bool) throws {
+        let ticks = t.ticks
         pendingVideo = nil
         pendingAudio = nil
         videoEnded = false
         marksLeft = [.reference, .rendition]
-        landedPTS = l
+        landedPTS = t.landedPTS
         audioLandingSegments = []
         guard audioEnabled else { audioActive = false; return }
-        let vt = video.timeline, at = audio.timeline
+        let vt = video.timeline, at = feed.timeline
         let atps = Rational(Int128(at.timeBaseDen), Int128(at.timeBaseNum))
         // Item ticks of the variant -> seconds -> item ticks of the rendition, exactly: the
         // rendition's anchor is the domain origin floored to its ticks, so the fraction the
@@ -215,18 +258,19 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
             let scaled = o * atps
             target = target + (scaled - Rational(scaled.floor, 1))
         }
-        try RenditionLander.land(at: target, AudioSeam(engine: self, seekID: seekID, shouldStop: shouldStop))
+        try RenditionLander.land(at: target, AudioSeam(engine: self, feed: feed, seekID: t.seekID, shouldStop: shouldStop))
     }
 
-    /// The rendition feed as `RenditionLander`'s seam: each landing through the feed's own
+    /// A rendition feed as `RenditionLander`'s seam: each landing through the feed's own
     /// `SegmentLander`, the segments it is made in recorded for the merge's stamps. Engine lock.
     private struct AudioSeam: RenditionSeam {
         let engine: HLSRenditionEngine
+        let feed: HLSEngine
         let seekID: UInt64
         let shouldStop: () -> Bool
 
         func land(at target: Rational) throws -> Landing {
-            let a = engine.audio
+            let a = feed
             let l = try a.resolve(LandingRequest(target: target, wantsKeyframe: false, keyframeWindow: nil, seekID: seekID),
                                   shouldStop: shouldStop)
             if let q = a.readingSegment?.sequence { engine.audioLandingSegments.insert(q) }

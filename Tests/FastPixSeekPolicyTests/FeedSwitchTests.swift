@@ -4,7 +4,7 @@ import XCTest
 /// Fake feeds behind `FeedSwitchSeam`: feeds are numbers (the variant they play), opens and
 /// landings scripted to fail, every call logged.
 final class FakeFeeds: FeedSwitchSeam {
-    enum Call: Hashable { case open(Int), land(on: Int), discard(Int), forget(Int), play(Int), retire(Int) }
+    enum Call: Hashable { case open(Int), land(on: Int), discard(Int), forget(Int), play(Int), retire(Int), keep(Int) }
     var asked: Int?
     var playing: Int
     var openFails: ErrorCode?
@@ -29,6 +29,19 @@ final class FakeFeeds: FeedSwitchSeam {
     func forgetSwitch(to k: Int) { calls.append(.forget(k)); if asked == k { asked = nil } }
     func play(_ feed: Int, variant k: Int) { calls.append(.play(k)); playing = feed; if asked == k { asked = nil } }
     func retire(_ feed: Int) { calls.append(.retire(feed)) }
+    func keep(_ feed: Int, after request: LandingRequest) { calls.append(.keep(feed)) }
+}
+
+/// A feed without `keep` (a variant's: the old feed did not move).
+struct StillFeeds: FeedSwitchSeam {
+    var asked: Int? { 2 }
+    var playing: Int { 0 }
+    func open(_ k: Int, replacing old: Int) throws -> Int { throw EngineError(.notFound) }
+    func land(_ request: Int, on feed: Int) throws -> Int { request }
+    func discard(_ feed: Int) {}
+    func forgetSwitch(to k: Int) {}
+    func play(_ feed: Int, variant k: Int) {}
+    func retire(_ feed: Int) {}
 }
 
 /// The variant switch's sequence (`FeedSwitch`): land the new feed, then retire the old one.
@@ -53,7 +66,7 @@ final class FeedSwitchTests: XCTestCase {
         let f = FakeFeeds(playing: 0, asked: 2)
         f.openFails = .unsupported
         XCTAssertThrowsError(try FeedSwitch.resolve(request, f))
-        XCTAssertEqual(f.calls, [.open(2), .forget(2)])
+        XCTAssertEqual(f.calls, [.open(2), .forget(2), .keep(0)])
         XCTAssertEqual(f.playing, 0)
     }
 
@@ -61,7 +74,7 @@ final class FeedSwitchTests: XCTestCase {
         let f = FakeFeeds(playing: 0, asked: 2)
         f.landFails[2] = .notFound
         XCTAssertThrowsError(try FeedSwitch.resolve(request, f))
-        XCTAssertEqual(f.calls, [.open(2), .land(on: 2), .discard(2), .forget(2)])
+        XCTAssertEqual(f.calls, [.open(2), .land(on: 2), .discard(2), .forget(2), .keep(0)])
         XCTAssertEqual(f.playing, 0)
     }
 
@@ -70,12 +83,30 @@ final class FeedSwitchTests: XCTestCase {
             let f = FakeFeeds(playing: 0, asked: 2)
             f.landFails[2] = code
             XCTAssertThrowsError(try FeedSwitch.resolve(request, f))
-            XCTAssertEqual(f.calls, [.open(2), .land(on: 2), .discard(2)], "\(code)")
+            XCTAssertEqual(f.calls, [.open(2), .land(on: 2), .discard(2), .keep(0)], "\(code)")
             XCTAssertEqual(f.asked, 2)
             let g = FakeFeeds(playing: 0, asked: 2)
             g.openFails = code
             XCTAssertThrowsError(try FeedSwitch.resolve(request, g))
-            XCTAssertEqual(g.calls, [.open(2)], "\(code)")
+            XCTAssertEqual(g.calls, [.open(2), .keep(0)], "\(code)")
+        }
+    }
+
+    /// A rendition switch (`HLSRenditionEngine`): the old feed is kept (landed where the
+    /// variant landed) before the error is reported, never retired.
+    func testTheOldFeedIsKeptBeforeTheErrorIsReported() {
+        let f = FakeFeeds(playing: 1, asked: 3)
+        f.landFails[3] = .invalidData
+        XCTAssertThrowsError(try FeedSwitch.resolve(request, f)) { XCTAssertEqual($0 as? ErrorCode, .invalidData) }
+        XCTAssertEqual(f.calls.last, .keep(1))
+        XCTAssertFalse(f.calls.contains(.retire(1)))
+        XCTAssertEqual(f.playing, 1)
+    }
+
+    /// Any request and outcome: a seam without `keep` keeps nothing and reports the error.
+    func testASeamWithoutKeep() {
+        XCTAssertThrowsError(try FeedSwitch.resolve(7, StillFeeds())) {
+            XCTAssertEqual(($0 as? EngineError)?.code, .notFound)
         }
     }
 }

@@ -21,6 +21,7 @@ import time
 import sys
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -572,7 +573,41 @@ def test_a_rendition_that_cannot_be_opened(two_audio):
         assert o.reason.name == "FAILED" and o.exception is not None and \
             type(o.exception).__name__ == "NotFoundError", o
         assert [r.selected for r in p.hls_renditions()] == [True, False]
+        _check_old_rendition_landed(eng, p, Fraction(1))
         o = p.seek_wait(Fraction(3, 2), SeekPrecision.exact())
+        _check_landing(eng, o, _read(p, 3))
+
+
+def _check_old_rendition_landed(eng, p, t):
+    """After a switch that failed at an exact seek to `t`: the variant landed there and the old
+    rendition (`eng`) with it, as at any landing (FeedSwitch: the new feed is landed before the
+    old one is retired)."""
+    assert p.stream_info(1).sample_rate == eng.rate
+    landed = max(x["t"] for x in eng.video if x["t"] <= t)
+    _check_landing(eng, SimpleNamespace(landed_time=landed, landed_stream_pts=None), _read(p, 4))
+
+
+def test_a_rendition_that_cannot_be_landed(two_audio):
+    """The new rendition's playlist opens but the segment its landing needs is no media: the
+    switch fails that seek with a typed error, the switch is dropped, and the old rendition,
+    landed with the variant, plays on."""
+    from fastpix_seek import SeekPrecision
+    eng, deu = two_audio
+    d = eng.d
+    pl = (d / "out_2.m3u8").read_text()
+    assert "s2_1.ts" in pl
+    (d / "junk_1.ts").write_bytes(bytes(range(256)) * 64)
+    (d / "junk.m3u8").write_text(pl.replace("s2_1.ts", "junk_1.ts"))
+    (d / "junk_master.m3u8").write_text((d / "master.m3u8").read_text().replace('URI="out_2.m3u8"', 'URI="junk.m3u8"'))
+    with _player(eng.url.replace("master.m3u8", "junk_master.m3u8")) as p:
+        p.hls_select_audio(1)
+        o = p.seek_wait(Fraction(3, 2), SeekPrecision.exact())
+        assert o.reason.name == "FAILED" and o.exception is not None, o
+        assert type(o.exception).__name__ == "InvalidDataError", o.exception
+        assert [r.selected for r in p.hls_renditions()] == [True, False]
+        _check_old_rendition_landed(eng, p, Fraction(3, 2))
+        # Dropped: the next seek lands on the old rendition without trying again.
+        o = p.seek_wait(Fraction(1, 2), SeekPrecision.exact())
         _check_landing(eng, o, _read(p, 3))
 
 
