@@ -657,10 +657,9 @@ class Player(_PacketsMixin, _AsyncMixin, _ScrubMixin, _LiveMixin, _PreviewMixin)
     def hls_select_audio(self, index: int) -> None:
         """Plays audio rendition ``index`` (of :meth:`hls_renditions`: an AUDIO one with a URI)
         from the next landing on (seek or frame step); its stream keeps the same index and its
-        facts (:meth:`stream_info`) are the new rendition's from then on. A switch that
-        fails fails that landing with its error and the old rendition plays on. Raises
-        UnsupportedError when the item plays no separate audio, InvalidArgumentError for an
-        index that names no such rendition. The C function is ``fpx_player_hls_select_audio``."""
+        facts (:meth:`stream_info`) are the new rendition's from then on; a failed switch fails
+        that landing, typed, and the old rendition plays on. Raises UnsupportedError (the item
+        plays no separate audio), InvalidArgumentError (no such rendition); C: ``fpx_player_hls_select_audio``."""
         if isinstance(index, bool) or not isinstance(index, int):
             raise TypeError(f"index must be an int, not {type(index).__name__}")
         if not -2 ** 31 <= index < 2 ** 31:
