@@ -791,6 +791,7 @@ def main(argv: List[str]) -> int:
         b.results = {tuple(k.split("|")): v for k, v in data["results"].items()}  # type: ignore
         b.breakdown = {tuple(k.split("|")): v for k, v in data["breakdown"].items()}  # type: ignore
         b.write()
+        b.tmp.rmdir()  # made by Bench(); a rerender runs nothing in it
         return 0
     if len(argv) > 1 and argv[1] == "--worker":
         sig = argv[argv.index("--sig-out") + 1] if "--sig-out" in argv else None
