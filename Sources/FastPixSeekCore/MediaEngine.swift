@@ -127,29 +127,6 @@ public extension MediaEngine {
     func selectHLSVariant(_ index: Int) throws { throw ErrorCode.unsupported }
 }
 
-/// The seekable window. The C type is `fpx_live_seek_window`.
-public struct LiveWindow: Hashable, Sendable {
-    public var isLive: Bool
-    public var isDateAddressable: Bool
-    public var start: MediaTime
-    public var end: MediaTime
-    public var startDateMicroseconds: Int64?
-    public var endDateMicroseconds: Int64?
-    public var firstSequence: Int64
-    public var lastSequence: Int64
-    public var targetDuration: MediaTime
-    public var holdBack: MediaTime
-    public init(isLive: Bool, isDateAddressable: Bool, start: MediaTime, end: MediaTime,
-                startDateMicroseconds: Int64?, endDateMicroseconds: Int64?, firstSequence: Int64,
-                lastSequence: Int64, targetDuration: MediaTime, holdBack: MediaTime) {
-        self.isLive = isLive; self.isDateAddressable = isDateAddressable; self.start = start; self.end = end
-        self.startDateMicroseconds = startDateMicroseconds; self.endDateMicroseconds = endDateMicroseconds
-        self.firstSequence = firstSequence; self.lastSequence = lastSequence
-        self.targetDuration = targetDuration; self.holdBack = holdBack
-    }
-    public var duration: MediaTime { MediaTime.subtract(end, start) }
-}
-
 /// Read access to packets and stream facts, for engines that demux.
 public protocol PacketSource: AnyObject {
     /// The next packet. Its memory belongs to `PacketView.owner`, not to the

@@ -5,8 +5,10 @@ import XCTest
 /// IV (from the tag, right-aligned, or the media sequence number), and the refusals.
 final class HLSKeyTests: XCTestCase {
     func media(_ text: String) throws -> HLSMediaPlaylist {
-        guard case .media(let m) = try HLSPlaylist.parse(text, url: "http://h/p/x.m3u8") else {
-            throw XCTSkip("not a media playlist")
+        let parsed = try HLSPlaylist.parse(text, url: "http://h/p/x.m3u8")
+        guard case .media(let m) = parsed else {
+            XCTFail("not parsed as a media playlist: \(parsed)")
+            throw ErrorCode.invalidArgument
         }
         return m
     }

@@ -17,8 +17,8 @@ final class HLSListingTests: XCTestCase {
     func testIFrameVariantsAreListedNeverSelected() throws {
         guard case .master(let m) = try HLSPlaylist.parse(text, url: "http://h/m.m3u8") else { return XCTFail("master") }
         XCTAssertEqual(m.variants.map(\.iFrame), [false, false, true])
-        XCTAssertEqual(m.selectVariant()?.uri, "http://h/v1.m3u8")
-        XCTAssertEqual(m.selectVariant(.closest(maxBandwidth: 10_000_000))?.uri, "http://h/v1.m3u8")
+        XCTAssertEqual(HLSVariantChoice().select(m.variants), 0)
+        XCTAssertEqual(HLSVariantChoice(maxBandwidth: 10_000_000).select(m.variants), 0)
         let l = HLSListing(master: m, selectedURI: "http://h/v1.m3u8")
         XCTAssertEqual(l.variants.map(\.selected), [true, false, false])
         XCTAssertEqual(l.variants[0].width, 320)
@@ -32,39 +32,5 @@ final class HLSListingTests: XCTestCase {
         XCTAssertTrue(l.renditions[0].inSelectedGroup && l.renditions[0].isDefault && l.renditions[0].hasURI)
         XCTAssertEqual(l.renditions[1].type, .subtitle)
         XCTAssertFalse(l.renditions[1].inSelectedGroup)   // v1 names no SUBTITLES group
-    }
-}
-
-/// The host's variant choice (fpx_player_config.hls_*) on fake variants.
-final class HLSVariantChoiceTests: XCTestCase {
-    func variants() throws -> [HLSVariant] {
-        let text = """
-        #EXTM3U
-        #EXT-X-STREAM-INF:BANDWIDTH=800000,RESOLUTION=640x360
-        a.m3u8
-        #EXT-X-STREAM-INF:BANDWIDTH=3000000,RESOLUTION=1280x720
-        b.m3u8
-        #EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=9000000,RESOLUTION=1920x1080,URI="i.m3u8"
-        #EXT-X-STREAM-INF:BANDWIDTH=6000000,RESOLUTION=1920x1080
-        c.m3u8
-        #EXT-X-STREAM-INF:BANDWIDTH=300000
-        d.m3u8
-        """
-        guard case .master(let m) = try HLSPlaylist.parse(text) else { throw XCTSkip("master") }
-        return m.variants
-    }
-
-    func testChoices() throws {
-        let v = try variants()
-        XCTAssertEqual(HLSVariantChoice().select(v), 3)                                  // highest, never the I-frame
-        XCTAssertEqual(HLSVariantChoice(index: 1).select(v), 1)
-        XCTAssertNil(HLSVariantChoice(index: 2).select(v))                               // I-frame: refused
-        XCTAssertNil(HLSVariantChoice(index: 5).select(v))
-        XCTAssertEqual(HLSVariantChoice(maxBandwidth: 3_000_000).select(v), 1)
-        XCTAssertEqual(HLSVariantChoice(maxBandwidth: 100).select(v), 4)                  // none fits: the lowest
-        XCTAssertEqual(HLSVariantChoice(maxHeight: 720).select(v), 1)                     // 1080 left out
-        XCTAssertEqual(HLSVariantChoice(maxBandwidth: 500_000, maxHeight: 720).select(v), 4)  // no RESOLUTION fits
-        XCTAssertEqual(HLSVariantChoice(maxHeight: 100).select(v), 4)                     // only the one without RESOLUTION
-        XCTAssertNil(HLSVariantChoice().select([]))
     }
 }

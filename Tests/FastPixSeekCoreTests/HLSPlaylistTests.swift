@@ -106,25 +106,24 @@ final class HLSPlaylistTests: XCTestCase {
 
     func testVariantSelection() throws {
         let m = try HLSMasterPlaylist.parse(masterText)
-        XCTAssertEqual(m.selectVariant()?.bandwidth, 7_680_000)
-        XCTAssertEqual(m.selectVariant(.highestBandwidth)?.bandwidth, 7_680_000)
-        XCTAssertEqual(m.selectVariant(.lowestBandwidth)?.bandwidth, 1_280_000)
-        XCTAssertEqual(m.selectVariant(.closest(maxBandwidth: 3_000_000))?.bandwidth, 2_560_000)
-        XCTAssertEqual(m.selectVariant(.closest(maxBandwidth: 2_560_000))?.bandwidth, 2_560_000)
-        XCTAssertEqual(m.selectVariant(.closest(maxBandwidth: 2_559_999))?.bandwidth, 1_280_000)
-        XCTAssertEqual(m.selectVariant(.closest(maxBandwidth: 10))?.bandwidth, 1_280_000, "nothing fits: the lowest")
-        XCTAssertEqual(m.selectVariant(.closest(maxBandwidth: .max))?.bandwidth, 7_680_000)
+        func pick(_ c: HLSVariantChoice, in m: HLSMasterPlaylist) -> HLSVariant? { c.select(m.variants).map { m.variants[$0] } }
+        XCTAssertEqual(pick(HLSVariantChoice(), in: m)?.bandwidth, 7_680_000)
+        XCTAssertEqual(pick(HLSVariantChoice(maxBandwidth: 0), in: m)?.bandwidth, 1_280_000, "nothing fits: the lowest")
+        XCTAssertEqual(pick(HLSVariantChoice(maxBandwidth: 3_000_000), in: m)?.bandwidth, 2_560_000)
+        XCTAssertEqual(pick(HLSVariantChoice(maxBandwidth: 2_560_000), in: m)?.bandwidth, 2_560_000)
+        XCTAssertEqual(pick(HLSVariantChoice(maxBandwidth: 2_559_999), in: m)?.bandwidth, 1_280_000)
+        XCTAssertEqual(pick(HLSVariantChoice(maxBandwidth: .max), in: m)?.bandwidth, 7_680_000)
         // No URL: URIs stay as written.
         XCTAssertEqual(m.variants[0].uri, "low/index.m3u8")
 
         let empty = try HLSMasterPlaylist.parse("#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"x\"\n")
-        XCTAssertNil(empty.selectVariant())
+        XCTAssertNil(HLSVariantChoice().select(empty.variants))
 
         // Ties: the first one in playlist order.
         let tie = try HLSMasterPlaylist.parse("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=5\na.m3u8\n#EXT-X-STREAM-INF:BANDWIDTH=5\nb.m3u8\n")
-        XCTAssertEqual(tie.selectVariant()?.uri, "a.m3u8")
-        XCTAssertEqual(tie.selectVariant(.lowestBandwidth)?.uri, "a.m3u8")
-        XCTAssertEqual(tie.selectVariant(.closest(maxBandwidth: 5))?.uri, "a.m3u8")
+        XCTAssertEqual(pick(HLSVariantChoice(), in: tie)?.uri, "a.m3u8")
+        XCTAssertEqual(pick(HLSVariantChoice(maxBandwidth: 0), in: tie)?.uri, "a.m3u8")
+        XCTAssertEqual(pick(HLSVariantChoice(maxBandwidth: 5), in: tie)?.uri, "a.m3u8")
     }
 
     func testMasterErrors() {
@@ -871,9 +870,9 @@ final class HLSPlaylistTests: XCTestCase {
     private func exercise<G: RandomNumberGenerator>(_ p: HLSPlaylist, _ rng: inout G) {
         switch p {
         case .master(let m):
-            _ = m.selectVariant()
-            _ = m.selectVariant(.lowestBandwidth)
-            _ = m.selectVariant(.closest(maxBandwidth: Int64.random(in: .min ... .max, using: &rng)))
+            _ = HLSVariantChoice().select(m.variants)
+            _ = HLSVariantChoice(maxBandwidth: Int64.random(in: .min ... .max, using: &rng),
+                                 maxHeight: Int64.random(in: .min ... .max, using: &rng)).select(m.variants)
             _ = m.variants.map(\.codecList)
         case .media(let m):
             _ = m.duration

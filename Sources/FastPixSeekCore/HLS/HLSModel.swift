@@ -208,13 +208,22 @@ public struct HLSRendition: Hashable, Sendable {
     public var channels: String? { attributes.quotedString("CHANNELS") }
 }
 
-public enum HLSVariantPolicy: Hashable, Sendable {
-    /// The variant with the highest BANDWIDTH (the default).
-    case highestBandwidth
-    /// The variant with the lowest BANDWIDTH.
-    case lowestBandwidth
-    /// The highest BANDWIDTH not above `maxBandwidth`; when none fits, the lowest.
-    case closest(maxBandwidth: Int64)
+/// What the policy's variant choice reads (`HLSVariantChoice.select`).
+extension HLSVariant: HLSVariantChoice.VariantFacts {
+    public var height: Int64? { resolution?.height }
+}
+
+/// What the policy's rendition choice reads (`HLSRenditions.select`).
+extension HLSRendition: HLSRenditions.RenditionFacts {
+    public var hasURI: Bool { uri != nil }
+}
+
+public extension HLSRenditions {
+    /// The audio rendition to play for `variant` of a parsed master (the choice's rules:
+    /// `select(_:audioGroup:choice:)`).
+    static func select(_ renditions: [HLSRendition], variant: HLSVariant?, choice: Choice) throws -> Selection {
+        try select(renditions, audioGroup: variant?.audioGroup, choice: choice)
+    }
 }
 
 public struct HLSMasterPlaylist: Hashable, Sendable {
@@ -224,29 +233,6 @@ public struct HLSMasterPlaylist: Hashable, Sendable {
     public internal(set) var renditions: [HLSRendition]
     public internal(set) var independentSegments: Bool
     public internal(set) var start: HLSStart?
-
-    /// Picks a variant by BANDWIDTH; ties go to the earlier variant in the
-    /// playlist. Nil when there are no variants.
-    public func selectVariant(_ policy: HLSVariantPolicy = .highestBandwidth) -> HLSVariant? {
-        // I-frame variants are listed, never played.
-        let variants = self.variants.filter { !$0.iFrame }
-        guard var best = variants.first else { return nil }
-        switch policy {
-        case .highestBandwidth:
-            for v in variants.dropFirst() where v.bandwidth > best.bandwidth { best = v }
-            return best
-        case .lowestBandwidth:
-            for v in variants.dropFirst() where v.bandwidth < best.bandwidth { best = v }
-            return best
-        case .closest(let cap):
-            var fit: HLSVariant? = nil
-            for v in variants where v.bandwidth <= cap {
-                if let f = fit, f.bandwidth >= v.bandwidth { continue }
-                fit = v
-            }
-            return fit ?? selectVariant(.lowestBandwidth)
-        }
-    }
 
     /// The renditions of one group (an `AUDIO`/`VIDEO`/`SUBTITLES` group id).
     public func renditions(inGroup groupID: String) -> [HLSRendition] {

@@ -1,9 +1,21 @@
 /// The rules of an HLS item made of a video variant and a separate audio rendition (seek.h,
 /// "HLS variants and renditions"): which rendition plays, how the two feeds' packets merge
 /// into one read, and the window of the pair. What an audio packet says about the video's
-/// landing is `PacketStamp.stampRenditionPacket` (the policy, with every other DECODE_ONLY
-/// rule). Pure; tested on fake data (HLSRenditionsTests). The engine only demuxes.
+/// landing is `PacketStamp.stampRenditionPacket` (with every other DECODE_ONLY rule). Pure;
+/// tested on fake data (HLSRenditionsTests). The engine only demuxes.
 public enum HLSRenditions {
+    /// What the choice reads of an EXT-X-MEDIA rendition (the playlist model's
+    /// `HLSRendition` conforms).
+    public protocol RenditionFacts {
+        /// AUDIO, VIDEO, SUBTITLES or CLOSED-CAPTIONS.
+        var type: String { get }
+        var groupID: String { get }
+        var isDefault: Bool { get }
+        var autoselect: Bool { get }
+        /// Whether it names its own playlist (URI); without one its media is in the variant.
+        var hasURI: Bool { get }
+    }
+
     /// The host's audio choice (fpx_player_config.hls_audio): `index` nil automatic, else an
     /// index of the master's renditions in playlist order; `off`: no separate audio feed.
     public struct Choice: Hashable, Sendable {
@@ -25,20 +37,21 @@ public enum HLSRenditions {
         case notAudio
     }
 
-    /// The audio rendition to play for `variant`. `off`: `.none`. With a host index: that
-    /// rendition, which must be TYPE=AUDIO (any group); without a URI its audio is in the
-    /// variant: `.none`. Automatic: among the AUDIO renditions of the variant's AUDIO group,
-    /// the first with DEFAULT=YES, else the first with AUTOSELECT=YES, else the first; `.none`
-    /// when the group has none or the chosen one has no URI (RFC 8216 4.3.4.2.1: its media is
-    /// in the variant).
-    public static func select(_ renditions: [HLSRendition], variant: HLSVariant?, choice: Choice) throws -> Selection {
-        func feed(_ i: Int) -> Selection { renditions[i].uri == nil ? .none : .rendition(i) }
+    /// The audio rendition to play for a variant whose AUDIO group is `audioGroup` (nil: it
+    /// names none). `off`: `.none`. With a host index: that rendition, which must be
+    /// TYPE=AUDIO (any group); without a URI its audio is in the variant: `.none`. Automatic:
+    /// among the AUDIO renditions of the variant's AUDIO group, the first with DEFAULT=YES,
+    /// else the first with AUTOSELECT=YES, else the first; `.none` when the group has none or
+    /// the chosen one has no URI (RFC 8216 4.3.4.2.1: its media is in the variant).
+    public static func select<R: RenditionFacts>(_ renditions: [R], audioGroup: String?,
+                                                 choice: Choice) throws -> Selection {
+        func feed(_ i: Int) -> Selection { renditions[i].hasURI ? .rendition(i) : .none }
         if choice.off { return .none }
         if let i = choice.index {
             guard i >= 0, i < renditions.count, renditions[i].type == "AUDIO" else { throw ChoiceError.notAudio }
             return feed(i)
         }
-        guard let group = variant?.audioGroup else { return .none }
+        guard let group = audioGroup else { return .none }
         let members = renditions.indices.filter { renditions[$0].type == "AUDIO" && renditions[$0].groupID == group }
         guard let pick = members.first(where: { renditions[$0].isDefault })
                 ?? members.first(where: { renditions[$0].autoselect }) ?? members.first else { return .none }

@@ -1,6 +1,17 @@
 /// Which variant of a master playlist an HLS item plays (fpx_player_config.hls_variant,
-/// hls_max_bandwidth, hls_max_height). Pure; tested on fake data (HLSListingTests).
+/// hls_max_bandwidth, hls_max_height), and of a DASH MPD's video representations. Pure; tested
+/// on fake data (HLSVariantChoiceTests) and on parsed masters (the core's HLSListingTests).
 public struct HLSVariantChoice: Hashable, Sendable {
+    /// What the choice reads of a variant (the playlist model's `HLSVariant` conforms).
+    public protocol VariantFacts {
+        /// BANDWIDTH, bits per second.
+        var bandwidth: Int64 { get }
+        /// RESOLUTION's height; nil without RESOLUTION.
+        var height: Int64? { get }
+        /// An `EXT-X-I-FRAME-STREAM-INF` variant: never played.
+        var iFrame: Bool { get }
+    }
+
     /// 0-based index in playlist order (I-frame variants counted), nil: by the caps.
     public var index: Int?
     /// Highest BANDWIDTH at or below it; nil: no cap.
@@ -16,7 +27,7 @@ public struct HLSVariantChoice: Hashable, Sendable {
     /// nil, refused); else, among the variants that are not I-frame ones and fit the
     /// height cap (all of them when none fits), the highest BANDWIDTH within the bandwidth
     /// cap, else the lowest BANDWIDTH. Ties go to the earlier variant. Nil without variants.
-    public func select(_ variants: [HLSVariant]) -> Int? {
+    public func select<V: VariantFacts>(_ variants: [V]) -> Int? {
         if let i = index {
             guard i >= 0, i < variants.count, !variants[i].iFrame else { return nil }
             return i
@@ -25,7 +36,7 @@ public struct HLSVariantChoice: Hashable, Sendable {
         guard !playable.isEmpty else { return nil }
         var pool = playable
         if let h = maxHeight {
-            let fit = playable.filter { (variants[$0].resolution?.height ?? 0) <= h }
+            let fit = playable.filter { (variants[$0].height ?? 0) <= h }
             if !fit.isEmpty { pool = fit }
         }
         var best: Int?

@@ -1,5 +1,5 @@
 import XCTest
-@testable import FastPixSeekCore
+@testable import FastPixSeekPolicy
 
 /// Packed audio's ID3 PRIV timestamp (RFC 8216 section 3.4) read from bytes, and where a
 /// packed segment's first sample sits (HLSPackedAudio).
