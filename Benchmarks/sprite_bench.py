@@ -13,8 +13,11 @@ B-frames) and HEVC (x265 ultrafast, 3 B-frames), each with a short GOP (1.2 s: 3
 so that tile times fall between keyframes) and a long one (10 s), no scene cuts. Every tool makes a sheet of 160-pixel-wide tiles every N seconds
 (default 2), 10 per row, JPEG. Times are CPU (user + system of the child, getrusage) and
 wall, the median of R runs (default 3). ffmpeg runs with its default threads (frame
-threads on every core); fpx-seek decodes on one thread. --out puts the section between its
-markers in BENCHMARKS.md.
+threads on every core), and so do fpx-seek's exact mode and the floor. The floor
+(sprite_floor.py) is the least decoding an exact sheet needs, done by libavcodec through
+PyAV: only the tile frames' GOPs up to their last tile frame, non-reference frames skipped,
+no picture made; its tile frames are checked against a full decode. --out puts the section
+between its markers in BENCHMARKS.md.
 """
 from __future__ import annotations
 
@@ -114,7 +117,8 @@ def run(a) -> Dict:
                       "-q:v", "3", str(ff_out)]
             modes = {"ffmpeg": ff_cmd,
                      "pyav": [sys.executable, str(HERE / "sprite_pyav.py"), str(path), str(a.interval),
-                              str(work / "pyav.jpg")]}
+                              str(work / "pyav.jpg")],
+                     "floor": [sys.executable, str(HERE / "sprite_floor.py"), str(path), str(a.interval)]}
             for mode in ("keyframe", "exact"):
                 modes[mode] = [str(CLI), "sprite", str(path), "-o", str(work / f"sprite-{mode}"), "--interval",
                                str(a.interval), "--json"] + (["--precision", "exact"] if mode == "exact" else [])
@@ -125,9 +129,12 @@ def run(a) -> Dict:
                     cpu, wall, r = timed(cmd)
                     cpus.append(cpu)
                     walls.append(wall)
-                    if name in ("keyframe", "exact"):
+                    if name in ("keyframe", "exact", "floor"):
                         summary = json.loads(r.stdout)
                 res[name] = {"cpu": statistics.median(cpus), "wall": statistics.median(walls), "summary": summary}
+            # The floor's tile frames against libavcodec's full decode (it fails on any difference).
+            _, _, r = timed(modes["floor"] + ["--check"])
+            res["floor"]["checked"] = json.loads(r.stdout)["matched"]
             # Every tile of both modes against ffmpeg's pixels of the frame it claims.
             frames = sc.frames_scaled(path, 160, res["exact"]["summary"]["tile_height"])
             for mode in ("keyframe", "exact"):
@@ -140,13 +147,16 @@ def run(a) -> Dict:
                 if v["summary"]:
                     s = v["summary"]
                     row[k].update(tiles=s["tiles"], decoded=s["frames_decoded"], checked=v["checked"])
+            log(f"{path.name}: floor {res['floor']['cpu']:.2f} s CPU, {res['floor']['summary']['frames_decoded']} frames")
             rows.append(row)
             log(f"{path.name}: ffmpeg {res['ffmpeg']['cpu']:.2f} s CPU, keyframe {res['keyframe']['cpu']:.2f}, "
                 f"exact {res['exact']['cpu']:.2f}")
+        # What the floor's process costs before it decodes (Python and PyAV loaded).
+        starts = [timed([sys.executable, "-c", "import av"])[0] for _ in range(a.repeat)]
     finally:
         if not a.dir:
             shutil.rmtree(work, ignore_errors=True)
-    return {"rows": rows}
+    return {"rows": rows, "python_start_cpu": statistics.median(starts)}
 
 
 def section(a, result: Dict) -> str:
@@ -161,14 +171,20 @@ def section(a, result: Dict) -> str:
           f"tile=10xR -frames:v 1 -q:v 3 sprite.jpg` (its default threads). fpx-seek: `fpx-seek sprite FILE -o DIR "
           f"--interval {a.interval:g}` (keyframe mode, tolerance half the interval) and the same with "
           f"`--precision exact` (a decoding thread per core, frame threads, since commit 73c66ca; one before). PyAV recipe: `Benchmarks/sprite_pyav.py` (seek backward to the "
-          f"keyframe, decode to the frame on screen at each time, reformat, mjpeg; the peer of exact mode). CPU = user + system of the process (getrusage), wall = elapsed; "
+          f"keyframe, decode to the frame on screen at each time, reformat, mjpeg; the peer of exact mode). "
+          f"Floor: `Benchmarks/sprite_floor.py` (the least decoding an exact sheet needs, by libavcodec through "
+          f"PyAV with frame threads: knowing every packet from one demux pass, it decodes only the GOPs holding a "
+          f"tile's frame, from the keyframe to the last tile frame, non-reference frames skipped, and makes no "
+          f"picture; its tile frames match libavcodec's full decode bit for bit, checked every run; its process "
+          f"starts Python and PyAV, {result['python_start_cpu']:.2f} s CPU). CPU = user + system of the process (getrusage), wall = elapsed; "
           f"medians of {a.repeat} runs. Ratios are fpx-seek / ffmpeg. Every fpx-seek tile was checked against "
           f"ffmpeg's decode of the frame it claims (the closest of its neighbours, within 1.5x ffmpeg's own JPEG "
           f"round trip of that picture + 1 level): \"checked\" counts them.", ""]
     L += ["| File | frames | ffmpeg CPU / wall (s), tiles | PyAV recipe CPU / wall (s) | keyframe CPU / wall (s) | "
           "keyframe / ffmpeg, CPU / wall | keyframe tiles (decoded frames) | exact CPU / wall (s) | exact / ffmpeg, CPU / wall | "
-          "exact / PyAV, CPU | exact tiles (decoded frames) | checked |",
-          "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+          "exact / PyAV, CPU | exact tiles (decoded frames) | floor CPU / wall (s) (decoded frames) | "
+          "floor / ffmpeg, CPU | exact / floor, CPU | checked |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     worst = {"keyframe": 0.0, "exact": 0.0}
     worst_wall = {"keyframe": 0.0, "exact": 0.0}
     for r in result["rows"]:
@@ -185,7 +201,10 @@ def section(a, result: Dict) -> str:
             if m == "exact":
                 cells.append(f"{v['cpu'] / py['cpu']:.3f}x")
             cells.append(f"{v['tiles']} ({v['decoded']})")
-        cells.append(f"{r['keyframe']['checked'] + r['exact']['checked']}")
+        fl = r["floor"]
+        cells += [f"{fl['cpu']:.2f} / {fl['wall']:.2f} ({fl['decoded']})", f"{fl['cpu'] / ff['cpu']:.3f}x",
+                  f"{r['exact']['cpu'] / fl['cpu']:.3f}x"]
+        cells.append(f"{r['keyframe']['checked'] + r['exact']['checked']} + {fl['checked']}")
         L.append("| " + " | ".join(cells) + " |")
     L += ["", "Targets: keyframe mode at most 0.2x ffmpeg's time, exact at most 0.5x.", ""]
     for m, target in (("keyframe", 0.2), ("exact", 0.5)):
@@ -202,12 +221,24 @@ def section(a, result: Dict) -> str:
             ex, ff, kf = r["exact"], r["ffmpeg"], r["keyframe"]
             if ex["cpu"] / ff["cpu"] <= 0.5 and ex["wall"] / ff["wall"] <= 0.5:
                 continue
+            fl = r["floor"]
             L.append(f"- {r['file']}: {ex['decoded']} of {r['frames']} frames decoded "
                      f"({ex['decoded'] / r['frames']:.0%}), CPU {ex['cpu'] / ff['cpu']:.3f}x ffmpeg's; "
-                     f"fixed cost {kf['cpu']:.2f} s of {ex['cpu']:.2f} s.")
+                     f"fixed cost {kf['cpu']:.2f} s of {ex['cpu']:.2f} s. The floor decoded {fl['decoded']} "
+                     f"frames in {fl['cpu']:.2f} s CPU ({fl['cpu'] / ff['cpu']:.3f}x ffmpeg's; "
+                     f"{max(0.0, fl['cpu'] - result['python_start_cpu']) / ff['cpu']:.3f}x without its "
+                     f"Python start); exact mode took {ex['cpu'] / fl['cpu']:.3f}x the floor's CPU.")
+        missed = [r for r in result["rows"]
+                  if r["exact"]["cpu"] / r["ffmpeg"]["cpu"] > 0.5 or r["exact"]["wall"] / r["ffmpeg"]["wall"] > 0.5]
+        fr = [r["floor"]["cpu"] / r["ffmpeg"]["cpu"] for r in missed]
+        fr0 = [max(0.0, r["floor"]["cpu"] - result["python_start_cpu"]) / r["ffmpeg"]["cpu"] for r in missed]
+        ef = [r["exact"]["cpu"] / r["floor"]["cpu"] for r in missed]
         L += ["", "With tiles closer than the GOP, the right pictures need that share of the frames decoded "
-              "whatever the tool; below 0.5x on these files would take decoding fewer reference frames, which "
-              "changes the pictures."]
+              "whatever the tool; below 0.5x would take decoding fewer reference frames, which changes the "
+              f"pictures. The floor measures it: on these files libavcodec decoding nothing but what the tile "
+              f"frames need took {min(fr):.3f}x to {max(fr):.3f}x of ffmpeg's chain CPU ({min(fr0):.3f}x to "
+              f"{max(fr0):.3f}x without its Python start), and exact mode {min(ef):.3f}x to {max(ef):.3f}x "
+              "the floor's CPU."]
     L += ["", f"Reproduce: `{a.command}`."]
     return "\n".join(L)
 
