@@ -20,7 +20,10 @@ public protocol ExecutorWork: AnyObject, Sendable {
 /// is scheduled and more work is waiting than threads are idle, it starts a
 /// thread, up to `maxThreads`; so a job blocked in I/O (or a host callback that
 /// takes long) never holds up another job of its pool while the cap is not
-/// reached. A thread idle for `idleNanoseconds` exits. Threads are detached.
+/// reached. A thread idle for `idleNanoseconds` exits. Threads are joinable, and every one
+/// that exits is joined (`retired`): by the next to exit, by a spawn at the cap, or at the
+/// latest by the timer thread just after it exits, so none is left unjoined (its stack and
+/// task kept) while the process runs on.
 ///
 /// Blocking network I/O has a pool of its own (issue 26.5): the jobs of a player whose
 /// item is read through a protocol other than a local file (`forMedia`) run on
@@ -110,8 +113,10 @@ public final class Executor: @unchecked Sendable {
     /// runs its exit (TLS destructors, the sanitizers' teardown) and is still a task of the
     /// process: it stays counted until a pthread_join says it is gone, so that a new thread
     /// never makes the pool's OS threads more than the cap (test_scale counts them in
-    /// /proc/self/task). The next thread to exit, or a spawn that the cap would refuse,
-    /// joins it: at most one per pool waits to be joined (its stack kept until then).
+    /// /proc/self/task). The next thread to exit, a spawn that the cap would refuse, or the
+    /// timer thread, asked by the exiting thread itself (`reapRetired`), joins it: at most one
+    /// per pool waits to be joined, for no longer than its exit takes when the timer thread
+    /// can run.
     private var retired: pthread_t?
 
     public init(name: String, background: Bool, maxThreads: Int) {
@@ -122,6 +127,9 @@ public final class Executor: @unchecked Sendable {
 
     /// Threads of this pool now alive (for tests and benchmarks).
     public var threadCount: Int { m.locked { threads - (retired == nil ? 0 : 1) } }
+
+    /// Threads of this pool that exited and are not joined yet: 0 or 1 (for tests).
+    var unjoinedThreadCount: Int { m.locked { retired == nil ? 0 : 1 } }
 
     /// Queues `w` to be drained by a pool thread. Never runs it on the calling thread.
     public func schedule(_ w: ExecutorWork) {
@@ -186,9 +194,26 @@ public final class Executor: @unchecked Sendable {
                     pthread_join(p, nil)
                     m.locked { threads -= 1 }
                 }
+                // Nobody else may come to join this one: the timer thread does, as soon as
+                // this thread is gone (its join waits for the exit).
+                Executor.timers.after(0) { [self] in self.reapRetired() }
                 return
             }
         }
+    }
+}
+
+extension Executor {
+    /// Joins the thread that exited last, if no other thread has joined it yet. Blocks only
+    /// for the rest of that thread's exit.
+    func reapRetired() {
+        guard let r = m.locked({ () -> pthread_t? in
+            let r = retired
+            retired = nil
+            return r
+        }) else { return }
+        pthread_join(r, nil)
+        m.locked { threads -= 1 }
     }
 }
 

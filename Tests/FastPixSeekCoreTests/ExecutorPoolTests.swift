@@ -25,4 +25,24 @@ final class ExecutorPoolTests: XCTestCase {
         XCTAssertEqual(Deadline.extended(UInt64.max - 1, by: 5), UInt64.max)
         XCTAssertEqual(Deadline.after(UInt64.max, from: 1), UInt64.max)
     }
+
+    /// A pool thread that exits idle is joined even when no other thread of its pool comes
+    /// after it (ThreadSanitizer reported the last one as a leaked thread; its stack stayed
+    /// mapped for the process's life): by the timer thread, right after it exits.
+    func testTheLastThreadToExitIsJoined() {
+        let pool = Executor(name: "fpx-test", background: false, maxThreads: 2)
+        let ran = expectation(description: "ran")
+        pool.run { ran.fulfill() }
+        wait(for: [ran], timeout: 10)
+        let deadline = monotonicNanoseconds() &+ Executor.idleNanoseconds &+ 5_000_000_000
+        while (pool.threadCount > 0 || pool.unjoinedThreadCount > 0) && monotonicNanoseconds() < deadline {
+            usleep(20_000)
+        }
+        XCTAssertEqual(pool.threadCount, 0, "the thread exits after \(Executor.idleNanoseconds) ns idle")
+        XCTAssertEqual(pool.unjoinedThreadCount, 0, "and is joined")
+        // The pool still starts a thread for new work.
+        let again = expectation(description: "again")
+        pool.run { again.fulfill() }
+        wait(for: [again], timeout: 10)
+    }
 }
