@@ -23,7 +23,15 @@ final class FrameDecoder {
     var drained = false
     /// The largest pts the decoder returned since its last flush (Int64.min: none).
     var maxOut = Int64.min
+    /// The largest pts of a packet sent to the decoder since its last flush (Int64.min: none).
+    var maxSent = Int64.min
     var decoded: UInt64 = 0, fed: UInt64 = 0, dropped: UInt64 = 0
+    /// Packets sent past a wanted frame with non-reference frames skipped (`decode`'s `nextLimit`).
+    var skippedPast: UInt64 = 0
+    /// The reference stream's timeline, and whether packet pts are its ticks (a file; HLS and
+    /// DASH packets carry segment pts).
+    let timeline: Timeline
+    let ptsAreTicks: Bool
     /// A landing failed: continuation stays off for the rest of the run (`reset`).
     var failed = false
 
@@ -37,6 +45,9 @@ final class FrameDecoder {
         stream = ref
         dec = d
         frame = f
+        timeline = engine.itemInfo.timeline
+        let format = engine.itemInfo.formatName.map { String(cString: $0) } ?? ""
+        ptsAreTicks = !format.hasPrefix("hls") && !format.hasPrefix("dash")
     }
 
     deinit {
@@ -50,14 +61,24 @@ final class FrameDecoder {
         fpx_cli_decoder_flush(dec)
         drained = false
         maxOut = Int64.min
+        maxSent = Int64.min
     }
 
     /// Decodes until the frame with pts `want` is in `frame`; false when it never comes.
     /// `drainAtKeyframe`: the landing is a keyframe and only it is wanted: the decoder is
     /// drained right after its packet (no later packet is decoded to push it out of the
     /// reorder buffer) and flushed before the next one.
-    func decode(to want: Int64, drainAtKeyframe: Bool = false) -> Bool {
+    ///
+    /// `nextLimit`: the largest pts the next visit's frame can be chosen by, in ticks (the
+    /// next time's; `Int64.max` when there is none). Packets sent after the wanted frame's own,
+    /// only to get it out of the decoder (its reorder and thread delay), are then sent with
+    /// non-reference frames skipped when no visit can want them: a frame whose pts is below
+    /// that of a packet already sent, itself at or below `nextLimit`, is neither on screen at
+    /// the next time (a later frame is) nor the first at or after it; and a non-reference
+    /// frame is needed by no other.
+    func decode(to want: Int64, drainAtKeyframe: Bool = false, nextLimit: Int64? = nil) -> Bool {
         var want = want
+        var sentWant = false
         while true {
             let p: PacketView
             do { p = try player.readPacket() } catch {
@@ -77,10 +98,20 @@ final class FrameDecoder {
             }
             guard p.streamIndex == stream else { continue }
             if p.flags & PacketView.flagDisposable != 0 { dropped += 1; continue }
-            if let l = p.landedPTSInStream { want = l }
+            if let l = p.landedPTSInStream, l != want { want = l; sentWant = false }
             let decodeOnly = p.flags & PacketView.flagDecodeOnly != 0
-            if fpx_cli_send(dec, p.avPacket, decodeOnly ? 1 : 0) < 0 { return false }
+            var skipNonRef = decodeOnly
+            if !decodeOnly, sentWant, ptsAreTicks, let limit = nextLimit, let pts = p.pts, pts < maxSent,
+               maxSent <= limit {
+                skipNonRef = true
+                skippedPast += 1
+            }
+            if fpx_cli_send(dec, p.avPacket, skipNonRef ? 1 : 0) < 0 { return false }
             fed += 1
+            if let pts = p.pts {
+                maxSent = max(maxSent, pts)
+                if pts == want { sentWant = true }
+            }
             let r = receive(want)
             if r != 0 { return r == 1 }
             if drainAtKeyframe && !decodeOnly && p.flags & PacketView.flagKey != 0 {
@@ -131,7 +162,14 @@ func visitFrames(_ player: Player, _ decoder: FrameDecoder, _ times: [(text: Str
     }
     var visits = times.enumerated().map { FrameVisit(index: $0.offset, text: $0.element.text, requested: $0.element.time) }
     var continuing = !keyframeOnly
-    for i in order {
+    for (k, i) in order.enumerated() {
+        // The largest pts the next visit can choose its frame by (its time, in ticks).
+        let nextLimit: Int64
+        if k + 1 < order.count {
+            nextLimit = decoder.timeline.ticks(of: times[order[k + 1]].time).flatMap { Int64(exactly: $0.floor) } ?? Int64.min
+        } else {
+            nextLimit = Int64.max
+        }
         let before = decoder.decoded, fedBefore = decoder.fed
         if decoder.maxOut != Int64.min && !decoder.drained { try? player.reportDecoded(pts: decoder.maxOut) }
         // A drained decoder (the end of the packets, a failure) holds nothing to continue: this
@@ -154,7 +192,7 @@ func visitFrames(_ player: Player, _ decoder: FrameDecoder, _ times: [(text: Str
             } else if let why = accept(o) {
                 visits[i].skipped = why
             } else if let pts = o.landedStreamPTS {
-                if decoder.decode(to: pts, drainAtKeyframe: keyframeOnly && o.landedIsKeyframe) {
+                if decoder.decode(to: pts, drainAtKeyframe: keyframeOnly && o.landedIsKeyframe, nextLimit: nextLimit) {
                     visits[i].pts = pts
                 } else {
                     visits[i].error = "the landed frame (pts \(pts)) could not be decoded"
