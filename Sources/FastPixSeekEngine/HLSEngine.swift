@@ -26,7 +26,7 @@ import FastPixSeekCore
 /// (`HLSPlacement.wrapCount`), and what the host sees of it is unwrapped (`unwrap`).
 // @unchecked Sendable: the feed and the cache guard their own state; the façade's demux
 // state is used under the player's engine lock only (see the field comments).
-public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
+public final class HLSEngine: MediaEngine, PacketSource, HLSItemControls, @unchecked Sendable {
     /// One segment of the window, read from the playlist's compact list when asked.
     struct Segment {
         let list: HLSSegmentList
@@ -141,6 +141,11 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private var stamp: PacketStamp
     /// The master playlist's variants and renditions, when opened through one.
     public let hlsListing: HLSListing?
+    /// A feed alone plays no second feed and cannot switch variants.
+    public var hlsAudioSelection: (index: Int, stream: Int32)? { nil }
+    public func selectHLSAudio(_ index: Int) throws { throw ErrorCode.unsupported }
+    public var hlsVariantSelection: Int? { nil }
+    public func selectHLSVariant(_ index: Int) throws { throw ErrorCode.unsupported }
     /// The audio rendition the item plays as a second feed (HLSRenditions.select): its URI,
     /// nil when there is none (a media playlist, muxed audio, hls_audio -1). The factory
     /// opens it (`HLSRenditionEngine`).

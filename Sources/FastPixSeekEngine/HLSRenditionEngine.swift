@@ -16,7 +16,7 @@ import FastPixSeekCore
 /// under the leaf lock `am`, and call the feeds' concurrent members.
 // @unchecked Sendable: the merge state is used under the player's engine lock only; the
 // rendition feed, the switch and the retired facts under `am`.
-public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sendable {
+public final class HLSRenditionEngine: MediaEngine, PacketSource, HLSItemControls, @unchecked Sendable {
     let video: HLSEngine
     private let policy: IOPolicy
     private let am = Monitor()
@@ -200,6 +200,9 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     public var landsAtOrAfter: Bool { video.landsAtOrAfter }
     public var startTicks: Int64? { video.startTicks }
     public var hlsListing: HLSListing? { video.hlsListing }
+    /// Variants are switched by HLSVariantEngine.
+    public var hlsVariantSelection: Int? { nil }
+    public func selectHLSVariant(_ index: Int) throws { throw ErrorCode.unsupported }
     public var holeReport: HoleReport { video.holeReport }
 
     public func seekableRange() throws -> ClosedRange<Int64>? {

@@ -21,7 +21,7 @@ import FastPixSeekCore
 /// changes only there, also under `vm`); the concurrent ones read `inner`, the switch and
 /// the retired facts under `vm`.
 // @unchecked Sendable: `inner` is replaced under the engine lock and `vm`; the rest under `vm`.
-public final class HLSVariantEngine: MediaEngine, PacketSource, @unchecked Sendable {
+public final class HLSVariantEngine: MediaEngine, PacketSource, HLSItemControls, @unchecked Sendable {
     typealias Inner = MediaEngine & PacketSource
 
     private let owner: HLSEngine
@@ -121,8 +121,11 @@ public final class HLSVariantEngine: MediaEngine, PacketSource, @unchecked Senda
     public var hlsListing: HLSListing? { listing }
     /// Every feed's holes are counted in the owner's report (HLSPlaylistFeed.holeSink).
     public var holeReport: HoleReport { owner.holeReport }
-    public var hlsAudioSelection: (index: Int, stream: Int32)? { inner.hlsAudioSelection }
-    public func selectHLSAudio(_ index: Int) throws { try inner.selectHLSAudio(index) }
+    public var hlsAudioSelection: (index: Int, stream: Int32)? { (inner as? HLSItemControls)?.hlsAudioSelection }
+    public func selectHLSAudio(_ index: Int) throws {
+        guard let c = inner as? HLSItemControls else { throw ErrorCode.unsupported }
+        try c.selectHLSAudio(index)
+    }
 
     public func seekableRange() throws -> ClosedRange<Int64>? { try innerFeed.seekableRange() }
     public func seekableRangeInMemory() -> (known: Bool, range: ClosedRange<Int64>?) { innerFeed.seekableRangeInMemory() }
