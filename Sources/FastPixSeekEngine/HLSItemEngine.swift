@@ -172,9 +172,11 @@ public final class HLSItemEngine: MediaEngine, PacketSource, HLSItemControls, @u
         try playingFeeds.step(from: from, forward: forward, count: count, seekID: seekID, shouldStop: shouldStop)
     }
 
+    /// Every feed: those playing and the owner, which stays open after a switch away from it.
     public func interrupt() {
-        feeds.interrupt()
-        owner.interrupt()
+        let f = feeds
+        f.interrupt()
+        if f.video !== owner { owner.interrupt() }
     }
 
     // MARK: PacketSource
