@@ -98,7 +98,13 @@ public func fpxDateSeekReasonExplanation(_ reason: Int32) -> UnsafePointer<CChar
 
 // MARK: HLS variants and renditions (seek.h, 0.4.0)
 
-private func hlsListing(_ p: Player) throws -> HLSListing? { try p.readyEngine().hlsListing }
+private func hlsListing(_ p: Player) throws -> HLSListing? { try p.readyEngine().hlsControls?.hlsListing }
+
+/// The item's HLS controls; `.unsupported` for an item without them (a file).
+private func hlsControls(_ p: Player) throws -> HLSItemControls {
+    guard let c = try p.readyEngine().hlsControls else { throw ErrorCode.unsupported }
+    return c
+}
 
 @_cdecl("fpx_player_hls_variant_count")
 public func fpxPlayerHLSVariantCount(_ h: OpaquePointer?, _ count: UnsafeMutablePointer<Int32>?) -> Int32 {
@@ -118,7 +124,7 @@ public func fpxPlayerHLSVariant(_ h: OpaquePointer?, _ index: Int32, _ out: Unsa
         c.struct_size = MemoryLayout<fpx_hls_variant>.size
         c.is_iframe = v.isIFrame ? 1 : 0
         // The variant played now (a switch moves it at a seek), else the open's choice.
-        if let sel = try p.readyEngine().hlsVariantSelection { c.selected = sel == Int(index) ? 1 : 0 }
+        if let sel = try p.readyEngine().hlsControls?.hlsVariantSelection { c.selected = sel == Int(index) ? 1 : 0 }
         else { c.selected = v.selected ? 1 : 0 }
         c.bandwidth = v.bandwidth
         c.average_bandwidth = v.averageBandwidth
@@ -160,7 +166,7 @@ public func fpxPlayerHLSRendition(_ h: OpaquePointer?, _ index: Int32,
         c.has_uri = r.hasURI ? 1 : 0
         c.in_selected_group = r.inSelectedGroup ? 1 : 0
         // The rendition played now (a switch moves it at a landing), else the open's choice.
-        if let sel = try p.readyEngine().hlsAudioSelection {
+        if let sel = try p.readyEngine().hlsControls?.hlsAudioSelection {
             c.selected = sel.index == Int(index) ? 1 : 0
             c.stream_index = sel.index == Int(index) ? sel.stream : -1
         } else {
@@ -174,13 +180,13 @@ public func fpxPlayerHLSRendition(_ h: OpaquePointer?, _ index: Int32,
 @_cdecl("fpx_player_hls_select_audio")
 public func fpxPlayerHLSSelectAudio(_ h: OpaquePointer?, _ index: Int32) -> Int32 {
     withPlayer(.fpx_player_hls_select_audio, h) { p in
-        try p.readyEngine().selectHLSAudio(Int(index))
+        try hlsControls(p).selectHLSAudio(Int(index))
     }
 }
 
 @_cdecl("fpx_player_hls_select_variant")
 public func fpxPlayerHLSSelectVariant(_ h: OpaquePointer?, _ index: Int32) -> Int32 {
     withPlayer(.fpx_player_hls_select_variant, h) { p in
-        try p.readyEngine().selectHLSVariant(Int(index))
+        try hlsControls(p).selectHLSVariant(Int(index))
     }
 }

@@ -1,5 +1,6 @@
 /// What the seek manager needs from media, and nothing more. The FFmpeg engines
-/// implement it; core tests use a fake.
+/// implement it; core tests use a fake. What only an HLS item offers (its listing, its
+/// switches) is `HLSItemControls`.
 ///
 /// Threading contract (for `MediaEngine` and `PacketSource` together; the locks and
 /// their order are written once, in Sync.swift):
@@ -79,7 +80,8 @@ public protocol MediaEngine: AnyObject, Sendable {
     /// `packetsRead` 0.
     func resolveFromMemory(_ request: LandingRequest) -> Landing?
 
-    /// HLS holes met so far (seek.h, "Gaps"); empty for files. Concurrent.
+    /// Holes met so far in a segmented item (seek.h, "Gaps"): HLS, and DASH, which opens
+    /// through the same HLS engine; empty for files. Concurrent.
     var holeReport: HoleReport { get }
 
     /// Whether `resolve`/`resolveFromMemory` honour `LandingRequest.atOrAfter` (the first
@@ -90,27 +92,6 @@ public protocol MediaEngine: AnyObject, Sendable {
     /// Where reading starts with no seek made (item ticks), when not the first frame of
     /// the seekable range (HLS: EXT-X-START, a live edge). Immutable once open.
     var startTicks: Int64? { get }
-
-    /// HLS: the master playlist's variants and renditions (nil without one). Immutable.
-    var hlsListing: HLSListing? { get }
-
-    /// HLS: the audio rendition played as a second feed now (an index of the listing's
-    /// renditions) and its stream; nil when the engine plays none. Concurrent.
-    var hlsAudioSelection: (index: Int, stream: Int32)? { get }
-
-    /// HLS: plays audio rendition `index` (of the listing) from the next landing on.
-    /// `.unsupported` without a second feed, `.invalidArgument` for an index that names no
-    /// AUDIO rendition with a URI. Concurrent; never blocks.
-    func selectHLSAudio(_ index: Int) throws
-
-    /// HLS: the variant played now (an index of the listing's variants); nil when the engine
-    /// cannot switch (no master). Concurrent.
-    var hlsVariantSelection: Int? { get }
-
-    /// HLS: plays variant `index` (of the listing) from the next seek on. `.unsupported`
-    /// without a master, `.invalidArgument` for an index past the list or an I-frame
-    /// variant. Concurrent; never blocks.
-    func selectHLSVariant(_ index: Int) throws
 }
 
 public extension MediaEngine {
@@ -120,11 +101,6 @@ public extension MediaEngine {
     var holeReport: HoleReport { HoleReport() }
     var landsAtOrAfter: Bool { false }
     var startTicks: Int64? { nil }
-    var hlsListing: HLSListing? { nil }
-    var hlsAudioSelection: (index: Int, stream: Int32)? { nil }
-    func selectHLSAudio(_ index: Int) throws { throw ErrorCode.unsupported }
-    var hlsVariantSelection: Int? { nil }
-    func selectHLSVariant(_ index: Int) throws { throw ErrorCode.unsupported }
 }
 
 /// Read access to packets and stream facts, for engines that demux.

@@ -76,7 +76,7 @@ extension Player {
         }
         guard k.kind == .hlsIframes else { return (itemID, itemURL) }
         // hlsListing is immutable once open (a concurrent member): no engine lock.
-        guard let uri = engine?.hlsListing?.variants.first(where: { $0.isIFrame })?.uri else { throw ErrorCode.noPreview }
+        guard let uri = engine?.hlsControls?.hlsListing?.variants.first(where: { $0.isIFrame })?.uri else { throw ErrorCode.noPreview }
         try k.io.check(uri, policy: config.protocols, fromRemote: k.io.isRemote(itemURL))
         return (itemID, uri)
     }

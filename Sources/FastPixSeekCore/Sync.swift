@@ -54,10 +54,11 @@ import Darwin
 //   EngineStrings.m             the stream details' interned C strings.
 //   HLSSegmentCache.em          an HLS item's table of segment engines (written under
 //                               engineLock and em; interrupt reads it under em alone).
-//   HLSRenditionEngine.am       the current audio rendition feed, the pending switch, the
-//                               retired feeds' facts.
-//   HLSVariantEngine.vm         the current variant's feeds, the pending switch, the retired
-//                               feeds' facts and counters.
+//   HLSRenditionMerge.am        an HLS item's current audio rendition feed, the pending
+//                               audio switch, the retired rendition feeds' facts.
+//   HLSItemEngine.vm            an HLS item's feeds playing (its variant's, the rendition
+//                               merge), the variant switch, the retired feeds' facts and
+//                               counters.
 //   FFmpegLog.m                 the av_log callback's installation and the partial line.
 //   FFmpegFaults.m              test builds only (FPX_FAULTS): the injected FFmpeg faults, their
 //                               counts and the stalls' release (a stall polls the interrupt

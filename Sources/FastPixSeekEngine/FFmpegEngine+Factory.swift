@@ -2,15 +2,15 @@ import Glibc
 import CFFmpeg
 import FastPixSeekCore
 
-/// The engine factory for the player: HLS playlists and DASH MPDs go to `HLSEngine` (an
-/// MPD through `PlaylistLoad`), every other file or http(s) URL to `FFmpegEngine`. A URL
-/// without the .m3u8 extension that libavformat recognises as HLS is reopened with
-/// `HLSEngine`; one without the .mpd extension whose body is an MPD (libavformat's probe
+/// The engine factory for the player: HLS playlists and DASH MPDs go to `HLSItemEngine`
+/// (`openHLS`; an MPD through `PlaylistLoad`), every other file or http(s) URL to
+/// `FFmpegEngine`. A URL without the .m3u8 extension that libavformat recognises as HLS is
+/// reopened with `openHLS`; one without the .mpd extension whose body is an MPD (libavformat's probe
 /// names dash, which `DemuxerGate` keeps out: EINVAL) is opened as DASH.
 public func makeFFmpegEngine(url: String, policy: IOPolicy) throws -> MediaEngine & PacketSource {
     // No open starts without the allocation reserve (seek.h section 6).
     guard MemoryReserve.ensure() else { throw EngineError(.noMemory) }
-    if HLSEngine.looksLikePlaylist(url) { return try checkedReference(openHLS(url: url, policy: policy), policy) }
+    if HLSFeed.looksLikePlaylist(url) { return try checkedReference(openHLS(url: url, policy: policy), policy) }
     let e: FFmpegEngine
     do {
         e = try FFmpegEngine(url: url, policy: policy, referenceStream: policy.referenceStream)
@@ -49,17 +49,18 @@ func checkedReference(_ e: MediaEngine & PacketSource, _ policy: IOPolicy) throw
     throw EngineError(.unsupported)
 }
 
-/// An HLS item: the variant alone, or with its separate audio rendition as a second feed
-/// (HLSRenditionEngine) when the master names one (HLSRenditions.select); through a master,
-/// in an HLSVariantEngine, which can switch variants.
+/// An HLS or DASH item, always an `HLSItemEngine`: the variant's feed (the media playlist's,
+/// or the one a master's choice names), with its separate audio rendition merged in as a
+/// second feed (`HLSRenditionMerge`) when the master names one (HLSRenditions.select);
+/// through a master, it can switch variants.
 public func openHLS(url: String, policy: IOPolicy) throws -> MediaEngine & PacketSource {
-    let v = try HLSEngine(url: url, policy: policy)
-    let item: MediaEngine & PacketSource
+    let v = try HLSFeed(url: url, policy: policy)
+    var rendition: HLSRenditionMerge?
     if let a = v.audioRenditionURI {
-        do { item = try HLSRenditionEngine(video: v, audioURI: a, policy: policy) } catch { v.close(); throw error }
-    } else {
-        item = v
+        do {
+            rendition = try HLSRenditionMerge(video: v, audioURI: a, policy: policy, renditions: v.renditions,
+                                              audioIndex: v.audioRenditionIndex ?? -1)
+        } catch { v.close(); throw error }
     }
-    guard let l = v.hlsListing else { return item }
-    return HLSVariantEngine(owner: v, listing: l, inner: item, policy: policy)
+    return HLSItemEngine(owner: v, rendition: rendition, policy: policy)
 }

@@ -181,7 +181,7 @@ enum HLSFetch {
     /// Downloads a segment (its byte range, if any) and demuxes it from memory,
     /// behind its init section when it has one (fMP4: EXT-X-MAP). The init
     /// section and the segment together may not exceed the buffer cap.
-    static func openSegment(_ s: HLSEngine.Segment, policy: IOPolicy, remote: Bool, initSections: inout [String: FallibleBuffer<UInt8>],
+    static func openSegment(_ s: HLSFeed.Segment, policy: IOPolicy, remote: Bool, initSections: inout [String: FallibleBuffer<UInt8>],
                             keys: inout [String: [UInt8]], stop: (() -> Bool)? = nil,
                             listedOnDomain: () -> Rational? = { nil }) throws -> FFmpegEngine {
         let g = IOGuard(policy: policy)

@@ -18,7 +18,7 @@ final class HLSPlaylistFeed: @unchecked Sendable {
     private let m = Monitor()
     private var tracker = HLSLiveTracker()
     /// The tracker's window with item-timeline starts, rebuilt at each update.
-    private var segments = HLSEngine.Window()
+    private var segments = HLSFeed.Window()
     private var targetDuration = 0
     private var holdBack = Rational(0)
     private var endList = false
@@ -29,7 +29,7 @@ final class HLSPlaylistFeed: @unchecked Sendable {
     /// A reload job is running (close waits for it).
     private var reloading = false
     /// An ended (VOD) playlist's last frame, item ticks, with the segment it is in (see
-    /// HLSEngine.learnLastFrame).
+    /// HLSFeed.learnLastFrame).
     private var lastFrameValue: (sequence: Int64, ticks: Int64)?
     private var holes = HoleReport()
 
@@ -51,7 +51,7 @@ final class HLSPlaylistFeed: @unchecked Sendable {
 
     /// Takes the tracker's current window (lock held).
     private func adopt(_ media: HLSMediaPlaylist) {
-        segments = HLSEngine.Window(list: media.segments, base: tracker.baseOffset + shift)
+        segments = HLSFeed.Window(list: media.segments, base: tracker.baseOffset + shift)
         targetDuration = media.targetDuration
         holdBack = media.liveEdgeOffset
         endList = !media.isLive
@@ -59,9 +59,9 @@ final class HLSPlaylistFeed: @unchecked Sendable {
 
     // MARK: Reading the feed
 
-    var window: HLSEngine.Window { m.locked { segments } }
+    var window: HLSFeed.Window { m.locked { segments } }
 
-    var snapshot: (segs: HLSEngine.Window, hold: Rational, live: Bool, td: Int) {
+    var snapshot: (segs: HLSFeed.Window, hold: Rational, live: Bool, td: Int) {
         m.locked { (segments, holdBack, !endList, targetDuration) }
     }
 
@@ -101,16 +101,16 @@ final class HLSPlaylistFeed: @unchecked Sendable {
         m.locked { holes.forget(playlist: playlist, outside: window) }
     }
 
-    func segment(_ sequence: Int64) -> HLSEngine.Segment? {
+    func segment(_ sequence: Int64) -> HLSFeed.Segment? {
         m.locked { segments.index(ofSequence: sequence).map { segments[$0] } }
     }
 
     /// The segment `sequence`, waiting for a live playlist to publish it.
-    func waitForSegment(_ sequence: Int64, shouldStop: () -> Bool) throws -> HLSEngine.Segment {
+    func waitForSegment(_ sequence: Int64, shouldStop: () -> Bool) throws -> HLSFeed.Segment {
         let deadline = HLSStall.publishWait(timeoutNanoseconds: policy.timeoutNanoseconds,
                                             targetDuration: targetDurationNow).map { Deadline.after($0) }
         while true {
-            let found: HLSEngine.Segment? = try m.locked {
+            let found: HLSFeed.Segment? = try m.locked {
                 if closing { throw EngineError(.cancelled) }
                 if let k = segments.index(ofSequence: sequence) { return segments[k] }
                 if let first = segments.first, sequence < first.sequence { throw EngineError(.expired) }

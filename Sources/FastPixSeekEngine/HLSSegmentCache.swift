@@ -33,7 +33,7 @@ final class HLSSegmentCache: @unchecked Sendable {
     /// Opens a segment without keeping it (the open's first segment, kept by `adopt`).
     /// `listedOnDomain`: a packed audio segment's listed start on its domain's pts timeline,
     /// for one without an ID3 timestamp (`HLSPackedAudio.segmentStart`).
-    func open(_ s: HLSEngine.Segment, stop: (() -> Bool)? = nil,
+    func open(_ s: HLSFeed.Segment, stop: (() -> Bool)? = nil,
               listedOnDomain: () -> Rational? = { nil }) throws -> FFmpegEngine {
         let e = try HLSFetch.openSegment(s, policy: policy, remote: remote, initSections: &initSections, keys: &keys,
                                          stop: stop, listedOnDomain: listedOnDomain)
@@ -43,7 +43,7 @@ final class HLSSegmentCache: @unchecked Sendable {
 
     /// The engine of `s`, opened (fetched and demuxed) if needed. `keep`: the segment the
     /// reader is in, never evicted for this one.
-    func engine(for s: HLSEngine.Segment, keep: Int64?, stop: (() -> Bool)? = nil,
+    func engine(for s: HLSFeed.Segment, keep: Int64?, stop: (() -> Bool)? = nil,
                 listedOnDomain: () -> Rational? = { nil }) throws -> FFmpegEngine {
         if let e = engines[s.sequence] { return e }
         let e = try open(s, stop: stop, listedOnDomain: listedOnDomain)

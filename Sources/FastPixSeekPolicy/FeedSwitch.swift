@@ -1,5 +1,5 @@
-/// An HLS feed switch: a variant's (`fpx_player_hls_select_variant`; `HLSVariantEngine`) or
-/// a separate audio rendition's (`fpx_player_hls_select_audio`; `HLSRenditionEngine`). The
+/// An HLS feed switch: a variant's (`fpx_player_hls_select_variant`; `HLSItemEngine`) or
+/// a separate audio rendition's (`fpx_player_hls_select_audio`; `HLSRenditionMerge`). The
 /// switch a host asks for is made by the next landing, which lands the new feed before it
 /// retires the old one, so a switch that fails leaves the old feed playing.
 ///

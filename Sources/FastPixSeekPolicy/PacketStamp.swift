@@ -191,7 +191,7 @@ public struct PacketStamp: Hashable, Sendable {
         }
     }
 
-    /// HLS, a separate audio rendition (HLSRenditionEngine): the landing fields and DECODE_ONLY
+    /// HLS, a separate audio rendition (HLSRenditionMerge): the landing fields and DECODE_ONLY
     /// of a rendition packet, from the reference landing, as for a stream muxed with the
     /// video: the landing is the video's (landed_pts, landed_stream_index); when the packet
     /// is of the rendition segment the audio landing was made in (`inLandingSegment`), its

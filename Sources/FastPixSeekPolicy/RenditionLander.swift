@@ -1,5 +1,5 @@
 /// The landing of a separate audio rendition after the variant's (HLS, EXT-X-MEDIA
-/// TYPE=AUDIO with its own URI; `HLSRenditionEngine`): the rendition lands on its own frame
+/// TYPE=AUDIO with its own URI; `HLSRenditionMerge`): the rendition lands on its own frame
 /// grid at the item time the variant landed on, its packets starting one audio frame
 /// earlier (the pre-roll an audio decoder needs; muxed audio has the packets from the video
 /// keyframe on).

@@ -132,7 +132,7 @@ func runFrame(_ args: [String]) {
         j += "\"cell\":" + (sheet != nil ? "{\"width\":\(cellW),\"height\":\(cellH)}" : "null") + ","
         j += "\"failed\":\(failed),\"frames_decoded\":\(decoder.decoded),\"packets_decoded\":\(decoder.fed),"
         j += "\"disposable_dropped\":\(decoder.dropped),\"holes\":\(holesJSON(engine.holeReport)),"
-        if let l = engine.hlsListing { j += hlsListingJSON(l) + "," }
+        if let l = engine.hlsControls?.hlsListing { j += hlsListingJSON(l) + "," }
         j += "\"times\":["
         j += visits.map { v in
             "{\"index\":\(v.index),\"time\":\(jsonString(v.text)),\"requested\":\(jsonTime(v.requested)),"
@@ -146,7 +146,7 @@ func runFrame(_ args: [String]) {
         j += "]}"
         print(j)
     } else {
-        if let l = engine.hlsListing { printHLSListing(l) }
+        if let l = engine.hlsControls?.hlsListing { printHLSListing(l) }
         for v in visits {
             if let e = v.error {
                 print("\(v.text) s -> failed: \(e)")

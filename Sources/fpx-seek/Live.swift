@@ -42,7 +42,7 @@ func runLive(_ args: [String]) {
     }
     let (player, engine) = openPlayer(o.positional[0], timeoutMS: o.timeoutMS)
     defer { player.destroy() }
-    guard engine is HLSEngine || engine is HLSRenditionEngine || engine is HLSVariantEngine else {
+    guard engine is HLSItemEngine else {
         player.destroy()
         fail("\(o.positional[0]) is not an HLS item: live needs an HLS playlist (.m3u8)", code: Exit.failure)
     }

@@ -86,8 +86,8 @@ func runProbe(_ args: [String]) {
                 + detailsJSON(s.details) + "}"
         }.joined(separator: ",")
         out += "]"
-        if let l = engine.hlsListing { out += "," + hlsListingJSON(l) }
-        if engine.hlsListing != nil || !holes.isEmpty {
+        if let l = engine.hlsControls?.hlsListing { out += "," + hlsListingJSON(l) }
+        if engine.hlsControls?.hlsListing != nil || !holes.isEmpty {
             // (one statement per piece: Swift 6.0.3 cannot type-check the whole as one expression)
             let items: [String] = holes.map { h in
                 let resumed: String = h.resumedAt.map(jsonTime) ?? "null"
@@ -111,7 +111,7 @@ func runProbe(_ args: [String]) {
     }
     print("  reference stream #\(info.referenceStream), time base \(info.timeline.timeBaseNum)/\(info.timeline.timeBaseDen), item start at pts \(info.startPTS ?? info.timeline.originTicks)")
     print("  frames           \(frames), keyframes \(keyframes)" + (keyframes > 0 ? ", mean GOP \(fmt(Double(frames) / Double(keyframes), 1)) frames" : ""))
-    if let l = engine.hlsListing { printHLSListing(l) }
+    if let l = engine.hlsControls?.hlsListing { printHLSListing(l) }
     for h in holes {
         let what = h.reason == .gap ? "EXT-X-GAP" : "failed twice"
         print("  hole             " + (h.segments > 1 ? "\(h.segments) segments up to " : "") + "segment \(h.sequence) (\(what)), "

@@ -297,7 +297,7 @@ func openPlayer(_ url: String, timeoutMS: UInt64, options o: Options? = nil,
         }
         fail("cannot open \(url): \(e.message) (\(e.name))", code: Exit.failure)
     }
-    let hls = engine.hlsListing != nil || engine.itemInfo.startPTS != nil
+    let hls = engine.hlsControls?.hlsListing != nil || engine.itemInfo.startPTS != nil
         || engine.itemInfo.formatName.map({ String(cString: $0) == "hls" }) == true
     if o?.streamTimeline == true && hls {
         fail("--timeline stream is for files; an HLS item's times are on its item timeline", code: Exit.usage)

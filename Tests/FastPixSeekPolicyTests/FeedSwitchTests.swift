@@ -92,7 +92,7 @@ final class FeedSwitchTests: XCTestCase {
         }
     }
 
-    /// A rendition switch (`HLSRenditionEngine`): the old feed is kept (landed where the
+    /// A rendition switch (`HLSRenditionMerge`): the old feed is kept (landed where the
     /// variant landed) before the error is reported, never retired.
     func testTheOldFeedIsKeptBeforeTheErrorIsReported() {
         let f = FakeFeeds(playing: 1, asked: 3)

@@ -19,6 +19,8 @@
  *   - fpx_player_hls_select_variant: an index past the list is FPX_ERROR_INVALID_ARGUMENT,
  *     a file FPX_ERROR_UNSUPPORTED, no item FPX_ERROR_NO_ITEM; a switch shows at the next
  *     seek (selected, the video width);
+ *   - a media playlist opened alone (no master): no variants, no renditions, both switches
+ *     FPX_ERROR_UNSUPPORTED;
  *   - switches, listings and stream facts from another thread while this one seeks and
  *     reads (run under TSan by make test-tsan-c): every call succeeds, every packet's
  *     stream facts are one of the two renditions'.
@@ -32,6 +34,7 @@
 __extension__ typedef __int128 i128; /* exact rational arithmetic */
 
 static char master[4096];
+static char media[4096];   /* a media playlist of the master (no master) */
 
 static fpx_player *open_with(int32_t hls_audio, size_t size, int *rc_out)
 {
@@ -420,6 +423,26 @@ int main(int argc, char **argv)
     CHECK_ERR(fpx_player_hls_select_variant(p, 0), FPX_ERROR_NO_ITEM);
     CHECK_OK(open_wait(p, fixture("mp4_bframes.mp4"), NULL));
     CHECK_ERR(fpx_player_hls_select_variant(p, 0), FPX_ERROR_UNSUPPORTED);  /* a file */
+    fpx_player_destroy(p);
+    /* A media playlist (no master): an HLS item with no listing and no switch. */
+    p = make_player(FPX_DELIVERY_THREAD);
+    REQUIRE(p != NULL);
+    snprintf(media, sizeof media, "%s/out_0.m3u8", argv[2]);
+    CHECK_OK(open_wait(p, media, NULL));
+    {
+        int count = -1;
+        fpx_hls_variant v;
+        CHECK_OK(fpx_player_hls_variant_count(p, &count));
+        CHECK_EQ(count, 0);
+        count = -1;
+        CHECK_OK(fpx_player_hls_rendition_count(p, &count));
+        CHECK_EQ(count, 0);
+        memset(&v, 0, sizeof v);
+        v.struct_size = sizeof v;
+        CHECK_ERR(fpx_player_hls_variant(p, 0, &v), FPX_ERROR_INVALID_ARGUMENT);
+    }
+    CHECK_ERR(fpx_player_hls_select_variant(p, 0), FPX_ERROR_UNSUPPORTED);
+    CHECK_ERR(fpx_player_hls_select_audio(p, 0), FPX_ERROR_UNSUPPORTED);
     fpx_player_destroy(p);
 
     SECTION("an exact seek: both streams, decode order, the audio landing");

@@ -4,21 +4,24 @@ import Glibc
 import CFFmpeg
 import FastPixSeekCore
 
-/// HLS (live, EVENT, VOD) over the project's own playlist handling.
+/// One playlist's feed of an HLS (live, EVENT, VOD) or DASH item, over the project's own
+/// playlist handling: the variant's, or a separate audio rendition's. It is no engine: the
+/// item's engine, `HLSItemEngine`, plays one feed or two and reaches them through
+/// `HLSItemFeed`.
 ///
 /// libavformat's hls demuxer marks live playlists unseekable and never exposes
-/// PROGRAM-DATE-TIME, so this engine fetches and parses playlists itself
+/// PROGRAM-DATE-TIME, so the feed fetches and parses playlists itself
 /// (`HLSPlaylist`, RFC 8216), reloads live ones on the shared executor, tracks
 /// segments by media sequence number, and demuxes each segment with an
 /// `FFmpegEngine`, which resolves landings inside it exactly as for files.
 ///
-/// The engine is split along its locks: `HLSFetch` (stateless fetching),
+/// The feed is split along its locks: `HLSFetch` (stateless fetching),
 /// `HLSPlaylistFeed` (the window and the reloads, its lock `HLSPlaylistFeed.m`),
 /// `HLSSegmentCache` (the segment engines, engine lock plus leaf lock `em`; Sync.swift),
-/// and this façade (anchors, landings, steps, reads: engine lock).
+/// and this façade (anchors, landings, steps, reads: the player's engine lock).
 ///
 /// Timelines: the item timeline starts at the oldest segment seen at open;
-/// segments follow by EXTINF. The engine's ticks (`timeline`) are that item
+/// segments follow by EXTINF. The feed's ticks (`timeline`) are that item
 /// time in the segments' time base. Inside one discontinuity domain, ticks map
 /// to the segments' pts by one anchor (the domain's first listed segment that is
 /// no hole: `HLSPlacement`), so frames keep their exact pts spacing; a segment past a 33-bit
@@ -26,7 +29,7 @@ import FastPixSeekCore
 /// (`HLSPlacement.wrapCount`), and what the host sees of it is unwrapped (`unwrap`).
 // @unchecked Sendable: the feed and the cache guard their own state; the façade's demux
 // state is used under the player's engine lock only (see the field comments).
-public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
+final class HLSFeed: HLSItemFeed, @unchecked Sendable {
     /// One segment of the window, read from the playlist's compact list when asked.
     struct Segment {
         let list: HLSSegmentList
@@ -91,12 +94,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     private let policy: IOPolicy
-    public let timeline: Timeline
-    public let referenceStream: Int32
-    public let hasVideo: Bool
+    let timeline: Timeline
+    let referenceStream: Int32
+    let hasVideo: Bool
     /// At-or-after landings: each segment's Lander lands them, and `resolve` crosses to the
     /// next readable segment when the target is past a segment's last frame.
-    public var landsAtOrAfter: Bool { true }
+    var landsAtOrAfter: Bool { true }
     private let ticksPerSecond: Rational
 
     /// The playlist window and its live reloads (its own lock, `HLSPlaylistFeed.m`).
@@ -135,20 +138,21 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// fpx_item_info.start_pts: item time 0 on the first domain's pts timeline. Set in init.
     private var originPTS: Int64?
     /// Where reading starts with no seek (the start segment's first frame, item ticks). Set in init.
-    public private(set) var startTicks: Int64?
+    private(set) var startTicks: Int64?
     /// The item's per-seek state: the latest landing (segment and segment pts),
     /// the seek id and EXT-X-DISCONTINUITY marks (see PacketStamp).
     private var stamp: PacketStamp
-    /// The master playlist's variants and renditions, when opened through one.
-    public let hlsListing: HLSListing?
+    /// The master playlist's variants and renditions, when opened through one (the item's
+    /// `hlsListing`).
+    let listing: HLSListing?
     /// The audio rendition the item plays as a second feed (HLSRenditions.select): its URI,
     /// nil when there is none (a media playlist, muxed audio, hls_audio -1). The factory
-    /// opens it (`HLSRenditionEngine`).
-    public let audioRenditionURI: String?
+    /// opens it (`HLSRenditionMerge`).
+    let audioRenditionURI: String?
     /// Its index in the master's renditions.
-    public let audioRenditionIndex: Int?
+    let audioRenditionIndex: Int?
     /// The master's renditions (empty for a media playlist), for a later audio switch.
-    public let renditions: [HLSRendition]
+    let renditions: [HLSRendition]
     /// The media playlist came from the network (or through a playlist that did).
     let remote: Bool
     /// The item is an MPD's (its playlists are `DASHManifest`'s, see PlaylistLoad).
@@ -160,7 +164,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     /// Opens `url`, a master or a media playlist. A rendition feed (`fromRemote`: reached
     /// through a remote master; `domainOrigin`: the reference feed's placement; `base`: the
     /// item-timeline start of its first segment) is a media playlist.
-    public convenience init(url: String, policy: IOPolicy) throws {
+    convenience init(url: String, policy: IOPolicy) throws {
         try self.init(url: url, policy: policy, fromRemote: false, domainOrigin: nil, base: nil, holeSink: nil)
     }
 
@@ -236,11 +240,11 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                 let listed: () -> Rational? = {
                     (try? domainOrigin?(s.discontinuitySequence)).map { $0 + s.itemStart }
                 }
-                opened[k] = try HLSEngine.openTwice { try cache.open(s, listedOnDomain: listed) }
+                opened[k] = try HLSFeed.openTwice { try cache.open(s, listedOnDomain: listed) }
                 return .none
             } catch let h as SegmentHole {
                 early[s.sequence] = h.reason
-                HLSEngine.report(feed, s.sequence, h.reason)
+                HLSFeed.report(feed, s.sequence, h.reason)
                 return h.reason
             }
         }
@@ -256,9 +260,9 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         if let (master, uri) = masterSeen {
             var sel: Int?
             if case .rendition(let i) = audio { sel = i }
-            hlsListing = HLSListing(master: master, selectedURI: uri, audio: sel, audioStream: e.facts.streamCount)
+            listing = HLSListing(master: master, selectedURI: uri, audio: sel, audioStream: e.facts.streamCount)
         } else {
-            hlsListing = nil
+            listing = nil
         }
         stamp = PacketStamp(referenceTimeBase: PacketStamp.TimeBase(e.timeline.timeBaseNum, e.timeline.timeBaseDen))
         ticksPerSecond = Rational(Int128(e.timeline.timeBaseDen), Int128(e.timeline.timeBaseNum))
@@ -337,12 +341,12 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         if feed.isClosing { throw EngineError(.cancelled) }
         do {
             if s.gap { throw SegmentHole(reason: .gap) }
-            return try HLSEngine.openTwice {
+            return try HLSFeed.openTwice {
                 try cache.engine(for: s, keep: currentSequence, stop: stop, listedOnDomain: { self.listedOnDomain(s) })
             }
         } catch let h as SegmentHole {
             holes[s.sequence] = h.reason
-            HLSEngine.report(feed, s.sequence, h.reason)
+            HLSFeed.report(feed, s.sequence, h.reason)
             throw h
         }
     }
@@ -385,7 +389,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         do { return try frameTicks(s) } catch is SegmentHole { return nil }
     }
 
-    public var holeReport: HoleReport { feed.holeReport }
+    var holeReport: HoleReport { feed.holeReport }
     /// The feed whose report is the item's (a rendition feed's holes are counted there too).
     var holeFeed: HLSPlaylistFeed { feed }
 
@@ -483,7 +487,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     /// Frees the segment engines (the owner of an item's timeline once a variant switch left
-    /// it idle: HLSVariantEngine); the playlist stays, and an anchor read later opens the
+    /// it idle: HLSItemEngine); the playlist stays, and an anchor read later opens the
     /// segment it needs again. Engine lock held.
     func releaseSegments() { cache.close() }
 
@@ -507,7 +511,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     private func ticks(ofPTS pts: Int64, _ a: Anchor) -> Int64 { a.ticks &+ (pts &- a.pts) }
     private func pts(ofTicks t: Int64, _ a: Anchor) -> Int64 { a.pts &+ (t &- a.ticks) }
 
-    // MARK: MediaEngine
+    // MARK: What the item engine reads (HLSItemFeed)
 
     private var windowSnapshot: (segs: Window, hold: Rational, live: Bool, td: Int) {
         feed.snapshot
@@ -524,7 +528,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                              lastFrame: lastFrame)
     }
 
-    public func seekableRange() throws -> ClosedRange<Int64>? {
+    func seekableRange() throws -> ClosedRange<Int64>? {
         // A failure leaves the listed end (as at open); the seek itself will meet the error.
         try? learnLastFrame()
         guard let w = liveWindow(), let s = timeline.ticks(of: w.start), let e = timeline.ticks(of: w.end) else {
@@ -535,7 +539,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     /// The playlist's window and dates, as `HLSWindow` says.
-    public func liveWindow() -> LiveWindow? {
+    func liveWindow() -> LiveWindow? {
         let (segs, hold, live, td) = windowSnapshot
         guard let first = segs.first, let last = segs.last, let end = windowEnd(segs, hold: hold, live: live) else {
             return nil
@@ -560,7 +564,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
                           holdBack: live ? mt(hold) : MediaTime(value: 0, timescale: 1))
     }
 
-    public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? {
+    func itemTime(forDateMicroseconds us: Int64) -> MediaTime? {
         let segs = feed.window
         let lastSequence = segs.last?.sequence
         for k in segs.indices {
@@ -607,30 +611,28 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
     }
 
     /// Lands where the policy says (`SegmentLander` over this window, `WindowSeam`).
-    public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
-        try SegmentLander(WindowSeam(engine: self, segs: feed.window, shouldStop: shouldStop)).resolve(request)
+    func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
+        try SegmentLander(WindowSeam(feed: self, segs: feed.window, shouldStop: shouldStop)).resolve(request)
     }
 
     /// Steps where the policy says (`SegmentLander` over this window, `WindowSeam`).
-    public func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
+    func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
                      shouldStop: @escaping () -> Bool) throws -> StepResultKind {
         let (segs, hold, live, _) = windowSnapshot
         guard !segs.isEmpty else { return .noFrame }
         let edgeTicks: Int64? = live ? Int64(clamping: ((segs[segs.count - 1].itemEnd - hold) * ticksPerSecond).floor) : nil
-        let seam = WindowSeam(engine: self, segs: segs, shouldStop: shouldStop)
+        let seam = WindowSeam(feed: self, segs: segs, shouldStop: shouldStop)
         let firstTicks = try seekableRange()?.lowerBound ?? 0
         return try SegmentLander(seam).step(from: from ?? startTicks ?? firstTicks, forward: forward, count: count,
                                             seekID: seekID, live: live, holdBackEdge: edgeTicks)
     }
 
-    public func interrupt() {
+    func interrupt() {
         feed.interrupt()
         cache.interrupt()
     }
 
-    // MARK: PacketSource
-
-    public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
+    func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
         while true {
             guard let seq = currentSequence else { throw EngineError(.eof) }
             if let e = cache[seq] {
@@ -680,7 +682,7 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         p.landedPTS = p.landedPTS.map { $0 &+ deliveredShift(seq) }
     }
 
-    public var itemInfo: ItemInfo {
+    var itemInfo: ItemInfo {
         let w = liveWindow()
         var info = ItemInfo(streamCount: facts.streamCount, referenceStream: referenceStream, hasVideo: hasVideo,
                             // A live item has no duration: its window moves (see liveWindow()). An ended
@@ -700,16 +702,16 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         return MediaTime(rational: last.itemEnd - first.itemStart, preferredTimescales: [timeline.timeBaseDen, 1000])
     }
 
-    public func streamInfo(_ index: Int32) -> StreamInfo? { facts.info(index) }
+    func streamInfo(_ index: Int32) -> StreamInfo? { facts.info(index) }
     /// Each stream's time base, read from the facts without handing them out.
     var streamTimeBases: [PacketStamp.TimeBase] { facts.infos.map { PacketStamp.TimeBase($0.timeBaseNum, $0.timeBaseDen) } }
     /// Each stream's sample rate (0 but for audio).
     var streamSampleRates: [Int32] { facts.infos.map { $0.type == .audio ? $0.sampleRate : 0 } }
-    public func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? { facts.videoPacketFormat(index) }
+    func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? { facts.videoPacketFormat(index) }
 
-    public var factsOwner: AnyObject? { facts.ownerIfHandedOut }
+    var factsOwner: AnyObject? { facts.ownerIfHandedOut }
 
-    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
+    func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
         guard index >= 0, index < itemInfo.streamCount else { throw ErrorCode.invalidArgument }
         if index == referenceStream {
             if enabled { return }
@@ -718,84 +720,84 @@ public final class HLSEngine: MediaEngine, PacketSource, @unchecked Sendable {
         try cache.setStreamEnabled(index, enabled)
     }
 
-    public func close() {
+    func close() {
         feed.close()
         cache.close()
         currentSequence = nil
     }
 
-    public var demuxCounters: (packets: UInt64, bytes: UInt64) { cache.demuxCounters }
+    var demuxCounters: (packets: UInt64, bytes: UInt64) { cache.demuxCounters }
 }
 
-extension HLSEngine {
-    /// The engine as the HLS policy's seam (`SegmentSeam`): one snapshot of the playlist
+extension HLSFeed {
+    /// The feed as the HLS policy's seam (`SegmentSeam`): one snapshot of the playlist
     /// window (segment indices are its), item ticks on the policy's side, each segment's
-    /// own pts (its domain's anchor, its 33-bit wrap) on the engine's. It fetches, demuxes
+    /// own pts (its domain's anchor, its 33-bit wrap) on the feed's. It fetches, demuxes
     /// and positions; every choice is `SegmentLander`'s. Engine lock held.
     struct WindowSeam: SegmentSeam {
-        let engine: HLSEngine
+        let feed: HLSFeed
         let segs: Window
         let shouldStop: () -> Bool
-        var spans: Spans { engine.spans(segs) }
+        var spans: Spans { feed.spans(segs) }
 
-        func hole(_ i: Int) throws -> HoleReason { try engine.holeState(segs[i]) }
-        func frames(_ i: Int) throws -> ClosedRange<Int64>? { try engine.framesOrNil(segs[i]) }
+        func hole(_ i: Int) throws -> HoleReason { try feed.holeState(segs[i]) }
+        func frames(_ i: Int) throws -> ClosedRange<Int64>? { try feed.framesOrNil(segs[i]) }
 
         func head(_ i: Int) throws -> SegmentHead? {
             let s = segs[i]
             do {
-                let a = try engine.anchor(for: s)
-                return try engine.head(s)?.shifted(by: a.ticks &- a.pts)
+                let a = try feed.anchor(for: s)
+                return try feed.head(s)?.shifted(by: a.ticks &- a.pts)
             } catch is SegmentHole { return nil }
         }
 
         func resolve(_ request: LandingRequest, segment i: Int) throws -> Landing {
             let s = segs[i]
-            let a = try engine.anchor(for: s)
-            let req = LandingRequest(target: request.target + Rational(engine.pts(ofTicks: 0, a)),
+            let a = try feed.anchor(for: s)
+            let req = LandingRequest(target: request.target + Rational(feed.pts(ofTicks: 0, a)),
                                      wantsKeyframe: request.wantsKeyframe,
                                      keyframeWindow: request.keyframeWindow.map {
-                                         engine.pts(ofTicks: $0.lowerBound, a)...engine.pts(ofTicks: $0.upperBound, a)
+                                         feed.pts(ofTicks: $0.lowerBound, a)...feed.pts(ofTicks: $0.upperBound, a)
                                      },
                                      seekID: request.seekID, atOrAfter: request.atOrAfter)
-            var l = try engine.measured(s).resolve(req, shouldStop: shouldStop)
-            l.streamPTS = l.pts &+ engine.deliveredShift(s.sequence)
-            l.pts = engine.ticks(ofPTS: l.pts, a)
+            var l = try feed.measured(s).resolve(req, shouldStop: shouldStop)
+            l.streamPTS = l.pts &+ feed.deliveredShift(s.sequence)
+            l.pts = feed.ticks(ofPTS: l.pts, a)
             return l
         }
 
         func step(from: Int64, segment i: Int, forward: Bool, seekID: UInt64) throws -> StepResultKind {
             let s = segs[i]
-            let a = try engine.anchor(for: s)
-            let r = try engine.engine(for: s).step(from: engine.pts(ofTicks: from, a), forward: forward, count: 1,
+            let a = try feed.anchor(for: s)
+            let r = try feed.engine(for: s).step(from: feed.pts(ofTicks: from, a), forward: forward, count: 1,
                                                    seekID: seekID, shouldStop: shouldStop)
             guard case .landed(var l) = r else { return r }
-            l.streamPTS = l.pts &+ engine.deliveredShift(s.sequence)
-            l.pts = engine.ticks(ofPTS: l.pts, a)
+            l.streamPTS = l.pts &+ feed.deliveredShift(s.sequence)
+            l.pts = feed.ticks(ofPTS: l.pts, a)
             return .landed(l)
         }
 
         func positionReads(at p: Int64, segment i: Int, seekID: UInt64) throws -> Int64 {
             let s = segs[i]
-            let a = try engine.anchor(for: s)
-            let pts = engine.pts(ofTicks: p, a)
-            engine.stamp.land(pts, seekID: seekID, segment: s.sequence)
-            engine.currentSequence = s.sequence
-            engine.currentOrigin = a.originPTS &+ engine.deliveredShift(s.sequence)
-            engine.preRollInto = nil
-            return pts &+ engine.deliveredShift(s.sequence)
+            let a = try feed.anchor(for: s)
+            let pts = feed.pts(ofTicks: p, a)
+            feed.stamp.land(pts, seekID: seekID, segment: s.sequence)
+            feed.currentSequence = s.sequence
+            feed.currentOrigin = a.originPTS &+ feed.deliveredShift(s.sequence)
+            feed.preRollInto = nil
+            return pts &+ feed.deliveredShift(s.sequence)
         }
 
         func preRoll(from j: Int, landing p: Int64, segment i: Int, seekID: UInt64) throws -> UInt64 {
             let s = segs[i], prev = segs[j]
-            let pts = engine.pts(ofTicks: p, try engine.anchor(for: s))
+            let pts = feed.pts(ofTicks: p, try feed.anchor(for: s))
             // One domain (`SegmentLanding.continues`): the same anchor, the same pts timeline;
             // the landing on the previous segment's own pts (it may lie before a 33-bit wrap).
-            _ = try engine.anchor(for: prev)
-            let n = try engine.engine(for: prev).preRoll(landing: engine.pts(pts, from: s.sequence, to: prev.sequence),
+            _ = try feed.anchor(for: prev)
+            let n = try feed.engine(for: prev).preRoll(landing: feed.pts(pts, from: s.sequence, to: prev.sequence),
                                                          seekID: seekID, shouldStop: shouldStop)
-            engine.currentSequence = prev.sequence
-            engine.preRollInto = (s.sequence, pts)
+            feed.currentSequence = prev.sequence
+            feed.preRollInto = (s.sequence, pts)
             return n
         }
     }

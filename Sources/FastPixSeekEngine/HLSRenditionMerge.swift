@@ -1,33 +1,35 @@
 import FastPixSeekCore
 
-/// An HLS item made of two feeds: the variant (`video`, the reference feed) and a separate
-/// audio rendition (`audio`, EXT-X-MEDIA TYPE=AUDIO with its own URI), each an `HLSEngine`
-/// with its own playlist, reloads, segment cache, keys and holes. The rendition's domains
-/// are placed by the variant's (HLSEngine.domainOrigin), so both feeds share one item
-/// timeline; its streams follow the variant's in the item. What is decided -- which
-/// rendition, the merge order, the window -- is `HLSRenditions` (core); the rendition's
-/// landing sequence is `RenditionLander`, an audio switch's `FeedSwitch` and what an audio
-/// packet says about the landing `PacketStamp.stampRenditionPacket` (policy); this class only
-/// drives the feeds.
+/// The rendition merge of an HLS item made of two feeds: the variant (`video`, the reference
+/// feed) and a separate audio rendition (`audio`, EXT-X-MEDIA TYPE=AUDIO with its own URI),
+/// each an `HLSItemFeed` (an `HLSFeed`) with its own playlist, reloads, segment cache, keys
+/// and holes. The rendition's domains are placed by the variant's (HLSFeed.domainOrigin), so
+/// both feeds share one item timeline; its streams follow the variant's in the item. What is
+/// decided -- which rendition, the merge order, the window -- is `HLSRenditions` (policy); the
+/// rendition's landing sequence is `RenditionLander`, an audio switch's `FeedSwitch` and what
+/// an audio packet says about the landing `PacketStamp.stampRenditionPacket` (policy); this
+/// class only drives the feeds. It is no engine: a component of the item engine (`HLSItemEngine`,
+/// through `HLSVariantFeeds`), which lands the variant and then has the rendition land there
+/// (`land(afterVariantAt:)`).
 ///
-/// Threading: serial members under the player's engine lock, as for `HLSEngine`; the
-/// concurrent ones (`liveWindow`, `itemInfo`, `streamInfo`, `interrupt`,
-/// `selectHLSAudio`...) read immutable state, or the current rendition feed and the switch
-/// under the leaf lock `am`, and call the feeds' concurrent members.
+/// Threading: serial members under the player's engine lock, as the item engine's; the
+/// concurrent ones (`liveWindow`, `itemInfo`, `streamInfo`, `interrupt`, `selection`,
+/// `select`...) read immutable state, or the current rendition feed and the switch under
+/// the leaf lock `am`, and call the feeds' concurrent members.
 // @unchecked Sendable: the merge state is used under the player's engine lock only; the
 // rendition feed, the switch and the retired facts under `am`.
-public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sendable {
-    let video: HLSEngine
+final class HLSRenditionMerge: @unchecked Sendable {
+    let video: any HLSItemFeed
     private let policy: IOPolicy
     private let am = Monitor()
     /// The rendition feed (replaced by a switch, at a landing: engine lock and `am`).
-    private var audioFeed: HLSEngine
+    private var audioFeed: any HLSItemFeed
     private var audioIndex: Int
-    /// The rendition a host asked for (`selectHLSAudio`), played from the next landing.
+    /// The rendition a host asked for (`select`), played from the next landing.
     private var pendingSwitch: Int?
     /// The stream facts of rendition feeds switched away from (their pointers may be held).
     private var retiredFacts: [AnyObject] = []
-    private var audio: HLSEngine { am.locked { audioFeed } }
+    private var audio: any HLSItemFeed { am.locked { audioFeed } }
     /// The variant's stream count: the rendition's streams are numbered from it.
     private let first: Int32
     private let audioCount: Int32
@@ -57,16 +59,14 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     /// The master's renditions (an audio switch names one of them).
     let renditions: [HLSRendition]
 
-    /// `renditions`, `audioIndex`: the master's and the one `audioURI` is, when `video` is a
-    /// variant feed opened by a variant switch (HLSVariantEngine); else `video`'s.
-    public init(video: HLSEngine, audioURI: String, policy: IOPolicy, renditions: [HLSRendition]? = nil,
-                audioIndex: Int? = nil) throws {
+    /// `renditions`, `audioIndex`: the master's, and the one `audioURI` is.
+    init(video: any HLSItemFeed, audioURI: String, policy: IOPolicy, renditions: [HLSRendition], audioIndex: Int) throws {
         self.video = video
         self.policy = policy
-        self.renditions = renditions ?? video.renditions
+        self.renditions = renditions
         let a = try Self.openFeed(audioURI, video: video, policy: policy)
         audioFeed = a
-        self.audioIndex = audioIndex ?? video.audioRenditionIndex ?? -1
+        self.audioIndex = audioIndex
         first = video.itemInfo.streamCount
         audioCount = a.itemInfo.streamCount
         videoTimeBases = video.streamTimeBases
@@ -84,16 +84,17 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     }
 
     /// A rendition feed placed by `video`'s domains and aligned on its window.
-    static func openFeed(_ uri: String, video: HLSEngine, policy: IOPolicy) throws -> HLSEngine {
+    static func openFeed(_ uri: String, video: any HLSItemFeed, policy: IOPolicy) throws -> HLSFeed {
         let v = video
-        return try HLSEngine(url: uri, policy: policy, fromRemote: video.remote,
-                             domainOrigin: { [weak v] d in try v?.originSeconds(ofDomain: d) },
-                             base: { media in HLSRenditionEngine.base(of: media, on: v) }, holeSink: video.holeFeed)
+        return try HLSFeed(url: uri, policy: policy, fromRemote: video.remote,
+                           domainOrigin: { [weak v] d in try v?.originSeconds(ofDomain: d) },
+                           base: { media in HLSRenditionMerge.base(of: media, on: v) }, holeSink: video.holeFeed)
     }
 
     // MARK: Audio switch
 
-    public var hlsAudioSelection: (index: Int, stream: Int32)? { am.locked { (audioIndex, first) } }
+    /// The rendition playing (an index of the master's renditions) and its stream.
+    var selection: (index: Int, stream: Int32) { am.locked { (audioIndex, first) } }
 
     /// The rendition played from the next landing on (a switch asked for, else the one
     /// playing), for a variant switch that opens a new feed.
@@ -103,7 +104,8 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         return (k, u)
     }
 
-    public func selectHLSAudio(_ index: Int) throws {
+    /// Plays rendition `index` from the next landing (`HLSItemControls.selectHLSAudio`).
+    func select(_ index: Int) throws {
         let r = renditions
         guard index >= 0, index < r.count, r[index].type == "AUDIO", r[index].uri != nil else {
             throw ErrorCode.invalidArgument
@@ -123,65 +125,65 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     /// feed is opened and landed before the old one is retired; a switch that fails fails the
     /// landing with its error, and the old rendition, landed there too, plays on).
     private func landRendition(_ t: AudioTarget, shouldStop: @escaping () -> Bool) throws {
-        try FeedSwitch.resolve(t, SwitchSeam(engine: self, shouldStop: shouldStop))
+        try FeedSwitch.resolve(t, SwitchSeam(merge: self, shouldStop: shouldStop))
     }
 
-    /// The engine as `FeedSwitch`'s seam for a rendition switch. Engine lock held.
+    /// The merge as `FeedSwitch`'s seam for a rendition switch. Engine lock held.
     private struct SwitchSeam: FeedSwitchSeam {
-        let engine: HLSRenditionEngine
+        let merge: HLSRenditionMerge
         let shouldStop: () -> Bool
 
-        var asked: Int? { engine.am.locked { engine.pendingSwitch } }
-        var playing: HLSEngine { engine.audio }
+        var asked: Int? { merge.am.locked { merge.pendingSwitch } }
+        var playing: any HLSItemFeed { merge.audio }
 
         /// The new rendition's feed; one whose stream count differs (the item's stream list
         /// is fixed) is refused.
-        func open(_ k: Int, replacing old: HLSEngine) throws -> HLSEngine {
-            guard let uri = engine.renditions[k].uri else { throw EngineError(.invalidArgument) }
-            let n = try HLSRenditionEngine.openFeed(uri, video: engine.video, policy: engine.policy)
-            guard n.itemInfo.streamCount == engine.audioCount else {
+        func open(_ k: Int, replacing old: any HLSItemFeed) throws -> any HLSItemFeed {
+            guard let uri = merge.renditions[k].uri else { throw EngineError(.invalidArgument) }
+            let n = try HLSRenditionMerge.openFeed(uri, video: merge.video, policy: merge.policy)
+            guard n.itemInfo.streamCount == merge.audioCount else {
                 n.close()
                 throw EngineError(.unsupported)
             }
             return n
         }
 
-        func land(_ t: AudioTarget, on feed: HLSEngine) throws {
-            try engine.landAudio(on: feed, t, shouldStop: shouldStop)
+        func land(_ t: AudioTarget, on feed: any HLSItemFeed) throws {
+            try merge.landAudio(on: feed, t, shouldStop: shouldStop)
         }
 
-        func discard(_ feed: HLSEngine) { feed.close() }
+        func discard(_ feed: any HLSItemFeed) { feed.close() }
 
         func forgetSwitch(to k: Int) {
-            engine.am.locked { if engine.pendingSwitch == k { engine.pendingSwitch = nil } }
+            merge.am.locked { if merge.pendingSwitch == k { merge.pendingSwitch = nil } }
         }
 
         /// The stream's setting carries over; the old feed's facts stay alive (their pointers
         /// may be held).
-        func play(_ feed: HLSEngine, variant k: Int) {
-            engine.am.locked {
-                if let f = engine.audioFeed.factsOwner { engine.retiredFacts.append(f) }
-                engine.audioFeed = feed
-                engine.audioIndex = k
-                if engine.pendingSwitch == k { engine.pendingSwitch = nil }
+        func play(_ feed: any HLSItemFeed, variant k: Int) {
+            merge.am.locked {
+                if let f = merge.audioFeed.factsOwner { merge.retiredFacts.append(f) }
+                merge.audioFeed = feed
+                merge.audioIndex = k
+                if merge.pendingSwitch == k { merge.pendingSwitch = nil }
             }
-            engine.audioTimeBases = feed.streamTimeBases
-            engine.audioRates = feed.streamSampleRates
+            merge.audioTimeBases = feed.streamTimeBases
+            merge.audioRates = feed.streamSampleRates
         }
 
-        func retire(_ feed: HLSEngine) { feed.close() }
+        func retire(_ feed: any HLSItemFeed) { feed.close() }
 
         /// The variant has landed: the old rendition lands there too. When it cannot, it is
         /// not read until the next landing (the switch's error is the one reported).
-        func keep(_ feed: HLSEngine, after t: AudioTarget) {
-            do { try engine.landAudio(on: feed, t, shouldStop: shouldStop) } catch { engine.audioActive = false }
+        func keep(_ feed: any HLSItemFeed, after t: AudioTarget) {
+            do { try merge.landAudio(on: feed, t, shouldStop: shouldStop) } catch { merge.audioActive = false }
         }
     }
 
     /// Where the rendition's first segment starts on the item timeline: by the two
     /// playlists' dates when both have one, else at the variant's segment of the same media
     /// sequence number, else at the variant's first segment.
-    static func base(of media: HLSMediaPlaylist, on v: HLSEngine) -> Rational {
+    static func base(of media: HLSMediaPlaylist, on v: any HLSItemFeed) -> Rational {
         guard let f = v.firstListed else { return Rational(0) }
         let list = media.segments
         if let vd = f.dateMS, list.count > 0, let ad = list.startDate(at: 0) {
@@ -191,18 +193,12 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         return f.start
     }
 
-    // MARK: MediaEngine
+    // MARK: What the item engine asks
 
-    public var timeline: Timeline { video.timeline }
-    public var referenceStream: Int32 { video.referenceStream }
-    public var hasVideo: Bool { video.hasVideo }
-    /// At-or-after landings: those of the playing feed (HLSEngine lands them across segments).
-    public var landsAtOrAfter: Bool { video.landsAtOrAfter }
-    public var startTicks: Int64? { video.startTicks }
-    public var hlsListing: HLSListing? { video.hlsListing }
-    public var holeReport: HoleReport { video.holeReport }
+    /// The variant's timeline (the item's).
+    var timeline: Timeline { video.timeline }
 
-    public func seekableRange() throws -> ClosedRange<Int64>? {
+    func seekableRange() throws -> ClosedRange<Int64>? {
         guard let w = liveWindow(), w.isLive else { return try video.seekableRange() }
         guard let s = timeline.ticks(of: w.start), let e = timeline.ticks(of: w.end) else { return nil }
         let lo = Int64(clamping: s.ceil), hi = Int64(clamping: e.floor)
@@ -210,36 +206,23 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     }
 
     /// Live: the intersection of the two playlists' windows (HLSRenditions.intersect).
-    public func liveWindow() -> LiveWindow? {
+    func liveWindow() -> LiveWindow? {
         guard let v = video.liveWindow() else { return nil }
         guard v.isLive, let a = audio.liveWindow(), a.isLive else { return v }
         return HLSRenditions.intersect(v, a)
     }
 
-    public func itemTime(forDateMicroseconds us: Int64) -> MediaTime? { video.itemTime(forDateMicroseconds: us) }
-
-    public func resolve(_ request: LandingRequest, shouldStop: @escaping () -> Bool) throws -> Landing {
-        let l = try video.resolve(request, shouldStop: shouldStop)
-        // A switch asked for takes effect here, on a landing (never on a seek that fails).
-        try landRendition(AudioTarget(ticks: l.pts, landedPTS: l.streamPTS ?? l.pts, seekID: request.seekID),
-                          shouldStop: shouldStop)
-        return l
-    }
-
-    public func step(from: Int64?, forward: Bool, count: Int, seekID: UInt64,
-                     shouldStop: @escaping () -> Bool) throws -> StepResultKind {
-        let r = try video.step(from: from, forward: forward, count: count, seekID: seekID, shouldStop: shouldStop)
-        if case .landed(let l) = r {
-            try landRendition(AudioTarget(ticks: l.pts, landedPTS: l.streamPTS ?? l.pts, seekID: seekID),
-                              shouldStop: shouldStop)
-        }
-        return r
+    /// After a landing of the variant at item `ticks` (`landedPTS`: its pts as delivered): the
+    /// rendition lands there. A switch asked for takes effect here, on a landing (never on a
+    /// seek that fails, nor on a step that found no frame).
+    func land(afterVariantAt ticks: Int64, landedPTS: Int64, seekID: UInt64, shouldStop: @escaping () -> Bool) throws {
+        try landRendition(AudioTarget(ticks: ticks, landedPTS: landedPTS, seekID: seekID), shouldStop: shouldStop)
     }
 
     /// After a landing of the variant at item `t.ticks`: the merge starts again from both
     /// feeds' new positions, and the rendition feed `feed` lands at the same item time, one
     /// audio frame of pre-roll before it, as `RenditionLander` says (this converts the time only).
-    private func landAudio(on feed: HLSEngine, _ t: AudioTarget, shouldStop: @escaping () -> Bool) throws {
+    private func landAudio(on feed: any HLSItemFeed, _ t: AudioTarget, shouldStop: @escaping () -> Bool) throws {
         let ticks = t.ticks
         pendingVideo = nil
         pendingAudio = nil
@@ -258,14 +241,14 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
             let scaled = o * atps
             target = target + (scaled - Rational(scaled.floor, 1))
         }
-        try RenditionLander.land(at: target, AudioSeam(engine: self, feed: feed, seekID: t.seekID, shouldStop: shouldStop))
+        try RenditionLander.land(at: target, AudioSeam(merge: self, feed: feed, seekID: t.seekID, shouldStop: shouldStop))
     }
 
     /// A rendition feed as `RenditionLander`'s seam: each landing through the feed's own
     /// `SegmentLander`, the segments it is made in recorded for the merge's stamps. Engine lock.
     private struct AudioSeam: RenditionSeam {
-        let engine: HLSRenditionEngine
-        let feed: HLSEngine
+        let merge: HLSRenditionMerge
+        let feed: any HLSItemFeed
         let seekID: UInt64
         let shouldStop: () -> Bool
 
@@ -273,22 +256,22 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
             let a = feed
             let l = try a.resolve(LandingRequest(target: target, wantsKeyframe: false, keyframeWindow: nil, seekID: seekID),
                                   shouldStop: shouldStop)
-            if let q = a.readingSegment?.sequence { engine.audioLandingSegments.insert(q) }
+            if let q = a.readingSegment?.sequence { merge.audioLandingSegments.insert(q) }
             return l
         }
 
-        func forgetLandingSegments() { engine.audioLandingSegments = [] }
-        func setReading(_ on: Bool) { engine.audioActive = on }
+        func forgetLandingSegments() { merge.audioLandingSegments = [] }
+        func setReading(_ on: Bool) { merge.audioActive = on }
     }
 
-    public func interrupt() {
+    func interrupt() {
         video.interrupt()
         audio.interrupt()
     }
 
-    // MARK: PacketSource
+    // MARK: Reading
 
-    public func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
+    func readPacket(shouldStop: @escaping () -> Bool) throws -> PacketView {
         if pendingVideo == nil && !videoEnded {
             do { pendingVideo = try video.readPacket(shouldStop: shouldStop) }
             catch let e as EngineError where e.code == .eof { videoEnded = true }
@@ -361,24 +344,24 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         return o
     }
 
-    public var itemInfo: ItemInfo {
+    var itemInfo: ItemInfo {
         var i = video.itemInfo
         i.streamCount = first &+ audioCount
         return i
     }
 
-    public func streamInfo(_ index: Int32) -> StreamInfo? {
+    func streamInfo(_ index: Int32) -> StreamInfo? {
         if index < first { return video.streamInfo(index) }
         guard var s = audio.streamInfo(index &- first) else { return nil }
         s.index = index
         return s
     }
 
-    public func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? {
+    func videoPacketFormat(_ index: Int32) -> VideoPacketFormat? {
         index < first ? video.videoPacketFormat(index) : audio.videoPacketFormat(index &- first)
     }
 
-    public var factsOwner: AnyObject? {
+    var factsOwner: AnyObject? {
         let a = video.factsOwner, b = audio.factsOwner
         let old = am.locked { retiredFacts }
         if a == nil && b == nil && old.isEmpty { return nil }
@@ -388,7 +371,7 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     /// The rendition's own stream (its reference) is turned off and on here: off, its feed
     /// is no longer read; on again, it is read from the next landing. Its other streams, and
     /// the variant's, as for any HLS item.
-    public func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
+    func setStreamEnabled(_ index: Int32, _ enabled: Bool) throws {
         guard index >= 0, index < first &+ audioCount else { throw ErrorCode.invalidArgument }
         if index < first { return try video.setStreamEnabled(index, enabled) }
         let k = index &- first
@@ -400,13 +383,13 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
         try audio.setStreamEnabled(k, enabled)
     }
 
-    public func close() {
+    func close() {
         video.close()
         closeAudio()
     }
 
     /// Closes the rendition feed only (a variant switch away from `video`, which stays open
-    /// as the item's placement: HLSVariantEngine).
+    /// as the item's placement: HLSItemEngine).
     func closeAudio() {
         audio.close()
         pendingVideo = nil
@@ -416,7 +399,7 @@ public final class HLSRenditionEngine: MediaEngine, PacketSource, @unchecked Sen
     /// The rendition feed's counters alone.
     var audioDemuxCounters: (packets: UInt64, bytes: UInt64) { audio.demuxCounters }
 
-    public var demuxCounters: (packets: UInt64, bytes: UInt64) {
+    var demuxCounters: (packets: UInt64, bytes: UInt64) {
         let a = video.demuxCounters, b = audio.demuxCounters
         return (a.packets &+ b.packets, a.bytes &+ b.bytes)
     }
