@@ -194,9 +194,15 @@ public final class Executor: @unchecked Sendable {
                     pthread_join(p, nil)
                     m.locked { threads -= 1 }
                 }
-                // Nobody else may come to join this one: the timer thread does, as soon as
-                // this thread is gone (its join waits for the exit).
-                Executor.timers.after(0) { [self] in self.reapRetired() }
+                // When no other thread of the pool is left to join this one (the next to exit
+                // does, or a spawn at the cap), the timer thread does, as soon as this thread
+                // is gone (its join waits for the exit). Only then: a thread started here is
+                // named after this one until it names itself, and must not make a full pool
+                // look over its cap.
+                let alone = m.locked {
+                    threads == 1 && retired.map { pthread_equal($0, pthread_self()) != 0 } == true
+                }
+                if alone { Executor.timers.after(0) { [self] in self.reapRetired() } }
                 return
             }
         }
