@@ -21,9 +21,9 @@ public protocol ExecutorWork: AnyObject, Sendable {
 /// thread, up to `maxThreads`; so a job blocked in I/O (or a host callback that
 /// takes long) never holds up another job of its pool while the cap is not
 /// reached. A thread idle for `idleNanoseconds` exits. Threads are joinable, and every one
-/// that exits is joined (`retired`): by the next to exit, by a spawn at the cap, or at the
-/// latest by the timer thread just after it exits, so none is left unjoined (its stack and
-/// task kept) while the process runs on.
+/// that exits is joined (`retired`): by the next to exit, by a spawn at the cap, or, when it
+/// was the pool's last thread, by the timer thread just after it exits, so none is left
+/// unjoined (its stack kept) while the process runs on.
 ///
 /// Blocking network I/O has a pool of its own (issue 26.5): the jobs of a player whose
 /// item is read through a protocol other than a local file (`forMedia`) run on
@@ -113,10 +113,9 @@ public final class Executor: @unchecked Sendable {
     /// runs its exit (TLS destructors, the sanitizers' teardown) and is still a task of the
     /// process: it stays counted until a pthread_join says it is gone, so that a new thread
     /// never makes the pool's OS threads more than the cap (test_scale counts them in
-    /// /proc/self/task). The next thread to exit, a spawn that the cap would refuse, or the
-    /// timer thread, asked by the exiting thread itself (`reapRetired`), joins it: at most one
-    /// per pool waits to be joined, for no longer than its exit takes when the timer thread
-    /// can run.
+    /// /proc/self/task). The next thread to exit, a spawn that the cap would refuse, or, when
+    /// it was the pool's last thread, the timer thread, asked by the exiting thread itself
+    /// (`reapRetired`), joins it: at most one per pool waits to be joined.
     private var retired: pthread_t?
 
     public init(name: String, background: Bool, maxThreads: Int) {
