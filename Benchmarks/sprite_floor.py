@@ -25,21 +25,10 @@ import argparse
 import hashlib
 import json
 import sys
-from fractions import Fraction
 
 import av
 
-
-def tile_times(stream, container, interval: float):
-    tb = stream.time_base
-    start = Fraction(stream.start_time or 0) * tb
-    end = start + Fraction(stream.duration) * tb if stream.duration else Fraction(container.duration, 1000000)
-    step = Fraction(interval).limit_denominator(1000)
-    times, k = [], 0
-    while start + step * k < end:
-        times.append(start + step * k)
-        k += 1
-    return times
+from sprite_pyav import tile_times
 
 
 def digest(frame) -> str:

@@ -20,6 +20,20 @@ import av
 import numpy as np
 
 
+def tile_times(stream, container, interval: float):
+    """The tile times: the stream's first frame, then every `interval` seconds before its end
+    (exact fractions of a second). Shared with sprite_floor.py."""
+    tb = stream.time_base
+    start = Fraction(stream.start_time or 0) * tb
+    end = start + Fraction(stream.duration) * tb if stream.duration else Fraction(container.duration, 1000000)
+    step = Fraction(interval).limit_denominator(1000)
+    times, k = [], 0
+    while start + step * k < end:
+        times.append(start + step * k)
+        k += 1
+    return times
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("file")
@@ -35,13 +49,7 @@ def main() -> None:
         w = a.width
         h = round(v.codec_context.height * w / v.codec_context.width)
         h += h % 2
-        start = Fraction(v.start_time or 0) * tb
-        end = start + Fraction(v.duration or 0) * tb if v.duration else Fraction(c.duration, 1000000)
-        times = []
-        k = 0
-        while start + Fraction(a.interval).limit_denominator(1000) * k < end:
-            times.append(start + Fraction(a.interval).limit_denominator(1000) * k)
-            k += 1
+        times = tile_times(v, c, a.interval)
         rows = (len(times) + a.columns - 1) // a.columns
         canvas = np.full((rows * h, min(a.columns, len(times)) * w, 3), 32, np.uint8)
         for i, t in enumerate(times):
